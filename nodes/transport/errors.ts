@@ -1,0 +1,52 @@
+/** Hints shown next to the service's error codes (orchestration-service.md §7, public-notes.md). */
+export const ERROR_HINTS: Record<string, string> = {
+	scope_required:
+		'The client key lacks a scope this operation needs. Add the scope to the key in the partner dashboard, or use a server key.',
+	forbidden: 'No client key can call this endpoint. Use the Orchestration Server Key credential (fn_...).',
+	origin_required: 'This browser-mode client key needs an Origin. Set "Origin" in the Orchestration Client Key credential.',
+	origin_not_allowed: "The credential's Origin is not in the key's allowed origins. Fix the Origin or the key's allowed origins.",
+	read_token_required: 'Client-key reads need the read token returned by the quote, submit or onramp step. Pass it in "Read Token".',
+	invalid_read_token:
+		'The read token expired (24 h) or belongs to another key, partner or identifier. Use the token from the step that created this quote or order.',
+	client_key_fee_fields_forbidden: 'Client keys cannot send fee fields (app fees, affiliate overrides). Remove them or use a server key.',
+	turnstile_required: 'Browser verification is on for this key: send the verification token.',
+	turnstile_failed: 'The browser verification token was rejected.',
+	calldata_unsupported_source: 'Calldata is only available for EVM native and ERC-20 sources. Turn off "Include Calldata".',
+	unauthorized: 'The key is unknown, disabled or revoked. Check the API key in the credential.',
+	auth_required: 'The request needs an API key.',
+	partner_disabled: 'The partner account is disabled.',
+	account_pending_approval: 'The partner account is waiting for approval.',
+	account_rejected: 'The partner account was rejected.',
+	missing_idempotency_key: 'The service needs an idempotency key for this operation.',
+	invalid_idempotency_key: 'Idempotency keys are 1 to 255 printable ASCII characters.',
+	idempotency_conflict:
+		'This idempotency key was already used with a different request. Use a new key for a changed request (the service stores the first answer, errors included).',
+	idempotency_in_progress: 'The same request is still being processed; it was retried until the retry budget ran out.',
+	quote_expired: 'The quote is older than 2 minutes. Create a new quote.',
+	unsupported_route: 'This source and destination pair is not routable. Check the Routes listing.',
+	unsupported_amount_mode: 'This route does not support the chosen amount mode.',
+	rate_limited: 'Rate limit reached; the request was retried until the retry budget ran out.',
+	not_found: 'Nothing with this identifier exists for this partner.',
+	payload_too_large: 'The request body is larger than 1 MiB.',
+	chain_id_mismatch: "The chain ID differs from the gateway's execution chain ID (Network Info).",
+	invalid_expires_at: 'Expires At must be in the future and at most 24 hours ahead.',
+	nonce_replayed: 'This nonce was already used by this key. A retried item reuses its nonce on purpose: the first submission went through.',
+	invalid_signature: 'The gateway could not verify the intent signature against this keypair.',
+	transfer_already_claimed: 'A Spark transfer funds at most one intent; this one is claimed by another intent.',
+	below_min_deposit: 'A BTC deposit is below the gateway minimum (minDepositSats in Network Info).',
+	network_paused: 'The gateway network is paused; try again later.',
+};
+
+/** Which scope each operation needs from a client key (orchestration-service.md §5). */
+export function scopeHint(requiredScope: string | undefined): string | undefined {
+	return requiredScope ? `This operation needs the client-key scope "${requiredScope}".` : undefined;
+}
+
+/** Removes every secret value from a text before it reaches an error, output or log. */
+export function redact(text: string, secrets: Array<string | undefined>): string {
+	let out = text;
+	for (const s of secrets) {
+		if (s && s.length >= 4) out = out.split(s).join('[redacted]');
+	}
+	return out;
+}

@@ -1,0 +1,28 @@
+/** Idempotency keys for mutating calls: an n8n retry of the same item sends the same key. */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { assertIdempotencyKey, deriveIdempotencyKey } from '../shared/orchestration/idempotency';
+
+/**
+ * The explicit key when the user set one (for example a payout id, to dedupe across executions),
+ * otherwise a key derived from workflow id, execution id, node, item index, operation and body.
+ */
+export function idempotencyKeyFor(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	operation: string,
+	body: unknown,
+	explicitKey?: string,
+): string {
+	if (explicitKey !== undefined && explicitKey !== '') {
+		assertIdempotencyKey(explicitKey, 'idempotencyKey');
+		return explicitKey;
+	}
+	return deriveIdempotencyKey({
+		workflowId: ctx.getWorkflow().id,
+		executionId: ctx.getExecutionId(),
+		nodeName: ctx.getNode().name,
+		itemIndex,
+		operation,
+		body,
+	});
+}

@@ -1,0 +1,68 @@
+/** Per-item processing shared by the action nodes: bounded concurrency, order, pairing, continueOnFail. */
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+
+/** Runs `fn` over 0..count-1 with at most `limit` in flight; results keep input order. */
+export async function mapWithConcurrency<R>(count: number, limit: number, fn: (index: number) => Promise<R>): Promise<R[]> {
+	const results = new Array<R>(count);
+	let next = 0;
+	const workers = Array.from({ length: Math.max(1, Math.min(limit, count)) }, async () => {
+		while (next < count) {
+			const index = next++;
+			results[index] = await fn(index);
+		}
+	});
+	await Promise.all(workers);
+	return results;
+}
+
+type ItemResult = IDataObject | IDataObject[];
+
+/**
+ * Runs one operation per input item. Output order and pairedItem follow the input; with
+ * continueOnFail a failed item becomes an error item instead of failing the node.
+ */
+export async function processItems(
+	ctx: IExecuteFunctions,
+	concurrency: number,
+	fn: (itemIndex: number) => Promise<ItemResult>,
+): Promise<INodeExecutionData[]> {
+	const items = ctx.getInputData();
+	const perItem = await mapWithConcurrency(items.length, concurrency, async (itemIndex) => {
+		try {
+			const result = await fn(itemIndex);
+			const list = Array.isArray(result) ? result : [result];
+			return list.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+		} catch (error) {
+			if (ctx.continueOnFail()) {
+				const e = error as Error & { description?: string; httpCode?: string; errorCode?: string };
+				return [
+					{
+						json: {
+							error: e.message,
+							...(e.errorCode ? { errorCode: e.errorCode } : {}),
+							...(e.httpCode ? { httpCode: e.httpCode } : {}),
+							...(e.description ? { description: e.description } : {}),
+						},
+						pairedItem: { item: itemIndex },
+					},
+				];
+			}
+			if (error instanceof NodeOperationError || (error as { itemIndex?: number }).itemIndex !== undefined) throw error;
+			throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		}
+	});
+	return perItem.flat();
+}
+
+/** A validation error raised before any request leaves: names the field and the item. */
+export function fieldError(ctx: IExecuteFunctions, itemIndex: number, field: string, problem: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `Invalid "${field}" in item ${itemIndex}: ${problem}`, {
+		itemIndex,
+		description: `Fix "${field}" for item ${itemIndex}; nothing was sent to the service.`,
+	});
+}

@@ -1,0 +1,202 @@
+/**
+ * The single door to HTTP for every node of this package: authentication through n8n's
+ * credential system, bounded retries with the same idempotency key, and service error bodies
+ * turned into NodeApiError with code, HTTP status and a hint. No secret reaches an error.
+ */
+import {
+	NodeApiError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IWebhookFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+import { ERROR_HINTS, redact, scopeHint } from './errors';
+import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, nextDelayMs, parseRetryAfter, type RetryPolicy } from './retry';
+
+export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+
+export interface ServiceCall {
+	credentialType: string;
+	method: IHttpRequestMethods;
+	/** Absolute URL (see serviceUrl). */
+	url: string;
+	qs?: IDataObject;
+	/** An object is sent as JSON; a string is sent as already-serialized JSON (exact u64 digits). */
+	body?: IDataObject | string;
+	headers?: Record<string, string>;
+	/** Sent as X-Idempotency-Key on every attempt: retries reuse it (orchestration-service.md §4). */
+	idempotencyKey?: string;
+	itemIndex?: number;
+	retry?: Partial<RetryPolicy>;
+	/** The credential renews an expirable token: a 401 goes once through n8n's re-authentication. */
+	reauthenticateOn401?: boolean;
+	/** For client keys: the scope the operation needs, named in the scope_required hint. */
+	requiredScope?: string;
+	/** Extra secret values to keep out of errors (read tokens, webhook secrets). */
+	secrets?: Array<string | undefined>;
+}
+
+export interface ServiceResponse<T = unknown> {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: T;
+	attempts: number;
+}
+
+interface FullResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+/** Base URL of a credential without trailing slashes, joined with a path. */
+export function joinUrl(baseUrl: unknown, path: string): string {
+	const base = String(baseUrl ?? '').trim().replace(/\/+$/, '');
+	return `${base}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+function parseBody(body: unknown): unknown {
+	if (typeof body !== 'string') return body;
+	if (body === '') return undefined;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
+}
+
+function errorOf(body: unknown): { code?: string; message?: string } {
+	const err = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+	if (err && typeof err === 'object') {
+		return {
+			code: typeof err.code === 'string' ? err.code : undefined,
+			message: typeof err.message === 'string' ? err.message : undefined,
+		};
+	}
+	return {};
+}
+
+async function secretsOf(ctx: RequestContext, call: ServiceCall): Promise<Array<string | undefined>> {
+	const secrets = [...(call.secrets ?? [])];
+	try {
+		const creds = await ctx.getCredentials(call.credentialType);
+		for (const [k, v] of Object.entries(creds)) {
+			if (typeof v === 'string' && /key|token|secret|password/i.test(k)) secrets.push(v);
+		}
+	} catch {
+		// No credential to read: nothing more to redact.
+	}
+	return secrets;
+}
+
+/** Throws the service's error as a NodeApiError: code, HTTP status, message and a hint. */
+async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: FullResponse, attempts: number): Promise<never> {
+	const secrets = await secretsOf(ctx, call);
+	const { code, message } = errorOf(res.body);
+	const clean = (t: string) => redact(t, secrets);
+	const what = code ? `${code}: ${message ?? 'no message'}` : `HTTP ${res.statusCode}`;
+	const hint = code === 'scope_required' ? (scopeHint(call.requiredScope) ?? ERROR_HINTS[code]) : code ? ERROR_HINTS[code] : undefined;
+	const retried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+	const errorResponse: JsonObject = {
+		code: code ?? null,
+		message: clean(message ?? `HTTP ${res.statusCode}`),
+		httpCode: String(res.statusCode),
+	};
+	const error = new NodeApiError(ctx.getNode(), errorResponse, {
+		message: clean(`${what}${retried}`),
+		description: hint ? clean(hint) : undefined,
+		httpCode: String(res.statusCode),
+		itemIndex: call.itemIndex,
+	});
+	(error as NodeApiError & { errorCode?: string }).errorCode = code;
+	throw error;
+}
+
+async function throwNetworkError(ctx: RequestContext, call: ServiceCall, error: unknown, attempts: number): Promise<never> {
+	const secrets = await secretsOf(ctx, call);
+	const e = error as { code?: string; message?: string };
+	const message = redact(`Could not reach the service (${e.code ?? 'network error'}) after ${attempts} attempt(s)`, secrets);
+	throw new NodeApiError(
+		ctx.getNode(),
+		{ code: e.code ?? 'network_error', message },
+		{ message, description: redact(String(e.message ?? ''), secrets), itemIndex: call.itemIndex },
+	);
+}
+
+function requestOptions(call: ServiceCall, throwOnStatus: boolean): IHttpRequestOptions {
+	const headers: Record<string, string> = { Accept: 'application/json', ...(call.headers ?? {}) };
+	if (call.idempotencyKey !== undefined) headers['X-Idempotency-Key'] = call.idempotencyKey;
+	if (call.body !== undefined) headers['Content-Type'] = 'application/json';
+	return {
+		method: call.method,
+		url: call.url,
+		qs: call.qs,
+		body: call.body,
+		headers,
+		json: typeof call.body !== 'string',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: !throwOnStatus,
+		timeout: 30_000,
+	};
+}
+
+/** Sends one service call with n8n's authentication, retrying what is safe to retry. */
+export async function callService<T = unknown>(this: RequestContext, call: ServiceCall): Promise<ServiceResponse<T>> {
+	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(call.retry ?? {}) };
+	const started = Date.now();
+	let waited = 0;
+	for (let attempt = 1; ; attempt++) {
+		let res: FullResponse;
+		try {
+			res = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				call.credentialType,
+				requestOptions(call, false),
+			)) as FullResponse;
+			if (res.statusCode === 401 && call.reauthenticateOn401) {
+				// Let n8n see the 401: it renews the expirable token (preAuthentication) and repeats once.
+				try {
+					res = (await this.helpers.httpRequestWithAuthentication.call(
+						this,
+						call.credentialType,
+						requestOptions(call, true),
+					)) as FullResponse;
+				} catch (error) {
+					const status = Number((error as { httpCode?: string }).httpCode ?? 401);
+					res = { statusCode: Number.isFinite(status) ? status : 401, headers: {}, body: undefined };
+				}
+			}
+		} catch (error) {
+			const canRetry = policy.retryNetworkErrors && isNetworkError(error) && attempt < policy.maxAttempts;
+			const delay = nextDelayMs(policy, attempt);
+			if (canRetry && waited + delay <= policy.maxElapsedMs) {
+				waited += delay;
+				await sleep(delay);
+				continue;
+			}
+			if (isNetworkError(error)) return await throwNetworkError(this, call, error, attempt);
+			const secrets = await secretsOf(this, call);
+			const message = redact((error as Error).message ?? 'request failed', secrets);
+			throw new NodeApiError(this.getNode(), { message }, { message, itemIndex: call.itemIndex });
+		}
+		res.body = parseBody(res.body);
+		if (res.statusCode >= 200 && res.statusCode < 300) {
+			return { statusCode: res.statusCode, headers: res.headers ?? {}, body: res.body as T, attempts: attempt };
+		}
+		const { code } = errorOf(res.body);
+		if (isRetryableStatus(res.statusCode, code) && attempt < policy.maxAttempts) {
+			const delay = nextDelayMs(policy, attempt, parseRetryAfter(res.headers?.['retry-after']));
+			if (waited + delay <= policy.maxElapsedMs && Date.now() - started + delay <= policy.maxElapsedMs * 2) {
+				waited += delay;
+				await sleep(delay);
+				continue;
+			}
+		}
+		return await throwServiceError(this, call, res, attempt);
+	}
+}
