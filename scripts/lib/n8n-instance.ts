@@ -1,0 +1,216 @@
+/**
+ * A real, isolated n8n (the pinned version, installed into a cache folder by install-n8n.sh)
+ * with this package's dist loaded through N8N_CUSTOM_EXTENSIONS. Used by `npm start` and by the
+ * end-to-end suite.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+/** Type prefix of nodes loaded through N8N_CUSTOM_EXTENSIONS. */
+export const CUSTOM_PREFIX = 'CUSTOM.';
+/** Type prefix after a community-package install: what examples/ store. */
+export const PACKAGE_PREFIX = 'n8n-nodes-orchestration.';
+
+/** Node 24 installed by scripts/node24.sh (it carries the headers the sqlite3 build needs). */
+export function node24BinDir(): string {
+	const tools = process.env.ORCH_TOOLS ?? path.join(process.env.HOME ?? '/root', '.cache', 'n8n-nodes-orchestration');
+	return path.join(tools, 'node24', 'node_modules', '.bin');
+}
+
+export function ensureN8nInstalled(): string {
+	const out = execFileSync('bash', [path.join(REPO_ROOT, 'scripts', 'install-n8n.sh')], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+		encoding: 'utf8',
+	});
+	return out.trim().split('\n').pop()!;
+}
+
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.once('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address() as net.AddressInfo;
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+export interface N8nOptions {
+	installDir: string;
+	userFolder: string;
+	port: number;
+	/** Folder with the bundled nodes and credentials. */
+	extensions?: string;
+	encryptionKey?: string;
+	logFile?: string;
+	extraEnv?: Record<string, string>;
+}
+
+export class N8nInstance {
+	private child?: ChildProcess;
+	readonly url: string;
+	readonly logFile: string;
+
+	constructor(readonly opts: N8nOptions) {
+		this.url = `http://127.0.0.1:${opts.port}`;
+		this.logFile = opts.logFile ?? path.join(opts.userFolder, 'n8n.log');
+		fs.mkdirSync(opts.userFolder, { recursive: true });
+	}
+
+	get bin(): string {
+		return path.join(this.opts.installDir, 'node_modules', '.bin', 'n8n');
+	}
+
+	env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+		return {
+			...process.env,
+			PATH: `${node24BinDir()}${path.delimiter}${process.env.PATH ?? ''}`,
+			N8N_USER_FOLDER: this.opts.userFolder,
+			N8N_ENCRYPTION_KEY: this.opts.encryptionKey ?? 'sandbox-only-encryption-key-not-secret',
+			N8N_CUSTOM_EXTENSIONS: this.opts.extensions ?? path.join(REPO_ROOT, 'dist'),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PORT: String(this.opts.port),
+			WEBHOOK_URL: `${this.url}/`,
+			N8N_EDITOR_BASE_URL: `${this.url}/`,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_SECURE_COOKIE: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+			N8N_RUNNERS_ENABLED: 'true',
+			N8N_LOG_LEVEL: 'debug',
+			N8N_LOG_OUTPUT: 'console,file',
+			N8N_LOG_FILE_LOCATION: this.logFile,
+			DB_TYPE: 'sqlite',
+			...(this.opts.extraEnv ?? {}),
+			...extra,
+		};
+	}
+
+	/** Runs an n8n CLI command (import, publish, execute) and returns its output. */
+	cli(args: string[], extraEnv: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
+		try {
+			const stdout = execFileSync(this.bin, args, {
+				env: this.env(extraEnv),
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'pipe'],
+				maxBuffer: 64 * 1024 * 1024,
+				timeout: 300_000,
+			});
+			return { code: 0, stdout, stderr: '' };
+		} catch (error) {
+			const e = error as { status?: number; stdout?: string; stderr?: string };
+			return { code: e.status ?? 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+		}
+	}
+
+	importCredentials(creds: Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>): void {
+		const file = path.join(this.opts.userFolder, `credentials-${Date.now()}.json`);
+		fs.writeFileSync(file, JSON.stringify(creds));
+		try {
+			const r = this.cli(['import:credentials', `--input=${file}`]);
+			if (r.code !== 0) throw new Error(`import:credentials failed: ${r.stderr || r.stdout}`);
+		} finally {
+			fs.rmSync(file, { force: true });
+		}
+	}
+
+	importWorkflow(workflow: Record<string, unknown>): void {
+		const file = path.join(this.opts.userFolder, `workflow-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+		fs.writeFileSync(file, JSON.stringify(workflow));
+		try {
+			const r = this.cli(['import:workflow', `--input=${file}`]);
+			if (r.code !== 0) throw new Error(`import:workflow failed: ${r.stderr || r.stdout}`);
+		} finally {
+			fs.rmSync(file, { force: true });
+		}
+	}
+
+	async start(timeoutMs = 180_000): Promise<void> {
+		const out = fs.openSync(path.join(this.opts.userFolder, 'n8n.stdout.log'), 'a');
+		this.child = spawn(this.bin, ['start'], { env: this.env(), stdio: ['ignore', out, out], detached: false });
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			if (this.child.exitCode !== null) throw new Error(`n8n exited with ${this.child.exitCode}; see ${this.stdoutLog}`);
+			try {
+				const res = await fetch(`${this.url}/healthz/readiness`);
+				if (res.status === 200) return;
+			} catch {
+				// not listening yet
+			}
+			await new Promise((r) => setTimeout(r, 500));
+		}
+		throw new Error(`n8n did not become ready within ${timeoutMs} ms; see ${this.stdoutLog}`);
+	}
+
+	get stdoutLog(): string {
+		return path.join(this.opts.userFolder, 'n8n.stdout.log');
+	}
+
+	async stop(): Promise<void> {
+		const child = this.child;
+		if (!child || child.exitCode !== null) return;
+		const exited = new Promise<void>((r) => child.once('exit', () => r()));
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+		await exited;
+		clearTimeout(timer);
+	}
+
+	/** Creates the owner account (first start only) and returns a session cookie. */
+	async setupOwner(owner: { email: string; password: string; firstName: string; lastName: string }): Promise<string> {
+		const setup = await fetch(`${this.url}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(owner),
+		});
+		if (setup.status >= 400 && setup.status !== 400) throw new Error(`owner setup failed: ${setup.status}`);
+		const login = await fetch(`${this.url}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password }),
+		});
+		if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+		const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+		return cookie;
+	}
+
+	/** Creates a public-API key for the logged-in owner. */
+	async createApiKey(cookie: string): Promise<string> {
+		const res = await fetch(`${this.url}/rest/api-keys`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', cookie },
+			body: JSON.stringify({ label: `e2e-${Date.now()}`, expiresAt: null, scopes: ['workflow:read', 'workflow:list', 'workflow:activate', 'workflow:deactivate', 'execution:read', 'execution:list'] }),
+		});
+		const body = (await res.json()) as { data?: { rawApiKey?: string } };
+		if (!body.data?.rawApiKey) throw new Error(`api key creation failed: ${res.status} ${JSON.stringify(body)}`);
+		return body.data.rawApiKey;
+	}
+
+	async api<T = unknown>(apiKey: string, method: string, p: string, body?: unknown): Promise<T> {
+		const res = await fetch(`${this.url}/api/v1${p}`, {
+			method,
+			headers: { 'X-N8N-API-KEY': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+			body: body ? JSON.stringify(body) : undefined,
+		});
+		const text = await res.text();
+		if (res.status >= 400) throw new Error(`n8n API ${method} ${p}: ${res.status} ${text}`);
+		return (text ? JSON.parse(text) : undefined) as T;
+	}
+}
+
+/** Rewrites node types from the community-package prefix to the one a loading mode uses. */
+export function withNodePrefix<T extends { nodes?: Array<{ type: string }> }>(workflow: T, prefix: string): T {
+	const copy = JSON.parse(JSON.stringify(workflow)) as T;
+	for (const node of copy.nodes ?? []) {
+		if (node.type.startsWith(PACKAGE_PREFIX)) node.type = prefix + node.type.slice(PACKAGE_PREFIX.length);
+	}
+	return copy;
+}

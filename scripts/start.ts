@@ -1,0 +1,73 @@
+/**
+ * `npm start`: the whole package running where users run it. Installs the pinned n8n into a cache
+ * folder on first run, builds the package, starts the sandbox and n8n on 127.0.0.1 with the
+ * package loaded, creates an owner and credentials pointed at the sandbox, imports the example
+ * workflows, and prints the editor URL and the login. Ctrl-C stops everything it started.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { startSandbox } from '../sandbox';
+import { CUSTOM_PREFIX, N8nInstance, REPO_ROOT, ensureN8nInstalled, withNodePrefix } from './lib/n8n-instance';
+import { loadExamples, sandboxCredentials } from './lib/examples';
+
+export const OWNER = {
+	email: 'owner@sandbox.local',
+	password: 'Sandbox-Owner-1',
+	firstName: 'Sandbox',
+	lastName: 'Owner',
+};
+
+async function main(): Promise<void> {
+	const n8nPort = Number(process.env.N8N_PORT ?? 5678);
+	console.log('1/5 n8n: checking the pinned install');
+	const installDir = ensureN8nInstalled();
+	console.log('2/5 building the package');
+	execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+	console.log('3/5 starting the sandbox');
+	const sandbox = await startSandbox({
+		orchestrationPort: Number(process.env.ORCH_SANDBOX_PORT ?? 8787),
+		gatewayPort: Number(process.env.GATEWAY_SANDBOX_PORT ?? 8788),
+		quiet: true,
+	});
+	const userFolder = process.env.ORCH_N8N_USER_FOLDER ?? path.join(REPO_ROOT, '.n8n-cache', 'user');
+	const n8n = new N8nInstance({ installDir, userFolder, port: n8nPort });
+	let stopping = false;
+	const stop = async (code = 0) => {
+		if (stopping) return;
+		stopping = true;
+		console.log('\nstopping n8n and the sandbox');
+		await n8n.stop();
+		await sandbox.close();
+		process.exit(code);
+	};
+	process.on('SIGINT', () => void stop(0));
+	process.on('SIGTERM', () => void stop(0));
+	try {
+		console.log('4/5 importing credentials and example workflows');
+		n8n.importCredentials(sandboxCredentials(sandbox));
+		for (const example of loadExamples()) {
+			n8n.importWorkflow(withNodePrefix(example.workflow, CUSTOM_PREFIX));
+		}
+		console.log('5/5 starting n8n');
+		await n8n.start();
+		await n8n.setupOwner(OWNER);
+		fs.writeFileSync(path.join(userFolder, 'LOGIN.txt'), `${OWNER.email}\n${OWNER.password}\n`);
+	} catch (error) {
+		console.error(error);
+		await stop(1);
+		return;
+	}
+	console.log(`
+n8n is running with n8n-nodes-orchestration loaded.
+
+  Editor:    ${n8n.url}
+  Login:     ${OWNER.email} / ${OWNER.password}
+  Sandbox:   orchestration ${sandbox.orchestrationUrl}  gateway ${sandbox.gatewayUrl}
+  Keys:      ${sandbox.orchestrationUrl}/sandbox/keys
+  Log:       ${n8n.logFile}
+
+The example workflows are in the editor's workflow list. Press Ctrl-C to stop everything.`);
+}
+
+void main();
