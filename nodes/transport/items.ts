@@ -1,5 +1,6 @@
 /** Per-item processing shared by the action nodes: bounded concurrency, order, pairing, continueOnFail. */
 import {
+	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -22,6 +23,26 @@ export async function mapWithConcurrency<R>(count: number, limit: number, fn: (i
 
 type ItemResult = IDataObject | IDataObject[];
 
+/** An error item under continueOnFail; otherwise the error, as a node error carrying the item index. */
+function failedItem(ctx: IExecuteFunctions, itemIndex: number, error: unknown): INodeExecutionData[] {
+	if (!ctx.continueOnFail()) {
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
+		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	}
+	const e = error as Error & { description?: string; httpCode?: string; errorCode?: string };
+	return [
+		{
+			json: {
+				error: e.message,
+				...(e.errorCode ? { errorCode: e.errorCode } : {}),
+				...(e.httpCode ? { httpCode: e.httpCode } : {}),
+				...(e.description ? { description: e.description } : {}),
+			},
+			pairedItem: { item: itemIndex },
+		},
+	];
+}
+
 /**
  * Runs one operation per input item. Output order and pairedItem follow the input; with
  * continueOnFail a failed item becomes an error item instead of failing the node.
@@ -33,28 +54,14 @@ export async function processItems(
 ): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
 	const perItem = await mapWithConcurrency(items.length, concurrency, async (itemIndex) => {
+		let result: ItemResult;
 		try {
-			const result = await fn(itemIndex);
-			const list = Array.isArray(result) ? result : [result];
-			return list.map((json) => ({ json, pairedItem: { item: itemIndex } }));
+			result = await fn(itemIndex);
 		} catch (error) {
-			if (ctx.continueOnFail()) {
-				const e = error as Error & { description?: string; httpCode?: string; errorCode?: string };
-				return [
-					{
-						json: {
-							error: e.message,
-							...(e.errorCode ? { errorCode: e.errorCode } : {}),
-							...(e.httpCode ? { httpCode: e.httpCode } : {}),
-							...(e.description ? { description: e.description } : {}),
-						},
-						pairedItem: { item: itemIndex },
-					},
-				];
-			}
-			if (error instanceof NodeOperationError || (error as { itemIndex?: number }).itemIndex !== undefined) throw error;
-			throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+			return failedItem(ctx, itemIndex, error);
 		}
+		const list = Array.isArray(result) ? result : [result];
+		return list.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	});
 	return perItem.flat();
 }

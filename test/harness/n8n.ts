@@ -131,7 +131,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		const type = this.type(typeName);
 		if (typeof type.preAuthentication !== 'function') return undefined;
 		this.preAuthRuns[typeName] = (this.preAuthRuns[typeName] ?? 0) + 1;
-		return await type.preAuthentication.call(helpers, credentials);
+		return (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
 	}
 
 	async getCredentials(_nodeCredentials: INodeCredentialsDetails, _type: string): Promise<ICredentials> {

@@ -1,0 +1,200 @@
+/**
+ * The canonical intent message, the signed preimage of execution-gateway.md §2.4 (hash V2, §9):
+ * camelCase JSON in the spec's field order, SHA-256 over its UTF-8 bytes, secp256k1 DER signature.
+ * The JSON text is written by hand so u64 amounts stay exact digits (never a JS number).
+ */
+import { decodeSignedEip1559, Eip1559Error } from './eip1559';
+import { GatewayInputError } from './errors';
+import { attempt, bytesToHex, bytesToPrefixedHex } from './hex';
+import { jsonInteger, jsonString } from './json';
+import { sha256Bytes, signDigestDer, verifyDerSignature } from './signing';
+import {
+	parseU64,
+	validateChainId,
+	validateNonce,
+	validateRecipient,
+	validateTokenId,
+	validateTransferId,
+} from './validation';
+
+export { parseJsonPreservingBigInts } from './json';
+
+export type WireAsset = { type: 'btc' } | { type: 'token'; tokenId: string };
+
+/** §2.1 deposit entry as sent on the wire. */
+export type WireDeposit = {
+	sparkTransferId: string;
+	asset: WireAsset;
+	amount: string | bigint;
+};
+
+/** §2.1 intent submission without the signature. */
+export type WireIntent = {
+	chainId: number;
+	deposits: WireDeposit[];
+	recipient?: string;
+	evmTransaction?: string;
+	nonce: string;
+	expiresAt: number;
+};
+
+export type SignedWireIntent = WireIntent & { signature: string };
+
+export type CanonicalAssetType = 'NativeSats' | 'SparkToken';
+
+/** §2.4 transfer entry. */
+export type CanonicalTransfer = {
+	transferId: string;
+	amountSats: bigint;
+	assetType: CanonicalAssetType;
+	/** Present only for `SparkToken`. */
+	tokenId?: string;
+};
+
+/** §2.4 action: deposit-only or deposit-and-execute. */
+export type CanonicalAction = { type: 'deposit'; recipient: string } | { type: 'execute'; signedTxHash: string };
+
+/** §2.4 canonical intent message. */
+export type CanonicalIntent = {
+	chainId: number;
+	transfers: CanonicalTransfer[];
+	action: CanonicalAction;
+	nonce: string;
+	expiresAt: number;
+};
+
+function isPresent(value: unknown): boolean {
+	return value !== undefined && value !== null;
+}
+
+function buildTransfer(deposit: WireDeposit, index: number): CanonicalTransfer {
+	const at = `deposits[${index}]`;
+	if (typeof deposit !== 'object' || deposit === null) {
+		throw new GatewayInputError(at, 'invalid_type', `${at} must be an object`);
+	}
+	const asset = deposit.asset as unknown;
+	const type = typeof asset === 'object' && asset !== null ? (asset as { type?: unknown }).type : undefined;
+	if (type !== 'btc' && type !== 'token') {
+		throw new GatewayInputError(`${at}.asset.type`, 'invalid_asset', `${at}.asset must be {type: "btc"} or {type: "token", tokenId}`);
+	}
+	const transferId = validateTransferId(deposit.sparkTransferId, type, `${at}.sparkTransferId`);
+	const amountSats = parseU64(deposit.amount, `${at}.amount`);
+	if (type === 'btc') return { transferId, amountSats, assetType: 'NativeSats' };
+	const tokenId = validateTokenId((asset as { tokenId?: unknown }).tokenId, `${at}.asset.tokenId`);
+	return { transferId, amountSats, assetType: 'SparkToken', tokenId };
+}
+
+/** keccak256 of the signed transaction bytes (§2.4 `signedTxHash`), after full decoding. */
+export function signedTxHashOf(evmTransaction: string): string {
+	const decoded = attempt(() => decodeSignedEip1559(evmTransaction));
+	if (decoded.ok) return decoded.value.hash;
+	const e = decoded.error;
+	if (e instanceof Eip1559Error) throw new GatewayInputError('evmTransaction', e.reason, e.message);
+	throw e;
+}
+
+/**
+ * Maps the wire intent (§2.1) onto the canonical message (§2.4): deposits -> transfers,
+ * sparkTransferId -> transferId, btc/token -> NativeSats/SparkToken, recipient or the signed
+ * transaction's hash -> action. Strings are carried exactly as given (no case folding).
+ */
+export function buildCanonicalIntent(intent: WireIntent): CanonicalIntent {
+	const chainId = validateChainId(intent.chainId);
+	if (!Array.isArray(intent.deposits)) {
+		throw new GatewayInputError('deposits', 'invalid_type', 'deposits must be an array (it may be empty)');
+	}
+	const transfers = intent.deposits.map(buildTransfer);
+	const hasRecipient = isPresent(intent.recipient);
+	const hasTx = isPresent(intent.evmTransaction);
+	if (hasRecipient === hasTx) {
+		throw new GatewayInputError(
+			'action',
+			hasRecipient ? 'both_actions' : 'no_action',
+			hasRecipient
+				? 'set exactly one of recipient and evmTransaction, not both'
+				: 'set exactly one of recipient (deposit-only) and evmTransaction (deposit-and-execute)',
+		);
+	}
+	const action: CanonicalAction = hasRecipient
+		? { type: 'deposit', recipient: validateRecipient(intent.recipient) }
+		: { type: 'execute', signedTxHash: signedTxHashOf(intent.evmTransaction as string) };
+	const nonce = validateNonce(intent.nonce);
+	if (typeof intent.expiresAt !== 'number' || !Number.isSafeInteger(intent.expiresAt) || intent.expiresAt < 0) {
+		throw new GatewayInputError('expiresAt', 'invalid_type', 'expiresAt must be an integer of unix milliseconds');
+	}
+	return { chainId, transfers, action, nonce, expiresAt: intent.expiresAt };
+}
+
+function serializeTransfer(t: CanonicalTransfer): string {
+	const amount = parseU64(t.amountSats, 'amountSats').toString();
+	let out = `{"transferId":${jsonString(t.transferId)},"amountSats":${amount},"assetType":${jsonString(t.assetType)}`;
+	if (t.assetType === 'SparkToken') out += `,"tokenId":${jsonString(t.tokenId ?? '')}`;
+	return `${out}}`;
+}
+
+function serializeAction(a: CanonicalAction): string {
+	return a.type === 'deposit'
+		? `{"type":"deposit","recipient":${jsonString(a.recipient)}}`
+		: `{"type":"execute","signedTxHash":${jsonString(a.signedTxHash)}}`;
+}
+
+/** §2.4 JSON text, byte-exact: chainId, transfers, action, nonce, expiresAt; no whitespace. */
+export function serializeCanonicalIntent(msg: CanonicalIntent): string {
+	return (
+		`{"chainId":${jsonInteger(msg.chainId, 'chainId')}` +
+		`,"transfers":[${msg.transfers.map(serializeTransfer).join(',')}]` +
+		`,"action":${serializeAction(msg.action)}` +
+		`,"nonce":${jsonString(msg.nonce)}` +
+		`,"expiresAt":${jsonInteger(msg.expiresAt, 'expiresAt')}}`
+	);
+}
+
+/** SHA-256 over the UTF-8 bytes of the canonical JSON (§2.4). */
+export function intentDigest(msg: CanonicalIntent): Uint8Array {
+	return sha256Bytes(serializeCanonicalIntent(msg));
+}
+
+/** The intent id the sandbox reports: `0x` + hex of the canonical digest. */
+export function intentIdFromDigest(digest: Uint8Array): string {
+	return bytesToPrefixedHex(digest);
+}
+
+export type SignedIntent = { signature: string; digestHex: string; canonical: string };
+
+/** Builds, serializes, hashes and signs (DER, low S) the canonical message of `intent`. */
+export function signIntent(intent: WireIntent, priv: Uint8Array | string): SignedIntent {
+	const canonical = serializeCanonicalIntent(buildCanonicalIntent(intent));
+	const digest = sha256Bytes(canonical);
+	return { signature: signDigestDer(digest, priv), digestHex: bytesToHex(digest), canonical };
+}
+
+/** Rebuilds the canonical message from the wire fields and checks the signature; never throws. */
+export function verifyIntentSignature(intent: WireIntent, signatureHex: string, publicKeyHex: string): boolean {
+	try {
+		return verifyDerSignature(signatureHex, intentDigest(buildCanonicalIntent(intent)), publicKeyHex);
+	} catch {
+		return false;
+	}
+}
+
+function serializeWireAsset(asset: WireAsset): string {
+	return asset.type === 'token'
+		? `{"type":"token","tokenId":${jsonString(asset.tokenId)}}`
+		: `{"type":"btc"}`;
+}
+
+/**
+ * The POST /api/v1/execute body (§2.1): chainId, deposits, recipient | evmTransaction,
+ * signature, nonce, expiresAt, with every `amount` an exact JSON integer (u64 safe).
+ */
+export function serializeWireIntent(intent: SignedWireIntent): string {
+	const deposits = intent.deposits.map(
+		(d, i) =>
+			`{"sparkTransferId":${jsonString(d.sparkTransferId)},"asset":${serializeWireAsset(d.asset)},"amount":${parseU64(d.amount, `deposits[${i}].amount`).toString()}}`,
+	);
+	let out = `{"chainId":${jsonInteger(intent.chainId, 'chainId')},"deposits":[${deposits.join(',')}]`;
+	if (isPresent(intent.recipient)) out += `,"recipient":${jsonString(intent.recipient as string)}`;
+	if (isPresent(intent.evmTransaction)) out += `,"evmTransaction":${jsonString(intent.evmTransaction as string)}`;
+	out += `,"signature":${jsonString(intent.signature)},"nonce":${jsonString(intent.nonce)}`;
+	return `${out},"expiresAt":${jsonInteger(intent.expiresAt, 'expiresAt')}}`;
+}

@@ -1,0 +1,99 @@
+/**
+ * SHA-256 and secp256k1 ECDSA with DER signatures, low S only (execution-gateway.md §2.4, §5).
+ * All arithmetic is @noble/curves; this module only fixes the encodings and the policy.
+ */
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+
+import { GatewayInputError } from './errors';
+import { attempt, bytesToHex, strip0x, tryHexToBytes } from './hex';
+import { isCompressedPublicKey, toPrivateKeyBytes } from './keys';
+
+/** SHA-256 of bytes, or of the UTF-8 encoding of a string. */
+export function sha256Bytes(data: Uint8Array | string): Uint8Array {
+	return sha256(typeof data === 'string' ? utf8ToBytes(data) : data);
+}
+
+/** SHA-256 as lowercase hex without prefix. */
+export function sha256Hex(data: Uint8Array | string): string {
+	return bytesToHex(sha256Bytes(data));
+}
+
+function assertDigest(digest: Uint8Array): void {
+	if (!(digest instanceof Uint8Array) || digest.length !== 32) {
+		throw new GatewayInputError('digest', 'wrong_length', 'digest must be 32 bytes');
+	}
+}
+
+/** Signs a 32-byte digest as-is (no second hash); DER hex, always low S (BIP-62 / EIP-2 policy). */
+export function signDigestDer(digest: Uint8Array, priv: Uint8Array | string): string {
+	assertDigest(digest);
+	const sig = secp256k1.sign(digest, toPrivateKeyBytes(priv), {
+		prehash: false,
+		lowS: true,
+		format: 'der',
+	});
+	return bytesToHex(sig);
+}
+
+/**
+ * Verifies a DER signature over a 32-byte digest. False (never an exception) for malformed or
+ * non-canonical DER, high S, a bad public key or a wrong signature.
+ */
+export function verifyDerSignature(sigHex: string, digest: Uint8Array, publicKeyHex: string): boolean {
+	try {
+		if (!(digest instanceof Uint8Array) || digest.length !== 32) return false;
+		if (!isCompressedPublicKey(strip0x(String(publicKeyHex)))) return false;
+		const der = tryHexToBytes(sigHex);
+		if (!der || der.length < 8 || der.length > 72) return false;
+		const sig = secp256k1.Signature.fromBytes(der, 'der');
+		// Non-canonical DER (padding, long-form lengths) must not re-encode to the same bytes.
+		if (bytesToHex(sig.toBytes('der')) !== bytesToHex(der)) return false;
+		if (sig.hasHighS()) return false;
+		const pub = tryHexToBytes(strip0x(publicKeyHex)) as Uint8Array;
+		return secp256k1.verify(der, digest, pub, { prehash: false, lowS: true, format: 'der' });
+	} catch {
+		return false;
+	}
+}
+
+/** The challenge signature of §5: DER over SHA-256 of the UTF-8 `challengeString`. */
+export function signChallenge(challengeString: string, priv: Uint8Array | string): string {
+	return signDigestDer(sha256Bytes(challengeString), priv);
+}
+
+/** Checks a §5 challenge signature; never throws. */
+export function verifyChallengeSignature(
+	sigHex: string,
+	challengeString: string,
+	publicKeyHex: string,
+): boolean {
+	if (typeof challengeString !== 'string') return false;
+	return verifyDerSignature(sigHex, sha256Bytes(challengeString), publicKeyHex);
+}
+
+/** DER hex to 64-byte compact `r || s` hex; throws GatewayInputError on malformed DER. */
+export function derToCompact(derHex: string): string {
+	const der = tryHexToBytes(derHex);
+	const parsed = der ? attempt(() => secp256k1.Signature.fromBytes(der, 'der').toBytes('compact')) : null;
+	if (!parsed?.ok) {
+		throw new GatewayInputError('signature', 'invalid_der', 'signature is not a valid DER-encoded ECDSA signature');
+	}
+	return bytesToHex(parsed.value);
+}
+
+/** 64-byte compact `r || s` hex to DER hex; throws GatewayInputError on malformed input. */
+export function compactToDer(compactHex: string): string {
+	const compact = tryHexToBytes(compactHex);
+	const parsed =
+		compact?.length === 64 ? attempt(() => secp256k1.Signature.fromBytes(compact, 'compact').toBytes('der')) : null;
+	if (!parsed?.ok) {
+		throw new GatewayInputError(
+			'signature',
+			'invalid_compact',
+			'signature must be 64 bytes (128 hex characters) of r || s with 0 < r, s < n',
+		);
+	}
+	return bytesToHex(parsed.value);
+}

@@ -1,0 +1,177 @@
+import {
+	buildCanonicalIntent,
+	decodeSignedEip1559,
+	Eip1559Error,
+	GatewayInputError,
+	intentDigest,
+	intentIdFromDigest,
+	parseU64,
+	validateExpiresAt,
+	validateNonce,
+	validateRecipient,
+	validateTokenId,
+	validateTransferId,
+	verifyDerSignature,
+	type DecodedEip1559,
+	type WireIntent,
+} from '../../nodes/shared/gateway';
+import { conflict, rejectAdmission } from './errors';
+import { revertPlanFromCalldata } from './markers';
+import type { GatewayState, IntentTransfer, RevertPlan } from './state';
+
+/** What admission hands to the lifecycle once every check of §2.1/§7/§8 passed. */
+export interface AdmittedIntent {
+	intentId: string;
+	kind: 'deposit' | 'execute';
+	transfers: IntentTransfer[];
+	nonce: string;
+	expiresAt: number;
+	recipient: string;
+	signedTxHash?: string;
+	evm?: { from: string; to: string | null; data: string; gasLimit: bigint };
+	plannedRevert?: RevertPlan;
+}
+
+type Body = Record<string, unknown>;
+
+/** Runs a protocol-core check and reports its GatewayInputError under `code`. */
+function check<T>(code: string, fn: () => T): T {
+	try {
+		return fn();
+	} catch (e) {
+		if (e instanceof GatewayInputError) throw rejectAdmission(code, e.message);
+		throw e;
+	}
+}
+
+function isPresent(value: unknown): boolean {
+	return value !== undefined && value !== null;
+}
+
+function readTransfers(body: Body, minDepositSats: number): IntentTransfer[] {
+	if (!Array.isArray(body.deposits)) throw rejectAdmission('invalid_request', 'deposits must be an array (it may be empty)');
+	const seen = new Set<string>();
+	return body.deposits.map((raw: unknown, i): IntentTransfer => {
+		const at = `deposits[${i}]`;
+		if (typeof raw !== 'object' || raw === null) throw rejectAdmission('invalid_request', `${at} must be an object`);
+		const d = raw as Body;
+		const asset = (typeof d.asset === 'object' && d.asset !== null ? d.asset : {}) as Body;
+		if (asset.type !== 'btc' && asset.type !== 'token') {
+			throw rejectAdmission('invalid_asset', `${at}.asset must be {"type":"btc"} or {"type":"token","tokenId":<64 hex>}`);
+		}
+		const assetType = asset.type;
+		const sparkTransferId = check('invalid_transfer_id', () => validateTransferId(d.sparkTransferId, assetType, `${at}.sparkTransferId`));
+		const tokenId = assetType === 'token' ? check('invalid_token_id', () => validateTokenId(asset.tokenId, `${at}.asset.tokenId`)) : undefined;
+		const amountRaw = d.amount;
+		if (typeof amountRaw !== 'string' && typeof amountRaw !== 'number' && typeof amountRaw !== 'bigint') {
+			throw rejectAdmission('invalid_amount', `${at}.amount must be an unsigned 64-bit integer`);
+		}
+		const amount = check('invalid_amount', () => parseU64(amountRaw, `${at}.amount`));
+		// §8: the minimum deposit is in sats, so it applies to BTC deposits.
+		if (assetType === 'btc' && amount < BigInt(minDepositSats)) {
+			throw rejectAdmission('below_min_deposit', `${at}.amount ${amount} is below minDepositSats ${minDepositSats}`);
+		}
+		const key = sparkTransferId.toLowerCase();
+		if (seen.has(key)) throw rejectAdmission('duplicate_transfer_id', `${at}.sparkTransferId appears more than once in this intent`);
+		seen.add(key);
+		return { sparkTransferId, assetType, tokenId, amount };
+	});
+}
+
+function readEvmTransaction(raw: unknown, chainId: number): DecodedEip1559 {
+	if (typeof raw !== 'string') throw rejectAdmission('invalid_evm_transaction', 'evmTransaction must be a hex string');
+	let tx: DecodedEip1559;
+	try {
+		tx = decodeSignedEip1559(raw);
+	} catch (e) {
+		if (e instanceof Eip1559Error) throw rejectAdmission('invalid_evm_transaction', `${e.message} (${e.reason})`);
+		throw e;
+	}
+	if (tx.chainId !== BigInt(chainId)) {
+		throw rejectAdmission('invalid_evm_transaction', `evmTransaction chainId ${tx.chainId} does not match the intent chainId ${chainId}`);
+	}
+	return tx;
+}
+
+/**
+ * Admission of POST /api/v1/execute, in order: network state, chainId, expiresAt (wall clock,
+ * §8), nonce, action, recipient or evmTransaction, deposits, signature over the canonical message
+ * rebuilt from the wire fields (§2.4), nonce replay and transfer claims (§3). Throws GatewayApiError.
+ */
+export function admitExecute(state: GatewayState, signer: string, bodyRaw: unknown, nowMs: number): AdmittedIntent {
+	if (typeof bodyRaw !== 'object' || bodyRaw === null || Array.isArray(bodyRaw)) {
+		throw rejectAdmission('invalid_request', 'request body must be a JSON object (execution-gateway.md §2.1)');
+	}
+	const body = bodyRaw as Body;
+	const { config } = state;
+	if (config.paused) throw rejectAdmission('network_paused', 'the network is paused; no intents are admitted (see network info `paused`)');
+
+	if (typeof body.chainId !== 'number' || !Number.isSafeInteger(body.chainId)) {
+		throw rejectAdmission('invalid_request', 'chainId must be an integer');
+	}
+	if (body.chainId !== config.chainId) {
+		throw rejectAdmission('chain_id_mismatch', `chainId ${body.chainId} does not match execution.chainId ${config.chainId}`);
+	}
+	const expiresAt = check('invalid_expires_at', () => validateExpiresAt(body.expiresAt as number, nowMs));
+	const nonce = check('invalid_nonce', () => validateNonce(body.nonce));
+
+	const hasRecipient = isPresent(body.recipient);
+	const hasTx = isPresent(body.evmTransaction);
+	if (hasRecipient === hasTx) {
+		throw rejectAdmission(
+			'invalid_action',
+			hasRecipient ? 'set exactly one of recipient and evmTransaction, not both' : 'set exactly one of recipient and evmTransaction',
+		);
+	}
+	const recipient = hasRecipient ? check('invalid_recipient', () => validateRecipient(body.recipient)) : undefined;
+	const tx = hasTx ? readEvmTransaction(body.evmTransaction, config.chainId) : undefined;
+	const transfers = readTransfers(body, config.minDepositSats);
+
+	if (typeof body.signature !== 'string' || body.signature.length === 0) {
+		throw rejectAdmission('invalid_signature', 'signature is required: DER hex over SHA-256 of the canonical intent message');
+	}
+	const wire: WireIntent = {
+		chainId: config.chainId,
+		deposits: transfers.map((t) => ({
+			sparkTransferId: t.sparkTransferId,
+			asset: t.assetType === 'token' ? { type: 'token', tokenId: t.tokenId as string } : { type: 'btc' },
+			amount: t.amount,
+		})),
+		recipient,
+		evmTransaction: hasTx ? (body.evmTransaction as string) : undefined,
+		nonce,
+		expiresAt,
+	};
+	const digest = intentDigest(check('invalid_request', () => buildCanonicalIntent(wire)));
+	if (!verifyDerSignature(body.signature, digest, signer)) {
+		throw rejectAdmission(
+			'invalid_signature',
+			'signature does not verify against the authenticated public key over the canonical intent message (§2.4)',
+		);
+	}
+
+	if (state.hasNonce(signer, nonce)) throw conflict('nonce_replayed', `nonce ${JSON.stringify(nonce)} was already used by this signer`);
+	for (const t of transfers) {
+		const claim = state.claimOf(t.sparkTransferId);
+		if (claim) {
+			throw conflict(
+				'transfer_already_claimed',
+				claim.spent
+					? `transfer ${t.sparkTransferId} already funded finalized intent ${claim.submissionId}`
+					: `transfer ${t.sparkTransferId} is claimed by pending intent ${claim.submissionId}`,
+			);
+		}
+	}
+
+	return {
+		intentId: intentIdFromDigest(digest),
+		kind: tx ? 'execute' : 'deposit',
+		transfers,
+		nonce,
+		expiresAt,
+		recipient: tx ? tx.from : (recipient as string),
+		signedTxHash: tx?.hash,
+		evm: tx ? { from: tx.from, to: tx.to, data: tx.data, gasLimit: tx.gasLimit } : undefined,
+		plannedRevert: tx ? revertPlanFromCalldata(tx.data) : undefined,
+	};
+}

@@ -1,0 +1,53 @@
+import {
+	ChallengeRequestSchema,
+	ExecuteResponseSchema,
+	FINAL_INTENT_STATUSES,
+	GatewayErrorBodySchema,
+	INTENT_STATUSES,
+	IntentStatusSchema,
+	isFinalIntentStatus,
+	NetworkInfoSchema,
+	VerifyRequestSchema,
+	VerifyResponseSchema,
+} from '../../../nodes/shared/gateway';
+
+describe('gateway schemas', () => {
+	it('lists the spec §3 statuses and the final ones', () => {
+		expect(INTENT_STATUSES).toEqual(['ACCEPTED', 'INCLUDED_PENDING_FINALITY', 'FINALIZED', 'EXPIRED']);
+		expect(FINAL_INTENT_STATUSES).toEqual(['FINALIZED', 'EXPIRED']);
+		expect(isFinalIntentStatus('EXPIRED')).toBe(true);
+		expect(isFinalIntentStatus('ACCEPTED')).toBe(false);
+	});
+
+	it('parses network info (§2.3a) and keeps unknown fields', () => {
+		const info = NetworkInfoSchema.parse({
+			spark: { depositAddress: 'sprt1abc', network: 'regtest' },
+			execution: { contractAddress: '0x' + '11'.repeat(20), chainId: 3637 },
+			paused: false,
+			minDepositSats: 1000,
+			newField: 1,
+		});
+		expect(info.execution.chainId).toBe(3637);
+		expect((info as Record<string, unknown>).newField).toBe(1);
+		expect(NetworkInfoSchema.safeParse({ spark: {}, execution: {}, paused: 'no' }).success).toBe(false);
+	});
+
+	it('requests are strict', () => {
+		const publicKey = '02' + 'ab'.repeat(32);
+		expect(ChallengeRequestSchema.safeParse({ publicKey }).success).toBe(true);
+		expect(ChallengeRequestSchema.safeParse({ publicKey, extra: 1 }).success).toBe(false);
+		expect(ChallengeRequestSchema.safeParse({ publicKey: '04' + 'ab'.repeat(32) }).success).toBe(false);
+		expect(VerifyRequestSchema.safeParse({ publicKey, signature: '3006020101020101' }).success).toBe(true);
+		expect(VerifyRequestSchema.safeParse({ publicKey, signature: 'xyz' }).success).toBe(false);
+	});
+
+	it('responses are lenient', () => {
+		expect(VerifyResponseSchema.parse({ accessToken: 't', expiresIn: 900 })).toMatchObject({ accessToken: 't', expiresIn: 900 });
+		expect(ExecuteResponseSchema.parse({ submissionId: 's', intentId: '0x01', status: 'ACCEPTED' }).status).toBe('ACCEPTED');
+		const status = IntentStatusSchema.parse({ submissionId: 's', intentId: '0x01', status: 'ACCEPTED', createdAt: 'a', updatedAt: 'b' });
+		expect(status.statusMessage).toBeNull();
+		expect(status.executionTxHash).toBeNull();
+		expect(GatewayErrorBodySchema.parse({ error: { code: 'nonce_replayed', message: 'm' } }).error.code).toBe('nonce_replayed');
+		expect(GatewayErrorBodySchema.safeParse({ message: 'm' }).success).toBe(false);
+	});
+});
