@@ -1,0 +1,161 @@
+// Exact conversion between human decimals and smallest-unit integer strings (spec 2: amounts are
+// integer strings in the asset's smallest unit, `decimals` from the routes listing).
+// Strings and bigint only: a JS number would silently round values above 2^53.
+//
+// Accepted decimal input: ASCII digits with at most one dot that has a digit on BOTH sides
+// ("0.5", "1", "1.0", "007.50"). Rejected on purpose: ".5" and "1." (incomplete, most likely a
+// typo in a money field), surrounding whitespace, signs, exponents, grouping separators.
+// Fractional zeros beyond the asset's precision are accepted because the value stays exact
+// ("1.5000000" with 6 decimals is 1500000).
+import { ProtocolError } from './errors';
+import { MAX_DECIMALS } from './limits';
+
+export type AmountErrorReason =
+	| 'type'
+	| 'blank'
+	| 'whitespace'
+	| 'sign'
+	| 'exponent'
+	| 'non_digit'
+	| 'multiple_dots'
+	| 'incomplete'
+	| 'precision'
+	| 'decimals'
+	| 'not_integer'
+	| 'not_whole_cents';
+
+export class AmountError extends ProtocolError {
+	declare reason: AmountErrorReason;
+
+	constructor(reason: AmountErrorReason, message: string, field = 'amount') {
+		super(message, { field, reason });
+		this.name = 'AmountError';
+	}
+}
+
+/** Quotes the user's input for a message, shortened so a pasted blob cannot flood the log. */
+function show(value: string): string {
+	return JSON.stringify(value.length > 48 ? `${value.slice(0, 45)}...` : value);
+}
+
+function assertDecimals(decimals: number): void {
+	if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS) {
+		throw new AmountError(
+			'decimals',
+			`decimals must be an integer from 0 to ${MAX_DECIMALS}, got ${String(decimals)}`,
+			'decimals',
+		);
+	}
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+
+/** Shared front checks: type, blank, whitespace, sign, exponent. Returns the text to scan. */
+function precheck(value: unknown, noun: string): string {
+	if (typeof value !== 'string') {
+		throw new AmountError('type', `${noun} must be a string of digits, got ${typeof value}`);
+	}
+	if (value.trim() === '') throw new AmountError('blank', `${noun} is empty`);
+	if (value.trim() !== value) {
+		throw new AmountError('whitespace', `${noun} ${show(value)} has leading or trailing whitespace`);
+	}
+	if (value[0] === '+' || value[0] === '-') {
+		throw new AmountError('sign', `${noun} ${show(value)} must not have a sign (+ or -); amounts are never negative`);
+	}
+	if (/^[0-9]*\.?[0-9]*[eE][+-]?[0-9]*$/.test(value) && /[0-9]/.test(value)) {
+		throw new AmountError('exponent', `${noun} ${show(value)} uses exponent notation; write all digits out`);
+	}
+	return value;
+}
+
+/**
+ * "1.5" with 6 decimals -> "1500000". `assetLabel` (e.g. "USDC") only improves the message.
+ * Throws AmountError (see the module comment for the accepted forms).
+ */
+export function decimalToSmallestUnit(value: string, decimals: number, assetLabel?: string): string {
+	assertDecimals(decimals);
+	const text = precheck(value, 'amount');
+	let dot = -1;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c === 46) {
+			if (dot !== -1) throw new AmountError('multiple_dots', `amount ${show(text)} has more than one decimal point`);
+			dot = i;
+		} else if (!isDigit(c)) {
+			throw new AmountError(
+				'non_digit',
+				`amount ${show(text)} contains ${JSON.stringify(text[i])}; use digits and one "." only (no grouping separators)`,
+			);
+		}
+	}
+	if (dot === 0 || dot === text.length - 1) {
+		throw new AmountError(
+			'incomplete',
+			`amount ${show(text)} needs a digit on both sides of the decimal point (e.g. "0.5", "1")`,
+		);
+	}
+	const whole = dot === -1 ? text : text.slice(0, dot);
+	const fraction = dot === -1 ? '' : text.slice(dot + 1).replace(/0+$/, '');
+	if (fraction.length > decimals) {
+		const places = text.length - dot - 1;
+		const asset = assetLabel ? assetLabel : 'the asset';
+		throw new AmountError(
+			'precision',
+			`amount ${show(text)} has ${places} decimal place${places === 1 ? '' : 's'} but ${asset} allows ${decimals}`,
+		);
+	}
+	return BigInt(whole + fraction.padEnd(decimals, '0')).toString();
+}
+
+/** "1500000" with 6 decimals -> "1.5"; canonical: no trailing fractional zeros, "0" for zero. */
+export function smallestUnitToDecimal(value: string, decimals: number): string {
+	assertDecimals(decimals);
+	const text = precheck(value, 'smallest-unit amount');
+	for (let i = 0; i < text.length; i++) {
+		if (!isDigit(text.charCodeAt(i))) {
+			throw new AmountError(
+				'not_integer',
+				`smallest-unit amount ${show(text)} must be a whole number of digits only (spec 2)`,
+			);
+		}
+	}
+	const digits = BigInt(text).toString().padStart(decimals + 1, '0');
+	const whole = digits.slice(0, digits.length - decimals);
+	const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+	return fraction === '' ? whole : `${whole}.${fraction}`;
+}
+
+/** Validates a smallest-unit integer string (spec 4.1 `^[0-9]+$`) and returns it as bigint. */
+function parseSmallest(amountSmallest: string): bigint {
+	const text = precheck(amountSmallest, 'smallest-unit amount');
+	if (!/^[0-9]+$/.test(text)) {
+		throw new AmountError('not_integer', `smallest-unit amount ${show(text)} must be a whole number of digits only (spec 2)`);
+	}
+	return BigInt(text);
+}
+
+/** Smallest units per cent; 1 when the asset has fewer than 2 decimals (every amount is whole). */
+function unitsPerCent(decimals: number): bigint {
+	return decimals < 2 ? 1n : 10n ** BigInt(decimals - 2);
+}
+
+/** Stablecoin exact_out amounts must be whole cents (spec 4.1). */
+export function isWholeCents(amountSmallest: string, decimals: number): boolean {
+	assertDecimals(decimals);
+	return parseSmallest(amountSmallest) % unitsPerCent(decimals) === 0n;
+}
+
+/** Throws AmountError `not_whole_cents` naming the two nearest valid amounts. */
+export function assertWholeCents(amountSmallest: string, decimals: number, assetLabel?: string): void {
+	if (isWholeCents(amountSmallest, decimals)) return;
+	const step = unitsPerCent(decimals);
+	const amount = BigInt(amountSmallest);
+	const below = amount - (amount % step);
+	const asset = assetLabel ? ` ${assetLabel}` : '';
+	const human = smallestUnitToDecimal(amountSmallest, decimals);
+	throw new AmountError(
+		'not_whole_cents',
+		`exact_out amount ${amountSmallest} (${human}${asset}) is not a whole number of cents; ` +
+			`stablecoin exact_out amounts must be whole cents (spec 4.1), e.g. ${below} or ${below + step}`,
+	);
+}

@@ -1,0 +1,366 @@
+// Closed value sets of the orchestration service (orchestration-service.md) and their guards.
+// Pure data: no n8n imports, no I/O.
+
+/** Chains of spec 2.1, in the spec's order. */
+export const CHAINS = [
+	'arbitrum',
+	'arc',
+	'avalanche',
+	'base',
+	'bitcoin',
+	'bsc',
+	'ethereum',
+	'hedera',
+	'hypercore',
+	'hyperevm',
+	'lightning',
+	'litecoin',
+	'monad',
+	'monero',
+	'optimism',
+	'plasma',
+	'polygon',
+	'robinhood',
+	'sei',
+	'solana',
+	'spark',
+	'tempo',
+	'ton',
+	'tron',
+	'xrp',
+	'zcash',
+] as const;
+export type Chain = (typeof CHAINS)[number];
+
+const CHAIN_SET: ReadonlySet<string> = new Set(CHAINS);
+
+export function isChain(x: unknown): x is Chain {
+	return typeof x === 'string' && CHAIN_SET.has(x);
+}
+
+/** Canonical public asset symbols of spec 2.1, exactly as spelled there (case matters). */
+export const ASSET_SYMBOLS = [
+	'AAPL',
+	'AI',
+	'AMD',
+	'AMZN',
+	'BNB',
+	'BONER',
+	'BTC',
+	'CASHCAT',
+	'COIN',
+	'COST',
+	'DAI',
+	'DELTA',
+	'DJT',
+	'ETH',
+	'GLD',
+	'GME',
+	'GOOGL',
+	'GRAM',
+	'HIMS',
+	'HSUSD',
+	'HYPE',
+	'IF',
+	'LTC',
+	'META',
+	'MON',
+	'MSFT',
+	'MSTR',
+	'MU',
+	'NVDA',
+	'PIPEDOG',
+	'PLTR',
+	'POL',
+	'PONS',
+	'PYUSD',
+	'PathUSD',
+	'QQQ',
+	'RDDT',
+	'SHX',
+	'SKHY',
+	'SLV',
+	'SNDK',
+	'SOL',
+	'SPCX',
+	'SPY',
+	'STONKBROKER',
+	'TENDIES',
+	'TRX',
+	'TSLA',
+	'TSM',
+	'UP',
+	'USDB',
+	'USDC',
+	'USDC.e',
+	'USDG',
+	'USDT',
+	'USDe',
+	'USD₮0',
+	'USO',
+	'WBNB',
+	'WBTC',
+	'WEN',
+	'XMR',
+	'XPL',
+	'XRP',
+	'ZEC',
+	'cbBTC',
+	'tBTC',
+] as const;
+export type AssetSymbol = (typeof ASSET_SYMBOLS)[number];
+
+const ASSET_SET: ReadonlySet<string> = new Set(ASSET_SYMBOLS);
+
+export function isAssetSymbol(x: unknown): x is AssetSymbol {
+	return typeof x === 'string' && ASSET_SET.has(x);
+}
+
+/** Dollar stablecoins: their exact_out amounts must be whole cents (spec 4.1). */
+export const STABLECOIN_SYMBOLS = [
+	'DAI',
+	'HSUSD',
+	'PYUSD',
+	'PathUSD',
+	'USDB',
+	'USDC',
+	'USDC.e',
+	'USDG',
+	'USDT',
+	'USDe',
+	'USD₮0',
+] as const satisfies readonly AssetSymbol[];
+export type StablecoinSymbol = (typeof STABLECOIN_SYMBOLS)[number];
+
+const STABLECOIN_SET: ReadonlySet<string> = new Set(STABLECOIN_SYMBOLS);
+
+/** Reviewed tokenized equities: visible only through v2 routes, with explicit admission (spec 1, 9). */
+export const TOKENIZED_EQUITY_SYMBOLS = [
+	'AAPL',
+	'AMD',
+	'AMZN',
+	'COIN',
+	'COST',
+	'GLD',
+	'GOOGL',
+	'HIMS',
+	'META',
+	'MSFT',
+	'MSTR',
+	'MU',
+	'NVDA',
+	'PLTR',
+	'QQQ',
+	'RDDT',
+	'SLV',
+	'SNDK',
+	'SPY',
+	'TSLA',
+	'TSM',
+	'USO',
+	'SPCX',
+	'SKHY',
+	'DJT',
+	'GME',
+] as const satisfies readonly AssetSymbol[];
+export type TokenizedEquitySymbol = (typeof TOKENIZED_EQUITY_SYMBOLS)[number];
+
+const EQUITY_SET: ReadonlySet<string> = new Set(TOKENIZED_EQUITY_SYMBOLS);
+
+/** The symbol part of an asset input: the symbol itself, or the asset of a routing key. */
+function symbolOf(asset: string): string {
+	const key = parseRoutingKey(asset);
+	return key ? key.asset : asset;
+}
+
+/** True for a stablecoin symbol or a routing key whose asset is one (`ethereum:USDC`). */
+export function isStablecoin(asset: unknown): boolean {
+	return typeof asset === 'string' && STABLECOIN_SET.has(symbolOf(asset));
+}
+
+/** True for a tokenized-equity symbol or a routing key whose asset is one (`solana:AAPL`). */
+export function isTokenizedEquity(asset: unknown): boolean {
+	return typeof asset === 'string' && EQUITY_SET.has(symbolOf(asset));
+}
+
+export interface RoutingKey {
+	chain: Chain;
+	asset: string;
+}
+
+/**
+ * Parses a registry routing key `<chain>:<asset>` (spec 2.1). The chain must be known; the asset part
+ * is registry-defined, so any non-empty text without whitespace or a further colon is accepted.
+ */
+export function parseRoutingKey(s: unknown): RoutingKey | null {
+	if (typeof s !== 'string') return null;
+	const colon = s.indexOf(':');
+	if (colon <= 0 || colon === s.length - 1) return null;
+	const chain = s.slice(0, colon);
+	const asset = s.slice(colon + 1);
+	if (!isChain(chain) || !/^[^\s:]+$/u.test(asset)) return null;
+	return { chain, asset };
+}
+
+/** The legacy input alias `TON` and what it stands for (spec 2.1: responses use GRAM). */
+export const TON_ALIAS = 'TON';
+export const TON_ALIAS_TARGET = 'ton:GRAM';
+
+/** Maps the legacy alias `TON` to `ton:GRAM`; every other value is returned unchanged (spec 2.1). */
+export function normalizeAssetInput(asset: string): string {
+	return asset === TON_ALIAS ? TON_ALIAS_TARGET : asset;
+}
+
+/** A symbol of spec 2.1, a routing key with a known chain, or the legacy `TON` alias. */
+export function isValidAssetInput(asset: unknown): asset is string {
+	if (typeof asset !== 'string') return false;
+	const normalized = normalizeAssetInput(asset);
+	return isAssetSymbol(normalized) || parseRoutingKey(normalized) !== null;
+}
+
+/** Public order statuses of spec 3. The internal `paused` state is shown as `processing`. */
+export const PUBLIC_STATUSES = [
+	'processing',
+	'confirming',
+	'bridging',
+	'swapping',
+	'awaiting_approval',
+	'refunding',
+	'delivering',
+	'completed',
+	'failed',
+	'unfulfilled',
+	'refunded',
+] as const;
+export type PublicStatus = (typeof PUBLIC_STATUSES)[number];
+
+const STATUS_SET: ReadonlySet<string> = new Set(PUBLIC_STATUSES);
+
+export function isPublicStatus(x: unknown): x is PublicStatus {
+	return typeof x === 'string' && STATUS_SET.has(x);
+}
+
+/** Statuses after which an order does not change any more (spec 3, 6). */
+export const FINAL_STATUSES = ['completed', 'failed', 'unfulfilled', 'refunded'] as const satisfies readonly PublicStatus[];
+export type FinalStatus = (typeof FINAL_STATUSES)[number];
+
+const FINAL_SET: ReadonlySet<string> = new Set(FINAL_STATUSES);
+
+export function isFinalStatus(x: unknown): x is FinalStatus {
+	return typeof x === 'string' && FINAL_SET.has(x);
+}
+
+/** Stage markers of the status view, spec 3, in the spec's order. */
+export const STAGES = [
+	'deposit_confirmed',
+	'amount_reconciled',
+	'swept',
+	'bridged',
+	'swapped',
+	'delivered',
+	'refund_requested',
+	'refunded',
+	'zeroconf_offer_pending',
+	'zeroconf_offer_accepted',
+	'zeroconf_offer_declined',
+	'zeroconf_accepted',
+	'deposit_claimed',
+] as const;
+export type Stage = (typeof STAGES)[number];
+
+const STAGE_SET: ReadonlySet<string> = new Set(STAGES);
+
+export function isStage(x: unknown): x is Stage {
+	return typeof x === 'string' && STAGE_SET.has(x);
+}
+
+/** Webhook event kinds, one per public status (spec 6); there is no `order.paused`. */
+export const ORDER_EVENTS = [
+	'order.processing',
+	'order.confirming',
+	'order.bridging',
+	'order.swapping',
+	'order.awaiting_approval',
+	'order.refunding',
+	'order.delivering',
+	'order.completed',
+	'order.failed',
+	'order.unfulfilled',
+	'order.refunded',
+] as const satisfies readonly `order.${PublicStatus}`[];
+export type OrderEvent = (typeof ORDER_EVENTS)[number];
+
+const EVENT_SET: ReadonlySet<string> = new Set(ORDER_EVENTS);
+
+export function isOrderEvent(x: unknown): x is OrderEvent {
+	return typeof x === 'string' && EVENT_SET.has(x);
+}
+
+/** The event kind emitted when an order enters `status` (spec 6). */
+export function orderEventFor(status: PublicStatus): OrderEvent {
+	return `order.${status}`;
+}
+
+/** spec 1, 4.1; public-notes: `amountMode`, default exact_in. */
+export const AMOUNT_MODES = ['exact_in', 'exact_out'] as const;
+export type AmountMode = (typeof AMOUNT_MODES)[number];
+
+/** spec 1, 4.1; public-notes: `deliveryMode`, default variable; fixed only with exact_in. */
+export const DELIVERY_MODES = ['variable', 'fixed'] as const;
+export type DeliveryMode = (typeof DELIVERY_MODES)[number];
+
+/** Action required when a locked price can no longer be honored (spec 2.2; public-notes `priceLockMode`). */
+export const PRICE_LOCK_MODES = ['strict_requote', 'approval_required'] as const;
+export type PriceLockMode = (typeof PRICE_LOCK_MODES)[number];
+
+/** `feePayouts.entries[*].role` (spec 2.10). */
+export const FEE_PAYOUT_ROLES = ['app_fee', 'recipient_payout', 'platform_fee', 'fee_custody'] as const;
+export type FeePayoutRole = (typeof FEE_PAYOUT_ROLES)[number];
+
+/** `feePayouts.entries[*].leg` (spec 2.10); `instant` appears on historical records only. */
+export const FEE_PAYOUT_LEGS = ['full', 'holdback', 'instant'] as const;
+export type FeePayoutLeg = (typeof FEE_PAYOUT_LEGS)[number];
+
+/** Scopes of client keys (spec 5). */
+export const CLIENT_KEY_SCOPES = [
+	'orders:quote',
+	'orders:submit',
+	'orders:onramp',
+	'orders:read',
+	'orders:sse',
+	'accumulation:create',
+	'liquidation:create',
+	'affiliates:read',
+] as const;
+export type ClientKeyScope = (typeof CLIENT_KEY_SCOPES)[number];
+
+/** Origin modes of a client key (spec 5). */
+export const ORIGIN_MODES = ['server', 'browser', 'both'] as const;
+export type OriginMode = (typeof ORIGIN_MODES)[number];
+
+/** Key prefixes (spec 5): server keys `fn_`, client keys `fnp_`. */
+export const SERVER_KEY_PREFIX = 'fn_';
+export const CLIENT_KEY_PREFIX = 'fnp_';
+export type KeyType = 'server' | 'client';
+
+/** Key type from its prefix (spec 5); undefined for anything else. */
+export function keyTypeOf(apiKey: string): KeyType | undefined {
+	if (apiKey.startsWith(CLIENT_KEY_PREFIX)) return 'client';
+	if (apiKey.startsWith(SERVER_KEY_PREFIX)) return 'server';
+	return undefined;
+}
+
+/** Error codes of spec 7 (all HTTP 403 except calldata_unsupported_source, whose status is not stated). */
+export const SPEC_ERROR_CODES = [
+	'scope_required',
+	'forbidden',
+	'origin_required',
+	'origin_not_allowed',
+	'read_token_required',
+	'invalid_read_token',
+	'client_key_fee_fields_forbidden',
+	'turnstile_required',
+	'turnstile_failed',
+	'calldata_unsupported_source',
+] as const;
+export type SpecErrorCode = (typeof SPEC_ERROR_CODES)[number];

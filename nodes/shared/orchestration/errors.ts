@@ -1,0 +1,78 @@
+// Errors thrown by the protocol core: plain Error subclasses with a `field` and a machine `reason`,
+// which the n8n glue turns into NodeOperationError with the item index (ARCHITECTURE.md).
+import type { ZodError, ZodIssue, ZodType, ZodTypeDef } from 'zod';
+
+export interface ProtocolErrorOptions {
+	field?: string;
+	reason?: string;
+	cause?: unknown;
+}
+
+export class ProtocolError extends Error {
+	field?: string;
+	reason?: string;
+
+	constructor(message: string, options: ProtocolErrorOptions = {}) {
+		super(message, options.cause === undefined ? undefined : { cause: options.cause });
+		this.name = 'ProtocolError';
+		if (options.field !== undefined) this.field = options.field;
+		if (options.reason !== undefined) this.reason = options.reason;
+	}
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** `['appFees', 3, 'feeBps']` -> `appFees[3].feeBps`; keys that are not identifiers are quoted. */
+export function formatZodPath(path: ReadonlyArray<string | number>): string {
+	let out = '';
+	for (const part of path) {
+		if (typeof part === 'number') out += `[${part}]`;
+		else if (IDENTIFIER.test(part)) out += out === '' ? part : `.${part}`;
+		else out += `[${JSON.stringify(part)}]`;
+	}
+	return out === '' ? '(root)' : out;
+}
+
+/**
+ * A union reports only "Invalid input"; when exactly one branch got past the type check at the
+ * union's own path, its issues say what is actually wrong.
+ */
+function expandIssue(issue: ZodIssue): ZodIssue[] {
+	if (issue.code !== 'invalid_union') return [issue];
+	const depth = issue.path.length;
+	const plausible = issue.unionErrors.filter(
+		(e) => !e.issues.every((i) => i.code === 'invalid_type' && i.path.length === depth),
+	);
+	if (plausible.length !== 1) return [issue];
+	return plausible[0].issues.flatMap(expandIssue);
+}
+
+/** `"<path>: <message>"` per issue, joined by "; ", duplicates removed. */
+export function formatZodError(err: ZodError): string {
+	const lines: string[] = [];
+	for (const issue of err.issues.flatMap(expandIssue)) {
+		const line = `${formatZodPath(issue.path)}: ${issue.message}`;
+		if (!lines.includes(line)) lines.push(line);
+	}
+	return lines.join('; ');
+}
+
+/**
+ * Parses `value` with `schema` or throws a ProtocolError whose message starts with `what`
+ * (e.g. "Invalid quote request") and lists every issue.
+ */
+export function parseWithSchema<Output, Input>(
+	schema: ZodType<Output, ZodTypeDef, Input>,
+	value: unknown,
+	what: string,
+	reason = 'invalid_shape',
+): Output {
+	const result = schema.safeParse(value);
+	if (result.success) return result.data;
+	const first = result.error.issues[0];
+	return fail(`${what}: ${formatZodError(result.error)}`, first ? formatZodPath(first.path) : undefined, reason);
+}
+
+function fail(message: string, field: string | undefined, reason: string): never {
+	throw new ProtocolError(message, { field, reason });
+}

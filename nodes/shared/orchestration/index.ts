@@ -1,0 +1,8 @@
+// Orchestration half of the protocol core: pure TypeScript, imports nothing from n8n.
+export * from './enums';
+export * from './limits';
+export * from './errors';
+export * from './amounts';
+export * from './schemas';
+export * from './webhooks';
+export * from './idempotency';

@@ -1,0 +1,575 @@
+// Zod wire schemas of the orchestration service (orchestration-service.md, public-notes.md).
+// Requests: strict on every known field, unknown top-level keys kept (spec 4.1: the service ignores
+// them; users have an additional-fields escape hatch). Responses: lenient, unknown fields kept;
+// open value sets (chains, assets, statuses, events, stage names) are plain strings there, because
+// the live service extends them (public-notes), while the closed mode enums stay checked.
+import { z } from 'zod';
+import {
+	AMOUNT_MODES,
+	CHAINS,
+	DELIVERY_MODES,
+	FEE_PAYOUT_LEGS,
+	FEE_PAYOUT_ROLES,
+	PRICE_LOCK_MODES,
+	isFinalStatus,
+	isValidAssetInput,
+	normalizeAssetInput,
+} from './enums';
+import { parseWithSchema } from './errors';
+import {
+	AFFILIATE_IDS_MAX,
+	AFFILIATE_IDS_MIN,
+	APP_FEES_MAX,
+	APP_FEES_MIN,
+	FEE_BPS_MAX,
+	REVIEWED_IDENTITIES_MAX,
+	REVIEWED_IDENTITIES_MIN,
+	SLIPPAGE_BPS_MAX,
+	SLIPPAGE_BPS_MIN,
+} from './limits';
+
+// ---------------------------------------------------------------- building blocks
+
+/** spec 4.1: `^[0-9]+$`, smallest units. */
+export const AmountSchema = z.string().regex(/^[0-9]+$/, 'must be an integer string of digits in smallest units');
+export const ChainSchema = z.enum(CHAINS);
+/** spec 2.1: a symbol, a routing key `<chain>:<asset>` with a known chain, or the legacy alias TON. */
+export const AssetInputSchema = z
+	.string()
+	.refine(isValidAssetInput, 'must be an asset symbol (e.g. USDC), a routing key <chain>:<asset> with a known chain, or TON');
+/** The same, with TON rewritten to ton:GRAM (spec 2.1). */
+export const NormalizedAssetInputSchema = AssetInputSchema.transform(normalizeAssetInput);
+export const AmountModeSchema = z.enum(AMOUNT_MODES);
+export const DeliveryModeSchema = z.enum(DELIVERY_MODES);
+export const PriceLockModeSchema = z.enum(PRICE_LOCK_MODES);
+
+const int = () => z.number({ invalid_type_error: 'must be a number' }).int('must be an integer');
+export const FeeBpsSchema = int().min(0).max(FEE_BPS_MAX);
+/** spec 4.1, 8: integer 0..1000. */
+export const SlippageBpsSchema = int().min(SLIPPAGE_BPS_MIN).max(SLIPPAGE_BPS_MAX);
+const NonEmpty = z.string().min(1);
+
+/** spec 2.6. Unknown keys kept (never stripped) so nothing the user sent silently disappears. */
+export const AppFeeSchema = z
+	.object({ recipient: NonEmpty, feeBps: FeeBpsSchema, affiliateId: NonEmpty.optional() })
+	.passthrough();
+
+/** spec 4.1 affiliate list item: a registered id, or an `{affiliateId, feeBps}` override. */
+export const AffiliateRefSchema = z.union([
+	NonEmpty,
+	z.object({ affiliateId: NonEmpty, feeBps: FeeBpsSchema }).passthrough(),
+]);
+
+/** spec 2.2, 8: 1..32 reviewed token identities. */
+export const ReviewedIdentitiesSchema = z.array(NonEmpty).min(REVIEWED_IDENTITIES_MIN).max(REVIEWED_IDENTITIES_MAX);
+
+// ---------------------------------------------------------------- requests
+
+/** Fixed delivery exists only for exact_in (public-notes `deliveryMode`); exact_in is the default. */
+function refineModes(value: { amountMode?: string; deliveryMode?: string }, ctx: z.RefinementCtx): void {
+	if (value.deliveryMode === 'fixed' && value.amountMode === 'exact_out') {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['deliveryMode'],
+			message: 'fixed delivery is only available with amountMode exact_in',
+		});
+	}
+}
+
+/** The quote request's object schema without the cross-field rules, for `.extend()` / `.shape`. */
+export const QuoteRequestObjectSchema = z
+	.object({
+		sourceChain: ChainSchema,
+		sourceAsset: AssetInputSchema,
+		destinationChain: ChainSchema,
+		destinationAsset: AssetInputSchema,
+		amount: AmountSchema,
+		recipientAddress: NonEmpty,
+		includeCalldata: z.boolean().optional(),
+		appFees: z.array(AppFeeSchema).min(APP_FEES_MIN).max(APP_FEES_MAX).optional(),
+		affiliateId: NonEmpty.optional(),
+		amountMode: AmountModeSchema.optional(),
+		deliveryMode: DeliveryModeSchema.optional(),
+		refundAddress: NonEmpty.optional(),
+		// spec 4.1: the refund address's chain comes from the chain enum
+		refundChain: ChainSchema.optional(),
+		slippageBps: SlippageBpsSchema.optional(),
+		affiliateIds: z.array(AffiliateRefSchema).min(AFFILIATE_IDS_MIN).max(AFFILIATE_IDS_MAX).optional(),
+		zeroconfEnabled: z.boolean().optional(),
+	})
+	.passthrough();
+
+/** POST /v1/orchestration/quote body (spec 4.1, public-notes). */
+export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine((value, ctx) => {
+	// spec 4.1: the affiliate list is mutually exclusive with appFees
+	if (value.appFees !== undefined && value.affiliateIds !== undefined) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['affiliateIds'],
+			message: 'cannot be combined with appFees; send one or the other',
+		});
+	}
+	refineModes(value, ctx);
+});
+export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
+
+/** A query-string integer arrives as text; digits become a number, anything else is checked as is. */
+const queryInt = <T extends z.ZodTypeAny>(schema: T) =>
+	z.preprocess((v) => (typeof v === 'string' && /^[0-9]{1,9}$/.test(v) ? Number(v) : v), schema);
+
+/** GET /v1/orchestration/estimate query (public-notes); slippageBps may come as query text. */
+export const EstimateRequestSchema = z
+	.object({
+		sourceChain: ChainSchema,
+		sourceAsset: AssetInputSchema,
+		destinationChain: ChainSchema,
+		destinationAsset: AssetInputSchema,
+		amount: AmountSchema,
+		amountMode: AmountModeSchema.optional(),
+		deliveryMode: DeliveryModeSchema.optional(),
+		recipientAddress: NonEmpty.optional(),
+		slippageBps: queryInt(SlippageBpsSchema.optional()),
+		affiliateId: NonEmpty.optional(),
+	})
+	.passthrough()
+	.superRefine(refineModes);
+export type EstimateRequest = z.infer<typeof EstimateRequestSchema>;
+
+/** POST /v1/orchestration/submit body: the quote plus the source reference (public-notes). */
+export const SubmitRequestSchema = z
+	.object({
+		quoteId: NonEmpty,
+		txHash: NonEmpty.optional(),
+		sourceAddress: NonEmpty.optional(),
+		sparkTxHash: NonEmpty.optional(),
+		sourceSparkAddress: NonEmpty.optional(),
+		bitcoinTxid: NonEmpty.optional(),
+		bitcoinVout: int().min(0).optional(),
+		lightningReceiveRequestId: NonEmpty.optional(),
+	})
+	.passthrough();
+export type SubmitRequest = z.infer<typeof SubmitRequestSchema>;
+
+/** A USD amount: digits with at most two decimals ("25", "25.5", "25.50"). */
+export const FiatUsdSchema = z
+	.string()
+	.regex(/^[0-9]+(\.[0-9]{1,2})?$/, 'must be a USD amount with at most 2 decimals, e.g. "25.50"');
+
+/** POST /v1/orchestration/onramp body (spec 4.6, public-notes): exactly one of amount / amountFiatUsd. */
+export const OnrampRequestSchema = z
+	.object({
+		destinationChain: ChainSchema,
+		destinationAsset: AssetInputSchema,
+		recipientAddress: NonEmpty,
+		amount: AmountSchema.optional(),
+		amountFiatUsd: FiatUsdSchema.optional(),
+		amountMode: AmountModeSchema.optional(),
+		slippageBps: SlippageBpsSchema.optional(),
+		refundAddress: NonEmpty.optional(),
+		affiliateId: NonEmpty.optional(),
+	})
+	.passthrough()
+	.superRefine((value, ctx) => {
+		const hasSats = value.amount !== undefined;
+		const hasUsd = value.amountFiatUsd !== undefined;
+		if (hasSats === hasUsd) {
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: [hasSats ? 'amountFiatUsd' : 'amount'],
+				message: hasSats
+					? 'give either amount (sats) or amountFiatUsd, not both'
+					: 'required: amount (sats) or amountFiatUsd',
+			});
+		}
+	});
+export type OnrampRequest = z.infer<typeof OnrampRequestSchema>;
+
+/** `$username` of the payment app, or a Lightning address `name@domain.tld` (spec 1, 4.2). */
+export const PAYMENT_APP_USERNAME = /^\$[A-Za-z0-9_.-]+$/;
+export const LIGHTNING_ADDRESS = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
+
+/** Offramp quote body (spec 4.2; public-notes, unconfirmed path): always exact-in and variable. */
+export const OfframpRequestSchema = z
+	.object({
+		sourceChain: ChainSchema,
+		sourceAsset: AssetInputSchema,
+		amount: AmountSchema,
+		recipientAddress: z
+			.string()
+			.refine(
+				(s) => PAYMENT_APP_USERNAME.test(s) || LIGHTNING_ADDRESS.test(s),
+				'must be a payment-app $username or a Lightning address (name@domain)',
+			),
+		refundAddress: NonEmpty.optional(),
+		slippageBps: SlippageBpsSchema.optional(),
+		affiliateId: NonEmpty.optional(),
+		// spec 1: an offramp quote is exact-in and variable; other values are refused up front
+		amountMode: z.literal('exact_in').optional(),
+		deliveryMode: z.literal('variable').optional(),
+	})
+	.passthrough();
+export type OfframpRequest = z.infer<typeof OfframpRequestSchema>;
+
+function isHttpUrl(s: string): boolean {
+	if (!URL.canParse(s)) return false;
+	const { protocol, hostname } = new URL(s);
+	return (protocol === 'https:' || protocol === 'http:') && hostname !== '';
+}
+
+/** POST /v1/webhooks body (spec 4.6, 6). */
+export const WebhookCreateRequestSchema = z
+	.object({ url: z.string().refine(isHttpUrl, 'must be an absolute http:// or https:// URL') })
+	.passthrough();
+export type WebhookCreateRequest = z.infer<typeof WebhookCreateRequestSchema>;
+
+// ---------------------------------------------------------------- responses
+
+const OptStr = z.string().nullable().optional();
+const OptAmount = AmountSchema.nullable().optional();
+
+/** public-notes `networkCosts[]` item. */
+export const NetworkCostSchema = z
+	.object({
+		type: OptStr,
+		amount: OptStr,
+		asset: OptStr,
+		nativeAmount: OptStr,
+		nativeAsset: OptStr,
+		assumption: z.unknown().optional(),
+	})
+	.passthrough();
+
+/** spec 2.2 plus the optional fields named in public-notes; unknown fields are kept untouched. */
+export const QuoteResponseSchema = z
+	.object({
+		amountMode: AmountModeSchema,
+		estimatedOut: AmountSchema,
+		amountIn: AmountSchema,
+		feeAmount: AmountSchema,
+		roundingFeeAmount: AmountSchema,
+		totalFeeAmount: AmountSchema,
+		feeBps: int(),
+		feeAsset: z.string(),
+		route: z.array(z.string()),
+		quoteId: NonEmpty,
+		depositAddress: NonEmpty,
+		expiresAt: z.string(),
+		readToken: z.string().optional(),
+		depositMemo: OptStr,
+		deliveryMode: DeliveryModeSchema.optional(),
+		priceLockMode: PriceLockModeSchema.nullable().optional(),
+		lockedMinAmountOut: OptAmount,
+		networkCostAmount: OptAmount,
+		networkCostAsset: OptStr,
+		networkCostRequired: z.boolean().optional(),
+		networkCosts: z.array(NetworkCostSchema).optional(),
+	})
+	.passthrough();
+export type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
+
+/** The element shape of route arrays is not shown (spec 2.3): an id string or an object. */
+export const RouteTargetSchema = z.union([z.string(), z.object({}).passthrough()]);
+export type RouteTarget = z.infer<typeof RouteTargetSchema>;
+
+/** Best-effort `<chain>:<asset>` of a route target: the string, or an object's id / chain+asset. */
+export function routeTargetId(target: RouteTarget): string | undefined {
+	if (typeof target === 'string') return target;
+	const { id, chain, asset } = target as { id?: unknown; chain?: unknown; asset?: unknown };
+	if (typeof id === 'string') return id;
+	return typeof chain === 'string' && typeof asset === 'string' ? `${chain}:${asset}` : undefined;
+}
+
+/** spec 2.3 route asset entry. Display fields are optional: nothing depends on them. */
+export const RouteAssetSchema = z
+	.object({
+		id: z.string(),
+		chain: z.string(),
+		asset: z.string(),
+		assetDisplayName: z.string().optional(),
+		assetDisplaySymbol: z.string().optional(),
+		contractAddress: OptStr,
+		decimals: int().min(0),
+		chainId: OptStr,
+		chainDisplayName: z.string().optional(),
+		chainIcon: z.string().optional(),
+		route: z
+			.object({
+				to: z.union([z.literal('all'), z.array(RouteTargetSchema)]),
+				exactOutTo: z.array(RouteTargetSchema).optional(),
+				fixedTo: z.array(RouteTargetSchema).optional(),
+			})
+			.passthrough(),
+	})
+	.passthrough();
+export type RouteAsset = z.infer<typeof RouteAssetSchema>;
+
+/** GET /v2/orchestration/routes (spec 4.3). */
+export const RoutesResponseSchema = z.object({ assets: z.array(RouteAssetSchema) }).passthrough();
+export type RoutesResponse = z.infer<typeof RoutesResponseSchema>;
+
+/** spec 2.4 subscription; only `pending` is a documented status, so any string is accepted. */
+export const SubscriptionSchema = z
+	.object({
+		provider: z.string(),
+		chain: z.string(),
+		address: z.string(),
+		status: z.string(),
+		lastError: OptStr,
+		createdAt: OptStr,
+		updatedAt: OptStr,
+	})
+	.passthrough();
+
+/** spec 2.4 (deprecated model). */
+export const AccumulationAddressSchema = z
+	.object({
+		accumulationAddressId: NonEmpty,
+		label: OptStr,
+		sourceChain: z.string(),
+		sourceAsset: z.string(),
+		destinationAsset: z.string(),
+		recipientSparkAddress: z.string(),
+		feeBps: int(),
+		slippageBps: int(),
+		enabled: z.boolean(),
+		depositAddress: z.string(),
+		createdAt: z.string(),
+		updatedAt: z.string(),
+		disabledAt: OptStr,
+		subscriptions: z.array(SubscriptionSchema).optional(),
+		appFees: z.array(AppFeeSchema).optional(),
+	})
+	.passthrough();
+export type AccumulationAddress = z.infer<typeof AccumulationAddressSchema>;
+
+/** spec 2.5 (deprecated model). */
+export const LiquidationAddressSchema = z
+	.object({
+		liquidationAddressId: NonEmpty,
+		label: OptStr,
+		sparkAddress: z.string(),
+		l1DepositAddress: z.string(),
+		destination: z.object({ chain: z.string(), asset: z.string(), address: z.string() }).passthrough(),
+		feeBps: int(),
+		slippageBps: int(),
+		enabled: z.boolean(),
+		createdAt: z.string(),
+		updatedAt: z.string(),
+		disabledAt: OptStr,
+		appFees: z.array(AppFeeSchema).optional(),
+	})
+	.passthrough();
+export type LiquidationAddress = z.infer<typeof LiquidationAddressSchema>;
+
+/** GET /v1/liquidation-addresses (spec 4.4). */
+export const LiquidationAddressListSchema = z
+	.object({ liquidationAddresses: z.array(LiquidationAddressSchema) })
+	.passthrough();
+
+/** spec 2.8 sync result. */
+export const SyncResultSchema = z
+	.object({
+		ok: z.boolean(),
+		enabledCount: int(),
+		solanaAddressCount: int(),
+		errors: z.array(z.object({ provider: z.string(), error: z.string() }).passthrough()),
+	})
+	.passthrough();
+export type SyncResult = z.infer<typeof SyncResultSchema>;
+
+/** spec 2.8 reindex result. */
+export const ReindexResultSchema = z
+	.object({
+		ok: z.boolean(),
+		accumulationAddressId: z.string(),
+		sourceChain: z.string(),
+		sourceAsset: z.string(),
+		depositAddress: z.string(),
+		relay: z
+			.object({
+				message: z.string(),
+				triggeredCurrencies: z.array(
+					z.object({ currency: z.string(), symbol: z.string(), balance: z.string() }).passthrough(),
+				),
+				checkedCurrencies: int(),
+				failedCurrencies: int(),
+			})
+			.passthrough()
+			.optional(),
+	})
+	.passthrough();
+export type ReindexResult = z.infer<typeof ReindexResultSchema>;
+
+/** spec 2.7 affiliate profile. */
+export const AffiliateSchema = z
+	.object({
+		affiliateId: NonEmpty,
+		feeBps: int(),
+		payoutChain: z.string(),
+		payoutAsset: z.string(),
+		payoutAddress: z.string(),
+		enabled: z.boolean(),
+		createdAt: z.string(),
+		updatedAt: z.string(),
+		disabledAt: OptStr,
+	})
+	.passthrough();
+export type Affiliate = z.infer<typeof AffiliateSchema>;
+
+/** GET /v1/affiliates (spec 4.5). */
+export const AffiliateListSchema = z.object({ affiliates: z.array(AffiliateSchema) }).passthrough();
+
+/** POST /v1/webhooks response (spec 2.9): the secret is shown once. */
+export const WebhookCreateResponseSchema = z.object({ webhookId: NonEmpty, secret: NonEmpty }).passthrough();
+export type WebhookCreateResponse = z.infer<typeof WebhookCreateResponseSchema>;
+
+/** spec 2.10 `feePayouts.entries[*]`; the split amounts are null on recipient_payout entries. */
+export const FeePayoutEntrySchema = z
+	.object({
+		role: z.enum(FEE_PAYOUT_ROLES),
+		affiliateId: OptStr,
+		leg: z.enum(FEE_PAYOUT_LEGS),
+		amount: AmountSchema,
+		platformCutAmount: OptAmount,
+		recipientAmount: OptAmount,
+	})
+	.passthrough();
+export type FeePayoutEntry = z.infer<typeof FeePayoutEntrySchema>;
+
+const LooseObject = z.object({}).passthrough();
+
+/** spec 2.10 order snapshot: known members, null until the engine reaches the step. */
+export const OrderSchema = z
+	.object({
+		id: NonEmpty,
+		status: z.string(),
+		updatedAt: z.string().optional(),
+		quoteId: OptStr,
+		amountIn: OptAmount,
+		feeAmount: OptAmount,
+		paymentIntent: z.unknown().optional(),
+		amountFiatUsd: OptStr,
+		amountFiatCurrency: OptStr,
+		spotUsdPerBtc: z.union([z.string(), z.number()]).nullable().optional(),
+		payLinkId: OptStr,
+		payLinkLabel: OptStr,
+		zeroconfOffer: z.unknown().optional(),
+		feePlan: LooseObject.nullable().optional(),
+		feePayouts: z.object({ entries: z.array(FeePayoutEntrySchema) }).passthrough().nullable().optional(),
+		swap: LooseObject.nullable().optional(),
+	})
+	.passthrough();
+export type Order = z.infer<typeof OrderSchema>;
+
+/** A stage is a bare name (spec 3) or `{name, status, completedAt}` (live service, public-notes). */
+export const StageEntrySchema = z.union([
+	z.string(),
+	z.object({ name: z.string(), status: OptStr, completedAt: OptStr }).passthrough(),
+]);
+export type StageEntry = z.infer<typeof StageEntrySchema>;
+
+const StagesSchema = z.array(StageEntrySchema);
+/** Status view with the order fields at the top level (spec 4.6 "stages and order fields"). */
+export const FlatStatusResponseSchema = OrderSchema.extend({ stages: StagesSchema }).passthrough();
+/** Status view as the live service sends it: `{order: {...}, stages: [...]}` (public-notes). */
+export const NestedStatusResponseSchema = z.object({ order: OrderSchema, stages: StagesSchema }).passthrough();
+/** GET /v1/orchestration/status: both shapes are accepted. */
+export const StatusResponseSchema = z.union([NestedStatusResponseSchema, FlatStatusResponseSchema]);
+export type StatusResponse = z.infer<typeof StatusResponseSchema>;
+
+/** POST /v1/orchestration/submit response (public-notes); readToken for client keys (spec 5). */
+export const SubmitResponseSchema = z
+	.object({ orderId: NonEmpty, status: z.string(), readToken: z.string().optional() })
+	.passthrough();
+export type SubmitResponse = z.infer<typeof SubmitResponseSchema>;
+
+/** POST /v1/orchestration/onramp response (public-notes): depositAddress is a BOLT11 invoice. */
+export const OnrampResponseSchema = z
+	.object({
+		orderId: NonEmpty,
+		quoteId: NonEmpty,
+		depositAddress: NonEmpty,
+		paymentLinks: z.unknown().optional(),
+		amountIn: AmountSchema,
+		estimatedOut: AmountSchema,
+		feeAmount: OptAmount,
+		totalFeeAmount: OptAmount,
+		expiresAt: z.string(),
+		readToken: z.string().optional(),
+	})
+	.passthrough();
+export type OnrampResponse = z.infer<typeof OnrampResponseSchema>;
+
+/** GET /v1/orchestration/limits (public-notes); route entries are not described, so kept whole. */
+export const LimitsResponseSchema = z.object({ generatedAt: z.string(), routes: z.array(LooseObject) }).passthrough();
+export type LimitsResponse = z.infer<typeof LimitsResponseSchema>;
+
+/** GET /v1/orchestration/order?quoteId= (public-notes): the quote with its order, null until funded. */
+export const OrderByQuoteResponseSchema = z
+	.object({ quoteId: z.string().optional(), order: OrderSchema.nullable() })
+	.passthrough();
+export type OrderByQuoteResponse = z.infer<typeof OrderByQuoteResponseSchema>;
+
+/** spec 6 envelope: `event` plus the order snapshot in `data`; `timestamp` per public-notes. */
+export const WebhookEnvelopeSchema = z
+	.object({
+		event: z.string().min(1),
+		timestamp: z.union([z.string(), z.number()]).optional(),
+		// spec 6: (data.id, event, data.updatedAt) is the duplicate key, so updatedAt is required here
+		data: OrderSchema.extend({ updatedAt: z.string() }).passthrough(),
+	})
+	.passthrough();
+export type WebhookEnvelope = z.infer<typeof WebhookEnvelopeSchema>;
+
+/** spec 7 error body. */
+export const ErrorBodySchema = z
+	.object({ error: z.object({ code: z.string(), message: z.string() }).passthrough() })
+	.passthrough();
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+// ---------------------------------------------------------------- status normalization
+
+export interface NormalizedStatus {
+	id: string;
+	status: string;
+	/** Stage names in the order received. */
+	stages: string[];
+	/** The stages array exactly as received (strings or objects). */
+	stageDetails: StageEntry[];
+	isFinal: boolean;
+	/** Every order field (nested `order`, or the flat body without `stages`). */
+	order: Record<string, unknown>;
+}
+
+/**
+ * One shape for both status layouts. A body whose `order` member is an object is read as nested;
+ * anything else as flat. Throws ProtocolError `invalid_status_response` listing what is wrong.
+ */
+export function normalizeStatusResponse(body: unknown): NormalizedStatus {
+	const nested =
+		typeof body === 'object' &&
+		body !== null &&
+		typeof (body as { order?: unknown }).order === 'object' &&
+		(body as { order?: unknown }).order !== null;
+	let order: Order;
+	let stageDetails: StageEntry[];
+	if (nested) {
+		const parsed = parseWithSchema(NestedStatusResponseSchema, body, 'Invalid status response', 'invalid_status_response');
+		order = parsed.order;
+		stageDetails = parsed.stages;
+	} else {
+		const parsed = parseWithSchema(FlatStatusResponseSchema, body, 'Invalid status response', 'invalid_status_response');
+		const { stages, ...rest } = parsed;
+		order = rest;
+		stageDetails = stages;
+	}
+	const { id, status } = order;
+	return {
+		id,
+		status,
+		stages: stageDetails.map((s) => (typeof s === 'string' ? s : s.name)),
+		stageDetails,
+		isFinal: isFinalStatus(status),
+		order,
+	};
+}

@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { CHAINS, CLIENT_KEY_SCOPES, ORIGIN_MODES } from '../nodes/shared/orchestration/enums';
+import defaults from './config.default.json';
+import { FaultRuleSchema } from './faults';
+
+/** Seeds and runtime switches of the sandbox (documented in docs/sandbox.md). */
+const chain = z.string().refine((c) => (CHAINS as readonly string[]).includes(c), 'unknown chain');
+const scope = z.string().refine((s) => (CLIENT_KEY_SCOPES as readonly string[]).includes(s), 'unknown scope');
+const originMode = z.string().refine((m) => (ORIGIN_MODES as readonly string[]).includes(m), 'unknown origin mode');
+
+const SeedKeySchema = z.object({
+	key: z.string().regex(/^fnp?_[A-Za-z0-9_]+$/, 'keys start with fn_ (server) or fnp_ (client)'),
+	label: z.string().default(''),
+	type: z.enum(['server', 'client']),
+	partnerId: z.string().min(1),
+	scopes: z.array(scope).default([]),
+	originMode: originMode.default('server'),
+	allowedOrigins: z.array(z.string()).default([]),
+	disabled: z.boolean().default(false),
+	affiliateId: z.string().optional(),
+});
+
+const AffiliateSchema = z.object({
+	affiliateId: z.string().min(1),
+	feeBps: z.number().int().min(0).max(10_000),
+	payoutChain: chain,
+	payoutAsset: z.string().min(1),
+	payoutAddress: z.string().min(1),
+	enabled: z.boolean(),
+});
+
+const AccumulationSeedSchema = z.object({
+	accumulationAddressId: z.string().min(1),
+	label: z.string(),
+	sourceChain: chain,
+	sourceAsset: z.string().min(1),
+	destinationAsset: z.enum(['BTC', 'USDB']),
+	recipientSparkAddress: z.string().min(1),
+	feeBps: z.number().int(),
+	slippageBps: z.number().int(),
+	enabled: z.boolean(),
+	depositAddress: z.string().min(1),
+});
+
+const LiquidationSeedSchema = z.object({
+	liquidationAddressId: z.string().min(1),
+	label: z.string(),
+	sparkAddress: z.string().min(1),
+	l1DepositAddress: z.string().min(1),
+	destination: z.object({ chain, asset: z.string().min(1), address: z.string().min(1) }),
+	feeBps: z.number().int(),
+	slippageBps: z.number().int(),
+	enabled: z.boolean(),
+});
+
+const PartnerSchema = z.object({
+	partnerId: z.string().min(1),
+	name: z.string(),
+	accountStatus: z.enum(['approved', 'pending', 'rejected']),
+	affiliates: z.array(AffiliateSchema).default([]),
+	accumulationAddresses: z.array(AccumulationSeedSchema).default([]),
+	liquidationAddresses: z.array(LiquidationSeedSchema).default([]),
+});
+
+const LimitPairSchema = z.object({ perKey: z.number().int().min(1), perKeyIp: z.number().int().min(1) });
+
+export const SwitchesSchema = z.object({
+	approvalEnforced: z.boolean(),
+	turnstile: z.object({ enabled: z.boolean(), validToken: z.string().min(1) }),
+	rateLimits: z.object({
+		enabled: z.boolean(),
+		windowMs: z.number().int().min(1),
+		quote: LimitPairSchema,
+		submit: LimitPairSchema,
+	}),
+	duplicateDeliveries: z.boolean(),
+	largeCatalogue: z.boolean(),
+	statusShape: z.enum(['nested', 'flat']),
+	tokenizedEquityAdmission: z.record(z.boolean()),
+	faults: z.array(FaultRuleSchema),
+	processingDelayMs: z.number().int().min(0),
+	orderStepMs: z.number().int().min(0),
+	autoAdvance: z.boolean(),
+});
+
+export const SandboxConfigSchema = z.object({
+	partners: z.array(PartnerSchema),
+	keys: z.array(SeedKeySchema),
+	gateway: z.object({
+		chainId: z.number().int().min(1),
+		privateKeys: z.array(z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/)),
+	}),
+	switches: SwitchesSchema,
+});
+
+export type SeedKey = z.infer<typeof SeedKeySchema>;
+export type SeedPartner = z.infer<typeof PartnerSchema>;
+export type SeedAffiliate = z.infer<typeof AffiliateSchema>;
+export type AccumulationSeed = z.infer<typeof AccumulationSeedSchema>;
+export type LiquidationSeed = z.infer<typeof LiquidationSeedSchema>;
+export type Switches = z.infer<typeof SwitchesSchema>;
+export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
+
+type DeepPartial<T> = T extends unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+type SeedsInput = Omit<z.input<typeof SandboxConfigSchema>, 'switches'>;
+
+/** Switches as overrides take them: any subset, at any depth. */
+export type SwitchesInput = DeepPartial<Switches>;
+
+/** A config override: any top-level part replaces the default; `switches` merge deeply. */
+export type SandboxConfigInput = Partial<SeedsInput> & { switches?: SwitchesInput };
+
+/** Default seeds, then the file at `configPath`, then `override`; validated as a whole. */
+export function loadConfig(configPath?: string, override?: SandboxConfigInput): SandboxConfig {
+	let merged = structuredClone(defaults) as unknown as SandboxConfigInput;
+	if (configPath) merged = mergeConfig(merged, JSON.parse(readFileSync(configPath, 'utf8')) as SandboxConfigInput);
+	merged = mergeConfig(merged, override);
+	const parsed = SandboxConfigSchema.safeParse(merged);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		throw new Error(`invalid sandbox config at ${issue.path.join('.')}: ${issue.message}`);
+	}
+	const partnerIds = new Set(parsed.data.partners.map((p) => p.partnerId));
+	for (const k of parsed.data.keys) {
+		if (!partnerIds.has(k.partnerId)) throw new Error(`sandbox config: a key names unknown partner ${k.partnerId}`);
+		if ((k.type === 'server') !== k.key.startsWith('fn_')) {
+			throw new Error(`sandbox config: ${k.type} keys start with ${k.type === 'server' ? 'fn_' : 'fnp_'}`);
+		}
+	}
+	return parsed.data;
+}
+
+function mergeConfig(base: SandboxConfigInput, over: SandboxConfigInput | undefined): SandboxConfigInput {
+	if (!over) return base;
+	return { ...base, ...over, switches: mergeSwitches(base.switches ?? {}, over.switches ?? {}) };
+}
+
+/** Switch objects merge deeply so `{turnstile: {enabled: true}}` keeps `validToken`; arrays replace. */
+export function mergeSwitches<T extends object>(base: T, over: object): T {
+	const out = Object.assign({}, base) as Record<string, unknown>;
+	for (const [name, value] of Object.entries(over)) {
+		const prev = out[name];
+		out[name] = isPlainObject(prev) && isPlainObject(value) ? mergeSwitches(prev, value) : value;
+	}
+	return out as unknown as T;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+	return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,117 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onSendHookHandler } from 'fastify';
+import { z } from 'zod';
+
+/**
+ * Fault injection per route for reliability tests: added latency, a 5xx (or any) answer, a dropped
+ * connection, or a body that trickles out slowly. Reusable by any Fastify app of the sandbox.
+ */
+export const FaultRuleSchema = z.object({
+	method: z.string().toUpperCase().optional(),
+	path: z.string().min(1),
+	mode: z.enum(['latency', 'status', 'drop', 'slowBody']),
+	latencyMs: z.number().int().min(0).max(600_000).optional(),
+	status: z.number().int().min(100).max(599).optional(),
+	code: z.string().min(1).optional(),
+	times: z.union([z.number().int().min(1), z.literal('always')]).optional(),
+	retryAfterSeconds: z.number().int().min(0).optional(),
+});
+export type FaultRule = z.infer<typeof FaultRuleSchema>;
+
+interface ActiveFault extends FaultRule {
+	id: number;
+	applied: number;
+}
+
+const FAULT_KEY = Symbol('sandboxFault');
+type MarkedRequest = FastifyRequest & { [FAULT_KEY]?: ActiveFault };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class FaultInjector {
+	private rules: ActiveFault[] = [];
+	private nextId = 1;
+
+	/** Paths starting with one of these prefixes (the control endpoints) are never faulted. */
+	constructor(private readonly exemptPrefixes: string[] = ['/sandbox']) {}
+
+	add(rule: FaultRule): ActiveFault {
+		const active: ActiveFault = { ...FaultRuleSchema.parse(rule), id: this.nextId++, applied: 0 };
+		this.rules.push(active);
+		return active;
+	}
+
+	replace(rules: FaultRule[]): void {
+		this.rules = [];
+		for (const r of rules) this.add(r);
+	}
+
+	clear(): void {
+		this.rules = [];
+	}
+
+	list(): ActiveFault[] {
+		return this.rules.map((r) => ({ ...r }));
+	}
+
+	/** Takes one use of the first rule matching the request, dropping rules that are used up. */
+	take(method: string, routePath: string | undefined, urlPath: string): ActiveFault | undefined {
+		if (this.exemptPrefixes.some((p) => urlPath.startsWith(p))) return undefined;
+		const rule = this.rules.find(
+			(r) => (!r.method || r.method === method) && (r.path === routePath || r.path === urlPath),
+		);
+		if (!rule) return undefined;
+		rule.applied++;
+		const times = rule.times ?? 1;
+		if (times !== 'always' && rule.applied >= times) this.rules = this.rules.filter((r) => r !== rule);
+		return { ...rule };
+	}
+
+	/** onRequest hook: latency, status and drop faults act before the handler runs. */
+	readonly onRequest: onRequestAsyncHookHandler = async (request, reply) => {
+		const urlPath = request.url.split('?')[0];
+		const fault = this.take(request.method, request.routeOptions.url, urlPath);
+		if (!fault) return;
+		if (fault.mode === 'latency') {
+			await sleep(fault.latencyMs ?? 1000);
+			return;
+		}
+		if (fault.mode === 'drop') {
+			request.raw.socket.destroy();
+			return reply.hijack();
+		}
+		if (fault.mode === 'status') return sendFaultStatus(reply, fault);
+		(request as MarkedRequest)[FAULT_KEY] = fault;
+	};
+
+	/** onSend hook: a slowBody fault sends the real answer in small chunks over `latencyMs`. */
+	readonly onSend: onSendHookHandler<unknown> = async (request, reply, payload) => {
+		const fault = (request as MarkedRequest)[FAULT_KEY];
+		if (!fault || fault.mode !== 'slowBody' || payload === null || payload === undefined) return payload;
+		const bytes = Buffer.from(typeof payload === 'string' ? payload : payload instanceof Buffer ? payload : '');
+		reply.removeHeader('content-length');
+		return Readable.from(trickle(bytes, fault.latencyMs ?? 2000));
+	};
+
+	/** Installs both hooks on an app (call before the app is ready). */
+	install(app: FastifyInstance): void {
+		app.addHook('onRequest', this.onRequest);
+		app.addHook('onSend', this.onSend);
+	}
+}
+
+function sendFaultStatus(reply: FastifyReply, fault: ActiveFault): FastifyReply {
+	const status = fault.status ?? 503;
+	if (fault.retryAfterSeconds !== undefined) reply.header('retry-after', String(fault.retryAfterSeconds));
+	const code = fault.code ?? (status >= 500 ? 'service_unavailable' : 'injected_fault');
+	return reply.code(status).send({ error: { code, message: `sandbox fault injected (status ${status})` } });
+}
+
+async function* trickle(bytes: Buffer, totalMs: number): AsyncGenerator<Buffer> {
+	const chunks = Math.max(1, Math.min(bytes.length, 10));
+	const size = Math.ceil(bytes.length / chunks);
+	for (let i = 0; i < bytes.length; i += size) {
+		yield bytes.subarray(i, i + size);
+		if (i + size < bytes.length) await sleep(totalMs / chunks);
+	}
+}

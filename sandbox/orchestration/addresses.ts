@@ -1,0 +1,89 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AddressFormat } from './catalogue-data';
+
+/** Deposit addresses in each chain's address format (fake, but shaped like the real thing). */
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+/** The XRP Ledger's own base58 alphabet. */
+const XRP58 = 'rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz';
+const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+function encode(bytes: Buffer, alphabet: string, length: number): string {
+	let out = '';
+	let i = 0;
+	while (out.length < length) {
+		const b = bytes[i % bytes.length] ^ (i >> 5);
+		out += alphabet[b % alphabet.length];
+		i++;
+	}
+	return out;
+}
+
+/** Bytes that make each generated address unique (a counter mixed with randomness). */
+function seedBytes(counter: number): Buffer {
+	return createHash('sha256').update(randomBytes(16)).update(String(counter)).digest();
+}
+
+export function depositAddressFor(format: AddressFormat, counter: number, amountSats?: bigint): string {
+	const b = seedBytes(counter);
+	switch (format) {
+		case 'evm':
+			return `0x${b.subarray(0, 20).toString('hex')}`;
+		case 'bitcoin':
+			return `bc1q${encode(b, BECH32, 38)}`;
+		case 'litecoin':
+			return `ltc1q${encode(b, BECH32, 38)}`;
+		case 'spark':
+			return `sp1${encode(b, BECH32, 60)}`;
+		case 'lightning':
+			return bolt11(b, amountSats);
+		case 'solana':
+			return encode(b, BASE58, 44);
+		case 'tron':
+			return `T${encode(b, BASE58, 33)}`;
+		case 'xrp':
+			return `r${encode(b, XRP58, 33)}`;
+		case 'ton':
+			return `UQ${encode(b, B64URL, 46)}`;
+		case 'hedera':
+			return `0.0.${(b.readUInt32BE(0) % 9_000_000) + 1_000_000}`;
+		case 'monero':
+			return `4${encode(b, BASE58, 94)}`;
+		case 'zcash':
+			return `t1${encode(b, BASE58, 33)}`;
+	}
+}
+
+/** A BOLT11-shaped invoice: `lnbc<amount>n1p...` with the amount in nano-BTC, or amountless. */
+function bolt11(b: Buffer, amountSats?: bigint): string {
+	const amount = amountSats !== undefined ? `${amountSats * 10n}n` : '';
+	return `lnbc${amount}1p${encode(b, BECH32, 180)}`;
+}
+
+/** Chains whose deposits need a memo or tag next to the address (public-notes `depositMemo`). */
+export function depositMemoFor(format: AddressFormat, counter: number): string | undefined {
+	if (format === 'xrp') return String(100_000 + counter);
+	if (format === 'ton' || format === 'hedera') return `sbx-${String(counter).padStart(8, '0')}`;
+	return undefined;
+}
+
+const RECIPIENT_PATTERNS: Partial<Record<AddressFormat, RegExp>> = {
+	evm: /^0x[0-9a-fA-F]{40}$/,
+	bitcoin: /^(bc1|[13])[a-zA-HJ-NP-Z0-9]{25,87}$/,
+	litecoin: /^(ltc1|[LM3])[a-zA-HJ-NP-Z0-9]{25,87}$/,
+	spark: /^(sp1|spark1|sprt1)[a-z0-9]{20,}$/,
+	solana: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
+	tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
+	xrp: /^r[0-9A-Za-z]{24,34}$/,
+	hedera: /^0\.0\.[0-9]+$/,
+	lightning: /^((ln(bc|tb|bcrt)[0-9a-z]+)|([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+))$/i,
+};
+
+/** A plausibility check of a destination address; `undefined` when it passes. */
+export function checkAddress(format: AddressFormat, address: string): string | undefined {
+	const pattern = RECIPIENT_PATTERNS[format];
+	if (!pattern || pattern.test(address)) return undefined;
+	return format === 'lightning'
+		? 'must be a Lightning address (name@domain) or a BOLT11 invoice'
+		: `is not a valid ${format} address`;
+}

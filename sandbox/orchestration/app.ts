@@ -1,0 +1,162 @@
+import { EventEmitter } from 'node:events';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { SandboxClock } from '../clock';
+import type { SandboxConfig } from '../config';
+import { FaultInjector } from '../faults';
+import { buildKeyRegistry } from './auth';
+import { Catalogue } from './catalogue';
+import type { OrchestrationContext } from './context';
+import { WebhookDispatcher } from './deliveries';
+import { ApiError, errorBody, sendApiError } from './errors';
+import { publicStatus } from './order-view';
+import { OrderEngine } from './orders';
+import { registerCatalogueRoutes } from './routes/catalogue';
+import { registerControlRoutes } from './routes/control';
+import { registerLegacyRoutes } from './routes/legacy';
+import { registerOrderRoutes } from './routes/orders';
+import { registerPartnerRoutes } from './routes/partner';
+import { registerQuoteRoutes } from './routes/quotes';
+import { registerStatusRoutes } from './routes/status';
+import { SandboxState } from './state';
+
+export interface OrchestrationAppOptions {
+	config: SandboxConfig;
+	clock: SandboxClock;
+	/** The JSON of GET /sandbox/keys (needs both services' URLs, so the composition supplies it). */
+	keysJson: () => unknown;
+	logger?: boolean;
+}
+
+export interface OrchestrationApp {
+	app: FastifyInstance;
+	ctx: OrchestrationContext;
+	/** Clears runtime state and restores the configured switches (seeds stay). */
+	reset(): void;
+	close(): Promise<void>;
+}
+
+/** public-notes: payload_too_large above 1 MiB. */
+const BODY_LIMIT = 1024 * 1024;
+const SECRET_HEADERS = new Set(['authorization', 'x-read-token', 'cf-turnstile-response', 'cookie']);
+const SECRET_QUERY = new Set(['token', 'readToken']);
+
+export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Promise<OrchestrationApp> {
+	const { config, clock } = opts;
+	const switches = structuredClone(config.switches);
+	const state = new SandboxState(config);
+	const events = new EventEmitter();
+	events.setMaxListeners(0);
+	const webhooks = new WebhookDispatcher(state, clock, switches);
+	const notify: ConstructorParameters<typeof OrderEngine>[3] = (order) => {
+		webhooks.emit(order);
+		events.emit('status', order.id, publicStatus(order));
+	};
+	const ctx: OrchestrationContext = {
+		config, switches, clock, state, events, webhooks,
+		catalogue: new Catalogue(),
+		faults: new FaultInjector(),
+		orders: new OrderEngine(state, clock, switches, notify),
+		keys: buildKeyRegistry(config),
+	};
+	ctx.faults.replace(switches.faults);
+
+	// The stream takes the key in its query string: the request log shows URLs with secrets redacted.
+	const logger = opts.logger ? { serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: redactUrl(req.url) }) } } : false;
+	const app = Fastify({ logger, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
+	// JSON bodies only: anything else is 415 unsupported_media_type (public-notes).
+	app.removeContentTypeParser('text/plain');
+	ctx.faults.install(app);
+	app.addHook('onSend', async (request, reply, payload) => {
+		const origin = request.headers.origin;
+		if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+		return payload;
+	});
+	app.addHook('onResponse', async (request, reply) => {
+		if (!request.url.startsWith('/sandbox')) recordRequest(ctx, request, reply.statusCode);
+	});
+	app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+		if (err instanceof ApiError) return sendApiError(reply, err);
+		const status = err.statusCode ?? 500;
+		if (status === 413) return reply.code(413).send(errorBody('payload_too_large', 'the request body is larger than 1 MiB'));
+		if (status === 415) return reply.code(415).send(errorBody('unsupported_media_type', 'send the body as application/json'));
+		if (status >= 400 && status < 500) return reply.code(status).send(errorBody('invalid_request', err.message));
+		request.log.error(err);
+		return reply.code(500).send(errorBody('internal_error', 'internal sandbox error'));
+	});
+	app.setNotFoundHandler((request, reply) => {
+		if (request.method === 'OPTIONS') {
+			// Preflight for browser keys (spec §5: global cross-origin rules apply on top).
+			return reply
+				.code(204)
+				.header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS')
+				.header('access-control-allow-headers', 'authorization, content-type, x-idempotency-key, x-read-token, cf-turnstile-response')
+				.send();
+		}
+		return reply.code(404).send(errorBody('not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+	});
+
+	const stopTimers = () => {
+		for (const order of state.orders.values()) clock.cancel(order.timer);
+		webhooks.stop();
+	};
+	const reset = () => {
+		stopTimers();
+		state.reset();
+		Object.assign(switches, structuredClone(config.switches));
+		ctx.faults.replace(switches.faults);
+		ctx.gatewayFaults?.clear();
+	};
+
+	registerQuoteRoutes(app, ctx);
+	registerOrderRoutes(app, ctx);
+	registerStatusRoutes(app, ctx);
+	registerCatalogueRoutes(app, ctx);
+	registerPartnerRoutes(app, ctx);
+	registerLegacyRoutes(app, ctx);
+	registerControlRoutes(app, ctx, opts.keysJson, reset);
+	await app.ready();
+	return {
+		app,
+		ctx,
+		reset,
+		close: async () => {
+			stopTimers();
+			await app.close();
+		},
+	};
+}
+
+function redactUrl(url: string): string {
+	const [path, query] = url.split('?', 2);
+	if (query === undefined) return url;
+	const params = new URLSearchParams(query);
+	for (const name of SECRET_QUERY) if (params.has(name)) params.set(name, 'REDACTED');
+	return `${path}?${params.toString()}`;
+}
+
+function redactedQuery(query: unknown): Record<string, unknown> {
+	const out: Record<string, unknown> = { ...(query as Record<string, unknown>) };
+	for (const name of Object.keys(out)) if (SECRET_QUERY.has(name)) out[name] = 'REDACTED';
+	return out;
+}
+
+/** Records what the sandbox received, secrets redacted (GET /sandbox/requests). */
+function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, status: number): void {
+	const headers: Record<string, unknown> = {};
+	for (const [name, value] of Object.entries(request.headers)) headers[name] = SECRET_HEADERS.has(name) ? 'REDACTED' : value;
+	const key = request.headers['x-idempotency-key'];
+	ctx.state.record({
+		at: new Date().toISOString(),
+		method: request.method,
+		path: request.url.split('?')[0],
+		route: request.routeOptions.url ?? null,
+		query: redactedQuery(request.query),
+		headers,
+		body: request.body ?? null,
+		status,
+		idempotencyKey: typeof key === 'string' ? key : null,
+		replayed: request.sandboxReplayed === true,
+		keyType: request.sandboxCaller?.type ?? null,
+		partnerId: request.sandboxCaller?.partner.partnerId ?? null,
+	});
+}

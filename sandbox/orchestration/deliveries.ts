@@ -1,0 +1,115 @@
+import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
+import { WEBHOOK_RETRY_DELAYS_MS } from '../../nodes/shared/orchestration/limits';
+import { orderEventFor } from '../../nodes/shared/orchestration/enums';
+import type { SandboxClock } from '../clock';
+import type { Switches } from '../config';
+import { orderSnapshot, publicStatus } from './order-view';
+import type { DeliveryRecord, OrderRecord, SandboxState, WebhookRecord } from './state';
+
+const ATTEMPT_TIMEOUT_MS = 10_000;
+const MAX_RESPONSE_TEXT = 500;
+
+/**
+ * Webhook delivery (spec §6): one envelope per public status change to every endpoint of the
+ * order's partner, at least once. The body bytes are fixed at emit time; each attempt gets a fresh
+ * X-Service-Timestamp and signature; non-2xx or network errors retry after 10 s ... 24 h (scaled).
+ */
+export class WebhookDispatcher {
+	private readonly inFlight = new Set<AbortController>();
+	private readonly timers = new Set<NodeJS.Timeout>();
+	/** Bumped by reset and close: attempts of an older generation stop. */
+	private generation = 0;
+
+	constructor(
+		private readonly state: SandboxState,
+		private readonly clock: SandboxClock,
+		private readonly switches: Switches,
+	) {}
+
+	emit(order: OrderRecord): void {
+		if (!order.partnerId) return;
+		const event = orderEventFor(publicStatus(order));
+		const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data: orderSnapshot(order) });
+		for (const hook of this.state.webhooks.filter((w) => w.partnerId === order.partnerId)) {
+			this.start(hook, { event, orderId: order.id, body });
+		}
+	}
+
+	private start(hook: WebhookRecord, what: { event: string; orderId: string; body: string }, duplicateOf?: string): void {
+		const delivery: DeliveryRecord = {
+			deliveryId: this.state.nextId('dlv'),
+			webhookId: hook.webhookId,
+			url: hook.url,
+			...what,
+			state: 'pending',
+			attempts: [],
+			...(duplicateOf ? { duplicateOf } : {}),
+		};
+		this.state.deliveries.push(delivery);
+		void this.attempt(hook, delivery);
+	}
+
+	private async attempt(hook: WebhookRecord, delivery: DeliveryRecord): Promise<void> {
+		const generation = this.generation;
+		const timestamp = String(this.clock.now());
+		const signature = computeWebhookSignature(hook.secret, timestamp, delivery.body);
+		const attempt: DeliveryRecord['attempts'][number] = {
+			attempt: delivery.attempts.length + 1, at: new Date().toISOString(), timestamp, signature, status: null,
+		};
+		delivery.attempts.push(attempt);
+		delivery.nextAttemptAt = undefined;
+		const abort = new AbortController();
+		this.inFlight.add(abort);
+		const deadline = setTimeout(() => abort.abort(), ATTEMPT_TIMEOUT_MS);
+		try {
+			const res = await fetch(delivery.url, {
+				method: 'POST',
+				headers: {
+					'Content-Type': 'application/json',
+					'X-Service-Signature': signature,
+					'X-Service-Timestamp': timestamp,
+					'User-Agent': 'orchestration-sandbox-webhooks/1',
+				},
+				body: delivery.body,
+				signal: abort.signal,
+			});
+			attempt.status = res.status;
+			attempt.responseBody = (await res.text()).slice(0, MAX_RESPONSE_TEXT);
+		} catch (err) {
+			attempt.error = err instanceof Error ? err.message : String(err);
+		} finally {
+			clearTimeout(deadline);
+			this.inFlight.delete(abort);
+		}
+		if (generation !== this.generation) return;
+		const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+		if (ok) {
+			delivery.state = 'delivered';
+			// The duplicate switch sends every successful delivery a second time (spec §6 rule 1).
+			if (this.switches.duplicateDeliveries && !delivery.duplicateOf) {
+				this.start(hook, { event: delivery.event, orderId: delivery.orderId, body: delivery.body }, delivery.deliveryId);
+			}
+			return;
+		}
+		const delay = WEBHOOK_RETRY_DELAYS_MS[delivery.attempts.length - 1];
+		if (delay === undefined) {
+			delivery.state = 'failed';
+			return;
+		}
+		delivery.nextAttemptAt = new Date(this.clock.after(delay)).toISOString();
+		const timer = this.clock.schedule(delay, () => {
+			this.timers.delete(timer);
+			void this.attempt(hook, delivery);
+		});
+		this.timers.add(timer);
+	}
+
+	/** Drops pending retries and aborts requests in flight (sandbox reset and close). */
+	stop(): void {
+		this.generation++;
+		for (const t of this.timers) this.clock.cancel(t);
+		this.timers.clear();
+		for (const a of this.inFlight) a.abort();
+		this.inFlight.clear();
+	}
+}

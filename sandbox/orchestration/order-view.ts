@@ -1,0 +1,57 @@
+import type { PublicStatus } from '../../nodes/shared/orchestration/enums';
+import type { OrderRecord } from './state';
+
+/** The public status: an internally paused order shows as processing (spec §3). */
+export function publicStatus(order: OrderRecord): PublicStatus {
+	return order.paused ? 'processing' : order.status;
+}
+
+/** The order snapshot (spec §2.10): webhook `data`, status `order`, order-by-quote `order`. */
+export function orderSnapshot(order: OrderRecord): Record<string, unknown> {
+	const exactOut = order.amountMode === 'exact_out';
+	const paymentIntent = exactOut || order.fiat
+		? {
+			amountMode: order.amountMode,
+			...(exactOut ? { amountOut: order.estimatedOut.toString() } : {}),
+			...(order.fiat ? { amountFiatUsd: order.fiat.amountFiatUsd, amountFiatCurrency: 'USD' } : {}),
+		}
+		: undefined;
+	return {
+		id: order.id,
+		status: publicStatus(order),
+		quoteId: order.quoteId,
+		createdAt: order.createdAt,
+		updatedAt: order.updatedAt,
+		sourceChain: order.source.chain,
+		sourceAsset: order.source.asset,
+		destinationChain: order.destination.chain,
+		destinationAsset: order.destination.asset,
+		recipientAddress: order.recipientAddress,
+		depositAddress: order.depositAddress,
+		amountIn: order.amountIn.toString(),
+		estimatedOut: order.estimatedOut.toString(),
+		amountOut: order.amountOut === null ? null : order.amountOut.toString(),
+		feeAmount: order.feeAmount.toString(),
+		feeAsset: order.source.asset,
+		feeBps: order.feeBps,
+		...(paymentIntent ? { paymentIntent } : {}),
+		...(order.fiat
+			? { amountFiatUsd: order.fiat.amountFiatUsd, amountFiatCurrency: 'USD', spotUsdPerBtc: order.fiat.spotUsdPerBtc }
+			: {}),
+		payLinkId: null,
+		zeroconfOffer: order.zeroconfOffer,
+		...(order.feePlan ? { feePlan: order.feePlan } : {}),
+		...(order.feePayouts ? { feePayouts: order.feePayouts } : {}),
+		...(order.swap ? { swap: order.swap } : {}),
+	};
+}
+
+/**
+ * The status view (spec §4.6): nested `{order, stages: [{name, status, completedAt}]}` as the live
+ * service answers (public-notes), or flat `{...order, stages: [names]}` with the `flat` switch.
+ */
+export function statusView(order: OrderRecord, shape: 'nested' | 'flat'): Record<string, unknown> {
+	const snapshot = orderSnapshot(order);
+	if (shape === 'flat') return { ...snapshot, stages: order.stages.map((s) => s.name) };
+	return { order: snapshot, stages: order.stages.map((s) => ({ ...s })) };
+}

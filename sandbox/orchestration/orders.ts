@@ -1,0 +1,245 @@
+import { randomBytes } from 'node:crypto';
+import { isFinalStatus, type PublicStatus, type Stage } from '../../nodes/shared/orchestration/enums';
+import type { SandboxClock } from '../clock';
+import type { Switches } from '../config';
+import type { CatalogueAsset } from './catalogue';
+import { conflict } from './errors';
+import { priceExactIn, splitFee } from './pricing';
+import type { FeePlan, OrderOrigin, OrderRecord, Outcome, SandboxState } from './state';
+
+type Step = PublicStatus | 'paused';
+
+/** Statuses that continue a successful flow (stages of the step left behind are recorded). */
+const ONWARD: ReadonlySet<PublicStatus> = new Set(['confirming', 'awaiting_approval', 'bridging', 'swapping', 'delivering', 'completed']);
+
+/** Forward order of public statuses; finals rank last (spec §3 gives no transitions, so: this). */
+const RANK: Record<PublicStatus, number> = {
+	processing: 0, confirming: 1, awaiting_approval: 2, bridging: 3, swapping: 4, delivering: 5, refunding: 6,
+	completed: 7, failed: 7, unfulfilled: 7, refunded: 7,
+};
+
+export interface NewOrder {
+	origin: OrderOrigin;
+	partnerId: string | null;
+	keyId: string | null;
+	quoteId: string | null;
+	source: CatalogueAsset;
+	destination: CatalogueAsset;
+	recipientAddress: string;
+	depositAddress: string;
+	amountIn: bigint;
+	estimatedOut: bigint;
+	feeAmount: bigint;
+	feeBps: number;
+	amountMode: 'exact_in' | 'exact_out';
+	feePlan?: FeePlan;
+	fiat?: OrderRecord['fiat'];
+	outcome: Outcome;
+	autoAdvance: boolean;
+}
+
+/**
+ * Order lifecycle: public statuses and monotonic stages (spec §3), moved on a scaled schedule or
+ * by hand. Every public status change calls `notify` once; the internal pause emits nothing.
+ */
+export class OrderEngine {
+	constructor(
+		private readonly state: SandboxState,
+		private readonly clock: SandboxClock,
+		private readonly switches: Switches,
+		private readonly notify: (order: OrderRecord) => void,
+	) {}
+
+	/** A new order in `processing`; funded orders start moving at once. */
+	create(spec: NewOrder, funded: { amountPaid: bigint } | null): OrderRecord {
+		const now = new Date(this.clock.now()).toISOString();
+		const order: OrderRecord = {
+			...spec,
+			id: this.state.nextId('ord'),
+			status: 'processing',
+			paused: false,
+			plan: [],
+			stages: [],
+			createdAt: now,
+			updatedAt: now,
+			zeroconfOffer: null,
+			amountOut: null,
+		};
+		this.state.orders.set(order.id, order);
+		this.notify(order);
+		if (funded) this.fund(order, funded.amountPaid);
+		return order;
+	}
+
+	/** The deposit arrived: reconcile a different amount (spec §3 amount_reconciled) and start the plan. */
+	fund(order: OrderRecord, amountPaid: bigint, overrides: { outcome?: Outcome; autoAdvance?: boolean } = {}): void {
+		if (order.fundedAt) throw conflict('conflict', `order ${order.id} is already funded`);
+		order.fundedAt = this.isoNow();
+		if (overrides.outcome) order.outcome = overrides.outcome;
+		if (overrides.autoAdvance !== undefined) order.autoAdvance = overrides.autoAdvance;
+		if (amountPaid !== order.amountIn) {
+			const repriced = priceExactIn(amountPaid, order.source, order.destination, order.feeBps);
+			order.amountIn = amountPaid;
+			order.feeAmount = repriced.feeAmount;
+			order.estimatedOut = repriced.estimatedOut;
+			order.reconciled = true;
+		}
+		if (order.outcome.startsWith('zeroconf')) {
+			order.zeroconfOffer = { status: 'pending', feeBps: 100, offeredAt: this.isoNow() };
+			this.addStage(order, 'zeroconf_offer_pending');
+			this.touch(order);
+		}
+		order.plan = planFor(order);
+		this.schedule(order);
+	}
+
+	/** Manual move (POST /sandbox/orders/:id/advance): forward only, never out of a final status. */
+	advance(order: OrderRecord, target: Step): void {
+		if (isFinalStatus(order.status)) throw conflict('invalid_state', `order ${order.id} is ${order.status}, a final status`);
+		this.clock.cancel(order.timer);
+		if (target === 'paused') {
+			if (order.paused) throw conflict('invalid_state', `order ${order.id} is already paused`);
+			order.paused = true;
+			this.touch(order);
+			return;
+		}
+		if (order.paused && target === 'processing') {
+			order.paused = false;
+			order.plan = order.plan.filter((s) => s !== 'paused');
+			this.touch(order);
+			this.schedule(order);
+			return;
+		}
+		const forward = RANK[target] > RANK[order.status] && (order.status !== 'refunding' || target === 'refunded' || target === 'failed');
+		if (!forward) throw conflict('invalid_state', `cannot move order ${order.id} from ${order.status} to ${target}`);
+		const happy = happyPath(order);
+		const from = happy.indexOf(order.status);
+		const to = happy.indexOf(target);
+		// A jump along the completed path records the stages of the steps it skips.
+		for (let i = from; from >= 0 && i < to - 1; i++) {
+			this.leave(order, happy[i], happy[i + 1]);
+			order.status = happy[i + 1];
+		}
+		order.plan = to >= 0 ? happy.slice(to + 1) : target === 'refunding' ? ['refunded'] : [];
+		this.enter(order, target);
+		this.schedule(order);
+	}
+
+	private step(order: OrderRecord): void {
+		const next = order.plan.shift();
+		if (!next) return;
+		if (next === 'paused') {
+			// spec §3: a paused spell shows as processing and emits no event
+			order.paused = true;
+			this.touch(order);
+		} else {
+			order.paused = false;
+			this.enter(order, next);
+		}
+		this.schedule(order);
+	}
+
+	private enter(order: OrderRecord, next: PublicStatus): void {
+		this.leave(order, order.status, next);
+		if (next === 'refunding') this.addStage(order, 'refund_requested');
+		if (next === 'refunded') {
+			this.addStage(order, 'refund_requested');
+			this.addStage(order, 'refunded');
+		}
+		if (next === 'confirming' && order.zeroconfOffer) {
+			const declined = order.outcome === 'zeroconf_declined';
+			order.zeroconfOffer = { ...order.zeroconfOffer, status: declined ? 'declined' : 'accepted', decidedAt: this.isoNow() };
+			this.addStage(order, declined ? 'zeroconf_offer_declined' : 'zeroconf_offer_accepted');
+			if (!declined) this.addStage(order, 'zeroconf_accepted');
+		}
+		order.paused = false;
+		order.status = next;
+		this.touch(order);
+		this.notify(order);
+	}
+
+	/** Stages recorded when a step completes towards `to` (spec §3: monotonic markers). */
+	private leave(order: OrderRecord, from: PublicStatus, to: PublicStatus): void {
+		const onward = ONWARD.has(to);
+		if ((from === 'confirming' && to !== 'failed' && to !== 'unfulfilled') || (from === 'processing' && onward && to !== 'confirming')) {
+			if (order.zeroconfOffer && order.outcome === 'zeroconf') this.addStage(order, 'deposit_claimed');
+			this.addStage(order, 'deposit_confirmed');
+			if (order.reconciled) this.addStage(order, 'amount_reconciled');
+			if (order.source.chain === 'bitcoin' || order.origin === 'accumulation' || order.origin === 'liquidation') this.addStage(order, 'swept');
+		}
+		if (from === 'bridging' && onward) this.addStage(order, 'bridged');
+		if (from === 'swapping' && onward && to !== 'bridging') {
+			this.addStage(order, 'swapped');
+			order.swap = {
+				simulation: { amountIn: order.amountIn.toString(), expectedAmountOut: order.estimatedOut.toString(), priceImpactBps: 3 },
+				execution: { amountOut: order.estimatedOut.toString(), txHash: `0x${randomBytes(32).toString('hex')}`, executedAt: this.isoNow() },
+			};
+		}
+		if (from === 'delivering' && to === 'completed') this.complete(order);
+	}
+
+	private complete(order: OrderRecord): void {
+		this.addStage(order, 'delivered');
+		order.amountOut = order.estimatedOut;
+		const entries: Array<Record<string, unknown>> = (order.feePlan?.appFees ?? []).map((fee) => {
+			const gross = (order.amountIn * BigInt(fee.feeBps)) / 10_000n;
+			const { platformCutAmount, recipientAmount } = splitFee(gross);
+			return {
+				role: 'app_fee',
+				...(fee.affiliateId ? { affiliateId: fee.affiliateId } : {}),
+				leg: fee.affiliateId ? 'holdback' : 'full',
+				amount: gross.toString(),
+				platformCutAmount: platformCutAmount.toString(),
+				recipientAmount: recipientAmount.toString(),
+			};
+		});
+		const platformFee = (order.amountIn * BigInt(order.feePlan?.platformFeeBps ?? order.feeBps)) / 10_000n;
+		entries.push({ role: 'platform_fee', leg: 'full', amount: platformFee.toString(), platformCutAmount: platformFee.toString(), recipientAmount: '0' });
+		entries.push({ role: 'recipient_payout', leg: 'full', amount: order.estimatedOut.toString(), platformCutAmount: null, recipientAmount: null });
+		order.feePayouts = { entries };
+	}
+
+	private schedule(order: OrderRecord): void {
+		if (!order.autoAdvance || order.plan.length === 0 || isFinalStatus(order.status)) return;
+		order.timer = this.clock.schedule(this.switches.orderStepMs, () => this.step(order));
+	}
+
+	private addStage(order: OrderRecord, name: Stage): void {
+		if (!order.stages.some((s) => s.name === name)) order.stages.push({ name, status: 'completed', completedAt: this.isoNow() });
+	}
+
+	private touch(order: OrderRecord): void {
+		order.updatedAt = this.isoNow();
+	}
+
+	private isoNow(): string {
+		return new Date(this.clock.now()).toISOString();
+	}
+}
+
+/** The path of a completed order: confirming, bridging across chains, swapping across assets. */
+function happyPath(order: OrderRecord): PublicStatus[] {
+	const cross = order.source.chain !== order.destination.chain;
+	const swap = order.source.asset !== order.destination.asset;
+	return ['processing', 'confirming', ...(cross ? ['bridging' as const] : []), ...(swap ? ['swapping' as const] : []), 'delivering', 'completed'];
+}
+
+/** Scripted outcomes of POST /sandbox/deposits (the steps after `processing`). */
+function planFor(order: OrderRecord): Step[] {
+	const happy = happyPath(order).slice(1);
+	const middle = happy.slice(1, -2);
+	switch (order.outcome) {
+		case 'failed':
+			return ['confirming', ...(middle.length ? middle : ['delivering' as const]), 'failed'];
+		case 'refunded':
+			return ['confirming', 'refunding', 'refunded'];
+		case 'unfulfilled':
+			return [...happy.slice(0, -1), 'unfulfilled'];
+		case 'awaiting_approval':
+			return ['confirming', 'awaiting_approval'];
+		case 'paused':
+			return ['confirming', 'paused', 'paused', ...happy.slice(1)];
+		default:
+			return happy;
+	}
+}

@@ -1,0 +1,214 @@
+import { isStablecoin, normalizeAssetInput, parseRoutingKey } from '../../nodes/shared/orchestration/enums';
+import { isWholeCents } from '../../nodes/shared/orchestration/amounts';
+import { QUOTE_TTL_MS } from '../../nodes/shared/orchestration/limits';
+import { checkAddress, depositAddressFor, depositMemoFor } from './addresses';
+import type { CatalogueAsset, CatalogueView } from './catalogue';
+import type { Caller, OrchestrationContext } from './context';
+import { ApiError, badRequest } from './errors';
+import { type FeeInput, resolveFeePlan, totalFeeBps } from './fees';
+import { type Economics, priceExactIn, priceExactOut, routeLimits } from './pricing';
+import type { FeePlan, Outcome, QuoteRecord } from './state';
+
+/** The quote inputs shared by quote, estimate, offramp and onramp (spec §4.1, public-notes). */
+export interface QuoteInput extends FeeInput {
+	sourceChain: string;
+	sourceAsset: string;
+	destinationChain: string;
+	destinationAsset: string;
+	amount: string;
+	amountMode?: 'exact_in' | 'exact_out';
+	deliveryMode?: 'variable' | 'fixed';
+	recipientAddress?: string;
+	slippageBps?: number;
+	includeCalldata?: boolean;
+	refundAddress?: string;
+	refundChain?: string;
+	zeroconfEnabled?: boolean;
+}
+
+export interface PricedQuote {
+	input: QuoteInput;
+	source: CatalogueAsset;
+	destination: CatalogueAsset;
+	amountMode: 'exact_in' | 'exact_out';
+	fixed: boolean;
+	economics: Economics;
+	feePlan?: FeePlan;
+}
+
+/** Addresses the sandbox treats as sanctioned (spec §4.1: sanctioned refund addresses are rejected). */
+export const SANCTIONED_ADDRESSES = new Set(['0x000000000000000000000000000000000000dEaD'.toLowerCase()]);
+const DEFAULT_SLIPPAGE_BPS = 100;
+
+/** A symbol or routing key (TON alias included, spec §2.1) resolved on `chain`. */
+export function resolveAsset(ctx: OrchestrationContext, chain: string, input: string, view: CatalogueView, field: string): CatalogueAsset {
+	const normalized = normalizeAssetInput(input);
+	const key = parseRoutingKey(normalized);
+	if (key && key.chain !== chain) throw badRequest(`${field}: routing key ${normalized} is not on ${chain}`);
+	const symbol = key ? key.asset : normalized;
+	const found = ctx.catalogue.find(chain, symbol, view);
+	if (!found) throw badRequest(`${field}: ${symbol} on ${chain} is not in the routes listing`, 'unsupported_route');
+	return found;
+}
+
+/** Validation and economics without side effects (spec §4.1, §8). */
+export interface PriceOptions {
+	/** Quote creation enforces the live service's refund-address rule; estimates and offramps do not. */
+	requireRefund?: boolean;
+	/** Offramp recipients ($username) were already checked by their schema. */
+	skipRecipientCheck?: boolean;
+}
+
+export function priceQuote(
+	ctx: OrchestrationContext,
+	caller: Caller | undefined,
+	input: QuoteInput,
+	view: CatalogueView,
+	options: PriceOptions = {},
+): PricedQuote {
+	const feePlan = resolveFeePlan(caller, input);
+	const source = resolveAsset(ctx, input.sourceChain, input.sourceAsset, view, 'sourceAsset');
+	const destination = resolveAsset(ctx, input.destinationChain, input.destinationAsset, view, 'destinationAsset');
+	if (!ctx.catalogue.reaches(source, destination, 'to')) {
+		throw badRequest(`no route from ${source.id} to ${destination.id}`, 'unsupported_route');
+	}
+	const amountMode = input.amountMode ?? 'exact_in';
+	const fixed = input.deliveryMode === 'fixed';
+	if (amountMode === 'exact_out') {
+		if (!ctx.catalogue.reaches(source, destination, 'exactOutTo')) {
+			throw badRequest(`exact_out is not offered from ${source.id} to ${destination.id}`, 'unsupported_amount_mode');
+		}
+		// spec §4.1: stablecoin exact_out amounts must be whole cents
+		if (isStablecoin(destination.asset) && !isWholeCents(input.amount, destination.decimals)) {
+			throw badRequest(`amount: stablecoin exact_out amounts must be whole cents (${destination.asset} has ${destination.decimals} decimals)`);
+		}
+	}
+	if (fixed && !ctx.catalogue.reaches(source, destination, 'fixedTo')) {
+		throw badRequest(`fixed delivery is not offered from ${source.id} to ${destination.id}`, 'unsupported_route');
+	}
+	if (input.includeCalldata && !source.chainInfo.chainId?.startsWith('eip155:')) {
+		throw badRequest('includeCalldata is supported only for EVM native and ERC-20 sources', 'calldata_unsupported_source');
+	}
+	checkAddresses(input, source, destination, amountMode, options);
+	const amount = BigInt(input.amount);
+	const bps = totalFeeBps(feePlan);
+	const economics = amountMode === 'exact_out'
+		? priceExactOut(amount, source, destination, bps)
+		: priceExactIn(amount, source, destination, bps);
+	const { minAmount, maxAmount } = routeLimits(source, destination);
+	if (economics.amountIn < minAmount || economics.estimatedOut === 0n) {
+		throw badRequest(`amount: below the route minimum of ${minAmount} ${source.asset} smallest units`);
+	}
+	if (economics.amountIn > maxAmount) throw badRequest(`amount: above the route maximum of ${maxAmount} ${source.asset} smallest units`);
+	return { input, source, destination, amountMode, fixed, economics, feePlan };
+}
+
+function checkAddresses(input: QuoteInput, source: CatalogueAsset, destination: CatalogueAsset, amountMode: string, options: PriceOptions): void {
+	if (input.recipientAddress !== undefined && !options.skipRecipientCheck) {
+		const problem = checkAddress(destination.chainInfo.format, input.recipientAddress);
+		if (problem) throw badRequest(`recipientAddress ${problem}`, 'invalid_address');
+		if (SANCTIONED_ADDRESSES.has(input.recipientAddress.toLowerCase())) throw badRequest('recipientAddress is not allowed', 'invalid_address');
+	}
+	// public-notes: the live service needs a refund address for exact_out and Lightning destinations
+	const needsRefund = amountMode === 'exact_out' || destination.chain === 'lightning';
+	if (options.requireRefund && needsRefund && input.refundAddress === undefined) {
+		throw badRequest('refundAddress: required for exact_out quotes and Lightning destinations');
+	}
+	if (input.refundChain !== undefined && input.refundChain !== source.chain) {
+		throw badRequest(`refundChain: must be the source chain ${source.chain}`);
+	}
+	if (input.refundAddress !== undefined) {
+		const problem = checkAddress(source.chainInfo.format, input.refundAddress);
+		if (problem) throw badRequest(`refundAddress ${problem}`, 'invalid_address');
+		if (SANCTIONED_ADDRESSES.has(input.refundAddress.toLowerCase())) throw badRequest('refundAddress is sanctioned', 'invalid_address');
+	}
+}
+
+/** The economics part of a quote answer (also the estimate answer). */
+export function economicsBody(p: PricedQuote): Record<string, unknown> {
+	const e = p.economics;
+	const slippage = BigInt(p.input.slippageBps ?? DEFAULT_SLIPPAGE_BPS);
+	const lockedMin = p.fixed ? e.estimatedOut : (e.estimatedOut * (10_000n - slippage)) / 10_000n;
+	const appFeeBps = p.feePlan ? p.feePlan.totalFeeBps - p.feePlan.platformFeeBps : 0;
+	return {
+		amountMode: p.amountMode,
+		sourceChain: p.source.chain,
+		sourceAsset: p.source.asset,
+		destinationChain: p.destination.chain,
+		destinationAsset: p.destination.asset,
+		amountIn: e.amountIn.toString(),
+		estimatedOut: e.estimatedOut.toString(),
+		feeAmount: e.feeAmount.toString(),
+		roundingFeeAmount: e.roundingFeeAmount.toString(),
+		totalFeeAmount: (e.feeAmount + e.roundingFeeAmount).toString(),
+		feeBps: e.feeBps,
+		feeAsset: p.source.asset,
+		...(appFeeBps > 0 ? { appFeeAmount: ((e.amountIn * BigInt(appFeeBps)) / 10_000n).toString() } : {}),
+		route: p.source.asset === p.destination.asset ? [p.source.asset] : [p.source.asset, p.destination.asset],
+		...(p.fixed ? { deliveryMode: 'fixed', priceLockMode: 'strict_requote' } : {}),
+		lockedMinAmountOut: lockedMin.toString(),
+		networkCostAmount: '0',
+		networkCostAsset: p.source.asset,
+		networkCostRequired: false,
+		networkCosts: [],
+	};
+}
+
+/** Stores a priced quote with a fresh deposit address; firm for 2 minutes, scaled (spec §1, §3). */
+export function createQuote(
+	ctx: OrchestrationContext,
+	caller: Caller | undefined,
+	p: PricedQuote,
+	kind: QuoteRecord['kind'],
+	idempotencyKey: string | null,
+	extras: { outcome?: Outcome; fiat?: QuoteRecord['fiat'] } = {},
+): QuoteRecord {
+	const quoteId = ctx.state.nextId('q');
+	const counter = ctx.state.nextCounter();
+	const format = p.source.chainInfo.format;
+	const depositAddress = depositAddressFor(format, counter, format === 'lightning' ? p.economics.amountIn : undefined);
+	const depositMemo = depositMemoFor(format, counter);
+	const createdAtMs = ctx.clock.now();
+	const expiresAtMs = ctx.clock.after(QUOTE_TTL_MS);
+	const response: Record<string, unknown> = {
+		quoteId,
+		...economicsBody(p),
+		recipientAddress: p.input.recipientAddress,
+		depositAddress,
+		...(depositMemo ? { depositMemo } : {}),
+		expiresAt: new Date(expiresAtMs).toISOString(),
+		...(p.input.includeCalldata ? { depositTransaction: depositTransaction(p, depositAddress) } : {}),
+	};
+	const record: QuoteRecord = {
+		quoteId, kind, idempotencyKey, createdAtMs, expiresAtMs, response, depositAddress, depositMemo,
+		partnerId: caller?.partner.partnerId ?? null,
+		keyId: caller?.keyId ?? null,
+		source: p.source,
+		destination: p.destination,
+		recipientAddress: p.input.recipientAddress ?? '',
+		amountMode: p.amountMode,
+		feePlan: p.feePlan,
+		outcome: extras.outcome ?? (p.input.zeroconfEnabled && p.source.chain === 'bitcoin' ? 'zeroconf' : undefined),
+		fiat: extras.fiat,
+	};
+	ctx.state.quotes.set(quoteId, record);
+	ctx.state.quotesByDeposit.set(depositAddress, quoteId);
+	return record;
+}
+
+/** The unsigned deposit transfer for EVM sources (spec §2.2): native value or ERC-20 transfer. */
+function depositTransaction(p: PricedQuote, depositAddress: string): Record<string, unknown> {
+	const chainId = Number(p.source.chainInfo.chainId?.split(':')[1]);
+	const amount = p.economics.amountIn;
+	if (p.source.contractAddress === null) return { chainId, to: depositAddress, value: amount.toString(), data: '0x' };
+	const word = (hex: string) => hex.padStart(64, '0');
+	const data = `0xa9059cbb${word(depositAddress.slice(2).toLowerCase())}${word(amount.toString(16))}`;
+	return { chainId, to: p.source.contractAddress, value: '0', data };
+}
+
+/** 409 `quote_expired` once `expiresAt` has passed (public-notes). */
+export function assertQuoteLive(ctx: OrchestrationContext, quote: QuoteRecord): void {
+	if (ctx.clock.now() >= quote.expiresAtMs) {
+		throw new ApiError(409, 'quote_expired', `quote ${quote.quoteId} expired at ${new Date(quote.expiresAtMs).toISOString()}`);
+	}
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { normalizeAssetInput, parseRoutingKey } from '../../../nodes/shared/orchestration/enums';
+import { authenticate } from '../auth';
+import type { CatalogueAsset } from '../catalogue';
+import { catalogueView, type OrchestrationContext } from '../context';
+import { routeLimits } from '../pricing';
+
+type Query = Record<string, string | undefined>;
+
+/** An asset filter matches a symbol, a routing key or the TON alias (spec §2.1). */
+function assetMatches(filter: string | undefined, a: CatalogueAsset): boolean {
+	if (!filter) return true;
+	const normalized = normalizeAssetInput(filter);
+	const key = parseRoutingKey(normalized);
+	return key ? key.chain === a.chain && key.asset === a.asset : normalized === a.asset;
+}
+
+export function registerCatalogueRoutes(app: FastifyInstance, ctx: OrchestrationContext): void {
+	// spec §4.3: public and partner-aware; tokenized equities only in v2, only with admission (spec §9)
+	app.get('/v2/orchestration/routes', async (request) => {
+		const caller = authenticate(ctx, request, { optional: true });
+		return { assets: ctx.catalogue.listing(catalogueView(ctx, caller?.partner.partnerId, true)) };
+	});
+
+	app.get('/v1/orchestration/routes', async (request) => {
+		const caller = authenticate(ctx, request, { optional: true });
+		return { assets: ctx.catalogue.listing(catalogueView(ctx, caller?.partner.partnerId, false)) };
+	});
+
+	// public-notes: `{generatedAt, routes[]}`, filtered by the optional route fields, from the same catalogue
+	app.get('/v1/orchestration/limits', async (request) => {
+		const caller = authenticate(ctx, request, { optional: true });
+		const q = request.query as Query;
+		const view = catalogueView(ctx, caller?.partner.partnerId, true);
+		const entries = ctx.catalogue.visible(view);
+		const byId = new Map(entries.map((e) => [e.id, e]));
+		const routes: Array<Record<string, unknown>> = [];
+		for (const src of entries) {
+			if ((q.sourceChain && q.sourceChain !== src.chain) || !assetMatches(q.sourceAsset, src)) continue;
+			const targets = src.to === 'all' ? entries.filter((e) => e.id !== src.id) : src.to.map((id) => byId.get(id));
+			for (const dst of targets) {
+				if (!dst || (q.destinationChain && q.destinationChain !== dst.chain) || !assetMatches(q.destinationAsset, dst)) continue;
+				const { minAmount, maxAmount } = routeLimits(src, dst);
+				routes.push({
+					sourceChain: src.chain,
+					sourceAsset: src.asset,
+					destinationChain: dst.chain,
+					destinationAsset: dst.asset,
+					minAmount: minAmount.toString(),
+					maxAmount: maxAmount.toString(),
+					decimals: src.decimals,
+					exactOut: ctx.catalogue.reaches(src, dst, 'exactOutTo'),
+					fixed: ctx.catalogue.reaches(src, dst, 'fixedTo'),
+				});
+			}
+		}
+		return { generatedAt: new Date(ctx.clock.now()).toISOString(), routes };
+	});
+}

@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { PUBLIC_STATUSES } from '../../../nodes/shared/orchestration/enums';
+import { mergeSwitches, SwitchesSchema } from '../../config';
+import { type FaultInjector, FaultRuleSchema } from '../../faults';
+import type { OrchestrationContext } from '../context';
+import { simulateDeposit } from '../deposits';
+import { badRequest, notFound, parseInput } from '../errors';
+import { orderSnapshot, statusView } from '../order-view';
+import { OUTCOMES } from '../state';
+
+const DepositSchema = z.object({
+	depositAddress: z.string().min(1),
+	amount: z.string().regex(/^[1-9][0-9]*$/, 'must be a positive integer string in smallest units'),
+	outcome: z.enum(OUTCOMES).optional(),
+	autoAdvance: z.boolean().optional(),
+});
+
+const AdvanceSchema = z.object({ status: z.enum([...PUBLIC_STATUSES, 'paused']) });
+
+type Query = Record<string, string | undefined>;
+
+/** Control endpoints under /sandbox (no auth): seeds, switches, faults, records, deposits, order moves. */
+export function registerControlRoutes(app: FastifyInstance, ctx: OrchestrationContext, keysJson: () => unknown, reset: () => void): void {
+	app.get('/sandbox/health', async () => ({ ok: true }));
+	app.get('/sandbox/keys', async () => keysJson());
+
+	app.get('/sandbox/config', async () => ({ switches: ctx.switches }));
+	app.post('/sandbox/config', async (request) => {
+		const next = parseInput(SwitchesSchema, mergeSwitches(ctx.switches, (request.body ?? {}) as object));
+		Object.assign(ctx.switches, next);
+		if ((request.body as { faults?: unknown } | undefined)?.faults !== undefined) ctx.faults.replace(next.faults);
+		return { switches: ctx.switches };
+	});
+
+	app.post('/sandbox/reset', async () => {
+		reset();
+		return { ok: true };
+	});
+
+	// Faults apply to this service, or to the gateway with `service: "gateway"`.
+	const injector = (service: unknown): FaultInjector => {
+		if (service === undefined || service === 'orchestration') return ctx.faults;
+		if (service === 'gateway' && ctx.gatewayFaults) return ctx.gatewayFaults;
+		throw badRequest('service: must be "orchestration" or "gateway"');
+	};
+	app.get('/sandbox/faults', async () => ({ faults: ctx.faults.list(), gatewayFaults: ctx.gatewayFaults?.list() ?? [] }));
+	app.post('/sandbox/faults', async (request, reply) => {
+		const { service, ...rule } = (request.body ?? {}) as Record<string, unknown>;
+		const fault = injector(service).add(parseInput(FaultRuleSchema, rule));
+		return reply.code(201).send(fault);
+	});
+	app.delete('/sandbox/faults', async (request) => {
+		const service = (request.query as Query).service;
+		if (service === undefined) {
+			ctx.faults.clear();
+			ctx.gatewayFaults?.clear();
+		} else injector(service).clear();
+		return { ok: true };
+	});
+
+	app.get('/sandbox/requests', async (request) => {
+		const q = request.query as Query;
+		const requests = ctx.state.requests.filter((r) =>
+			(!q.path || r.path === q.path || r.route === q.path) &&
+			(!q.method || r.method === q.method.toUpperCase()) &&
+			(!q.idempotencyKey || r.idempotencyKey === q.idempotencyKey));
+		return { requests };
+	});
+	app.delete('/sandbox/requests', async () => {
+		ctx.state.requests = [];
+		return { ok: true };
+	});
+
+	app.get('/sandbox/quotes', async (request) => {
+		const q = request.query as Query;
+		const quotes = [...ctx.state.quotes.values()]
+			.filter((r) => !q.idempotencyKey || r.idempotencyKey === q.idempotencyKey)
+			.map((r) => ({ quoteId: r.quoteId, kind: r.kind, partnerId: r.partnerId, idempotencyKey: r.idempotencyKey, orderId: r.orderId ?? null, quote: r.response }));
+		return { quotes };
+	});
+
+	app.get('/sandbox/orders', async () => ({
+		orders: [...ctx.state.orders.values()].map((o) => ({ ...statusView(o, 'nested'), origin: o.origin, partnerId: o.partnerId, paused: o.paused })),
+	}));
+	app.get('/sandbox/orders/:id', async (request) => {
+		const order = ctx.state.orders.get((request.params as { id: string }).id);
+		if (!order) throw notFound('order not found');
+		return { ...statusView(order, 'nested'), origin: order.origin, partnerId: order.partnerId, paused: order.paused, remainingPlan: order.plan };
+	});
+
+	// Registrations without their secrets (spec §2.9: the secret is shown once).
+	app.get('/sandbox/webhooks', async () => ({
+		webhooks: ctx.state.webhooks.map(({ secret: _secret, ...rest }) => rest),
+	}));
+	app.get('/sandbox/deliveries', async (request) => {
+		const q = request.query as Query;
+		const deliveries = ctx.state.deliveries.filter((d) =>
+			(!q.webhookId || d.webhookId === q.webhookId) && (!q.orderId || d.orderId === q.orderId) && (!q.event || d.event === q.event));
+		return { deliveries };
+	});
+
+	app.post('/sandbox/deposits', async (request, reply) => {
+		const body = parseInput(DepositSchema, request.body);
+		const order = simulateDeposit(ctx, body.depositAddress, BigInt(body.amount), body);
+		return reply.code(201).send({ orderId: order.id, order: orderSnapshot(order) });
+	});
+
+	app.post('/sandbox/orders/:id/advance', async (request) => {
+		const order = ctx.state.orders.get((request.params as { id: string }).id);
+		if (!order) throw notFound('order not found');
+		ctx.orders.advance(order, parseInput(AdvanceSchema, request.body).status);
+		return statusView(order, 'nested');
+	});
+}

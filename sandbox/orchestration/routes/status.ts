@@ -1,0 +1,96 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isFinalStatus } from '../../../nodes/shared/orchestration/enums';
+import { authenticate } from '../auth';
+import type { Caller, OrchestrationContext } from '../context';
+import { badRequest, notFound } from '../errors';
+import { orderSnapshot, publicStatus, statusView } from '../order-view';
+import type { OrderRecord, QuoteRecord } from '../state';
+import { requireReadToken } from '../tokens';
+
+const HEARTBEAT_MS = 15_000;
+
+type Query = Record<string, string | undefined>;
+
+function readTokenOf(request: FastifyRequest): string | undefined {
+	const header = request.headers['x-read-token'];
+	const query = (request.query as Query).readToken;
+	return (typeof header === 'string' && header !== '' ? header : undefined) ?? query;
+}
+
+/** A partner sees its own records; anonymous quotes are visible to server keys only. */
+function visible(caller: Caller, partnerId: string | null): boolean {
+	return partnerId === caller.partner.partnerId || (partnerId === null && caller.type === 'server');
+}
+
+function findQuote(ctx: OrchestrationContext, caller: Caller, quoteId: string): QuoteRecord {
+	const quote = ctx.state.quotes.get(quoteId);
+	if (!quote || !visible(caller, quote.partnerId)) throw notFound(`quote ${quoteId} not found`);
+	return quote;
+}
+
+function findOrder(ctx: OrchestrationContext, caller: Caller, id: string): OrderRecord {
+	const order = ctx.state.orders.get(id);
+	if (!order || !visible(caller, order.partnerId)) throw notFound(`order ${id} not found`);
+	return order;
+}
+
+export function registerStatusRoutes(app: FastifyInstance, ctx: OrchestrationContext): void {
+	// spec §4.6: by order `id` or by `quoteId`; before funding a quote-based poll answers 404 not_found
+	app.get('/v1/orchestration/status', async (request) => {
+		const caller = authenticate(ctx, request, { clientScope: 'orders:read' }) as Caller;
+		const { id, quoteId } = request.query as Query;
+		if (!id && !quoteId) throw badRequest('give the order id or quoteId as a query parameter', 'invalid_query');
+		const token = readTokenOf(request);
+		if (id) {
+			const order = ctx.state.orders.get(id);
+			requireReadToken(ctx, caller, token, { orderId: id, quoteId: order?.quoteId });
+			return statusView(findOrder(ctx, caller, id), ctx.switches.statusShape);
+		}
+		const quote = ctx.state.quotes.get(quoteId as string);
+		requireReadToken(ctx, caller, token, { quoteId, orderId: quote?.orderId });
+		const found = findQuote(ctx, caller, quoteId as string);
+		const order = found.orderId ? ctx.state.orders.get(found.orderId) : undefined;
+		if (!order) throw notFound(`quote ${found.quoteId} has no order yet: its deposit address has not been paid`);
+		return statusView(order, ctx.switches.statusShape);
+	});
+
+	// public-notes: the quote with its order, null until funded
+	app.get('/v1/orchestration/order', async (request) => {
+		const caller = authenticate(ctx, request, { clientScope: 'orders:read' }) as Caller;
+		const { quoteId } = request.query as Query;
+		if (!quoteId) throw badRequest('quoteId: required query parameter', 'invalid_query');
+		const quote = ctx.state.quotes.get(quoteId);
+		requireReadToken(ctx, caller, readTokenOf(request), { quoteId, orderId: quote?.orderId });
+		const found = findQuote(ctx, caller, quoteId);
+		const order = found.orderId ? ctx.state.orders.get(found.orderId) : undefined;
+		return { ...found.response, order: order ? orderSnapshot(order) : null };
+	});
+
+	// public-notes: `event: status` frames on connect and on each change, heartbeats every 15 s (scaled),
+	// closed after a final status; client keys need an order-bound token in `readToken` (spec §5)
+	app.get('/v1/sse/operations/:id', async (request, reply) => {
+		const caller = authenticate(ctx, request, { clientScope: 'orders:sse', keyInQuery: true }) as Caller;
+		const { id } = request.params as { id: string };
+		requireReadToken(ctx, caller, (request.query as Query).readToken, { orderId: id, orderTokensOnly: true });
+		const order = findOrder(ctx, caller, id);
+		reply.hijack();
+		const res = reply.raw;
+		res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+		const frame = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+		const finish = () => {
+			ctx.events.off('status', onStatus);
+			clearInterval(heartbeat);
+			res.end();
+		};
+		const onStatus = (orderId: string, status: string) => {
+			if (orderId !== id) return;
+			frame('status', { status });
+			if (isFinalStatus(status)) finish();
+		};
+		const heartbeat = setInterval(() => frame('heartbeat', {}), Math.max(1, ctx.clock.duration(HEARTBEAT_MS)));
+		heartbeat.unref();
+		ctx.events.on('status', onStatus);
+		request.raw.on('close', finish);
+		onStatus(order.id, publicStatus(order));
+	});
+}

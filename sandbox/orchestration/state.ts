@@ -1,0 +1,235 @@
+import { randomBytes } from 'node:crypto';
+import type { PublicStatus, Stage } from '../../nodes/shared/orchestration/enums';
+import type { AccumulationSeed, LiquidationSeed, SandboxConfig } from '../config';
+import type { CatalogueAsset } from './catalogue';
+
+/** Scripted order paths (POST /sandbox/deposits `outcome`). */
+export const OUTCOMES = [
+	'completed', 'failed', 'refunded', 'unfulfilled', 'awaiting_approval', 'paused', 'zeroconf', 'zeroconf_declined',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export interface FeePlanEntry {
+	recipient: string;
+	feeBps: number;
+	affiliateId?: string;
+}
+
+export interface FeePlan {
+	platformFeeBps: number;
+	appFees: FeePlanEntry[];
+	totalFeeBps: number;
+}
+
+export interface QuoteRecord {
+	quoteId: string;
+	kind: 'quote' | 'offramp' | 'onramp';
+	partnerId: string | null;
+	keyId: string | null;
+	idempotencyKey: string | null;
+	createdAtMs: number;
+	expiresAtMs: number;
+	source: CatalogueAsset;
+	destination: CatalogueAsset;
+	recipientAddress: string;
+	amountMode: 'exact_in' | 'exact_out';
+	depositAddress: string;
+	depositMemo?: string;
+	feePlan?: FeePlan;
+	fiat?: { amountFiatUsd: string; spotUsdPerBtc: string };
+	outcome?: Outcome;
+	/** The quote response as sent (without the caller's read token). */
+	response: Record<string, unknown>;
+	orderId?: string;
+}
+
+export interface StageRecord {
+	name: Stage;
+	status: 'completed';
+	completedAt: string;
+}
+
+export type OrderOrigin = 'quote' | 'onramp' | 'accumulation' | 'liquidation';
+
+export interface OrderRecord {
+	id: string;
+	origin: OrderOrigin;
+	partnerId: string | null;
+	keyId: string | null;
+	quoteId: string | null;
+	status: PublicStatus;
+	/** Internal pause (spec §3): shown publicly as processing, no event. */
+	paused: boolean;
+	/** Remaining scripted steps; `paused` entries are pause spells. */
+	plan: Array<PublicStatus | 'paused'>;
+	autoAdvance: boolean;
+	stages: StageRecord[];
+	createdAt: string;
+	updatedAt: string;
+	source: CatalogueAsset;
+	destination: CatalogueAsset;
+	recipientAddress: string;
+	depositAddress: string;
+	amountIn: bigint;
+	estimatedOut: bigint;
+	feeAmount: bigint;
+	feeBps: number;
+	amountMode: 'exact_in' | 'exact_out';
+	feePlan?: FeePlan;
+	fiat?: { amountFiatUsd: string; spotUsdPerBtc: string };
+	zeroconfOffer: Record<string, unknown> | null;
+	swap?: Record<string, unknown>;
+	feePayouts?: { entries: Array<Record<string, unknown>> };
+	amountOut: bigint | null;
+	/** When the deposit arrived; unset while an onramp invoice is unpaid. */
+	fundedAt?: string;
+	/** The paid amount differed from the quote (spec §3 amount_reconciled). */
+	reconciled?: boolean;
+	outcome: Outcome;
+	timer?: NodeJS.Timeout;
+}
+
+export interface ReadTokenRecord {
+	partnerId: string;
+	keyId: string;
+	kind: 'quote' | 'order';
+	identifier: string;
+	expiresAtMs: number;
+}
+
+export interface WebhookRecord {
+	webhookId: string;
+	partnerId: string;
+	url: string;
+	secret: string;
+	createdAt: string;
+}
+
+export interface DeliveryAttempt {
+	attempt: number;
+	at: string;
+	timestamp: string;
+	signature: string;
+	status: number | null;
+	error?: string;
+	responseBody?: string;
+}
+
+export interface DeliveryRecord {
+	deliveryId: string;
+	webhookId: string;
+	url: string;
+	event: string;
+	orderId: string;
+	body: string;
+	state: 'pending' | 'delivered' | 'failed';
+	duplicateOf?: string;
+	attempts: DeliveryAttempt[];
+	nextAttemptAt?: string;
+}
+
+export interface IdempotencyEntry {
+	fingerprint: string;
+	state: 'in_flight' | 'done';
+	status?: number;
+	body?: unknown;
+}
+
+export interface RecordedRequest {
+	seq: number;
+	at: string;
+	method: string;
+	path: string;
+	route: string | null;
+	query: Record<string, unknown>;
+	headers: Record<string, unknown>;
+	body: unknown;
+	status: number;
+	idempotencyKey: string | null;
+	replayed: boolean;
+	keyType: 'server' | 'client' | null;
+	partnerId: string | null;
+}
+
+export interface AccumulationRecord extends AccumulationSeed {
+	partnerId: string;
+	createdAt: string;
+	updatedAt: string;
+	disabledAt: string | null;
+	appFees: FeePlanEntry[];
+}
+
+export interface LiquidationRecord extends LiquidationSeed {
+	partnerId: string;
+	createdAt: string;
+	updatedAt: string;
+	disabledAt: string | null;
+	appFees: FeePlanEntry[];
+}
+
+const MAX_RECORDED_REQUESTS = 5000;
+const SEEDED_AT = '2025-01-01T00:00:00.000Z';
+
+/** All runtime state of the orchestration emulator; `reset()` clears it and re-seeds addresses. */
+export class SandboxState {
+	quotes = new Map<string, QuoteRecord>();
+	quotesByDeposit = new Map<string, string>();
+	orders = new Map<string, OrderRecord>();
+	readTokens = new Map<string, ReadTokenRecord>();
+	idempotency = new Map<string, IdempotencyEntry>();
+	webhooks: WebhookRecord[] = [];
+	deliveries: DeliveryRecord[] = [];
+	requests: RecordedRequest[] = [];
+	accumulation = new Map<string, AccumulationRecord>();
+	liquidation = new Map<string, LiquidationRecord>();
+	rateCounters = new Map<string, { windowStart: number; count: number }>();
+	private counter = 0;
+	private requestSeq = 0;
+
+	constructor(private readonly config: SandboxConfig) {
+		this.seedAddresses();
+	}
+
+	/** A unique id with a readable prefix (`q_`, `ord_`, ...). */
+	nextId(prefix: string): string {
+		this.counter++;
+		return `${prefix}_${this.counter.toString(36).padStart(4, '0')}${randomBytes(6).toString('hex')}`;
+	}
+
+	nextCounter(): number {
+		return ++this.counter;
+	}
+
+	record(entry: Omit<RecordedRequest, 'seq'>): void {
+		this.requests.push({ seq: ++this.requestSeq, ...entry });
+		if (this.requests.length > MAX_RECORDED_REQUESTS) this.requests.splice(0, this.requests.length - MAX_RECORDED_REQUESTS);
+	}
+
+	reset(): void {
+		this.quotes.clear();
+		this.quotesByDeposit.clear();
+		this.orders.clear();
+		this.readTokens.clear();
+		this.idempotency.clear();
+		this.webhooks = [];
+		this.deliveries = [];
+		this.requests = [];
+		this.rateCounters.clear();
+		this.seedAddresses();
+	}
+
+	private seedAddresses(): void {
+		this.accumulation.clear();
+		this.liquidation.clear();
+		for (const p of this.config.partners) {
+			for (const a of p.accumulationAddresses) {
+				const disabledAt = a.enabled ? null : SEEDED_AT;
+				this.accumulation.set(a.accumulationAddressId, { ...structuredClone(a), partnerId: p.partnerId, createdAt: SEEDED_AT, updatedAt: SEEDED_AT, disabledAt, appFees: [] });
+			}
+			for (const l of p.liquidationAddresses) {
+				const disabledAt = l.enabled ? null : SEEDED_AT;
+				this.liquidation.set(l.liquidationAddressId, { ...structuredClone(l), partnerId: p.partnerId, createdAt: SEEDED_AT, updatedAt: SEEDED_AT, disabledAt, appFees: [] });
+			}
+		}
+	}
+}

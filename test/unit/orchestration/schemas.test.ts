@@ -1,0 +1,503 @@
+import type { ZodTypeAny } from 'zod';
+import {
+	AccumulationAddressSchema,
+	AffiliateListSchema,
+	AffiliateRefSchema,
+	AmountSchema,
+	AssetInputSchema,
+	ErrorBodySchema,
+	EstimateRequestSchema,
+	formatZodError,
+	LimitsResponseSchema,
+	LiquidationAddressListSchema,
+	normalizeStatusResponse,
+	NormalizedAssetInputSchema,
+	OfframpRequestSchema,
+	OnrampRequestSchema,
+	OnrampResponseSchema,
+	OrderByQuoteResponseSchema,
+	OrderSchema,
+	ProtocolError,
+	QuoteRequestSchema,
+	QuoteResponseSchema,
+	ReindexResultSchema,
+	ReviewedIdentitiesSchema,
+	routeTargetId,
+	RoutesResponseSchema,
+	StageEntrySchema,
+	StatusResponseSchema,
+	SubmitRequestSchema,
+	SubmitResponseSchema,
+	SyncResultSchema,
+	WebhookCreateRequestSchema,
+	WebhookCreateResponseSchema,
+	WebhookEnvelopeSchema,
+} from '../../../nodes/shared/orchestration';
+
+/** Issues as "<path>: <message>" text, or 'ok'. */
+function check(schema: ZodTypeAny, value: unknown): string {
+	const result = schema.safeParse(value);
+	return result.success ? 'ok' : formatZodError(result.error);
+}
+
+const minimalQuote = {
+	sourceChain: 'base',
+	sourceAsset: 'USDC',
+	destinationChain: 'bitcoin',
+	destinationAsset: 'BTC',
+	amount: '1000000',
+	recipientAddress: 'bc1qexample',
+};
+const fees = (n: number) => Array.from({ length: n }, (_, i) => ({ recipient: `r${i}`, feeBps: 10 }));
+const affiliates = (n: number) => Array.from({ length: n }, (_, i) => `aff_${i}`);
+
+describe('building blocks', () => {
+	test('AmountSchema is ^[0-9]+$', () => {
+		for (const ok of ['0', '1', '007', '123456789012345678901234567890']) expect(check(AmountSchema, ok)).toBe('ok');
+		for (const bad of ['', '1.5', '-1', '+1', '1e5', ' 1', '1 ', '0x10', '１']) {
+			expect(check(AmountSchema, bad)).not.toBe('ok');
+		}
+		expect(check(AmountSchema, 100)).toMatch(/Expected string/);
+	});
+
+	test('AssetInputSchema: symbol, routing key or TON alias', () => {
+		for (const ok of ['USDC', 'USD₮0', 'USDC.e', 'PathUSD', 'ethereum:USDC', 'ton:GRAM', 'TON']) {
+			expect(check(AssetInputSchema, ok)).toBe('ok');
+		}
+		for (const bad of ['usdc', 'nowhere:USDC', '', 'TON ']) expect(check(AssetInputSchema, bad)).not.toBe('ok');
+		expect(NormalizedAssetInputSchema.parse('TON')).toBe('ton:GRAM');
+		expect(NormalizedAssetInputSchema.parse('GRAM')).toBe('GRAM');
+	});
+
+	test('AffiliateRefSchema: id or {affiliateId, feeBps}', () => {
+		expect(check(AffiliateRefSchema, 'aff_1')).toBe('ok');
+		expect(check(AffiliateRefSchema, { affiliateId: 'aff_1', feeBps: 25 })).toBe('ok');
+		expect(check(AffiliateRefSchema, '')).not.toBe('ok');
+		expect(check(AffiliateRefSchema, { affiliateId: 'aff_1', feeBps: 10001 })).toBe(
+			'feeBps: Number must be less than or equal to 10000',
+		);
+		expect(check(AffiliateRefSchema, { feeBps: 1 })).toMatch(/^affiliateId: Required/);
+	});
+
+	test('ReviewedIdentitiesSchema: 1..32 strings', () => {
+		const ids = (n: number) => Array.from({ length: n }, (_, i) => `base:0x${i}`);
+		expect(check(ReviewedIdentitiesSchema, ids(0))).toMatch(/at least 1/);
+		expect(check(ReviewedIdentitiesSchema, ids(1))).toBe('ok');
+		expect(check(ReviewedIdentitiesSchema, ids(32))).toBe('ok');
+		expect(check(ReviewedIdentitiesSchema, ids(33))).toMatch(/at most 32/);
+		expect(check(ReviewedIdentitiesSchema, [1])).toMatch(/^\[0\]: Expected string/);
+	});
+});
+
+describe('QuoteRequestSchema (spec 4.1)', () => {
+	test('the minimal six-field request is valid', () => {
+		expect(check(QuoteRequestSchema, minimalQuote)).toBe('ok');
+	});
+
+	test('each minimal field is required', () => {
+		for (const key of Object.keys(minimalQuote)) {
+			const body: Record<string, unknown> = { ...minimalQuote };
+			delete body[key];
+			expect(check(QuoteRequestSchema, body)).toBe(`${key}: Required`);
+		}
+		expect(check(QuoteRequestSchema, { ...minimalQuote, recipientAddress: '' })).toMatch(/^recipientAddress: /);
+	});
+
+	test('amount pattern', () => {
+		expect(check(QuoteRequestSchema, { ...minimalQuote, amount: '1.5' })).toMatch(/^amount: /);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, amount: 1000000 })).toMatch(/^amount: Expected string/);
+	});
+
+	test('chains must be in the enum; assets may use the TON alias', () => {
+		expect(check(QuoteRequestSchema, { ...minimalQuote, sourceChain: 'Base' })).toMatch(/^sourceChain: /);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, destinationChain: 'ton', destinationAsset: 'TON' })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, refundChain: 'nowhere', refundAddress: 'x' })).toMatch(
+			/^refundChain: /,
+		);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, refundChain: 'base', refundAddress: '0x1' })).toBe('ok');
+	});
+
+	test('appFees: 0 / 1 / 16 / 17 entries, and entry limits', () => {
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: fees(0) })).toMatch(/^appFees: .*at least 1/);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: fees(1) })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: fees(16) })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: fees(17) })).toMatch(/^appFees: .*at most 16/);
+		const bad = fees(4);
+		bad[3] = { recipient: 'r', feeBps: 1.5 };
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: bad })).toBe('appFees[3].feeBps: must be an integer');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: [{ recipient: '', feeBps: 1 }] })).toMatch(
+			/^appFees\[0\]\.recipient: /,
+		);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: [{ recipient: 'r', feeBps: -1 }] })).toMatch(
+			/^appFees\[0\]\.feeBps: /,
+		);
+		expect(
+			check(QuoteRequestSchema, { ...minimalQuote, appFees: [{ recipient: 'r', feeBps: 0, affiliateId: 'a' }] }),
+		).toBe('ok');
+	});
+
+	test('affiliateIds: 0 / 1 / 16 / 17 entries, ids and overrides', () => {
+		expect(check(QuoteRequestSchema, { ...minimalQuote, affiliateIds: affiliates(0) })).toMatch(/at least 1/);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, affiliateIds: affiliates(1) })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, affiliateIds: affiliates(16) })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, affiliateIds: affiliates(17) })).toMatch(/at most 16/);
+		expect(
+			check(QuoteRequestSchema, { ...minimalQuote, affiliateIds: ['a', { affiliateId: 'b', feeBps: 30 }] }),
+		).toBe('ok');
+	});
+
+	test('appFees and affiliateIds are mutually exclusive', () => {
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: fees(1), affiliateIds: affiliates(1) })).toBe(
+			'affiliateIds: cannot be combined with appFees; send one or the other',
+		);
+		// affiliateId (single) may accompany appFees.
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: fees(1), affiliateId: 'a' })).toBe('ok');
+	});
+
+	test('slippageBps: -1 / 0 / 1000 / 1001 / 1.5 / "50"', () => {
+		expect(check(QuoteRequestSchema, { ...minimalQuote, slippageBps: -1 })).toMatch(/^slippageBps: .*greater than or equal to 0/);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, slippageBps: 0 })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, slippageBps: 1000 })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, slippageBps: 1001 })).toMatch(/^slippageBps: .*less than or equal to 1000/);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, slippageBps: 1.5 })).toBe('slippageBps: must be an integer');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, slippageBps: '50' })).toBe('slippageBps: must be a number');
+	});
+
+	test('modes: fixed delivery only with exact_in', () => {
+		expect(check(QuoteRequestSchema, { ...minimalQuote, amountMode: 'exact_out' })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, deliveryMode: 'fixed' })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, deliveryMode: 'fixed', amountMode: 'exact_in' })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, deliveryMode: 'fixed', amountMode: 'exact_out' })).toBe(
+			'deliveryMode: fixed delivery is only available with amountMode exact_in',
+		);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, amountMode: 'exactIn' })).toMatch(/^amountMode: /);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, includeCalldata: 'yes' })).toMatch(/^includeCalldata: /);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, zeroconfEnabled: true, includeCalldata: false })).toBe('ok');
+	});
+
+	test('unknown top-level fields pass through untouched', () => {
+		const body = { ...minimalQuote, amountlessInvoice: true, someFutureField: { nested: [1, 2] } };
+		const parsed = QuoteRequestSchema.parse(body);
+		expect(parsed).toEqual(body);
+		// Unknown keys inside app fee entries are kept as well, never silently stripped.
+		expect(QuoteRequestSchema.parse({ ...minimalQuote, appFees: [{ recipient: 'r', feeBps: 1, x: 1 }] }).appFees).toEqual([
+			{ recipient: 'r', feeBps: 1, x: 1 },
+		]);
+	});
+
+	test('several problems are all reported', () => {
+		const text = check(QuoteRequestSchema, { ...minimalQuote, amount: 'x', slippageBps: 5000, sourceChain: 'mars' });
+		expect(text.split('; ').map((line) => line.split(':')[0]).sort()).toEqual(['amount', 'slippageBps', 'sourceChain']);
+	});
+});
+
+describe('other requests', () => {
+	test('EstimateRequestSchema: route fields + amount; query-text slippage accepted', () => {
+		const base = { ...minimalQuote };
+		delete (base as Partial<typeof base>).recipientAddress;
+		expect(check(EstimateRequestSchema, base)).toBe('ok');
+		expect(EstimateRequestSchema.parse({ ...base, slippageBps: '50' }).slippageBps).toBe(50);
+		expect(check(EstimateRequestSchema, { ...base, slippageBps: '1001' })).toMatch(/^slippageBps: /);
+		expect(check(EstimateRequestSchema, { ...base, slippageBps: 'abc' })).toMatch(/^slippageBps: /);
+		expect(check(EstimateRequestSchema, { ...base, deliveryMode: 'fixed', amountMode: 'exact_out' })).toMatch(
+			/^deliveryMode: /,
+		);
+		expect(check(EstimateRequestSchema, { ...base, amount: undefined })).toBe('amount: Required');
+	});
+
+	test('SubmitRequestSchema', () => {
+		expect(check(SubmitRequestSchema, { quoteId: 'q_1' })).toBe('ok');
+		expect(check(SubmitRequestSchema, { quoteId: 'q_1', bitcoinTxid: 'ab', bitcoinVout: 0 })).toBe('ok');
+		expect(check(SubmitRequestSchema, { quoteId: 'q_1', bitcoinVout: -1 })).toMatch(/^bitcoinVout: /);
+		expect(check(SubmitRequestSchema, { quoteId: '' })).toMatch(/^quoteId: /);
+		expect(SubmitRequestSchema.parse({ quoteId: 'q', extra: 1 })).toEqual({ quoteId: 'q', extra: 1 });
+	});
+
+	test('OnrampRequestSchema: exactly one of amount / amountFiatUsd', () => {
+		const base = { destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: '0x1' };
+		expect(check(OnrampRequestSchema, { ...base, amount: '100000' })).toBe('ok');
+		expect(check(OnrampRequestSchema, { ...base, amountFiatUsd: '25.50' })).toBe('ok');
+		expect(check(OnrampRequestSchema, { ...base, amountFiatUsd: '25' })).toBe('ok');
+		expect(check(OnrampRequestSchema, base)).toBe('amount: required: amount (sats) or amountFiatUsd');
+		expect(check(OnrampRequestSchema, { ...base, amount: '1', amountFiatUsd: '1' })).toMatch(/^amountFiatUsd: .*not both/);
+		for (const bad of ['25.505', '-1', '1e2', '$25', '25.', '.5', '25,00']) {
+			expect(check(OnrampRequestSchema, { ...base, amountFiatUsd: bad })).toMatch(/^amountFiatUsd: /);
+		}
+	});
+
+	test('OfframpRequestSchema: $username or Lightning address, exact-in variable only', () => {
+		const base = { sourceChain: 'base', sourceAsset: 'USDC', amount: '1000000' };
+		expect(check(OfframpRequestSchema, { ...base, recipientAddress: '$alice' })).toBe('ok');
+		expect(check(OfframpRequestSchema, { ...base, recipientAddress: 'alice@getalby.com' })).toBe('ok');
+		for (const bad of ['alice', '$', 'alice@', '@host.com', 'bc1qxyz', 'alice@host']) {
+			expect(check(OfframpRequestSchema, { ...base, recipientAddress: bad })).toMatch(/^recipientAddress: /);
+		}
+		expect(check(OfframpRequestSchema, { ...base, recipientAddress: '$a', amountMode: 'exact_out' })).toMatch(
+			/^amountMode: /,
+		);
+		expect(check(OfframpRequestSchema, { ...base, recipientAddress: '$a', deliveryMode: 'fixed' })).toMatch(
+			/^deliveryMode: /,
+		);
+	});
+
+	test('WebhookCreateRequestSchema: http(s) URL', () => {
+		expect(check(WebhookCreateRequestSchema, { url: 'https://example.com/hook' })).toBe('ok');
+		expect(check(WebhookCreateRequestSchema, { url: 'http://127.0.0.1:5678/webhook/x' })).toBe('ok');
+		for (const bad of ['ftp://example.com', 'example.com/hook', '', 'javascript:alert(1)', 'https://']) {
+			expect(check(WebhookCreateRequestSchema, { url: bad })).toMatch(/^url: /);
+		}
+	});
+});
+
+describe('responses are lenient and keep unknown fields', () => {
+	const quote = {
+		amountMode: 'exact_in',
+		estimatedOut: '1500',
+		amountIn: '1000000',
+		feeAmount: '100',
+		roundingFeeAmount: '0',
+		totalFeeAmount: '100',
+		feeBps: 10,
+		feeAsset: 'USDC',
+		route: ['USDC', 'BTC'],
+		quoteId: 'q_1',
+		depositAddress: '0xdeposit',
+		expiresAt: '2024-01-01T00:02:00.000Z',
+	};
+
+	test('QuoteResponseSchema: spec 2.2 plus public-notes optional fields, unknowns kept', () => {
+		expect(check(QuoteResponseSchema, quote)).toBe('ok');
+		const rich = {
+			...quote,
+			readToken: 'rt',
+			depositMemo: '12345',
+			deliveryMode: 'fixed',
+			priceLockMode: 'strict_requote',
+			lockedMinAmountOut: '1400',
+			networkCostAmount: '5',
+			networkCostAsset: 'ETH',
+			networkCostRequired: true,
+			networkCosts: [{ type: 'gas', amount: '5', asset: 'ETH', nativeAmount: '5', nativeAsset: 'ETH', assumption: 'x' }],
+			reviewedTokenIdentities: ['base:0x1'],
+			appFeeAmount: '3',
+			unsignedTx: { to: '0x', data: '0x' },
+		};
+		expect(QuoteResponseSchema.parse(rich)).toEqual(rich);
+		expect(check(QuoteResponseSchema, { ...quote, priceLockMode: 'whatever' })).toMatch(/^priceLockMode: /);
+		expect(check(QuoteResponseSchema, { ...quote, amountIn: 1 })).toMatch(/^amountIn: /);
+		expect(check(QuoteResponseSchema, { ...quote, quoteId: undefined })).toBe('quoteId: Required');
+	});
+
+	test('RoutesResponseSchema: to is "all" or an array of strings or objects', () => {
+		const asset = {
+			id: 'base:USDC',
+			chain: 'base',
+			asset: 'USDC',
+			assetDisplayName: 'USD Coin',
+			assetDisplaySymbol: 'USDC',
+			contractAddress: '0x833589',
+			decimals: 6,
+			chainId: 'eip155:8453',
+			chainDisplayName: 'Base',
+			chainIcon: '/icons/base.svg',
+			route: { to: 'all', exactOutTo: ['bitcoin:BTC'], fixedTo: [{ id: 'lightning:BTC' }], extra: 1 },
+			newField: true,
+		};
+		const native = { ...asset, id: 'bitcoin:BTC', contractAddress: null, chainId: null, route: { to: [] } };
+		const body = { assets: [asset, native, { ...asset, route: { to: ['x', { chain: 'ton', asset: 'GRAM' }] } }] };
+		expect(RoutesResponseSchema.parse(body)).toEqual(body);
+		expect(check(RoutesResponseSchema, { assets: [{ ...asset, route: { to: 'some' } }] })).toMatch(/^assets\[0\]\.route\.to: /);
+		expect(check(RoutesResponseSchema, { assets: [{ ...asset, decimals: '6' }] })).toMatch(/^assets\[0\]\.decimals: /);
+		expect(routeTargetId('bitcoin:BTC')).toBe('bitcoin:BTC');
+		expect(routeTargetId({ id: 'lightning:BTC' })).toBe('lightning:BTC');
+		expect(routeTargetId({ chain: 'ton', asset: 'GRAM' })).toBe('ton:GRAM');
+		expect(routeTargetId({ foo: 1 })).toBeUndefined();
+	});
+
+	test('deprecated address records, sync and reindex results', () => {
+		const acc = {
+			accumulationAddressId: 'acc_1',
+			label: 'main',
+			sourceChain: 'solana',
+			sourceAsset: 'USDC',
+			destinationAsset: 'BTC',
+			recipientSparkAddress: 'sp1',
+			feeBps: 0,
+			slippageBps: 50,
+			enabled: true,
+			depositAddress: 'So1',
+			createdAt: 't',
+			updatedAt: 't',
+			disabledAt: null,
+			subscriptions: [{ provider: 'p', chain: 'solana', address: 'So1', status: 'pending', lastError: null, createdAt: 't', updatedAt: 't' }],
+			appFees: [{ recipient: 'r', feeBps: 5, affiliateId: 'a' }],
+			other: 1,
+		};
+		expect(AccumulationAddressSchema.parse(acc)).toEqual(acc);
+		const liq = {
+			liquidationAddressId: 'liq_1',
+			label: null,
+			sparkAddress: 'sp',
+			l1DepositAddress: 'bc1',
+			destination: { chain: 'base', asset: 'USDC', address: '0x1' },
+			feeBps: 0,
+			slippageBps: 50,
+			enabled: false,
+			createdAt: 't',
+			updatedAt: 't',
+			disabledAt: 't2',
+			appFees: [],
+		};
+		expect(check(LiquidationAddressListSchema, { liquidationAddresses: [liq] })).toBe('ok');
+		expect(check(SyncResultSchema, { ok: true, enabledCount: 2, solanaAddressCount: 1, errors: [{ provider: 'p', error: 'e' }] })).toBe('ok');
+		expect(
+			check(ReindexResultSchema, {
+				ok: true,
+				accumulationAddressId: 'acc_1',
+				sourceChain: 'solana',
+				sourceAsset: 'USDC',
+				depositAddress: 'So1',
+				relay: { message: 'm', triggeredCurrencies: [{ currency: 'c', symbol: 's', balance: '1' }], checkedCurrencies: 1, failedCurrencies: 0 },
+			}),
+		).toBe('ok');
+		expect(check(SyncResultSchema, { ok: 'yes', enabledCount: 0, solanaAddressCount: 0, errors: [] })).toMatch(/^ok: /);
+	});
+
+	test('affiliates, webhooks, submit, onramp, limits, order by quote, error body', () => {
+		const aff = {
+			affiliateId: 'a',
+			feeBps: 20,
+			payoutChain: 'base',
+			payoutAsset: 'USDC',
+			payoutAddress: '0x1',
+			enabled: true,
+			createdAt: 't',
+			updatedAt: 't',
+			disabledAt: null,
+		};
+		expect(check(AffiliateListSchema, { affiliates: [aff] })).toBe('ok');
+		expect(check(WebhookCreateResponseSchema, { webhookId: 'wh_1', secret: 's' })).toBe('ok');
+		expect(check(WebhookCreateResponseSchema, { webhookId: 'wh_1' })).toBe('secret: Required');
+		expect(check(SubmitResponseSchema, { orderId: 'o', status: 'processing' })).toBe('ok');
+		expect(check(SubmitResponseSchema, { orderId: 'o', status: 'processing', readToken: 'rt' })).toBe('ok');
+		expect(
+			check(OnrampResponseSchema, {
+				orderId: 'o',
+				quoteId: 'q',
+				depositAddress: 'lnbc1',
+				paymentLinks: { lightning: 'lightning:lnbc1' },
+				amountIn: '1000',
+				estimatedOut: '990',
+				feeAmount: '10',
+				expiresAt: 't',
+			}),
+		).toBe('ok');
+		expect(check(LimitsResponseSchema, { generatedAt: 't', routes: [{ any: 'thing' }] })).toBe('ok');
+		expect(check(OrderByQuoteResponseSchema, { quoteId: 'q', order: null })).toBe('ok');
+		expect(check(OrderByQuoteResponseSchema, { quoteId: 'q', order: { id: 'o', status: 'completed' } })).toBe('ok');
+		expect(check(ErrorBodySchema, { error: { code: 'scope_required', message: 'm', details: {} } })).toBe('ok');
+		expect(check(ErrorBodySchema, { error: 'boom' })).toMatch(/^error: /);
+	});
+
+	test('OrderSchema: nullable members and fee payouts', () => {
+		const order = {
+			id: 'o',
+			status: 'completed',
+			updatedAt: 't',
+			quoteId: null,
+			amountIn: null,
+			feeAmount: null,
+			paymentIntent: { amount: '1' },
+			amountFiatUsd: '25.00',
+			amountFiatCurrency: 'USD',
+			spotUsdPerBtc: '65000.12',
+			payLinkId: null,
+			zeroconfOffer: null,
+			feePlan: { appFees: [] },
+			feePayouts: {
+				entries: [
+					{ role: 'app_fee', affiliateId: 'a', leg: 'holdback', amount: '100', platformCutAmount: '20', recipientAmount: '80' },
+					{ role: 'recipient_payout', leg: 'full', amount: '900', platformCutAmount: null, recipientAmount: null },
+				],
+			},
+			swap: null,
+			unknownMember: 'kept',
+		};
+		expect(OrderSchema.parse(order)).toEqual(order);
+		const badRole = { ...order, feePayouts: { entries: [{ role: 'boss', leg: 'full', amount: '1' }] } };
+		expect(check(OrderSchema, badRole)).toMatch(/^feePayouts\.entries\[0\]\.role: /);
+		expect(check(OrderSchema, { id: 'o', status: 'superseded' })).toBe('ok');
+	});
+
+	test('WebhookEnvelopeSchema requires data.id, data.status and data.updatedAt', () => {
+		const env = { event: 'order.completed', timestamp: 't', data: { id: 'o', status: 'completed', updatedAt: 't', x: 1 }, y: 2 };
+		expect(WebhookEnvelopeSchema.parse(env)).toEqual(env);
+		expect(check(WebhookEnvelopeSchema, { ...env, data: { id: 'o', status: 'completed' } })).toBe('data.updatedAt: Required');
+		expect(check(WebhookEnvelopeSchema, { data: env.data })).toBe('event: Required');
+	});
+});
+
+describe('status responses: flat and nested', () => {
+	const flat = {
+		id: 'ord_1',
+		status: 'completed',
+		updatedAt: 't',
+		amountIn: '100',
+		stages: ['deposit_confirmed', 'swapped', 'delivered'],
+		extra: 'kept',
+	};
+	const nested = {
+		order: { id: 'ord_1', status: 'completed', updatedAt: 't', amountIn: '100', extra: 'kept' },
+		stages: [
+			{ name: 'deposit_confirmed', status: 'completed', completedAt: 't1' },
+			{ name: 'swapped', status: 'completed', completedAt: 't2' },
+			{ name: 'delivered', status: 'completed', completedAt: null },
+		],
+	};
+
+	test('StatusResponseSchema and StageEntrySchema accept both', () => {
+		expect(check(StatusResponseSchema, flat)).toBe('ok');
+		expect(check(StatusResponseSchema, nested)).toBe('ok');
+		expect(check(StageEntrySchema, 'swept')).toBe('ok');
+		expect(check(StageEntrySchema, { name: 'swept' })).toBe('ok');
+		expect(check(StageEntrySchema, { status: 'completed' })).not.toBe('ok');
+	});
+
+	test('normalizeStatusResponse gives one shape for both', () => {
+		const a = normalizeStatusResponse(flat);
+		const b = normalizeStatusResponse(nested);
+		for (const n of [a, b]) {
+			expect(n.id).toBe('ord_1');
+			expect(n.status).toBe('completed');
+			expect(n.stages).toEqual(['deposit_confirmed', 'swapped', 'delivered']);
+			expect(n.isFinal).toBe(true);
+			expect(n.order).toEqual({ id: 'ord_1', status: 'completed', updatedAt: 't', amountIn: '100', extra: 'kept' });
+		}
+		expect(a.stageDetails).toEqual(flat.stages);
+		expect(b.stageDetails).toEqual(nested.stages);
+	});
+
+	test('isFinal follows the status', () => {
+		expect(normalizeStatusResponse({ ...flat, status: 'refunding' }).isFinal).toBe(false);
+		expect(normalizeStatusResponse({ ...flat, status: 'unfulfilled' }).isFinal).toBe(true);
+		expect(normalizeStatusResponse({ order: { id: 'o', status: 'processing' }, stages: [] })).toMatchObject({
+			status: 'processing',
+			stages: [],
+			isFinal: false,
+		});
+	});
+
+	test('invalid bodies throw a ProtocolError that says what is wrong', () => {
+		expect(() => normalizeStatusResponse({ id: 'o', status: 'completed' })).toThrow('Invalid status response: stages: Required');
+		expect(() => normalizeStatusResponse({ order: { status: 'x' }, stages: [] })).toThrow(/order\.id: Required/);
+		expect(() => normalizeStatusResponse('nope')).toThrow(ProtocolError);
+		expect(() => normalizeStatusResponse(null)).toThrow(ProtocolError);
+		let caught: unknown;
+		try {
+			normalizeStatusResponse({ id: 'o', status: 'x', stages: [1] });
+		} catch (err) {
+			caught = err;
+		}
+		expect(caught).toMatchObject({ reason: 'invalid_status_response', field: 'stages[0]' });
+	});
+});
