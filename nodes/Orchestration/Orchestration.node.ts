@@ -1,0 +1,106 @@
+/**
+ * Orchestration: quotes, orders, routes, affiliates and webhooks of the cross-chain orchestration
+ * service (orchestration-service.md). This file holds the description and the wiring only; each
+ * operation lives in actions/<resource>/<operation>.ts, requests go through nodes/transport.
+ */
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+import * as accumulationAddress from './actions/accumulationAddress';
+import * as affiliate from './actions/affiliate';
+import * as liquidationAddress from './actions/liquidationAddress';
+import * as order from './actions/order';
+import * as quote from './actions/quote';
+import * as route from './actions/route';
+import { router } from './actions/router';
+import * as webhook from './actions/webhook';
+import { loadOptions } from './methods';
+
+export class Orchestration implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Orchestration',
+		name: 'orchestration',
+		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Quote and track cross-chain transfers: quotes, orders, routes, affiliates and webhooks',
+		defaults: { name: 'Orchestration' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'orchestrationServerApi',
+				required: true,
+				displayOptions: { show: { authentication: ['serverKey'] } },
+			},
+			{
+				name: 'orchestrationClientApi',
+				required: true,
+				displayOptions: { show: { authentication: ['clientKey'] } },
+			},
+		],
+		properties: [
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{
+						name: 'Client Key',
+						value: 'clientKey',
+						description: 'A scoped fnp_ key; reads need the read token of the quote or order',
+					},
+					{
+						name: 'Server Key',
+						value: 'serverKey',
+						description: 'A fn_ backend secret that reaches every partner endpoint',
+					},
+				],
+				default: 'serverKey',
+			},
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'Accumulation Address (Deprecated)',
+						value: 'accumulationAddress',
+						description: 'Legacy standing addresses that accumulate deposits; use standing deposit addresses instead',
+					},
+					{ name: 'Affiliate', value: 'affiliate', description: 'Registered affiliates of the partner account' },
+					{
+						name: 'Liquidation Address (Deprecated)',
+						value: 'liquidationAddress',
+						description: 'Legacy addresses that liquidate Bitcoin deposits; use standing deposit addresses instead',
+					},
+					{ name: 'Order', value: 'order', description: 'Submit orders, create onramps and follow their status' },
+					{ name: 'Quote', value: 'quote', description: 'Price a transfer and get a deposit address' },
+					{ name: 'Route', value: 'route', description: 'Assets, the destinations they reach and limits' },
+					{ name: 'Webhook', value: 'webhook', description: 'Endpoints that receive signed order events' },
+				],
+				default: 'quote',
+			},
+			...quote.description,
+			...order.description,
+			...route.description,
+			...affiliate.description,
+			...webhook.description,
+			...accumulationAddress.description,
+			...liquidationAddress.description,
+		],
+	};
+
+	methods = { loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

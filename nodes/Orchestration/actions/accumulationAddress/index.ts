@@ -1,0 +1,41 @@
+import type { INodeProperties } from 'n8n-workflow';
+import type { OperationModule } from '../types';
+import * as get from './get';
+import * as reindex from './reindex';
+import * as sync from './sync';
+
+export const operations: Record<string, OperationModule> = { get, reindex, sync };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['accumulationAddress'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get an accumulation address',
+				description: 'Deprecated: read one accumulation address',
+			},
+			{
+				name: 'Reindex',
+				value: 'reindex',
+				action: 'Reindex an accumulation address',
+				description: 'Deprecated: rescan the deposits of one accumulation address',
+			},
+			{
+				name: 'Sync',
+				value: 'sync',
+				action: 'Sync accumulation webhooks',
+				description: 'Deprecated: sync the deposit watchers of every accumulation address',
+			},
+		],
+		default: 'get',
+	},
+	...get.description,
+	...reindex.description,
+	...sync.description,
+];

@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+import type { OperationModule } from '../types';
+import * as get from './get';
+import * as getAll from './getAll';
+
+export const operations: Record<string, OperationModule> = { get, getAll };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['liquidationAddress'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a liquidation address',
+				description: 'Deprecated: read one liquidation address',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many liquidation addresses',
+				description: 'Deprecated: list the liquidation addresses of the partner account',
+			},
+		],
+		default: 'get',
+	},
+	...get.description,
+	...getAll.description,
+];

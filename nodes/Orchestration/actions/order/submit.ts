@@ -1,0 +1,130 @@
+/**
+ * order.submit: POST /v1/orchestration/submit, a quote plus the source reference of the paid
+ * deposit (public-notes.md). Client keys need orders:submit and get an order-bound read token (§5).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { SubmitRequestSchema } from '../../../shared/orchestration/schemas';
+import { idempotencyKeyFor } from '../../../transport/idempotency';
+import {
+	additionalFieldsOption,
+	concurrencyOption,
+	idempotencyKeyOption,
+	optionsCollection,
+	showFor,
+} from '../../helpers/fields';
+import { optionsOf, text } from '../../helpers/params';
+import { explicitIdempotencyKey } from '../../helpers/quoteInput';
+import { orchestrationRequest } from '../../helpers/request';
+import { compact, parseAdditionalFields, validateRequest } from '../../helpers/validation';
+import type { OperationEnv } from '../types';
+import { turnstileHeaders, turnstileTokenOption } from '../../helpers/turnstile';
+
+const show = showFor('order', ['submit']);
+const showRef = (ref: string) => showFor('order', ['submit'], { sourceReference: [ref] });
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Quote ID',
+		name: 'quoteId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The quote whose deposit was paid; only a key of the partner that created it can submit it',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Source Reference',
+		name: 'sourceReference',
+		type: 'options',
+		options: [
+			{ name: 'Bitcoin Transaction', value: 'bitcoinTxid', description: 'Bitcoin L1: transaction ID and output index' },
+			{ name: 'Lightning Payment', value: 'lightningReceiveRequestId', description: 'Lightning: receive request ID' },
+			{ name: 'None', value: 'none', description: 'Send only the quote ID' },
+			{ name: 'Spark Transfer', value: 'sparkTxHash', description: 'Spark: transfer hash and source Spark address' },
+			{ name: 'Transaction Hash', value: 'txHash', description: 'EVM, Solana, Tron: the deposit transaction hash' },
+		],
+		default: 'txHash',
+		description: 'How the paid deposit is identified',
+		displayOptions: show,
+	},
+	{ displayName: 'Transaction Hash', name: 'txHash', type: 'string', default: '', required: true, displayOptions: showRef('txHash') },
+	{
+		displayName: 'Source Address',
+		name: 'sourceAddress',
+		type: 'string',
+		default: '',
+		description: 'Address that paid the deposit (optional)',
+		displayOptions: showRef('txHash'),
+	},
+	{ displayName: 'Spark Transfer Hash', name: 'sparkTxHash', type: 'string', default: '', required: true, displayOptions: showRef('sparkTxHash') },
+	{
+		displayName: 'Source Spark Address',
+		name: 'sourceSparkAddress',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: showRef('sparkTxHash'),
+	},
+	{ displayName: 'Bitcoin Transaction ID', name: 'bitcoinTxid', type: 'string', default: '', required: true, displayOptions: showRef('bitcoinTxid') },
+	{
+		displayName: 'Bitcoin Output Index',
+		name: 'bitcoinVout',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		displayOptions: showRef('bitcoinTxid'),
+	},
+	{
+		displayName: 'Lightning Receive Request ID',
+		name: 'lightningReceiveRequestId',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: showRef('lightningReceiveRequestId'),
+	},
+	optionsCollection(show, [additionalFieldsOption, concurrencyOption, idempotencyKeyOption, turnstileTokenOption]),
+];
+
+function sourceReference(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	switch (text(ctx, 'sourceReference', itemIndex)) {
+		case 'txHash':
+			return { txHash: text(ctx, 'txHash', itemIndex), sourceAddress: text(ctx, 'sourceAddress', itemIndex) };
+		case 'sparkTxHash':
+			return {
+				sparkTxHash: text(ctx, 'sparkTxHash', itemIndex),
+				sourceSparkAddress: text(ctx, 'sourceSparkAddress', itemIndex),
+			};
+		case 'bitcoinTxid':
+			return {
+				bitcoinTxid: text(ctx, 'bitcoinTxid', itemIndex),
+				bitcoinVout: ctx.getNodeParameter('bitcoinVout', itemIndex, 0) as number,
+			};
+		case 'lightningReceiveRequestId':
+			return { lightningReceiveRequestId: text(ctx, 'lightningReceiveRequestId', itemIndex) };
+		default:
+			return {};
+	}
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
+	const options = optionsOf(this, itemIndex);
+	const body: IDataObject = compact({
+		quoteId: text(this, 'quoteId', itemIndex),
+		...sourceReference(this, itemIndex),
+		...parseAdditionalFields(this, itemIndex, options.additionalFields),
+	});
+	validateRequest(this, itemIndex, SubmitRequestSchema, body);
+	const explicitKey = explicitIdempotencyKey(this, itemIndex, options);
+	const headers = turnstileHeaders(options);
+	const res = await orchestrationRequest<IDataObject>(this, access, {
+		method: 'POST',
+		path: '/v1/orchestration/submit',
+		body,
+		headers,
+		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'order.submit', body, explicitKey),
+		itemIndex,
+		requiredScope: 'orders:submit',
+		secrets: [headers?.['cf-turnstile-response']],
+	});
+	return res.body;
+}

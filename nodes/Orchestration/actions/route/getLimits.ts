@@ -1,0 +1,54 @@
+/** route.getLimits: GET /v1/orchestration/limits, public, optional route filters (public-notes.md). */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { normalizeAssetInput } from '../../../shared/orchestration/enums';
+import { showFor } from '../../helpers/fields';
+import { compact } from '../../helpers/validation';
+import { orchestrationRequest } from '../../helpers/request';
+import type { OperationEnv } from '../types';
+
+const show = showFor('route', ['getLimits']);
+
+const chainFilter = (name: string, displayName: string): INodeProperties => ({
+	displayName,
+	name,
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getSourceChains' },
+	default: '',
+	description:
+		'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+});
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: show,
+		options: [
+			{ displayName: 'Destination Asset', name: 'destinationAsset', type: 'string', default: '', placeholder: 'USDC' },
+			chainFilter('destinationChain', 'Destination Chain Name or ID'),
+			{ displayName: 'Source Asset', name: 'sourceAsset', type: 'string', default: '', placeholder: 'BTC' },
+			chainFilter('sourceChain', 'Source Chain Name or ID'),
+		],
+	},
+];
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const asset = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? normalizeAssetInput(v.trim()) : undefined);
+	const qs = compact({
+		sourceChain: filters.sourceChain,
+		sourceAsset: asset(filters.sourceAsset),
+		destinationChain: filters.destinationChain,
+		destinationAsset: asset(filters.destinationAsset),
+	});
+	const res = await orchestrationRequest<IDataObject>(this, access, {
+		method: 'GET',
+		path: '/v1/orchestration/limits',
+		qs,
+		itemIndex,
+	});
+	return res.body;
+}

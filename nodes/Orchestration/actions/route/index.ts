@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+import type { OperationModule } from '../types';
+import * as getAll from './getAll';
+import * as getLimits from './getLimits';
+
+export const operations: Record<string, OperationModule> = { getAll, getLimits };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['route'] } },
+		options: [
+			{
+				name: 'Get Limits',
+				value: 'getLimits',
+				action: 'Get route limits',
+				description: 'Minimum and maximum amounts per route',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many routes',
+				description: 'List assets and the destinations each can reach',
+			},
+		],
+		default: 'getAll',
+	},
+	...getAll.description,
+	...getLimits.description,
+];

@@ -1,0 +1,36 @@
+/** Dispatches one node run to the operation of the chosen resource, item by item. */
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { processItems } from '../../transport/items';
+import { asAuthentication, serviceAccess } from '../helpers/access';
+import { concurrencyOf } from '../helpers/params';
+import * as accumulationAddress from './accumulationAddress';
+import * as affiliate from './affiliate';
+import * as liquidationAddress from './liquidationAddress';
+import * as order from './order';
+import * as quote from './quote';
+import * as route from './route';
+import type { OperationModule } from './types';
+import * as webhook from './webhook';
+
+export const resources: Record<string, Record<string, OperationModule>> = {
+	accumulationAddress: accumulationAddress.operations,
+	affiliate: affiliate.operations,
+	liquidationAddress: liquidationAddress.operations,
+	order: order.operations,
+	quote: quote.operations,
+	route: route.operations,
+	webhook: webhook.operations,
+};
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const op = resources[resource]?.[operation];
+	if (!op) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+	if (this.getInputData().length === 0) return [[]];
+	const access = await serviceAccess(this, asAuthentication(this.getNodeParameter('authentication', 0)));
+	const items = await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, itemIndex, { access }));
+	return [items];
+}

@@ -1,0 +1,25 @@
+import type { INodeProperties } from 'n8n-workflow';
+import type { OperationModule } from '../types';
+import * as create from './create';
+
+export const operations: Record<string, OperationModule> = { create };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['webhook'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a webhook',
+				description: 'Register an endpoint for signed order events (server keys only)',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+];

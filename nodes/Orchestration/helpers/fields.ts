@@ -1,0 +1,257 @@
+/**
+ * Parameter builders shared by several operations. Names are the wire names of
+ * orchestration-service.md §4.1 and public-notes.md; they are stored in users' workflows, so they
+ * never change.
+ */
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../../shared/orchestration/limits';
+
+export const DEFAULT_CONCURRENCY = 5;
+
+/** displayOptions for one resource and its operations, plus extra conditions. */
+export function showFor(
+	resource: string,
+	operations: string[],
+	extra: NonNullable<IDisplayOptions['show']> = {},
+): IDisplayOptions {
+	return { show: { resource: [resource], operation: operations, ...extra } };
+}
+
+export function sourceChainField(displayOptions: IDisplayOptions, loader = 'getSourceChains'): INodeProperties {
+	return {
+		displayName: 'Source Chain Name or ID',
+		name: 'sourceChain',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: loader },
+		required: true,
+		default: '',
+		description:
+			'Chain the deposit is paid on, from the routes listing. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions,
+	};
+}
+
+export function sourceAssetField(displayOptions: IDisplayOptions, loader = 'getSourceAssets'): INodeProperties {
+	return {
+		displayName: 'Source Asset Name or ID',
+		name: 'sourceAsset',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: loader, loadOptionsDependsOn: ['sourceChain'] },
+		required: true,
+		default: '',
+		description:
+			'Asset paid in: a symbol such as USDC or a routing key such as base:USDC. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions,
+	};
+}
+
+export function destinationChainField(displayOptions: IDisplayOptions, loader = 'getDestinationChains'): INodeProperties {
+	return {
+		displayName: 'Destination Chain Name or ID',
+		name: 'destinationChain',
+		type: 'options',
+		typeOptions: {
+			loadOptionsMethod: loader,
+			loadOptionsDependsOn: ['sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'],
+		},
+		required: true,
+		default: '',
+		description:
+			'Chain the funds are delivered on; the list shows only chains the source can reach in the chosen mode. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions,
+	};
+}
+
+export function destinationAssetField(displayOptions: IDisplayOptions, loader = 'getDestinationAssets'): INodeProperties {
+	return {
+		displayName: 'Destination Asset Name or ID',
+		name: 'destinationAsset',
+		type: 'options',
+		typeOptions: {
+			loadOptionsMethod: loader,
+			loadOptionsDependsOn: ['destinationChain', 'sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'],
+		},
+		required: true,
+		default: '',
+		description:
+			'Asset delivered; the list shows only assets the source can reach in the chosen mode. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions,
+	};
+}
+
+export function amountModeField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Amount Mode',
+		name: 'amountMode',
+		type: 'options',
+		options: [
+			{ name: 'Exact In', value: 'exact_in', description: 'The amount is what is paid in (source asset)' },
+			{ name: 'Exact Out', value: 'exact_out', description: 'The amount is what is delivered (destination asset)' },
+		],
+		default: 'exact_in',
+		description: 'Whether the amount fixes the source or the destination side',
+		displayOptions,
+	};
+}
+
+export function deliveryModeField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Delivery Mode',
+		name: 'deliveryMode',
+		type: 'options',
+		options: [
+			{ name: 'Fixed', value: 'fixed', description: 'A fixed delivered amount, for destinations that offer it' },
+			{ name: 'Variable', value: 'variable', description: 'The delivered amount follows the market' },
+		],
+		default: 'variable',
+		description: 'Fixed delivery exists only with Exact In and only towards some destinations',
+		displayOptions: {
+			...displayOptions,
+			show: { ...(displayOptions.show ?? {}), amountMode: ['exact_in'] },
+		},
+	};
+}
+
+export function amountFormatField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Amount Format',
+		name: 'amountFormat',
+		type: 'options',
+		options: [
+			{
+				name: 'Decimal',
+				value: 'decimal',
+				description: 'Human units such as 1.5 BTC or 0.000001 USDC, converted exactly with the asset decimals',
+			},
+			{
+				name: 'Smallest Unit',
+				value: 'smallestUnit',
+				description: 'Integer in the smallest unit of the asset, as the service expects (e.g. 1500000 for 1.5 USDC)',
+			},
+		],
+		default: 'smallestUnit',
+		displayOptions,
+	};
+}
+
+export function amountField(displayOptions: IDisplayOptions, description: string): INodeProperties {
+	return {
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '1000000',
+		description,
+		displayOptions,
+	};
+}
+
+export function recipientAddressField(displayOptions: IDisplayOptions, description: string, required = true): INodeProperties {
+	return {
+		displayName: 'Recipient Address',
+		name: 'recipientAddress',
+		type: 'string',
+		required,
+		default: '',
+		description,
+		displayOptions,
+	};
+}
+
+export const slippageBpsOption: INodeProperties = {
+	displayName: 'Slippage (Bps)',
+	name: 'slippageBps',
+	type: 'number',
+	typeOptions: { minValue: SLIPPAGE_BPS_MIN, maxValue: SLIPPAGE_BPS_MAX },
+	default: 50,
+	description: 'Slippage tolerance in basis points, 0 to 1000, subject to the route minimum',
+};
+
+export const affiliateIdOption: INodeProperties = {
+	displayName: 'Affiliate ID',
+	name: 'affiliateId',
+	type: 'string',
+	default: '',
+	description: 'A registered affiliate of the partner account (also accepted from client keys)',
+};
+
+export const refundAddressOption: INodeProperties = {
+	displayName: 'Refund Address',
+	name: 'refundAddress',
+	type: 'string',
+	default: '',
+	description: 'Source-chain address for refunds. Required for Exact Out and Lightning destinations on the live service.',
+};
+
+export const refundChainOption: INodeProperties = {
+	displayName: 'Refund Chain Name or ID',
+	name: 'refundChain',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getSourceChains' },
+	default: '',
+	description:
+		'Chain of the refund address. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export const idempotencyKeyOption: INodeProperties = {
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	type: 'string',
+	default: '',
+	description:
+		'Explicit X-Idempotency-Key, e.g. a payout ID, to dedupe across executions. When empty a key is derived from workflow, execution, node, item and request, so retries of this item reuse it.',
+};
+
+export const additionalFieldsOption: INodeProperties = {
+	displayName: 'Additional Body Fields (JSON)',
+	name: 'additionalFields',
+	type: 'json',
+	default: '{}',
+	description: 'Raw JSON object merged into the request body (its members win), for fields this node does not name',
+};
+
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 50 },
+	default: DEFAULT_CONCURRENCY,
+	description: 'How many items are sent to the service at the same time. Output order always follows the input.',
+};
+
+export function returnAllField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions,
+	};
+}
+
+export function limitField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { ...displayOptions, show: { ...(displayOptions.show ?? {}), returnAll: [false] } },
+	};
+}
+
+/** The options collection of an operation, with its options sorted by display name. */
+export function optionsCollection(displayOptions: IDisplayOptions, options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions,
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}

@@ -1,0 +1,51 @@
+/** Request validation before anything is sent: the shared zod schemas, reported per field and item. */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
+import { formatZodPath } from '../../shared/orchestration/errors';
+import { fieldError } from '../../transport/items';
+
+function issueText(issue: ZodIssue): string {
+	if (issue.code === 'invalid_enum_value') {
+		return `"${String(issue.received)}" is not one of ${issue.options.map(String).join(', ')}`;
+	}
+	return issue.message;
+}
+
+/** Parses `value` or throws a NodeOperationError naming the first wrong field and the item. */
+export function validateRequest<Output, Input>(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	schema: ZodType<Output, ZodTypeDef, Input>,
+	value: unknown,
+): Output {
+	const result = schema.safeParse(value);
+	if (result.success) return result.data;
+	const [first, ...rest] = result.error.issues;
+	const others = rest.map((i) => `${formatZodPath(i.path)}: ${issueText(i)}`);
+	const problem = issueText(first) + (others.length ? ` (also: ${others.join('; ')})` : '');
+	throw fieldError(ctx, itemIndex, formatZodPath(first.path), problem);
+}
+
+/** The "Additional Body Fields" JSON: an object merged into the body, or nothing. */
+export function parseAdditionalFields(ctx: IExecuteFunctions, itemIndex: number, raw: unknown, field = 'additionalFields'): IDataObject {
+	if (raw === undefined || raw === null || raw === '') return {};
+	let value: unknown = raw;
+	if (typeof raw === 'string') {
+		try {
+			value = JSON.parse(raw);
+		} catch {
+			throw fieldError(ctx, itemIndex, field, 'is not valid JSON');
+		}
+	}
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		throw fieldError(ctx, itemIndex, field, 'must be a JSON object, e.g. {"zeroconfEnabled": true}');
+	}
+	return value as IDataObject;
+}
+
+/** Drops undefined and empty-string members so optional parameters left blank are not sent. */
+export function compact(body: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const [k, v] of Object.entries(body)) if (v !== undefined && v !== '') out[k] = v;
+	return out;
+}

@@ -1,0 +1,125 @@
+/**
+ * Dropdowns from the routes listing (orchestration-service.md §2.3): chains and assets with their
+ * display names, destinations limited to what the chosen source reaches in the chosen mode. All
+ * loaders share the cached listing. A parameter set by expression is unknown here: no filtering.
+ */
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { isAssetSymbol } from '../../shared/orchestration/enums';
+import type { RouteAsset } from '../../shared/orchestration/schemas';
+import { asAuthentication, serviceAccess } from '../helpers/access';
+import {
+	assetLabel,
+	assetOptionValue,
+	OFFRAMP_DESTINATION,
+	ONRAMP_SOURCE,
+	routeListFor,
+	type RouteList,
+	type RoutesCatalogue,
+} from '../helpers/routes';
+import { getRoutesCatalogue } from '../helpers/routesCache';
+
+async function catalogueOf(ctx: ILoadOptionsFunctions): Promise<RoutesCatalogue> {
+	const access = await serviceAccess(ctx, asAuthentication(ctx.getCurrentNodeParameter('authentication')));
+	return await getRoutesCatalogue(ctx, access);
+}
+
+/** A plain (non-expression) text value of the node being edited, or undefined. */
+function current(ctx: ILoadOptionsFunctions, name: string): string | undefined {
+	const value = ctx.getCurrentNodeParameter(name);
+	if (typeof value !== 'string' || value === '' || value.startsWith('=')) return undefined;
+	return value;
+}
+
+const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+function chainOptions(catalogue: RoutesCatalogue, only?: Set<string>): INodePropertyOptions[] {
+	return catalogue
+		.chains()
+		.filter((c) => !only || only.has(c.chain))
+		.map((c) => ({ name: c.displayName, value: c.chain, description: c.chain }));
+}
+
+function assetOptions(assets: RouteAsset[]): INodePropertyOptions[] {
+	return assets
+		.map((a) => ({ name: assetLabel(a), value: assetOptionValue(a, isAssetSymbol), description: a.id }))
+		.sort(byName);
+}
+
+/** The destinations of the source chosen in the node, or undefined when no source is known. */
+function reachableFrom(
+	catalogue: RoutesCatalogue,
+	sourceChain: string | undefined,
+	sourceAsset: string | undefined,
+	list: RouteList,
+): RouteAsset[] | undefined {
+	const source = catalogue.find(sourceChain, sourceAsset);
+	return source ? catalogue.reachable(source, list) : undefined;
+}
+
+function modeList(ctx: ILoadOptionsFunctions): RouteList {
+	return routeListFor(current(ctx, 'amountMode'), current(ctx, 'deliveryMode'));
+}
+
+/** Sources whose plain route reaches `destinationId`. */
+function sourcesReaching(catalogue: RoutesCatalogue, destinationId: string): RouteAsset[] {
+	return catalogue.assets.filter((a) => catalogue.reaches(a, destinationId, 'to'));
+}
+
+export async function getSourceChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	return chainOptions(await catalogueOf(this));
+}
+
+export async function getSourceAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const catalogue = await catalogueOf(this);
+	const chain = current(this, 'sourceChain');
+	return assetOptions(chain ? catalogue.entriesOnChain(chain) : catalogue.assets);
+}
+
+export async function getDestinationChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const catalogue = await catalogueOf(this);
+	const reachable = reachableFrom(catalogue, current(this, 'sourceChain'), current(this, 'sourceAsset'), modeList(this));
+	return chainOptions(catalogue, reachable ? new Set(reachable.map((a) => a.chain)) : undefined);
+}
+
+export async function getDestinationAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const catalogue = await catalogueOf(this);
+	const chain = current(this, 'destinationChain');
+	const reachable =
+		reachableFrom(catalogue, current(this, 'sourceChain'), current(this, 'sourceAsset'), modeList(this)) ??
+		catalogue.assets;
+	return assetOptions(chain ? reachable.filter((a) => a.chain === chain) : reachable);
+}
+
+export async function getOnrampDestinationChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const catalogue = await catalogueOf(this);
+	const source = catalogue.byRoutingKey(ONRAMP_SOURCE);
+	return chainOptions(catalogue, source ? new Set(catalogue.reachable(source, 'to').map((a) => a.chain)) : undefined);
+}
+
+export async function getOnrampDestinationAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const catalogue = await catalogueOf(this);
+	const source = catalogue.byRoutingKey(ONRAMP_SOURCE);
+	const chain = current(this, 'destinationChain');
+	const reachable = source ? catalogue.reachable(source, 'to') : catalogue.assets;
+	return assetOptions(chain ? reachable.filter((a) => a.chain === chain) : reachable);
+}
+
+export async function getOfframpSourceChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const catalogue = await catalogueOf(this);
+	return chainOptions(catalogue, new Set(sourcesReaching(catalogue, OFFRAMP_DESTINATION).map((a) => a.chain)));
+}
+
+export async function getOfframpSourceAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const catalogue = await catalogueOf(this);
+	const chain = current(this, 'sourceChain');
+	const sources = sourcesReaching(catalogue, OFFRAMP_DESTINATION);
+	return assetOptions(chain ? sources.filter((a) => a.chain === chain) : sources);
+}
+
+/** Every asset as a routing key, for filters such as "Reachable Destination". */
+export async function getAssetRoutingKeys(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const catalogue = await catalogueOf(this);
+	return catalogue.assets
+		.map((a) => ({ name: `${assetLabel(a)} on ${a.chainDisplayName ?? a.chain}`, value: a.id, description: a.id }))
+		.sort(byName);
+}

@@ -1,0 +1,214 @@
+/**
+ * order.submit, order.createOnramp and order.getStatus over HTTP: read tokens passed on for client
+ * keys, one status shape for flat and nested answers, and waiting until an order is final.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import type { Sandbox } from '../../../sandbox';
+import {
+	ADDR,
+	CLIENT_ALL,
+	CLIENT_CHECKOUT,
+	control,
+	orchestrationNode,
+	quoteParams,
+	run,
+	runError,
+	serialized,
+	SERVER_KEY,
+	startTestSandbox,
+} from './helpers';
+
+let sb: Sandbox;
+beforeAll(async () => {
+	// Orders move only when a test moves them, except where a test asks for automatic progress.
+	sb = await startTestSandbox({ config: { switches: { autoAdvance: false } } });
+});
+afterAll(() => sb.close());
+
+async function quote(key = SERVER_KEY): Promise<IDataObject> {
+	const [out] = await run(orchestrationNode({ sb, key, parameters: quoteParams() }));
+	return out;
+}
+
+async function submit(q: IDataObject, key = SERVER_KEY): Promise<IDataObject> {
+	const h = orchestrationNode({
+		sb,
+		key,
+		parameters: { resource: 'order', operation: 'submit', quoteId: '={{ $json.quoteId }}', txHash: `0x${'ab'.repeat(32)}` },
+	});
+	const [out] = await run(h, [{ json: q }]);
+	return out;
+}
+
+/** getStatus with the node's defaults: the read token comes from the input item by expression. */
+function statusNode(key: string, parameters: Record<string, unknown> = {}) {
+	return orchestrationNode({
+		sb,
+		key,
+		parameters: { resource: 'order', operation: 'getStatus', id: '={{ $json.orderId }}', ...parameters },
+	});
+}
+
+const STATUS_KEYS = ['id', 'status', 'stages', 'stageDetails', 'isFinal'];
+
+describe('order.submit', () => {
+	it('with a server key: submits the paid quote with its deposit reference and its own idempotency key', async () => {
+		const q = await quote();
+		const out = await submit(q);
+		expect(out).toMatchObject({ orderId: expect.any(String), status: 'processing', quoteId: q.quoteId });
+		expect(out.readToken).toBeUndefined();
+		const [post] = await control(sb).requests({ path: '/v1/orchestration/submit' });
+		expect(post.body).toEqual({ quoteId: q.quoteId, txHash: `0x${'ab'.repeat(32)}` });
+		expect(post.idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
+	});
+
+	it('with a client key: returns an order-bound read token', async () => {
+		const out = await submit(await quote(CLIENT_CHECKOUT), CLIENT_CHECKOUT);
+		expect(out.readToken).toEqual(expect.any(String));
+	});
+
+	it('refuses a missing quote id before any request', async () => {
+		await control(sb).clearRequests();
+		const h = orchestrationNode({ sb, parameters: { resource: 'order', operation: 'submit', quoteId: '', txHash: '0x01' } });
+		expect((await runError(h)).message).toBe('Invalid "quoteId" in item 0: Required');
+		expect(await control(sb).requests()).toEqual([]);
+	});
+});
+
+describe('order.getStatus', () => {
+	it('with a server key: one shape with id, status, stages, isFinal and the order fields', async () => {
+		const order = await submit(await quote());
+		await control(sb).advance(order.orderId as string, 'completed');
+		const [out] = await run(statusNode(SERVER_KEY), [{ json: order }]);
+		expect(out).toMatchObject({ id: order.orderId, status: 'completed', isFinal: true, quoteId: order.quoteId, amountIn: '100000000' });
+		expect(out.stages).toEqual(expect.arrayContaining(['deposit_confirmed', 'delivered']));
+		expect(out.readToken).toBeUndefined();
+		const [get] = await control(sb).requests({ path: '/v1/orchestration/status' }).then((r) => r.slice(-1));
+		expect(get.headers['x-read-token']).toBeUndefined();
+	});
+
+	it('gives the same shape whether the service answers nested or flat', async () => {
+		const order = await submit(await quote());
+		await control(sb).advance(order.orderId as string, 'bridging');
+		const [nested] = await run(statusNode(SERVER_KEY), [{ json: order }]);
+		await control(sb).config({ statusShape: 'flat' });
+		try {
+			const [flat] = await run(statusNode(SERVER_KEY), [{ json: order }]);
+			expect(Object.keys(flat).sort()).toEqual(Object.keys(nested).sort());
+			expect({ ...flat, stageDetails: undefined }).toEqual({ ...nested, stageDetails: undefined });
+			expect(flat.stageDetails).toEqual(flat.stages);
+			expect((nested.stageDetails as IDataObject[])[0]).toMatchObject({ name: 'deposit_confirmed' });
+			for (const key of STATUS_KEYS) expect(flat).toHaveProperty(key);
+			expect(flat).toMatchObject({ status: 'bridging', isFinal: false });
+		} finally {
+			await control(sb).config({ statusShape: 'nested' });
+		}
+	});
+
+	it('with a client key: sends the read token from the previous node and passes it on', async () => {
+		const order = await submit(await quote(CLIENT_CHECKOUT), CLIENT_CHECKOUT);
+		const [out] = await run(statusNode(CLIENT_CHECKOUT), [{ json: order }]);
+		expect(out).toMatchObject({ id: order.orderId, status: 'processing', isFinal: false, readToken: order.readToken });
+		const [get] = await control(sb).requests({ path: '/v1/orchestration/status' }).then((r) => r.slice(-1));
+		expect(get).toMatchObject({ status: 200, keyType: 'client', headers: { 'x-read-token': 'REDACTED' } });
+		expect(serialized(out)).not.toContain(CLIENT_CHECKOUT);
+	});
+
+	it('by quote id with the quote-bound token: 404 before funding, the order after', async () => {
+		const q = await quote(CLIENT_ALL);
+		const node = () =>
+			orchestrationNode({ sb, key: CLIENT_ALL, parameters: { resource: 'order', operation: 'getStatus', lookupBy: 'quoteId', quoteId: '={{ $json.quoteId }}' } });
+		const before = await runError(node(), [{ json: q }]);
+		expect(before.message).toMatch(/^not_found: /);
+		expect(before.description).toBe('Nothing with this identifier exists for this partner.');
+		await control(sb).deposit({ depositAddress: q.depositAddress, amount: q.amountIn });
+		const [after] = await run(node(), [{ json: q }]);
+		expect(after).toMatchObject({ quoteId: q.quoteId, status: 'processing', readToken: q.readToken });
+	});
+});
+
+describe('order.getStatus waiting until final', () => {
+	it('returns at once when the order is already final', async () => {
+		const order = await submit(await quote());
+		await control(sb).advance(order.orderId as string, 'refunded');
+		const [out] = await run(statusNode(SERVER_KEY, { waitUntilFinal: true }), [{ json: order }]);
+		expect(out).toMatchObject({ status: 'refunded', isFinal: true, waitTimedOut: false });
+	});
+
+	it('on timeout returns the last state when asked to, or fails', async () => {
+		const order = await submit(await quote());
+		const started = Date.now();
+		const [last] = await run(
+			statusNode(SERVER_KEY, { waitUntilFinal: true, waitTimeoutSeconds: 1, onTimeout: 'returnLastState' }),
+			[{ json: order }],
+		);
+		expect(last).toMatchObject({ status: 'processing', isFinal: false, waitTimedOut: true });
+		const error = await runError(statusNode(SERVER_KEY, { waitUntilFinal: true, waitTimeoutSeconds: 1 }), [{ json: order }]);
+		expect(error.message).toBe('The order is still "processing" after waiting 1 s');
+		// The 3 s poll interval does not fit in 1 s: no sleep, no second read.
+		expect(Date.now() - started).toBeLessThan(2500);
+	});
+
+	it('polls with n8n sleep, never faster than every 3 s, until the order completes', async () => {
+		const order = await submit(await quote());
+		const before = (await control(sb).requests({ path: '/v1/orchestration/status' })).length;
+		const started = Date.now();
+		const waiting = run(statusNode(SERVER_KEY, { waitUntilFinal: true, pollIntervalSeconds: 1, waitTimeoutSeconds: 30 }), [{ json: order }]);
+		await new Promise((r) => setTimeout(r, 500));
+		await control(sb).advance(order.orderId as string, 'completed');
+		const [out] = await waiting;
+		const elapsed = Date.now() - started;
+		expect(out).toMatchObject({ status: 'completed', isFinal: true, waitTimedOut: false });
+		expect(out.stages).toEqual(expect.arrayContaining(['delivered']));
+		expect(elapsed).toBeGreaterThanOrEqual(3000);
+		expect(elapsed).toBeLessThan(6000);
+		expect((await control(sb).requests({ path: '/v1/orchestration/status' })).length - before).toBe(2);
+	});
+});
+
+describe('order.createOnramp', () => {
+	const onramp = (overrides: Record<string, unknown> = {}) => ({
+		resource: 'order',
+		operation: 'createOnramp',
+		destinationChain: 'base',
+		destinationAsset: 'USDC',
+		recipientAddress: ADDR.evm,
+		amountFormat: 'decimal',
+		amount: '0.001',
+		...overrides,
+	});
+
+	it('with a server key: a BOLT11 invoice, sats converted from BTC, formatted amounts', async () => {
+		const [out] = await run(orchestrationNode({ sb, parameters: onramp() }));
+		expect(out).toMatchObject({ orderId: expect.any(String), amountIn: '100000', amountInFormatted: '0.001' });
+		expect(out.depositAddress).toMatch(/^lnbc/);
+		expect(out.estimatedOutFormatted).toEqual(expect.any(String));
+		const [post] = await control(sb).requests({ path: '/v1/orchestration/onramp' }).then((r) => r.slice(-1));
+		expect(post.body.amount).toBe('100000');
+		expect(post.idempotencyKey).toMatch(/^n8n-/);
+	});
+
+	it('with a client key: a US dollar amount and an order-bound read token usable by getStatus', async () => {
+		const [out] = await run(
+			orchestrationNode({ sb, key: CLIENT_ALL, parameters: onramp({ amountType: 'amountFiatUsd', amountFiatUsd: '25.50' }) }),
+		);
+		expect(out).toMatchObject({ amountFiatUsd: '25.50', readToken: expect.any(String) });
+		const [status] = await run(statusNode(CLIENT_ALL), [{ json: out }]);
+		expect(status).toMatchObject({ id: out.orderId, status: 'processing', readToken: out.readToken });
+	});
+
+	it('refuses client-key fee fields and a malformed USD amount before any request', async () => {
+		await control(sb).clearRequests();
+		const fees = await runError(
+			orchestrationNode({
+				sb,
+				key: CLIENT_ALL,
+				parameters: onramp({ options: { additionalFields: '{"appFees":[{"recipient":"0x1111111111111111111111111111111111111111","feeBps":5}]}' } }),
+			}),
+		);
+		expect(fees.message).toMatch(/^Invalid "appFees" in item 0: client keys cannot send fee fields/);
+		const usd = await runError(orchestrationNode({ sb, parameters: onramp({ amountType: 'amountFiatUsd', amountFiatUsd: '25.505' }) }));
+		expect(usd.message).toMatch(/^Invalid "amountFiatUsd" in item 0: must be a USD amount with at most 2 decimals/);
+		expect(await control(sb).requests()).toEqual([]);
+	});
+});
