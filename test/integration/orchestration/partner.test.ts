@@ -44,13 +44,21 @@ describe('affiliate.getAll', () => {
 });
 
 describe('webhook.create', () => {
-	it('registers the URL with an idempotency key and passes the once-shown secret on', async () => {
+	it('registers the URL with an idempotency key and keeps the secret out of the output by default', async () => {
 		const [out] = await run(node({ resource: 'webhook', operation: 'create', url: 'https://example.com/hooks/orders' }));
-		expect(out).toMatchObject({ webhookId: expect.any(String), url: 'https://example.com/hooks/orders' });
-		expect(out.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+		expect(out).toMatchObject({ webhookId: expect.any(String), url: 'https://example.com/hooks/orders', secretIssued: true });
+		expect(out).not.toHaveProperty('secret');
+		expect(JSON.stringify(out)).not.toMatch(/whsec_/);
 		const [post] = await control(sb).requests({ path: '/v1/webhooks' });
 		expect(post.body).toEqual({ url: 'https://example.com/hooks/orders' });
 		expect(post.idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
+	});
+
+	it('passes the once-shown secret on when "Output Signing Secret" is on', async () => {
+		const [out] = await run(
+			node({ resource: 'webhook', operation: 'create', url: 'https://example.com/hooks/ledger', options: { outputSecret: true } }),
+		);
+		expect(out.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
 	});
 
 	it('refuses a URL that is not absolute http(s), before any request', async () => {

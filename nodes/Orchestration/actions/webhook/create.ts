@@ -1,6 +1,7 @@
 /**
  * webhook.create: POST /v1/webhooks {url} (orchestration-service.md §4.6, §6). The answer holds the
- * signing secret, shown once: it is passed on so it can be stored (e.g. in the trigger's credential).
+ * signing secret, shown once. Secrets stay out of outputs by default, so it is passed on only when
+ * the user asks for it; the Orchestration Trigger registers and keeps its secret by itself.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { WebhookCreateRequestSchema } from '../../../shared/orchestration/schemas';
@@ -26,7 +27,26 @@ export const description: INodeProperties[] = [
 			'Endpoint that receives signed order events. The answer contains the signing secret once: store it right away.',
 		displayOptions: show,
 	},
-	optionsCollection(show, [concurrencyOption, idempotencyKeyOption]),
+	{
+		displayName:
+			'The service shows the signing secret only once. It is left out of the output unless "Output Signing Secret" is on; the Orchestration Trigger node registers its own endpoint and keeps the secret for you.',
+		name: 'secretNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: show,
+	},
+	optionsCollection(show, [
+		concurrencyOption,
+		idempotencyKeyOption,
+		{
+			displayName: 'Output Signing Secret',
+			name: 'outputSecret',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to include the signing secret in the output so a later step can store it. It is shown once and lands in the execution data when on.',
+		},
+	]),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
@@ -41,5 +61,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'webhook.create', body, explicitKey),
 		itemIndex,
 	});
-	return res.body;
+	const { secret, ...rest } = res.body;
+	if (options.outputSecret === true) return res.body;
+	return { ...rest, secretIssued: typeof secret === 'string' && secret.length > 0 };
 }
