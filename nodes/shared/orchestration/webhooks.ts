@@ -110,14 +110,14 @@ export function verifyWebhookSignature(input: WebhookVerificationInput): Webhook
 	if (signature === undefined || signature === '') return reject('missing_signature', `Missing ${SIG} header`);
 	if (timestamp === undefined || timestamp === '') return reject('missing_timestamp', `Missing ${TS} header`);
 	if (typeof signature !== 'string') {
-		return reject('malformed_signature', `${SIG} was sent more than once; expected one value`);
+		return reject('malformed_signature', `${SIG} must be one header value (it was sent more than once)`);
 	}
 	// Node's hex decoder stops at the first non-hex pair, so 64 chars -> 32 bytes proves all were hex.
 	if (signature.length !== 64 || givenBytes.write(signature, 'hex') !== 32) {
 		return reject('malformed_signature', `${SIG} must be 64 hexadecimal characters (HMAC-SHA256)`);
 	}
 	if (typeof timestamp !== 'string') {
-		return reject('malformed_timestamp', `${TS} was sent more than once; expected one value`);
+		return reject('malformed_timestamp', `${TS} must be one header value (it was sent more than once)`);
 	}
 	// Digits only, at most 15 so the value stays an exact integer in a double.
 	let malformedTs = timestamp.length > 15;

@@ -1,0 +1,173 @@
+/**
+ * Execution gateway keypair (execution-gateway.md §4, §5). The user types the gateway URL and a
+ * secp256k1 private key; the public key is derived. `preAuthentication` runs the challenge and
+ * verify round trip and fills the hidden expirable `accessToken`, which n8n stores and renews
+ * after a 401. The private key never leaves n8n: only the public key and signatures are sent.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { GatewayInputError, parsePrivateKey, publicKeyFromPrivateKey } from '../nodes/shared/gateway/keys';
+import { ChallengeResponseSchema, VerifyResponseSchema } from '../nodes/shared/gateway/schemas';
+import { signChallenge } from '../nodes/shared/gateway/signing';
+
+/** Base URL without trailing slashes joined with an API path. */
+function gatewayEndpoint(gatewayUrl: unknown, path: string): string {
+	const base = String(gatewayUrl ?? '').trim().replace(/\/+$/, '');
+	if (!/^https?:\/\/\S+$/i.test(base)) {
+		throw new Error('Execution Gateway credential: "Gateway URL" must be an http(s) URL, for example https://gateway.example.com');
+	}
+	return `${base}${path}`;
+}
+
+/** The gateway's `{error: {code, message}}` (or the HTTP status) of a failed request, without secrets. */
+function describeFailure(error: unknown): string {
+	const e = error as {
+		response?: { status?: number; data?: unknown; body?: unknown };
+		httpCode?: string;
+		code?: string;
+		cause?: { code?: string };
+	};
+	const status = e.response?.status ?? (e.httpCode ? Number(e.httpCode) : undefined);
+	let data = e.response?.data ?? e.response?.body;
+	if (typeof data === 'string') {
+		try {
+			data = JSON.parse(data);
+		} catch {
+			data = undefined;
+		}
+	}
+	const body = (data as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+	const code = typeof body?.code === 'string' ? body.code : undefined;
+	const message = typeof body?.message === 'string' ? body.message : undefined;
+	if (code || message) return `${code ?? 'error'}: ${message ?? 'no message'}${status ? ` (HTTP ${status})` : ''}`;
+	if (status) return `HTTP ${status}`;
+	const network = e.code ?? e.cause?.code;
+	return network ? `could not reach the gateway (${network})` : 'request failed';
+}
+
+/** Reads and validates the key; the message names the field and never repeats the value. */
+function privateKeyOf(credentials: ICredentialDataDecryptedObject): Uint8Array {
+	try {
+		return parsePrivateKey(typeof credentials.privateKey === 'string' ? credentials.privateKey : '', 'privateKey');
+	} catch (error) {
+		const reason = error instanceof GatewayInputError ? error.message : 'privateKey is not a valid secp256k1 private key';
+		throw new Error(`Execution Gateway credential: invalid "Private Key": ${reason}`);
+	}
+}
+
+export class ExecutionGatewayApi implements ICredentialType {
+	name = 'executionGatewayApi';
+
+	displayName = 'Execution Gateway Keypair API';
+
+	icon: Icon = { light: 'file:../icons/executionGateway.svg', dark: 'file:../icons/executionGateway.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#execution-gateway';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Gateway URL',
+			name: 'gatewayUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://gateway.example.com',
+			description: 'Base URL of the execution gateway, without the /api/v1 prefix',
+		},
+		{
+			displayName: 'Private Key',
+			name: 'privateKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'The signer\'s secp256k1 private key: 64 hex characters (32 bytes), 0x optional. The public key is derived from it. The key stays in n8n: only the public key and signatures are sent.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			displayName: 'Access Token Public Key',
+			name: 'accessTokenPublicKey',
+			type: 'hidden',
+			default: '',
+		},
+	];
+
+	/** §5: challenge for the derived public key, DER signature over SHA-256(challengeString), verify. */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const privateKey = privateKeyOf(credentials);
+		const publicKey = publicKeyFromPrivateKey(privateKey);
+		const post = async (path: string, body: Record<string, string>, step: string): Promise<unknown> => {
+			const options: IHttpRequestOptions = {
+				method: 'POST',
+				url: gatewayEndpoint(credentials.gatewayUrl, path),
+				body,
+				json: true,
+				headers: { Accept: 'application/json' },
+				timeout: 30_000,
+			};
+			try {
+				return await this.helpers.httpRequest(options);
+			} catch (error) {
+				throw new Error(`Execution Gateway authentication failed at ${step}: ${describeFailure(error)}`);
+			}
+		};
+		const challenge = ChallengeResponseSchema.safeParse(await post('/api/v1/auth/challenge', { publicKey }, 'the challenge'));
+		if (!challenge.success) {
+			throw new Error('Execution Gateway authentication failed: the challenge response has no challengeString');
+		}
+		const signature = signChallenge(challenge.data.challengeString, privateKey);
+		const verified = VerifyResponseSchema.safeParse(await post('/api/v1/auth/verify', { publicKey, signature }, 'verify'));
+		if (!verified.success) {
+			throw new Error('Execution Gateway authentication failed: the verify response has no accessToken');
+		}
+		// The key the token stands for is stored with it, so a token never outlives a key change.
+		return { accessToken: verified.data.accessToken, accessTokenPublicKey: publicKey };
+	}
+
+	/**
+	 * §5 step 3: `Authorization: Bearer <accessToken>`, but only while the token belongs to the
+	 * current key. After the user replaces the private key the old token would sign in as the old
+	 * key (every intent then fails invalid_signature); without a header the gateway answers 401
+	 * and n8n renews the token through preAuthentication.
+	 */
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const token = credentials.accessToken;
+		if (typeof token !== 'string' || token === '') return requestOptions;
+		let currentPublicKey: string;
+		try {
+			currentPublicKey = publicKeyFromPrivateKey(privateKeyOf(credentials));
+		} catch {
+			// A malformed key sends no token; the 401 leads to preAuthentication, which names the problem.
+			return requestOptions;
+		}
+		if (credentials.accessTokenPublicKey !== currentPublicKey) return requestOptions;
+		return { ...requestOptions, headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${token}` } };
+	}
+
+	/**
+	 * n8n runs `preAuthentication` before every credential test (the whole challenge and verify
+	 * round trip), then this request confirms the URL serves the gateway's network info.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.gatewayUrl}}',
+			url: '/api/v1/network/info',
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,362 @@
+/**
+ * intent.execute: builds the canonical message (execution-gateway.md §2.4), signs it with the
+ * credential's key, and submits the wire request (§2.1) to POST /api/v1/execute. Every rule the
+ * client can check runs before anything is sent; u64 amounts never pass through a JS number.
+ */
+import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
+
+import {
+	buildCanonicalIntent,
+	serializeCanonicalIntent,
+	serializeWireIntent,
+	type CanonicalIntent,
+	type WireIntent,
+} from '../../../shared/gateway/canonical';
+import { decodeSignedEip1559, type DecodedEip1559 } from '../../../shared/gateway/eip1559';
+import { bytesToHex } from '../../../shared/gateway/hex';
+import { ExecuteResponseSchema, type NetworkInfo } from '../../../shared/gateway/schemas';
+import { sha256Bytes, signDigestDer } from '../../../shared/gateway/signing';
+import { validateExpiresAt } from '../../../shared/gateway/validation';
+import { joinUrl } from '../../../transport/request';
+import {
+	deriveNonce,
+	expiryFor,
+	inputError,
+	intentMemo,
+	parseExpiresAt,
+	preSendError,
+	readDeposits,
+} from '../../helpers/intentInput';
+import { forgetNetworkInfo, getNetworkInfo } from '../../helpers/networkInfo';
+import { signerOf } from '../../helpers/signer';
+import { waitForFinal, waitOptionFields, waitOptionsOf } from '../../helpers/status';
+import { authenticatedCall, hintFor } from '../../helpers/transport';
+
+const show = { resource: ['intent'], operation: ['execute'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Deposits',
+		name: 'deposits',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Deposit',
+		default: {},
+		displayOptions: { show },
+		description: 'Spark transfers that fund the intent; the list may be empty',
+		options: [
+			{
+				displayName: 'Deposit',
+				name: 'deposit',
+				values: [
+					{
+						displayName: 'Spark Transfer ID',
+						name: 'sparkTransferId',
+						type: 'string',
+						default: '',
+						description: 'Plain hex ID of the Spark transfer: 32 characters for BTC, 64 for tokens',
+					},
+					{
+						displayName: 'Asset Type',
+						name: 'assetType',
+						type: 'options',
+						options: [
+							{ name: 'BTC', value: 'btc' },
+							{ name: 'Token', value: 'token' },
+						],
+						default: 'btc',
+					},
+					{
+						displayName: 'Token ID',
+						name: 'tokenId',
+						type: 'string',
+						// n8n's lint masks every parameter whose name contains "token"; the id itself is public.
+						typeOptions: { password: true },
+						default: '',
+						displayOptions: { show: { assetType: ['token'] } },
+						description: '32-byte token ID as 64 hex characters',
+					},
+					{
+						displayName: 'Amount',
+						name: 'amount',
+						type: 'string',
+						default: '',
+						placeholder: '100000',
+						description:
+							'Amount in base units (sats for BTC) as decimal digits, up to 18446744073709551615 (unsigned 64-bit)',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Action',
+		name: 'action',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Deposit and Execute',
+				value: 'execute',
+				description: 'Credit the signer of an EVM transaction and run it',
+				action: 'Deposit and execute an EVM transaction',
+			},
+			{
+				name: 'Deposit Only',
+				value: 'deposit',
+				description: 'Credit the deposits to an EVM address',
+				action: 'Deposit to an EVM address',
+			},
+		],
+		default: 'deposit',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Recipient',
+		name: 'recipient',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '0x0000000000000000000000000000000000000000',
+		displayOptions: { show: { ...show, action: ['deposit'] } },
+		description: 'EVM address credited with the deposits: 0x followed by 40 hex characters',
+	},
+	{
+		displayName: 'EVM Transaction',
+		name: 'evmTransaction',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '0x02f8...',
+		displayOptions: { show: { ...show, action: ['execute'] } },
+		description: 'Hex of the signed EIP-1559 transaction (RLP); its signer is the account the deposits credit',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Chain ID',
+				name: 'chainId',
+				type: 'number',
+				default: 0,
+				description:
+					"Execution chain ID; 0 takes it from Network Info. A given value must equal the gateway's chain ID, checked before sending.",
+			},
+			{
+				displayName: 'Deposits (JSON)',
+				name: 'depositsJson',
+				type: 'json',
+				default: '[]',
+				description:
+					'Deposits as a JSON array of {sparkTransferId, assetType: "btc" | "token", tokenId, amount}, instead of the Deposits list. Write large amounts as strings or plain digits; they stay exact.',
+			},
+			{
+				displayName: 'Expires At',
+				name: 'expiresAt',
+				type: 'string',
+				default: '',
+				placeholder: '2030-01-01T12:00:00Z',
+				description:
+					'Unix milliseconds or an ISO 8601 timestamp, at most 24 hours ahead. Empty: now + 15 minutes, kept the same when n8n retries the item.',
+			},
+			{
+				displayName: 'Nonce',
+				name: 'nonce',
+				type: 'string',
+				default: '',
+				description:
+					'Unique per keypair; the gateway refuses a reused nonce. Empty: derived from workflow, execution, node, item and intent content, so a retried item cannot create a second intent. Set your own (for example an order ID) to deduplicate across executions.',
+			},
+			...waitOptionFields,
+		],
+	},
+];
+
+type ActionFields = { recipient: string } | { evmTransaction: string };
+
+/** §2.1: exactly one of recipient and evmTransaction. */
+function readAction(ctx: IExecuteFunctions, itemIndex: number): ActionFields {
+	const action = ctx.getNodeParameter('action', itemIndex) as string;
+	const field = action === 'execute' ? 'evmTransaction' : 'recipient';
+	const raw = ctx.getNodeParameter(field, itemIndex, '') as unknown;
+	const value = typeof raw === 'string' ? raw.trim() : '';
+	if (value === '') {
+		const problem =
+			field === 'recipient'
+				? 'is empty: a deposit-only intent needs exactly one action, a recipient address'
+				: 'is empty: a deposit-and-execute intent needs exactly one action, a signed EIP-1559 transaction';
+		throw preSendError(ctx, itemIndex, field, problem, 'invalid_action');
+	}
+	return field === 'recipient' ? { recipient: value } : { evmTransaction: value };
+}
+
+/** "Chain ID" of the options: 0 or empty means "from network info"; digits from an expression count as a number. */
+function optionalChainId(options: IDataObject): number | undefined {
+	const v = options.chainId;
+	if (v === undefined || v === null || v === '' || v === 0) return undefined;
+	return typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : (v as number);
+}
+
+/** §2.3a / §8: a paused network, another chain, or a BTC amount under minDepositSats never leaves. */
+function checkAgainstNetwork(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	info: NetworkInfo,
+	intent: CanonicalIntent,
+	explicitChainId: number | undefined,
+	evm: DecodedEip1559 | undefined,
+): void {
+	if (info.paused) {
+		const error = new NodeOperationError(ctx.getNode(), `The gateway network is paused (item ${itemIndex}): no intent is accepted now`, {
+			itemIndex,
+			description: 'Network Info reports paused: true. Nothing was sent; try again once the gateway resumes.',
+		});
+		(error as NodeOperationError & { errorCode?: string }).errorCode = 'network_paused';
+		throw error;
+	}
+	const chainId = info.execution.chainId;
+	if (explicitChainId !== undefined && explicitChainId !== chainId) {
+		throw preSendError(ctx, itemIndex, 'chainId', `is ${explicitChainId} but the gateway's execution chain ID (Network Info) is ${chainId}`, 'chain_id_mismatch');
+	}
+	if (evm && evm.chainId !== BigInt(chainId)) {
+		throw preSendError(
+			ctx,
+			itemIndex,
+			'evmTransaction',
+			`is signed for chain ${evm.chainId}, but the gateway executes on chain ${chainId}`,
+			'invalid_evm_transaction',
+		);
+	}
+	const min = BigInt(info.minDepositSats);
+	intent.transfers.forEach((t, k) => {
+		if (t.assetType === 'NativeSats' && t.amountSats < min) {
+			throw preSendError(
+				ctx,
+				itemIndex,
+				`deposits[${k}].amount`,
+				`${t.amountSats} sats is below the gateway minimum of ${min} sats (Network Info: minDepositSats)`,
+				'below_min_deposit',
+			);
+		}
+	});
+}
+
+/** Answers that mean the cached network info (§2.3a) is out of date. */
+const STALE_NETWORK_INFO_CODES = new Set(['chain_id_mismatch', 'network_paused', 'below_min_deposit']);
+
+/** §3: a transfer funds one intent, so the same id twice in one intent can never be admitted. */
+function checkDistinctTransfers(ctx: IExecuteFunctions, itemIndex: number, intent: CanonicalIntent): void {
+	const seen = new Map<string, number>();
+	intent.transfers.forEach((t, k) => {
+		const first = seen.get(t.transferId.toLowerCase());
+		if (first !== undefined) {
+			throw preSendError(ctx, itemIndex, `deposits[${k}].sparkTransferId`, `repeats deposits[${first}]: each Spark transfer may appear once`, 'duplicate_transfer_id');
+		}
+		seen.set(t.transferId.toLowerCase(), k);
+	});
+}
+
+/** Rebuilds a transport error for this item with the gateway hint; nonce_replayed says what it means here. */
+function submissionError(ctx: IExecuteFunctions, error: unknown, itemIndex: number, nonce: string, gatewayUrl: string): Error {
+	if (!(error instanceof NodeApiError)) return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	const code = (error as NodeApiError & { errorCode?: string }).errorCode;
+	// The next item or run fetches network info again instead of trusting the cache.
+	if (code && STALE_NETWORK_INFO_CODES.has(code)) forgetNetworkInfo(gatewayUrl);
+	const description =
+		code === 'nonce_replayed'
+			? `Nonce "${nonce}" was already used by this keypair, so this intent was not submitted twice. Either an earlier attempt reached the gateway and its answer was lost, or this item already ran with the same nonce (an execution retried as a whole, or a pinned Nonce). Look the first submission up with Intent > Get; to submit a new intent on purpose, set a new Nonce.`
+			: (error.description ?? hintFor(code));
+	const rebuilt = new NodeApiError(ctx.getNode(), (error.errorResponse ?? { message: error.message }) as JsonObject, {
+		message: error.message,
+		description: description ?? undefined,
+		httpCode: error.httpCode ?? undefined,
+		itemIndex,
+	});
+	(rebuilt as NodeApiError & { errorCode?: string }).errorCode = code;
+	return rebuilt;
+}
+
+export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const deposits = readDeposits(ctx, itemIndex, options);
+	const actionFields = readAction(ctx, itemIndex);
+	const now = Date.now();
+	const hasExpiresAt = options.expiresAt !== undefined && options.expiresAt !== '';
+	const explicitExpiresAt = hasExpiresAt ? parseExpiresAt(ctx, itemIndex, options.expiresAt) : undefined;
+	const explicitNonce = typeof options.nonce === 'string' && options.nonce !== '' ? options.nonce : undefined;
+	const explicitChainId = optionalChainId(options);
+
+	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
+	let provisional: CanonicalIntent;
+	let evm: DecodedEip1559 | undefined;
+	try {
+		if (explicitExpiresAt !== undefined) validateExpiresAt(explicitExpiresAt, now);
+		provisional = buildCanonicalIntent({
+			chainId: explicitChainId ?? 1,
+			deposits,
+			...actionFields,
+			nonce: explicitNonce ?? 'pending',
+			expiresAt: explicitExpiresAt ?? now,
+		});
+		if ('evmTransaction' in actionFields) evm = decodeSignedEip1559(actionFields.evmTransaction);
+	} catch (error) {
+		throw inputError(ctx, itemIndex, error);
+	}
+	checkDistinctTransfers(ctx, itemIndex, provisional);
+
+	const signer = await signerOf(ctx, itemIndex);
+	const info = await getNetworkInfo(ctx, signer.gatewayUrl, { itemIndex });
+	checkAgainstNetwork(ctx, itemIndex, info, provisional, explicitChainId, evm);
+	const chainId = info.execution.chainId;
+
+	const content = serializeCanonicalIntent({ ...provisional, chainId, nonce: '', expiresAt: 0 });
+	const nonce = explicitNonce ?? deriveNonce(ctx, itemIndex, content);
+	const memo = intentMemo(ctx, nonce, content);
+	if (!memo.submission) {
+		const expiresAt = expiryFor(memo, explicitExpiresAt, Date.now());
+		const wire: WireIntent = { chainId, deposits, ...actionFields, nonce, expiresAt };
+		// §2.4: the message already built and checked above, with the final chain id, nonce and expiry
+		// (signIntent would rebuild it and decode the EVM transaction once more).
+		const digest = sha256Bytes(serializeCanonicalIntent({ ...provisional, chainId, nonce, expiresAt }));
+		const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
+		let body: unknown;
+		try {
+			body = (
+				await authenticatedCall<unknown>(ctx, {
+					method: 'POST',
+					url: joinUrl(signer.gatewayUrl, '/api/v1/execute'),
+					body: serializeWireIntent({ ...wire, signature: signed.signature }),
+					itemIndex,
+				})
+			).body;
+		} catch (error) {
+			throw submissionError(ctx, error, itemIndex, nonce, signer.gatewayUrl);
+		}
+		const accepted = ExecuteResponseSchema.safeParse(body);
+		if (!accepted.success) {
+			const message = 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)';
+			throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
+		}
+		memo.submission = {
+			submissionId: accepted.data.submissionId,
+			intentId: accepted.data.intentId,
+			status: accepted.data.status,
+			messageDigest: signed.digestHex,
+			signerPublicKey: signer.publicKey,
+			chainId,
+			nonce,
+			expiresAt,
+			...(evm ? { signedTxHash: evm.hash, evmSigner: evm.fromChecksum } : { recipient: (actionFields as { recipient: string }).recipient }),
+		};
+	}
+	const submission = memo.submission;
+	const wait = waitOptionsOf(options);
+	if (!wait.waitUntilFinal) return { ...submission };
+	const final = await waitForFinal(ctx, signer.gatewayUrl, String(submission.submissionId), wait, itemIndex);
+	return { ...submission, ...final };
+}

@@ -1,0 +1,40 @@
+/** intent.get: GET /api/v1/intents/{submissionId} (execution-gateway.md §2.3, §4), optionally until final. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { preSendError } from '../../helpers/intentInput';
+import { gatewayUrlOf } from '../../helpers/signer';
+import { fetchIntent, waitForFinal, waitOptionFields, waitOptionsOf } from '../../helpers/status';
+
+const show = { resource: ['intent'], operation: ['get'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Submission ID',
+		name: 'submissionId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: { show },
+		description: 'The submissionId returned when the intent was executed',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [...waitOptionFields],
+	},
+];
+
+export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const submissionId = String(ctx.getNodeParameter('submissionId', itemIndex, '') ?? '').trim();
+	if (submissionId === '') {
+		throw preSendError(ctx, itemIndex, 'submissionId', 'is empty', 'invalid_submission_id');
+	}
+	const wait = waitOptionsOf(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
+	const gatewayUrl = await gatewayUrlOf(ctx, itemIndex);
+	if (wait.waitUntilFinal) return await waitForFinal(ctx, gatewayUrl, submissionId, wait, itemIndex);
+	return await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex);
+}

@@ -1,0 +1,16 @@
+/** network.getHealth: GET /api/v1/health (execution-gateway.md §4; body not shown, passed through). */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { joinUrl } from '../../../transport/request';
+import { gatewayUrlOf } from '../../helpers/signer';
+import { publicGet } from '../../helpers/transport';
+
+export const description: INodeProperties[] = [];
+
+export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const gatewayUrl = await gatewayUrlOf(ctx, itemIndex);
+	const body = await publicGet<unknown>(ctx, joinUrl(gatewayUrl, '/api/v1/health'), undefined, itemIndex);
+	// A 2xx answer means alive; a body that is not an object is kept as text.
+	if (body !== null && typeof body === 'object' && !Array.isArray(body)) return { healthy: true, ...(body as IDataObject) };
+	return { healthy: true, body: body === undefined ? null : String(body) };
+}

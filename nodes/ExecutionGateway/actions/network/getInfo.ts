@@ -1,0 +1,35 @@
+/** network.getInfo: GET /api/v1/network/info (execution-gateway.md §2.3a, §4), cached 60 s per gateway URL. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { getNetworkInfo } from '../../helpers/networkInfo';
+import { gatewayUrlOf } from '../../helpers/signer';
+
+const show = { resource: ['network'], operation: ['getInfo'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Force Refresh',
+				name: 'forceRefresh',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to bypass the 60-second cache and send forceRefresh=1 to the gateway, for example after a suspected re-key',
+			},
+		],
+	},
+];
+
+export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const gatewayUrl = await gatewayUrlOf(ctx, itemIndex);
+	const info = await getNetworkInfo(ctx, gatewayUrl, { forceRefresh: options.forceRefresh === true, itemIndex });
+	return structuredClone(info) as IDataObject;
+}

@@ -1,0 +1,158 @@
+/**
+ * Intent status (execution-gateway.md §2.3, §3): lookup by submission id, the parsed reason of an
+ * EXPIRED intent, and waiting until a final state by polling (§6: no events, status is polled).
+ */
+import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { parseRevertLine } from '../../shared/gateway/revert';
+import { isFinalIntentStatus, IntentStatusSchema } from '../../shared/gateway/schemas';
+import { joinUrl } from '../../transport/request';
+import { authenticatedCall } from './transport';
+
+/** §3: why an intent expires, from the code at the start of its statusMessage. */
+function failureKind(code: string | undefined): string {
+	if (!code) return 'other';
+	if (code.startsWith('oracle')) return 'oracle';
+	if (code.includes('deadline') || code === 'expired') return 'deadline';
+	if (code.startsWith('admission')) return 'admission';
+	return 'other';
+}
+
+/**
+ * The EXPIRED reason (§2.3): a revert line parsed into stage, outcome, intent index, tx hash, gas
+ * and decoded output (public-notes.md), or `code: detail` text (oracle, deadline, admission).
+ */
+export function statusReasonOf(statusMessage: string | null): IDataObject | null {
+	if (statusMessage === null || statusMessage.trim() === '') return null;
+	const revert = parseRevertLine(statusMessage);
+	if (revert && (revert.stage !== undefined || revert.outcome !== undefined || revert.output !== undefined)) {
+		const reason: IDataObject = { kind: 'revert' };
+		if (revert.prefix !== undefined) reason.code = revert.prefix;
+		if (revert.stage !== undefined) reason.stage = revert.stage;
+		if (revert.outcome !== undefined) reason.outcome = revert.outcome;
+		if (revert.intentIndex !== undefined) reason.intentIndex = revert.intentIndex;
+		if (revert.txHash !== undefined) reason.txHash = revert.txHash;
+		if (revert.reason !== undefined) reason.reason = revert.reason;
+		// Gas is a u64 on the chain: kept as a decimal string.
+		if (revert.gasUsed !== undefined) reason.gasUsed = revert.gasUsed;
+		if (revert.output !== undefined) reason.output = revert.output;
+		if (revert.decoded !== undefined) reason.decoded = { ...revert.decoded };
+		return reason;
+	}
+	const text = statusMessage.trim();
+	const coded = /^([a-z][a-z0-9_]*)(?::\s*([\s\S]*))?$/.exec(text);
+	const code = coded && (coded[2] !== undefined || coded[1].includes('_')) ? coded[1] : undefined;
+	const detail = code ? coded?.[2] : text;
+	return { kind: failureKind(code), ...(code ? { code } : {}), ...(detail ? { detail } : {}) };
+}
+
+/** §2.3 fields (unknown ones passed through) plus `statusReason` for an EXPIRED intent. */
+export function intentStatusOutput(ctx: IExecuteFunctions, body: unknown, itemIndex: number): IDataObject {
+	const result = IntentStatusSchema.safeParse(body);
+	if (!result.success) {
+		const issue = result.error.issues[0];
+		const message = `The gateway's intent status is not the §2.3 shape (${issue.path.join('.') || 'body'}: ${issue.message})`;
+		throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
+	}
+	const out: IDataObject = { ...(result.data as IDataObject) };
+	if (result.data.status === 'EXPIRED') out.statusReason = statusReasonOf(result.data.statusMessage);
+	return out;
+}
+
+export async function fetchIntent(ctx: IExecuteFunctions, gatewayUrl: string, submissionId: string, itemIndex: number): Promise<IDataObject> {
+	const res = await authenticatedCall<unknown>(ctx, {
+		method: 'GET',
+		url: joinUrl(gatewayUrl, `/api/v1/intents/${encodeURIComponent(submissionId)}`),
+		itemIndex,
+	});
+	return intentStatusOutput(ctx, res.body, itemIndex);
+}
+
+export interface WaitOptions {
+	waitUntilFinal: boolean;
+	pollIntervalMs: number;
+	timeoutMs: number;
+	onTimeout: 'error' | 'returnLast';
+}
+
+/** Options shared by intent.execute and intent.get (inside their "Options" collection). */
+export const waitOptionFields: INodeProperties[] = [
+	{
+		displayName: 'Wait Until Final',
+		name: 'waitUntilFinal',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to poll the intent until it is FINALIZED or EXPIRED before returning',
+	},
+	{
+		displayName: 'Poll Interval (Seconds)',
+		name: 'pollInterval',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 5,
+		description: 'With Wait Until Final: seconds between two status lookups (at least 1)',
+	},
+	{
+		displayName: 'Wait Timeout (Seconds)',
+		name: 'waitTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 300,
+		description: 'With Wait Until Final: how long to wait for a final state',
+	},
+	{
+		displayName: 'On Wait Timeout',
+		name: 'onTimeout',
+		type: 'options',
+		options: [
+			{ name: 'Fail the Item', value: 'error', description: 'Raise an error naming the last status' },
+			{ name: 'Return Last Status', value: 'returnLast', description: 'Output the last status seen, with waitTimedOut: true' },
+		],
+		default: 'error',
+		description: 'With Wait Until Final: what happens when the intent is not final in time',
+	},
+];
+
+/** Reads the wait options from an options collection; the interval is at least one second. */
+export function waitOptionsOf(options: IDataObject): WaitOptions {
+	const seconds = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+	return {
+		waitUntilFinal: options.waitUntilFinal === true,
+		pollIntervalMs: Math.max(1, seconds(options.pollInterval, 5)) * 1000,
+		timeoutMs: Math.max(1, seconds(options.waitTimeout, 300)) * 1000,
+		onTimeout: options.onTimeout === 'returnLast' ? 'returnLast' : 'error',
+	};
+}
+
+/** Polls until FINALIZED or EXPIRED (§3), starting from `last` when the caller already has a status. */
+export async function waitForFinal(
+	ctx: IExecuteFunctions,
+	gatewayUrl: string,
+	submissionId: string,
+	wait: WaitOptions,
+	itemIndex: number,
+	last?: IDataObject,
+): Promise<IDataObject> {
+	const deadline = Date.now() + wait.timeoutMs;
+	let current = last ?? (await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex));
+	while (!isFinalIntentStatus(current.status)) {
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) {
+			if (wait.onTimeout === 'returnLast') return { ...current, waitTimedOut: true };
+			const error = new NodeOperationError(
+				ctx.getNode(),
+				`Intent ${submissionId} is still ${String(current.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`,
+				{
+					itemIndex,
+					description: 'Raise "Wait Timeout", or set "On Wait Timeout" to return the last status and look it up later with Intent > Get.',
+				},
+			);
+			(error as NodeOperationError & { errorCode?: string }).errorCode = 'wait_timeout';
+			throw error;
+		}
+		// The last poll lands on the deadline rather than after it.
+		await sleep(Math.min(wait.pollIntervalMs, remaining));
+		current = await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex);
+	}
+	return current;
+}

@@ -1,0 +1,135 @@
+/**
+ * The gateway's requests: bearer calls (execute, intent lookup) go through the shared transport
+ * with n8n's re-authentication after a 401; the public endpoints (network info, health) are sent
+ * without credentials, so a liveness check or discovery never depends on the key (§4: Auth none).
+ */
+import {
+	NodeApiError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestMethods,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { ERROR_HINTS } from '../../transport/errors';
+import { callService, type ServiceResponse } from '../../transport/request';
+import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, nextDelayMs, parseRetryAfter } from '../../transport/retry';
+
+export const CREDENTIAL_TYPE = 'executionGatewayApi';
+
+/** Gateway admission codes (sandbox) that the shared hints do not cover. */
+export const GATEWAY_HINTS: Record<string, string> = {
+	invalid_action: 'Set exactly one of Recipient (deposit only) and EVM Transaction (deposit and execute).',
+	invalid_evm_transaction: 'EVM Transaction must be the hex of a signed EIP-1559 (type 0x02) transaction.',
+	invalid_transfer_id: 'Spark transfer ids are plain hex: 32 characters for BTC, 64 for tokens.',
+	invalid_token_id: 'Token ids are 32 bytes: 64 plain hex characters.',
+	invalid_amount: 'Amounts are unsigned 64-bit integers in base units, written as decimal digits.',
+	invalid_asset: 'Asset Type is BTC or Token (a token deposit needs its Token ID).',
+	invalid_recipient: 'Recipient must be an EVM address: 0x followed by 40 hex characters.',
+	invalid_nonce: 'The nonce must be a non-empty string of at most 256 characters.',
+	duplicate_transfer_id: 'Each Spark transfer may appear once in an intent.',
+	token_expired: 'The access token expired and could not be renewed; test the credential.',
+	not_found: 'No intent with this submission id exists for this keypair.',
+};
+
+export function hintFor(code: string | undefined): string | undefined {
+	return code ? (ERROR_HINTS[code] ?? GATEWAY_HINTS[code]) : undefined;
+}
+
+/** Per node run: the first bearer call, which the others wait for (see authenticatedCall). */
+const firstBearerCall = new WeakMap<IExecuteFunctions, Promise<void>>();
+
+/**
+ * A bearer call: n8n adds the token, renews it after a 401 (preAuthentication) and repeats once.
+ * The first call of a node run goes alone, so items running in parallel share the token it
+ * obtains instead of each running the challenge and verify round trip.
+ */
+export async function authenticatedCall<T>(
+	ctx: IExecuteFunctions,
+	call: { method: IHttpRequestMethods; url: string; body?: string; itemIndex: number },
+): Promise<ServiceResponse<T>> {
+	const send = async () =>
+		(await callService.call(ctx, {
+			credentialType: CREDENTIAL_TYPE,
+			method: call.method,
+			url: call.url,
+			body: call.body,
+			itemIndex: call.itemIndex,
+			reauthenticateOn401: true,
+		})) as ServiceResponse<T>;
+	const first = firstBearerCall.get(ctx);
+	if (first) {
+		await first;
+		return await send();
+	}
+	const result = send();
+	firstBearerCall.set(
+		ctx,
+		result.then(
+			() => undefined,
+			() => undefined,
+		),
+	);
+	return await result;
+}
+
+interface FullResponse {
+	statusCode: number;
+	headers?: Record<string, unknown>;
+	body: unknown;
+}
+
+function parsed(body: unknown): unknown {
+	if (typeof body !== 'string') return body;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
+}
+
+/** A GET without credentials, with the shared retry policy for network errors, 429 and 5xx. */
+export async function publicGet<T>(ctx: IExecuteFunctions, url: string, qs: IDataObject | undefined, itemIndex: number): Promise<T> {
+	for (let attempt = 1; ; attempt++) {
+		let res: FullResponse;
+		try {
+			res = (await ctx.helpers.httpRequest({
+				method: 'GET',
+				url,
+				qs,
+				headers: { Accept: 'application/json' },
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				timeout: 30_000,
+			})) as FullResponse;
+		} catch (error) {
+			if (isNetworkError(error) && attempt < DEFAULT_RETRY.maxAttempts) {
+				await sleep(nextDelayMs(DEFAULT_RETRY, attempt));
+				continue;
+			}
+			const e = error as { code?: string; message?: string };
+			const message = `Could not reach the gateway (${e.code ?? 'network error'}) after ${attempt} attempt(s)`;
+			throw new NodeApiError(ctx.getNode(), { code: e.code ?? 'network_error', message }, { message, itemIndex });
+		}
+		const body = parsed(res.body);
+		if (res.statusCode >= 200 && res.statusCode < 300) return body as T;
+		const err = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+		const code = typeof err?.code === 'string' ? err.code : undefined;
+		if (isRetryableStatus(res.statusCode, code) && attempt < DEFAULT_RETRY.maxAttempts) {
+			await sleep(nextDelayMs(DEFAULT_RETRY, attempt, parseRetryAfter(res.headers?.['retry-after'])));
+			continue;
+		}
+		const text = typeof err?.message === 'string' ? err.message : `HTTP ${res.statusCode}`;
+		const response: JsonObject = { code: code ?? null, message: text, httpCode: String(res.statusCode) };
+		const error = new NodeApiError(ctx.getNode(), response, {
+			message: code ? `${code}: ${text}` : `HTTP ${res.statusCode}`,
+			description: hintFor(code),
+			httpCode: String(res.statusCode),
+			itemIndex,
+		});
+		(error as NodeApiError & { errorCode?: string }).errorCode = code;
+		throw error;
+	}
+}

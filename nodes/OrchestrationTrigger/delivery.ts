@@ -1,0 +1,146 @@
+/**
+ * One webhook delivery, decided without n8n: signature (401) -> JSON (400) -> envelope shape (400)
+ * -> event filter (200, no run) -> duplicate (200, no run) -> accepted (one run).
+ * Spec §6: verify the signature over the raw bytes before parsing; dedupe on
+ * (data.id, event, data.updatedAt), never on the signature timestamp.
+ */
+import {
+	payloadHash,
+	readWebhookHeaders,
+	verifyWebhookSignature,
+	webhookDuplicateKey,
+	type WebhookRejectionReason,
+} from '../shared/orchestration/webhooks';
+import type { DuplicateMemory } from './dedupe';
+
+/** The `error` member of a rejection answer. */
+export type RejectionCode =
+	| 'missing_signature'
+	| 'missing_timestamp'
+	| 'malformed_signature'
+	| 'malformed_timestamp'
+	| 'stale_timestamp'
+	| 'future_timestamp'
+	| 'signature_mismatch'
+	| 'invalid_json'
+	| 'invalid_envelope'
+	| 'raw_body_unavailable'
+	| 'secret_unavailable';
+
+const SIGNATURE_REJECTIONS: Record<WebhookRejectionReason, RejectionCode> = {
+	missing_signature: 'missing_signature',
+	missing_timestamp: 'missing_timestamp',
+	malformed_signature: 'malformed_signature',
+	malformed_timestamp: 'malformed_timestamp',
+	stale: 'stale_timestamp',
+	future: 'future_timestamp',
+	mismatch: 'signature_mismatch',
+};
+
+export type IgnoreReason = 'event_not_selected' | 'duplicate';
+
+/** The envelope of spec §6 as far as the trigger relies on it; other members pass through. */
+export interface DeliveryEnvelope {
+	event: string;
+	data: { id: string; updatedAt?: unknown; [member: string]: unknown };
+	[member: string]: unknown;
+}
+
+export type DeliveryDecision =
+	| { outcome: 'rejected'; status: 400 | 401 | 500; error: RejectionCode; message: string }
+	| { outcome: 'ignored'; status: 200; reason: IgnoreReason; event: string; duplicateKey?: string }
+	| { outcome: 'accepted'; envelope: DeliveryEnvelope; duplicateKey: string; signatureTimestampMs: number };
+
+export interface DeliveryInput {
+	/** The exact received bytes; undefined when the server did not keep them. */
+	rawBody: Buffer | string | undefined;
+	headers: Record<string, string | string[] | undefined>;
+	/** The endpoint's secret; undefined or empty when no registration is known. */
+	secret: string | undefined;
+	toleranceSeconds: number;
+	nowMs: number;
+	/** Event kinds that start a run. */
+	events: ReadonlySet<string>;
+	/** Undefined turns deduplication off. */
+	memory?: DuplicateMemory;
+}
+
+function reject(status: 400 | 401 | 500, error: RejectionCode, message: string): DeliveryDecision {
+	return { outcome: 'rejected', status, error, message };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Deliberately lenient: only what routing and deduplication need is required, so a snapshot with
+ * members this package does not know (or null until a step is reached, spec 2.10) still runs.
+ */
+export function envelopeProblem(body: unknown): string | undefined {
+	if (!isObject(body)) return 'The body must be a JSON object: the event envelope {event, data} (spec §6)';
+	if (typeof body.event !== 'string' || body.event === '') return '"event" must be a non-empty string';
+	if (!isObject(body.data)) return '"data" must be an object: the order snapshot';
+	if (typeof body.data.id !== 'string' || body.data.id === '') return '"data.id" must be a non-empty string';
+	return undefined;
+}
+
+/**
+ * spec §6 duplicate key (data.id, event, data.updatedAt); without an updatedAt, the other safe
+ * key of §6, a hash of the payload (retries carry the same payload).
+ */
+export function duplicateKeyOf(envelope: DeliveryEnvelope, rawBody: Buffer | string): string {
+	const { updatedAt } = envelope.data;
+	if (typeof updatedAt === 'string' && updatedAt !== '') {
+		return webhookDuplicateKey({ event: envelope.event, data: { id: envelope.data.id, updatedAt } });
+	}
+	return `sha256:${payloadHash(rawBody)}`;
+}
+
+export function handleDelivery(input: DeliveryInput): DeliveryDecision {
+	const { rawBody, secret } = input;
+	if (typeof secret !== 'string' || secret === '') {
+		return reject(
+			500,
+			'secret_unavailable',
+			'This endpoint has no webhook secret: deactivate and activate the workflow, or set the secret of an existing endpoint',
+		);
+	}
+	if (rawBody === undefined) {
+		return reject(500, 'raw_body_unavailable', 'The raw request body was not kept, so the signature cannot be verified');
+	}
+	const { signature, timestamp } = readWebhookHeaders(input.headers);
+	const verified = verifyWebhookSignature({
+		secret,
+		signature,
+		timestamp,
+		rawBody,
+		toleranceSeconds: input.toleranceSeconds,
+		nowMs: input.nowMs,
+	});
+	if (!verified.ok) return reject(401, SIGNATURE_REJECTIONS[verified.reason], verified.message);
+
+	// Parsed from the verified bytes themselves, never from a body another layer parsed.
+	let body: unknown;
+	try {
+		body = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
+	} catch {
+		return reject(400, 'invalid_json', 'The body is not JSON');
+	}
+	const problem = envelopeProblem(body);
+	if (problem !== undefined) return reject(400, 'invalid_envelope', problem);
+	const envelope = body as DeliveryEnvelope;
+
+	if (!input.events.has(envelope.event)) {
+		return { outcome: 'ignored', status: 200, reason: 'event_not_selected', event: envelope.event };
+	}
+	const duplicateKey = duplicateKeyOf(envelope, rawBody);
+	if (input.memory) {
+		// No await between the lookup and remember: concurrent deliveries cannot both pass.
+		if (input.memory.has(duplicateKey)) {
+			return { outcome: 'ignored', status: 200, reason: 'duplicate', event: envelope.event, duplicateKey };
+		}
+		input.memory.remember(duplicateKey, input.nowMs);
+	}
+	return { outcome: 'accepted', envelope, duplicateKey, signatureTimestampMs: verified.timestampMs };
+}

@@ -1,0 +1,117 @@
+/** Parameters of the Orchestration Trigger. Names are a public contract. */
+import type { INodeProperties } from 'n8n-workflow';
+import { ORDER_EVENTS } from '../shared/orchestration/enums';
+import { WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
+import { DEFAULT_DEDUPLICATION_WINDOW, MAX_DEDUPLICATION_WINDOW } from './dedupe';
+
+/** Members of the `options` collection. */
+export interface TriggerOptions {
+	deduplicate?: boolean;
+	deduplicationWindow?: number;
+	includeHeaders?: boolean;
+	onlyData?: boolean;
+	toleranceSeconds?: number;
+}
+
+/** "order.awaiting_approval" -> "Order Awaiting Approval". */
+function eventLabel(event: string): string {
+	return event
+		.split(/[._]/)
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+}
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Every delivery is verified (X-Service-Signature over the timestamp and the raw body); forged, stale and repeated deliveries start no run. The service has no API to delete an endpoint: deactivating keeps the registration for the next activation, and endpoints are removed in the partner dashboard. Listening for a test event registers the test URL as its own endpoint.',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Registration',
+		name: 'registration',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Automatic',
+				value: 'automatic',
+				description: "Register this node's URL with POST /v1/webhooks on activation and keep the secret in the workflow",
+			},
+			{
+				name: 'Existing Endpoint',
+				value: 'existingEndpoint',
+				description: "An endpoint registered elsewhere for this node's production URL: enter its secret",
+			},
+		],
+		default: 'automatic',
+	},
+	{
+		displayName: 'Webhook Secret',
+		name: 'webhookSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		required: true,
+		default: '',
+		description: "The secret returned when this node's URL was registered (shown once by the service)",
+		displayOptions: { show: { registration: ['existingEndpoint'] } },
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		options: ORDER_EVENTS.map((event) => ({ name: eventLabel(event), value: event })),
+		default: [...ORDER_EVENTS],
+		description: 'Order events that start a run (none selected: all of them). Other events are answered 200 and start nothing.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Deduplicate',
+				name: 'deduplicate',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether a repeated delivery of the same event (same order ID, event and updatedAt) is answered 200 without starting a run. Accepted events are remembered in this n8n process and saved with the workflow by each run.',
+			},
+			{
+				displayName: 'Deduplication Window',
+				name: 'deduplicationWindow',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_DEDUPLICATION_WINDOW },
+				default: DEFAULT_DEDUPLICATION_WINDOW,
+				description: 'How many accepted events are remembered for deduplication; the oldest are forgotten first',
+			},
+			{
+				displayName: 'Include Headers',
+				name: 'includeHeaders',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to add the request headers to the output item',
+			},
+			{
+				displayName: 'Output Only Data',
+				name: 'onlyData',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to output only the order snapshot (data) instead of the event, data and delivery metadata',
+			},
+			{
+				displayName: 'Timestamp Tolerance (Seconds)',
+				name: 'toleranceSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: WEBHOOK_TOLERANCE_SECONDS,
+				description:
+					'Deliveries whose X-Service-Timestamp differs from the clock by more than this are rejected (replays and delayed copies)',
+			},
+		],
+	},
+];

@@ -1,0 +1,336 @@
+/**
+ * Real signed deliveries: the sandbox registers the node's URL, runs funded orders through their
+ * statuses and delivers every public transition (spec §6) to the node's webhook, including
+ * injected duplicates and retries after failing answers. Each distinct event yields one run.
+ */
+import { randomBytes } from 'node:crypto';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startSandbox } from '../../../sandbox/index';
+import { runWebhookMethod, startWebhookServer, type NodeHarness, type WebhookServer } from '../../harness/n8n';
+import { completeRun, nodeStaticData, post, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from './helpers';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+interface Attempt {
+	attempt: number;
+	timestamp: string;
+	signature: string;
+	status: number | null;
+	responseBody?: string;
+}
+
+interface Delivery {
+	deliveryId: string;
+	webhookId: string;
+	event: string;
+	orderId: string;
+	body: string;
+	state: 'pending' | 'delivered' | 'failed';
+	duplicateOf?: string;
+	attempts: Attempt[];
+}
+
+const TIME_SCALE = 200;
+const FINAL = new Set(['completed', 'failed', 'unfulfilled', 'refunded']);
+
+async function control(sb: Sandbox, path: string, body?: unknown): Promise<unknown> {
+	const res = await fetch(`${sb.orchestrationUrl}${path}`, {
+		method: body === undefined ? 'GET' : 'POST',
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+	return await res.json();
+}
+
+async function deliveriesOf(sb: Sandbox, orderId: string): Promise<Delivery[]> {
+	return ((await control(sb, `/sandbox/deliveries?orderId=${orderId}`)) as { deliveries: Delivery[] }).deliveries;
+}
+
+/** A quote with the server key, then its deposit address funded: the order starts moving. */
+async function fundedOrder(sb: Sandbox, outcome = 'completed'): Promise<string> {
+	const res = await fetch(`${sb.orchestrationUrl}/v1/orchestration/quote`, {
+		method: 'POST',
+		headers: {
+			'content-type': 'application/json',
+			authorization: `Bearer ${SERVER_KEY}`,
+			'x-idempotency-key': `trigger-test-${randomBytes(8).toString('hex')}`,
+		},
+		body: JSON.stringify({
+			sourceChain: 'base',
+			sourceAsset: 'USDC',
+			destinationChain: 'arbitrum',
+			destinationAsset: 'USDC',
+			amount: '25000000',
+			recipientAddress: `0x${'2'.repeat(40)}`,
+		}),
+	});
+	const quote = (await res.json()) as { depositAddress: string; amountIn?: string };
+	expect(res.status).toBe(200);
+	const funded = (await control(sb, '/sandbox/deposits', {
+		depositAddress: quote.depositAddress,
+		amount: quote.amountIn ?? '25000000',
+		outcome,
+	})) as { orderId: string };
+	return funded.orderId;
+}
+
+/** Waits until the order is final and no delivery of it is pending any more. */
+async function settled(sb: Sandbox, orderId: string, expectDuplicates = false): Promise<Delivery[]> {
+	let last: Delivery[] = [];
+	await waitFor(
+		async () => {
+			const order = (await control(sb, `/sandbox/orders/${orderId}`)) as { order?: { status: string }; status?: string };
+			const status = order.order?.status ?? order.status ?? '';
+			last = await deliveriesOf(sb, orderId);
+			const originals = last.filter((d) => !d.duplicateOf);
+			const done = last.length > 0 && last.every((d) => d.state !== 'pending');
+			const duplicatesDone = !expectDuplicates || originals.every((o) => last.some((d) => d.duplicateOf === o.deliveryId));
+			return FINAL.has(status) && done && duplicatesDone;
+		},
+		20_000,
+		`order ${orderId} and its deliveries to settle`,
+	);
+	return last;
+}
+
+/** Sits between the sandbox and the node: fails the first attempt of every distinct body. */
+async function failingProxy(target: () => string, mode: 'beforeNode' | 'afterNode'): Promise<{ url: string; failed: number; close(): Promise<void> }> {
+	const seen = new Set<string>();
+	const state = { failed: 0 };
+	const server = http.createServer(async (req, res) => {
+		const chunks: Buffer[] = [];
+		for await (const c of req) chunks.push(c as Buffer);
+		const body = Buffer.concat(chunks);
+		const first = !seen.has(body.toString('latin1'));
+		seen.add(body.toString('latin1'));
+		const forward = async () => {
+			const headers: Record<string, string> = {};
+			for (const name of ['content-type', 'x-service-signature', 'x-service-timestamp', 'user-agent']) {
+				const v = req.headers[name];
+				if (typeof v === 'string') headers[name] = v;
+			}
+			return await post(target(), body, headers);
+		};
+		if (first) {
+			state.failed++;
+			if (mode === 'afterNode') await forward(); // the node saw it; the answer is "lost"
+			res.statusCode = 503;
+			res.end('temporarily unavailable');
+			return;
+		}
+		const answer = await forward();
+		res.statusCode = answer.status;
+		res.setHeader('content-type', 'application/json');
+		res.end(answer.body);
+	});
+	await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+		get failed() {
+			return state.failed;
+		},
+		close: () => new Promise<void>((r) => server.close(() => r())),
+	};
+}
+
+function eventsOfRuns(server: WebhookServer): string[] {
+	return server.runs.map((run) => String(run[0].json.event)).sort();
+}
+
+function distinctEvents(deliveries: Delivery[]): string[] {
+	return [...new Set(deliveries.map((d) => d.event))].sort();
+}
+
+describe('Orchestration Trigger: real deliveries from the sandbox', () => {
+	let sb: Sandbox;
+	const closers: Array<() => Promise<void>> = [];
+	beforeAll(async () => {
+		sb = await startSandbox({ quiet: true, timeScale: TIME_SCALE });
+	});
+	afterAll(async () => {
+		await sb.close();
+	});
+	beforeEach(async () => {
+		await control(sb, '/sandbox/reset', {});
+		await control(sb, '/sandbox/config', { duplicateDeliveries: false });
+	});
+	afterEach(async () => {
+		while (closers.length) await closers.pop()!();
+	});
+
+	/** A trigger registered with the sandbox whose deliveries land on its webhook server. */
+	async function registeredTrigger(
+		parameters = {},
+		opts: { isTest?: boolean; via?: (serverUrl: string) => Promise<string> } = {},
+	): Promise<{ h: NodeHarness; server: WebhookServer }> {
+		const h = triggerHarness({ baseUrl: sb.orchestrationUrl, parameters });
+		const server = await startWebhookServer(h, { isTest: opts.isTest });
+		closers.push(() => server.close());
+		const url = opts.via ? await opts.via(server.url) : server.url;
+		const data = h.additionalData as unknown as Record<string, string>;
+		// n8n's test URLs live under /webhook-test/; the server answers any path.
+		if (opts.isTest) data.webhookTestBaseUrl = url.replace(/\/webhook$/, '/webhook-test');
+		else data.webhookBaseUrl = url;
+		expect(await runWebhookMethod(h, 'checkExists', { isTest: opts.isTest })).toBe(false);
+		expect(await runWebhookMethod(h, 'create', { isTest: opts.isTest })).toBe(true);
+		return { h, server };
+	}
+
+	it('starts exactly one run per event of a real order flow, with the snapshot and delivery metadata', async () => {
+		const { h, server } = await registeredTrigger();
+		const orderId = await fundedOrder(sb);
+		const deliveries = await settled(sb, orderId);
+
+		expect(deliveries.every((d) => d.state === 'delivered' && d.attempts.length === 1)).toBe(true);
+		expect(distinctEvents(deliveries)).toEqual(expect.arrayContaining(['order.processing', 'order.completed']));
+		expect(eventsOfRuns(server)).toEqual(distinctEvents(deliveries));
+		expect(server.answers.every((a) => a.status === 200)).toBe(true);
+
+		for (const d of deliveries) {
+			const run = server.runs.find((r) => r[0].json.event === d.event)!;
+			expect(run).toHaveLength(1);
+			const sent = JSON.parse(d.body) as { event: string; timestamp: string; data: { id: string; updatedAt: string } };
+			const { json } = run[0];
+			expect(json.data).toEqual(sent.data);
+			expect(json.timestamp).toBe(sent.timestamp);
+			expect(json.delivery).toMatchObject({
+				signatureTimestamp: Number(d.attempts[0].timestamp),
+				duplicateKey: JSON.stringify([sent.data.id, sent.event, sent.data.updatedAt]),
+				webhookId: d.webhookId,
+			});
+			expect(json.headers).toBeUndefined();
+		}
+		// Each run persists its key in static data (what n8n saves); the secret is in no output.
+		expect(nodeStaticData(h).seenKeys).toBeUndefined();
+		const outputs = [];
+		for (const run of server.runs) outputs.push(await completeRun(h, run));
+		expect(outputs.map((o) => o.map((i) => i.json))).toEqual(server.runs.map((r) => r.map((i) => i.json)));
+		expect([...(nodeStaticData(h).seenKeys as string[])].sort()).toEqual(
+			deliveries.map((d) => {
+				const sent = JSON.parse(d.body);
+				return JSON.stringify([sent.data.id, sent.event, sent.data.updatedAt]);
+			}).sort(),
+		);
+		expect(JSON.stringify({ runs: server.runs, outputs })).not.toContain(String(nodeStaticData(h).secret));
+	});
+
+	it('answers injected duplicate deliveries 200 without a run', async () => {
+		await control(sb, '/sandbox/config', { duplicateDeliveries: true });
+		const { server } = await registeredTrigger();
+		const orderId = await fundedOrder(sb);
+		const deliveries = await settled(sb, orderId, true);
+
+		const duplicates = deliveries.filter((d) => d.duplicateOf);
+		expect(duplicates.length).toBeGreaterThanOrEqual(distinctEvents(deliveries).length);
+		expect(deliveries.every((d) => d.state === 'delivered')).toBe(true);
+		for (const d of duplicates) {
+			const last = d.attempts.at(-1)!;
+			expect(last.status).toBe(200);
+			expect(JSON.parse(last.responseBody ?? '{}')).toMatchObject({ ignored: 'duplicate' });
+		}
+		expect(eventsOfRuns(server)).toEqual(distinctEvents(deliveries));
+		expect(server.runs).toHaveLength(distinctEvents(deliveries).length);
+	});
+
+	it('accepts the retry after a failing first answer: one run per event', async () => {
+		let target = '';
+		const { server } = await registeredTrigger({}, {
+			via: async (serverUrl) => {
+				target = serverUrl;
+				const proxy = await failingProxy(() => target, 'beforeNode');
+				closers.push(() => proxy.close());
+				return proxy.url;
+			},
+		});
+		const orderId = await fundedOrder(sb);
+		const deliveries = await settled(sb, orderId);
+
+		for (const d of deliveries) {
+			expect(d.state).toBe('delivered');
+			expect(d.attempts.map((a) => a.status)).toEqual([503, 200]);
+			// spec §6 rule 2: a fresh timestamp and signature per attempt, the same payload.
+			expect(d.attempts[1].timestamp).not.toBe(d.attempts[0].timestamp);
+			expect(d.attempts[1].signature).not.toBe(d.attempts[0].signature);
+		}
+		expect(eventsOfRuns(server)).toEqual(distinctEvents(deliveries));
+	});
+
+	it('treats a retry of an event it already accepted (answer lost) as a duplicate, also with duplicates injected', async () => {
+		await control(sb, '/sandbox/config', { duplicateDeliveries: true });
+		let target = '';
+		const { server } = await registeredTrigger({}, {
+			via: async (serverUrl) => {
+				target = serverUrl;
+				const proxy = await failingProxy(() => target, 'afterNode');
+				closers.push(() => proxy.close());
+				return proxy.url;
+			},
+		});
+		const orderId = await fundedOrder(sb);
+		const deliveries = await settled(sb, orderId, true);
+
+		const originals = deliveries.filter((d) => !d.duplicateOf);
+		for (const d of originals) {
+			expect(d.attempts.map((a) => a.status)).toEqual([503, 200]);
+			expect(JSON.parse(d.attempts[1].responseBody ?? '{}')).toMatchObject({ ignored: 'duplicate' });
+		}
+		// Every event reached the node at least three times (attempt, retry, duplicate): one run each.
+		expect(server.answers.length).toBeGreaterThanOrEqual(originals.length * 3);
+		expect(eventsOfRuns(server)).toEqual(distinctEvents(deliveries));
+	});
+
+	it('answers events outside the selection 200 without a run', async () => {
+		const { server } = await registeredTrigger({ events: ['order.completed', 'order.failed'] });
+		const completed = await fundedOrder(sb);
+		const failed = await fundedOrder(sb, 'failed');
+		const deliveries = [...(await settled(sb, completed)), ...(await settled(sb, failed))];
+
+		expect(deliveries.every((d) => d.state === 'delivered')).toBe(true);
+		expect(eventsOfRuns(server)).toEqual(['order.completed', 'order.failed']);
+		const ignored = deliveries.filter((d) => !['order.completed', 'order.failed'].includes(d.event));
+		expect(ignored.length).toBeGreaterThan(0);
+		for (const d of ignored) expect(JSON.parse(d.attempts[0].responseBody ?? '{}')).toMatchObject({ ignored: 'event_not_selected' });
+	});
+
+	it('outputs only the order snapshot, or adds the headers, when asked', async () => {
+		const onlyData = await registeredTrigger({ events: ['order.completed'], options: { onlyData: true } });
+		const withHeaders = await registeredTrigger({ events: ['order.completed'], options: { includeHeaders: true } });
+		const orderId = await fundedOrder(sb);
+		const deliveries = await settled(sb, orderId);
+		const completed = deliveries.filter((d) => d.event === 'order.completed');
+		expect(completed).toHaveLength(2); // one per registered endpoint
+
+		const snapshot = JSON.parse(completed[0].body).data;
+		expect(onlyData.server.runs).toHaveLength(1);
+		// The run's first step (the trigger's execute) outputs the snapshot alone.
+		const [only] = await completeRun(onlyData.h, onlyData.server.runs[0]);
+		expect(only.json).toEqual(snapshot);
+		expect(only.pairedItem).toEqual({ item: 0 });
+
+		expect(withHeaders.server.runs).toHaveLength(1);
+		const { json } = withHeaders.server.runs[0][0];
+		expect(json.data).toEqual(snapshot);
+		const headers = json.headers as Record<string, string>;
+		const mine = completed.find((d) => d.webhookId === nodeStaticData(withHeaders.h).webhookId)!;
+		expect(headers['x-service-signature']).toBe(mine.attempts[0].signature);
+		expect(headers['x-service-timestamp']).toBe(mine.attempts[0].timestamp);
+		expect(headers['user-agent']).toMatch(/sandbox/);
+	});
+
+	it('verifies on the test URL too ("listen for test event")', async () => {
+		const { h, server } = await registeredTrigger({}, { isTest: true });
+		expect(String(nodeStaticData(h).url)).toContain('/webhook-test/');
+		const orderId = await fundedOrder(sb);
+		const deliveries = await settled(sb, orderId);
+		expect(eventsOfRuns(server)).toEqual(distinctEvents(deliveries));
+
+		const body = deliveries[0].body;
+		const forged = await post(server.url, body, signedHeaders('whsec_not_the_secret', body));
+		expect([forged.status, forged.json?.error]).toEqual([401, 'signature_mismatch']);
+		const unsigned = await post(server.url, body, { 'content-type': 'application/json' });
+		expect([unsigned.status, unsigned.json?.error]).toEqual([401, 'missing_signature']);
+		expect(server.runs).toHaveLength(distinctEvents(deliveries).length);
+	});
+});

@@ -1,0 +1,216 @@
+/**
+ * Every bad delivery is answered with the right status and starts no run; every good one starts
+ * exactly one. Deliveries go over real HTTP to the node's webhook served like n8n serves it.
+ */
+import { runWebhook, startWebhookServer, type WebhookServer } from '../../harness/n8n';
+import { badDeliveries, type BadDelivery } from './corpus';
+import {
+	deliverInMemory,
+	envelope,
+	memoryRequest,
+	memoryResponse,
+	nodeStaticData,
+	post,
+	sign,
+	signedHeaders,
+	sleep,
+	triggerHarness,
+} from './helpers';
+
+const SECRET = 'whsec_corpus_0123456789abcdef0123456789abcdef';
+const TOLERANCE = 300;
+
+interface Failure {
+	name: string;
+	expected: string;
+	got: string;
+}
+
+async function sendCorpus(server: WebhookServer, secret: string): Promise<{ failures: Failure[]; sent: BadDelivery[] }> {
+	const failures: Failure[] = [];
+	const sent: BadDelivery[] = [];
+	for (const make of badDeliveries()) {
+		const bad = make(secret, Date.now(), TOLERANCE);
+		sent.push(bad);
+		const runsBefore = server.runs.length;
+		const answer = await post(server.url, bad.body, bad.headers);
+		const got = `${answer.status} ${answer.json?.error ?? answer.body}`;
+		if (answer.status !== bad.status || answer.json?.error !== bad.error) {
+			failures.push({ name: bad.name, expected: `${bad.status} ${bad.error}`, got });
+		}
+		if (server.runs.length !== runsBefore) failures.push({ name: bad.name, expected: 'no run', got: 'a run started' });
+		// The answer names the reason, never the secret or the signature that would have matched.
+		const ts = bad.headers['x-service-timestamp'];
+		const expectedSignature = typeof ts === 'string' ? sign(secret, ts, bad.body) : undefined;
+		if (answer.body.includes(secret) || (expectedSignature && answer.body.includes(expectedSignature))) {
+			failures.push({ name: bad.name, expected: 'no secret in the answer', got: answer.body });
+		}
+	}
+	return { failures, sent };
+}
+
+describe('Orchestration Trigger: forged and malformed deliveries', () => {
+	const servers: WebhookServer[] = [];
+	afterAll(async () => {
+		await Promise.all(servers.map((s) => s.close()));
+	});
+
+	it('has a corpus of at least 100 bad deliveries with distinct names', () => {
+		const names = badDeliveries().map((make) => make(SECRET, Date.now(), TOLERANCE).name);
+		expect(names.length).toBeGreaterThanOrEqual(100);
+		expect(new Set(names).size).toBe(names.length);
+	});
+
+	it('rejects every bad delivery with its status and reason and starts no run (existing endpoint)', async () => {
+		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
+		const server = await startWebhookServer(h);
+		servers.push(server);
+		const { failures, sent } = await sendCorpus(server, SECRET);
+		expect(failures).toEqual([]);
+		expect(server.runs).toHaveLength(0);
+		expect(sent.filter((b) => b.status === 401).length).toBeGreaterThanOrEqual(100);
+		expect(sent.filter((b) => b.status === 400).length).toBeGreaterThanOrEqual(10);
+
+		// The same endpoint still accepts genuine deliveries afterwards: exactly one run each.
+		const good = Array.from({ length: 25 }, (_, i) => envelope({ event: i % 2 ? 'order.processing' : 'order.completed' }));
+		for (const env of good) {
+			const body = JSON.stringify(env);
+			const answer = await post(server.url, body, signedHeaders(SECRET, body));
+			expect(answer.status).toBe(200);
+		}
+		expect(server.runs).toHaveLength(good.length);
+		expect(server.runs.map((run) => run.length)).toEqual(good.map(() => 1));
+		expect(server.runs.map((run) => run[0].json.data)).toEqual(good.map((env) => env.data));
+	});
+
+	it('rejects the same corpus with a secret registered automatically (kept in static data)', async () => {
+		const h = triggerHarness({
+			parameters: {},
+			staticData: {
+				'node:Orchestration Trigger': {
+					webhookId: 'wh_corpus',
+					secret: SECRET,
+					url: 'http://127.0.0.1:5678/webhook/x/webhook',
+					baseUrl: 'http://127.0.0.1:9',
+					registeredAt: new Date().toISOString(),
+				},
+			},
+		});
+		expect(nodeStaticData(h).secret).toBe(SECRET);
+		const server = await startWebhookServer(h);
+		servers.push(server);
+		const { failures } = await sendCorpus(server, SECRET);
+		expect(failures).toEqual([]);
+		expect(server.runs).toHaveLength(0);
+		const body = JSON.stringify(envelope());
+		expect((await post(server.url, body, signedHeaders(SECRET, body))).status).toBe(200);
+		expect(server.runs).toHaveLength(1);
+		expect(server.runs[0][0].json.delivery).toMatchObject({ webhookId: 'wh_corpus' });
+	});
+
+	describe('cases HTTP cannot carry (in-memory request objects)', () => {
+		const h = () => triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
+
+		it('rejects header arrays (a header sent twice, not joined)', async () => {
+			const body = JSON.stringify(envelope());
+			const headers = signedHeaders(SECRET, body);
+			const sig = await deliverInMemory(h(), body, { ...headers, 'x-service-signature': [headers['x-service-signature'], headers['x-service-signature']] });
+			expect([sig.status, sig.json?.error]).toEqual([401, 'malformed_signature']);
+			expect(sig.result.workflowData).toBeUndefined();
+			const ts = await deliverInMemory(h(), body, { ...headers, 'x-service-timestamp': [headers['x-service-timestamp']] });
+			expect([ts.status, ts.json?.error]).toEqual([401, 'malformed_timestamp']);
+			expect(ts.result.workflowData).toBeUndefined();
+		});
+
+		it('rejects a timestamp with surrounding spaces even when the spaces were signed', async () => {
+			const body = JSON.stringify(envelope());
+			for (const ts of [` ${Date.now()}`, `${Date.now()} `, `\t${Date.now()}`]) {
+				const answer = await deliverInMemory(h(), body, { 'x-service-timestamp': ts, 'x-service-signature': sign(SECRET, ts, body) });
+				expect([answer.status, answer.json?.error]).toEqual([401, 'malformed_timestamp']);
+				expect(answer.result.workflowData).toBeUndefined();
+			}
+		});
+
+		it('fails closed when the raw body was not kept (500, no run), and reads it when n8n offers readRawBody', async () => {
+			const body = JSON.stringify(envelope());
+			const headers = signedHeaders(SECRET, body);
+			const missing = await deliverInMemory(h(), undefined, headers);
+			expect([missing.status, missing.json?.error]).toEqual([500, 'raw_body_unavailable']);
+			expect(missing.result.workflowData).toBeUndefined();
+
+			const req = memoryRequest(undefined, headers) as ReturnType<typeof memoryRequest> & { readRawBody: () => Promise<void> };
+			req.readRawBody = async () => {
+				req.rawBody = Buffer.from(body);
+			};
+			const result = await runWebhook(h(), req, memoryResponse().res);
+			expect(result.workflowData?.[0]).toHaveLength(1);
+		});
+
+		it('never verifies against a re-serialized body: the parsed body is ignored', async () => {
+			const env = envelope();
+			const raw = JSON.stringify(env, null, 1);
+			// Signature over the compact JSON, raw bytes indented: a verifier using req.body would accept.
+			const req = memoryRequest(raw, signedHeaders(SECRET, JSON.stringify(env)));
+			const mem = memoryResponse();
+			const result = await runWebhook(h(), req, mem.res);
+			expect(result.workflowData).toBeUndefined();
+			expect(mem.answer().status).toBe(401);
+		});
+
+		it('answers 500 without a stored registration in automatic mode and starts no run', async () => {
+			const body = JSON.stringify(envelope());
+			const answer = await deliverInMemory(triggerHarness({ parameters: {} }), body, signedHeaders(SECRET, body));
+			expect([answer.status, answer.json?.error]).toEqual([500, 'secret_unavailable']);
+			expect(answer.result.workflowData).toBeUndefined();
+		});
+	});
+
+	describe('replays and the clock window', () => {
+		it('answers a replay inside the tolerance 200 as a duplicate, and 401 stale once the tolerance has passed', async () => {
+			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { toleranceSeconds: 1 } } });
+			const server = await startWebhookServer(h);
+			servers.push(server);
+			const body = JSON.stringify(envelope());
+			const headers = signedHeaders(SECRET, body);
+			expect((await post(server.url, body, headers)).status).toBe(200);
+			const replay = await post(server.url, body, headers);
+			expect([replay.status, replay.json?.ignored]).toEqual([200, 'duplicate']);
+			await sleep(1200);
+			const late = await post(server.url, body, headers);
+			expect([late.status, late.json?.error]).toEqual([401, 'stale_timestamp']);
+			expect(server.runs).toHaveLength(1);
+		});
+
+		it('accepts deliveries just inside the tolerance, either side of the clock', async () => {
+			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
+			const server = await startWebhookServer(h);
+			servers.push(server);
+			for (const offset of [-(TOLERANCE - 1) * 1000, (TOLERANCE - 1) * 1000]) {
+				const body = JSON.stringify(envelope());
+				expect((await post(server.url, body, signedHeaders(SECRET, body, Date.now() + offset))).status).toBe(200);
+			}
+			expect(server.runs).toHaveLength(2);
+		});
+
+		it('without deduplication a replay inside the tolerance runs again (deduplication is what stops it)', async () => {
+			const h = triggerHarness({
+				parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { deduplicate: false } },
+			});
+			const server = await startWebhookServer(h);
+			servers.push(server);
+			const body = JSON.stringify(envelope());
+			const headers = signedHeaders(SECRET, body);
+			await post(server.url, body, headers);
+			await post(server.url, body, headers);
+			expect(server.runs).toHaveLength(2);
+		});
+
+		it('accepts upper-case hex of the correct signature (protocol core policy: case carries no information)', async () => {
+			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
+			const body = JSON.stringify(envelope());
+			const headers = signedHeaders(SECRET, body);
+			const answer = await deliverInMemory(h, body, { ...headers, 'x-service-signature': headers['x-service-signature'].toUpperCase() });
+			expect(answer.result.workflowData?.[0]).toHaveLength(1);
+		});
+	});
+});

@@ -1,0 +1,216 @@
+/**
+ * Registration against the sandbox over real HTTP: POST /v1/webhooks on activation, the secret kept
+ * in static data only, reuse for the same URL across activate / deactivate / activate, a new
+ * endpoint for a changed URL, and a retried registration replayed instead of duplicated.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startSandbox } from '../../../sandbox/index';
+import { runWebhookMethod, startWebhookServer, type NodeHarness } from '../../harness/n8n';
+import { envelope, nodeStaticData, post, SERVER_KEY, signedHeaders, triggerHarness } from './helpers';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+interface Registration {
+	webhookId: string;
+	url: string;
+	partnerId: string;
+}
+
+async function registrations(sb: Sandbox): Promise<Registration[]> {
+	const res = await fetch(`${sb.orchestrationUrl}/sandbox/webhooks`);
+	return ((await res.json()) as { webhooks: Registration[] }).webhooks;
+}
+
+interface RecordedPost {
+	idempotencyKey: string | null;
+	status: number;
+	replayed: boolean;
+}
+
+async function webhookPosts(sb: Sandbox): Promise<RecordedPost[]> {
+	const res = await fetch(`${sb.orchestrationUrl}/sandbox/requests?path=/v1/webhooks&method=POST`);
+	return ((await res.json()) as { requests: RecordedPost[] }).requests;
+}
+
+/** What n8n does on activation: checkExists, then create when it returned false. */
+async function activate(h: NodeHarness, isTest = false): Promise<{ created: boolean }> {
+	if (await runWebhookMethod(h, 'checkExists', { isTest })) return { created: false };
+	expect(await runWebhookMethod(h, 'create', { isTest })).toBe(true);
+	return { created: true };
+}
+
+describe('Orchestration Trigger: registration', () => {
+	let sb: Sandbox;
+	beforeAll(async () => {
+		sb = await startSandbox({ quiet: true });
+	});
+	afterAll(async () => {
+		await sb.close();
+	});
+	beforeEach(async () => {
+		await fetch(`${sb.orchestrationUrl}/sandbox/reset`, { method: 'POST' });
+	});
+
+	const harness = (parameters = {}) => triggerHarness({ baseUrl: sb.orchestrationUrl, parameters });
+
+	it('registers the production URL on activation and keeps webhookId and secret in static data only', async () => {
+		const h = harness();
+		expect(await runWebhookMethod(h, 'checkExists')).toBe(false);
+		expect(await runWebhookMethod(h, 'create')).toBe(true);
+
+		const [registered] = await registrations(sb);
+		const stored = nodeStaticData(h);
+		expect(stored).toMatchObject({
+			webhookId: registered.webhookId,
+			url: registered.url,
+			baseUrl: sb.orchestrationUrl,
+		});
+		expect(registered.url).toBe(`http://127.0.0.1:5678/webhook/${h.workflow.id}/orchestration%20trigger/webhook`);
+		expect(typeof stored.secret).toBe('string');
+		expect(String(stored.secret)).toMatch(/^whsec_/);
+		expect(Number.isNaN(Date.parse(String(stored.registeredAt)))).toBe(false);
+
+		// The stored secret verifies deliveries; nothing the node emits carries it.
+		const server = await startWebhookServer(h);
+		try {
+			const body = JSON.stringify(envelope());
+			expect((await post(server.url, body, signedHeaders(String(stored.secret), body))).status).toBe(200);
+			expect((await post(server.url, body, signedHeaders('whsec_wrong', body))).status).toBe(401);
+			expect(server.runs).toHaveLength(1);
+			const emitted = JSON.stringify({ runs: server.runs, answers: server.answers });
+			expect(emitted).not.toContain(String(stored.secret));
+			expect(server.runs[0][0].json.delivery).toMatchObject({ webhookId: registered.webhookId });
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('reuses the registration across activate, deactivate, activate: one endpoint at the service', async () => {
+		const h = harness();
+		expect(await activate(h)).toEqual({ created: true });
+		const first = nodeStaticData(h).webhookId;
+		expect(await runWebhookMethod(h, 'delete')).toBe(true);
+		// delete forgets nothing the next activation needs.
+		expect(nodeStaticData(h).webhookId).toBe(first);
+		expect(await activate(h)).toEqual({ created: false });
+		expect(await activate(h, false)).toEqual({ created: false });
+		expect(await registrations(sb)).toHaveLength(1);
+		expect(await webhookPosts(sb)).toHaveLength(1);
+		expect(nodeStaticData(h).webhookId).toBe(first);
+	});
+
+	it('replays a repeated registration of the same URL instead of creating a second endpoint', async () => {
+		const h = harness();
+		await runWebhookMethod(h, 'create');
+		const { webhookId, secret } = nodeStaticData(h);
+		// Static data lost (e.g. a restored workflow): create runs again with the same derived key.
+		for (const k of Object.keys(nodeStaticData(h))) delete nodeStaticData(h)[k];
+		await runWebhookMethod(h, 'create');
+		expect(nodeStaticData(h)).toMatchObject({ webhookId, secret });
+		expect(await registrations(sb)).toHaveLength(1);
+		const posts = await webhookPosts(sb);
+		expect(posts).toHaveLength(2);
+		expect(posts[0].idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
+		expect(posts[1].idempotencyKey).toBe(posts[0].idempotencyKey);
+		expect(posts.map((p) => p.replayed)).toEqual([false, true]);
+	});
+
+	it('retries a failed registration with the same idempotency key: one endpoint', async () => {
+		await fetch(`${sb.orchestrationUrl}/sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ method: 'POST', path: '/v1/webhooks', mode: 'status', status: 503, times: 1 }),
+		});
+		const h = harness();
+		try {
+			expect(await activate(h)).toEqual({ created: true });
+		} finally {
+			await fetch(`${sb.orchestrationUrl}/sandbox/faults`, { method: 'DELETE' });
+		}
+		const posts = await webhookPosts(sb);
+		expect(posts.map((p) => p.status)).toEqual([503, 201]);
+		expect(new Set(posts.map((p) => p.idempotencyKey)).size).toBe(1);
+		expect(await registrations(sb)).toHaveLength(1);
+		expect(nodeStaticData(h).webhookId).toBe((await registrations(sb))[0].webhookId);
+	});
+
+	it('registers again when the webhook URL or the service changed', async () => {
+		const h = harness();
+		await activate(h);
+		const firstId = nodeStaticData(h).webhookId;
+		(h.additionalData as unknown as { webhookBaseUrl: string }).webhookBaseUrl = 'https://n8n.example.com/webhook';
+		expect(await activate(h)).toEqual({ created: true });
+		const list = await registrations(sb);
+		expect(list.map((r) => r.url)).toEqual([
+			`http://127.0.0.1:5678/webhook/${h.workflow.id}/orchestration%20trigger/webhook`,
+			`https://n8n.example.com/webhook/${h.workflow.id}/orchestration%20trigger/webhook`,
+		]);
+		expect(nodeStaticData(h)).toMatchObject({ webhookId: list[1].webhookId, url: list[1].url });
+		expect(nodeStaticData(h).webhookId).not.toBe(firstId);
+
+		// Another service (base URL) needs its own endpoint too; a trailing slash is the same service.
+		h.credentialsHelper.store.orchestrationServerApi.baseUrl = `${sb.orchestrationUrl}/`;
+		expect(await runWebhookMethod(h, 'checkExists')).toBe(true);
+		h.credentialsHelper.store.orchestrationServerApi.baseUrl = sb.orchestrationUrl.replace('127.0.0.1', 'localhost');
+		expect(await runWebhookMethod(h, 'checkExists')).toBe(false);
+	});
+
+	it('registers the test URL separately when listening for a test event', async () => {
+		const h = harness();
+		await activate(h);
+		expect(await activate(h, true)).toEqual({ created: true });
+		const urls = (await registrations(sb)).map((r) => r.url);
+		expect(urls).toEqual([
+			`http://127.0.0.1:5678/webhook/${h.workflow.id}/orchestration%20trigger/webhook`,
+			`http://127.0.0.1:5678/webhook-test/${h.workflow.id}/orchestration%20trigger/webhook`,
+		]);
+	});
+
+	it('with an existing endpoint, makes no registration calls', async () => {
+		const h = harness({ registration: 'existingEndpoint', webhookSecret: 'whsec_elsewhere' });
+		expect(await activate(h)).toEqual({ created: false });
+		expect(await runWebhookMethod(h, 'create')).toBe(true);
+		expect(await runWebhookMethod(h, 'delete')).toBe(true);
+		expect(await webhookPosts(sb)).toHaveLength(0);
+		expect(nodeStaticData(h).secret).toBeUndefined();
+	});
+
+	it('fails activation with the service error and never shows the key', async () => {
+		const h = triggerHarness({ baseUrl: sb.orchestrationUrl, apiKey: 'fn_sandbox_server_partner1_disabled' });
+		const error = await runWebhookMethod(h, 'create').then(
+			() => undefined,
+			(e: Error & { description?: string }) => e,
+		);
+		expect(error).toBeDefined();
+		expect(`${error?.message} ${error?.description}`).toMatch(/unauthorized|401/);
+		expect(JSON.stringify(error)).not.toContain('fn_sandbox_server_partner1_disabled');
+		expect(`${error?.message} ${error?.description}`).not.toContain('fn_sandbox_server_partner1_disabled');
+		expect(nodeStaticData(h).secret).toBeUndefined();
+	});
+
+	it('stores nothing when the answer lacks the secret, and names the field, not the body', async () => {
+		const server = http.createServer((req, res) => {
+			req.resume();
+			req.on('end', () => {
+				res.setHeader('content-type', 'application/json');
+				res.statusCode = 201;
+				res.end(JSON.stringify({ webhookId: 'wh_nosecret', note: 'leaky-value-123' }));
+			});
+		});
+		await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+		try {
+			const h = triggerHarness({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: SERVER_KEY });
+			const error = await runWebhookMethod(h, 'create').then(
+				() => undefined,
+				(e: Error & { description?: string }) => e,
+			);
+			expect(error?.message).toMatch(/webhookId and secret/);
+			expect(error?.description).toMatch(/secret/);
+			expect(`${error?.message} ${error?.description}`).not.toContain('leaky-value-123');
+			expect(nodeStaticData(h).webhookId).toBeUndefined();
+		} finally {
+			await new Promise<void>((r) => server.close(() => r()));
+		}
+	});
+});
