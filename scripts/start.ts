@@ -45,10 +45,8 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', () => void stop(0));
 	try {
 		console.log('4/5 importing credentials and example workflows');
-		n8n.importCredentials(sandboxCredentials(sandbox));
-		for (const example of loadExamples()) {
-			n8n.importWorkflow(withNodePrefix(example.workflow, CUSTOM_PREFIX));
-		}
+		await n8n.importCredentials(sandboxCredentials(sandbox));
+		await n8n.importWorkflows(loadExamples().map((e) => withNodePrefix(e.workflow, CUSTOM_PREFIX)));
 		console.log('5/5 starting n8n');
 		await n8n.start();
 		await n8n.setupOwner(OWNER);

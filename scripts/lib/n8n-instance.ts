@@ -89,47 +89,52 @@ export class N8nInstance {
 			N8N_LOG_OUTPUT: 'console,file',
 			N8N_LOG_FILE_LOCATION: this.logFile,
 			DB_TYPE: 'sqlite',
+			// n8n's CLI does nothing under NODE_ENV=test, which jest sets.
+			NODE_ENV: 'production',
 			...(this.opts.extraEnv ?? {}),
 			...extra,
 		};
 	}
 
-	/** Runs an n8n CLI command (import, publish, execute) and returns its output. */
-	cli(args: string[], extraEnv: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
-		try {
-			const stdout = execFileSync(this.bin, args, {
-				env: this.env(extraEnv),
-				encoding: 'utf8',
-				stdio: ['ignore', 'pipe', 'pipe'],
-				maxBuffer: 64 * 1024 * 1024,
-				timeout: 300_000,
+	/**
+	 * Runs an n8n CLI command (import, publish, execute) and returns its output. Asynchronous, so a
+	 * sandbox in this process keeps answering while the command runs.
+	 */
+	async cli(args: string[], extraEnv: Record<string, string> = {}, timeoutMs = 300_000): Promise<{ code: number; stdout: string; stderr: string }> {
+		return await new Promise((resolve) => {
+			const child = spawn(this.bin, args, { env: this.env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+			let stdout = '';
+			let stderr = '';
+			child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+			child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+			const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+			child.on('close', (code) => {
+				clearTimeout(timer);
+				resolve({ code: code ?? 1, stdout, stderr });
 			});
-			return { code: 0, stdout, stderr: '' };
-		} catch (error) {
-			const e = error as { status?: number; stdout?: string; stderr?: string };
-			return { code: e.status ?? 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
-		}
+		});
 	}
 
-	importCredentials(creds: Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>): void {
+	async importCredentials(creds: Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>): Promise<void> {
 		const file = path.join(this.opts.userFolder, `credentials-${Date.now()}.json`);
 		fs.writeFileSync(file, JSON.stringify(creds));
 		try {
-			const r = this.cli(['import:credentials', `--input=${file}`]);
+			const r = await this.cli(['import:credentials', `--input=${file}`]);
 			if (r.code !== 0) throw new Error(`import:credentials failed: ${r.stderr || r.stdout}`);
 		} finally {
 			fs.rmSync(file, { force: true });
 		}
 	}
 
-	importWorkflow(workflow: Record<string, unknown>): void {
-		const file = path.join(this.opts.userFolder, `workflow-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-		fs.writeFileSync(file, JSON.stringify(workflow));
+	/** Imports workflows in one CLI call (every n8n CLI start costs seconds). */
+	async importWorkflows(workflows: Array<Record<string, unknown>>): Promise<void> {
+		const dir = fs.mkdtempSync(path.join(this.opts.userFolder, 'wf-'));
+		workflows.forEach((wf, i) => fs.writeFileSync(path.join(dir, `${i}.json`), JSON.stringify(wf)));
 		try {
-			const r = this.cli(['import:workflow', `--input=${file}`]);
+			const r = await this.cli(['import:workflow', '--separate', `--input=${dir}`]);
 			if (r.code !== 0) throw new Error(`import:workflow failed: ${r.stderr || r.stdout}`);
 		} finally {
-			fs.rmSync(file, { force: true });
+			fs.rmSync(dir, { recursive: true, force: true });
 		}
 	}
 

@@ -1,0 +1,70 @@
+/**
+ * One real n8n for the whole suite: the pinned install, this package's dist loaded through
+ * N8N_CUSTOM_EXTENSIONS, the sandbox in this process, credentials pointed at it.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { sandboxCredentials } from '../../scripts/lib/examples';
+import { N8nInstance, REPO_ROOT, ensureN8nInstalled, freePort } from '../../scripts/lib/n8n-instance';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { bundle } = require('../../scripts/bundle.js');
+
+export interface E2eEnv {
+	sandbox: Sandbox;
+	n8n: N8nInstance;
+	userFolder: string;
+	brokerPort: number;
+}
+
+export const OWNER = { email: 'e2e-owner@sandbox.local', password: 'E2e-Owner-Passw0rd', firstName: 'E2E', lastName: 'Owner' };
+
+export async function createEnv(opts: { timeScale?: number } = {}): Promise<E2eEnv> {
+	const installDir = ensureN8nInstalled();
+	const dist = path.join(REPO_ROOT, 'dist');
+	await bundle({ outdir: dist });
+	const sandbox = await startSandbox({ timeScale: opts.timeScale ?? 20, quiet: true });
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-n8n-'));
+	const n8n = new N8nInstance({ installDir, userFolder, port: await freePort(), extensions: dist });
+	await n8n.importCredentials(sandboxCredentials(sandbox));
+	return { sandbox, n8n, userFolder, brokerPort: await freePort() };
+}
+
+
+export interface RunResult {
+	ok: boolean;
+	/** Output items (json) of each node that ran, by node name. */
+	outputs: Record<string, Array<Record<string, unknown>>>;
+	error?: string;
+	raw: string;
+}
+
+/** `n8n execute --id` (exits 1 when the run fails) and the run data it prints. */
+export async function executeWorkflow(env: E2eEnv, id: string): Promise<RunResult> {
+	const r = await env.n8n.cli(['execute', `--id=${id}`, '--rawOutput'], {
+		N8N_RUNNERS_BROKER_PORT: String(env.brokerPort),
+		N8N_LOG_OUTPUT: 'console',
+		N8N_LOG_LEVEL: 'info',
+	});
+	const raw = `${r.stdout}\n${r.stderr}`;
+	const outputs: RunResult['outputs'] = {};
+	// Log lines come first; the run data is the JSON block that starts with a bare "{" line.
+	const start = r.stdout.search(/^\{$/m);
+	if (r.code === 0 && start >= 0) {
+		const run = JSON.parse(r.stdout.slice(start)) as {
+			data: { resultData: { runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } };
+		};
+		for (const [node, runs] of Object.entries(run.data.resultData.runData)) {
+			outputs[node] = (runs[0]?.data?.main?.[0] ?? []).map((i) => i.json);
+		}
+	}
+	return { ok: r.code === 0, outputs, error: r.code === 0 ? undefined : raw, raw };
+}
+
+export async function closeEnv(env: E2eEnv | undefined): Promise<void> {
+	if (!env) return;
+	await env.n8n.stop();
+	await env.sandbox.close();
+}

@@ -1,0 +1,174 @@
+/** Workflows that run every Orchestration operation in n8n, with the checks of their outputs. */
+import type { E2eEnv, RunResult } from './env';
+import { CREDS, T, linearWorkflow, postJson, type WfNode } from './workflows';
+
+const BTC_ADDRESS = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
+const EVM_ADDRESS = '0x1111111111111111111111111111111111111111';
+
+function orch(name: string, parameters: Record<string, unknown>, key: 'server' | 'client' = 'server'): WfNode {
+	return {
+		name,
+		type: T.orchestration,
+		parameters: { authentication: key === 'server' ? 'serverKey' : 'clientKey', ...parameters },
+		credentials: key === 'server' ? CREDS.server : CREDS.client,
+	};
+}
+
+const quoteParams = {
+	resource: 'quote',
+	operation: 'create',
+	sourceChain: 'base',
+	sourceAsset: 'USDC',
+	destinationChain: 'bitcoin',
+	destinationAsset: 'BTC',
+	amountFormat: 'decimal',
+	amount: '250',
+	recipientAddress: BTC_ADDRESS,
+};
+
+export interface Flow {
+	id: string;
+	title: string;
+	workflow: Record<string, unknown>;
+	check(result: RunResult, env: E2eEnv): void;
+}
+
+function expectOk(result: RunResult): void {
+	if (!result.ok) throw new Error(`the workflow failed:\n${result.raw.slice(-4000)}`);
+}
+
+function one(result: RunResult, node: string): Record<string, unknown> {
+	const items = result.outputs[node];
+	if (!items?.length) throw new Error(`node "${node}" produced no items; ran: ${Object.keys(result.outputs).join(', ')}`);
+	return items[0];
+}
+
+export function orchestrationWorkflows(orchestrationUrl: string): Flow[] {
+	return [
+		{
+			id: 'e2eOrchServer',
+			title: 'every operation with a server key: routes, limits, estimate, quote, pay, wait, offramp, submit, onramp, affiliates, webhook, legacy addresses',
+			workflow: linearWorkflow('e2eOrchServer', 'E2E orchestration (server key)', [
+				{ name: 'Start', type: T.manual },
+				orch('Routes', { resource: 'route', operation: 'getAll', returnAll: true, filters: { chain: 'base' } }),
+				orch('Limits', { resource: 'route', operation: 'getLimits' }),
+				orch('Estimate', { ...quoteParams, operation: 'estimate' }),
+				orch('Quote', quoteParams),
+				postJson(
+					'Pay deposit',
+					`${orchestrationUrl}/sandbox/deposits`,
+					"={{ JSON.stringify({ depositAddress: $('Quote').first().json.depositAddress, amount: $('Quote').first().json.amountIn }) }}",
+				),
+				orch('Status', {
+					resource: 'order',
+					operation: 'getStatus',
+					lookupBy: 'quoteId',
+					quoteId: "={{ $('Quote').first().json.quoteId }}",
+					waitUntilFinal: true,
+					pollIntervalSeconds: 3,
+					waitTimeoutSeconds: 120,
+				}),
+				orch('Offramp', {
+					resource: 'quote',
+					operation: 'createOfframp',
+					sourceChain: 'base',
+					sourceAsset: 'USDC',
+					amountFormat: 'decimal',
+					amount: '50',
+					recipientAddress: '$alice',
+				}),
+				orch('Submit', {
+					resource: 'order',
+					operation: 'submit',
+					quoteId: "={{ $('Offramp').first().json.quoteId }}",
+					sourceReference: 'txHash',
+					txHash: `0x${'ab'.repeat(32)}`,
+				}),
+				orch('Onramp', {
+					resource: 'order',
+					operation: 'createOnramp',
+					destinationChain: 'base',
+					destinationAsset: 'USDC',
+					recipientAddress: EVM_ADDRESS,
+					amountFormat: 'decimal',
+					amount: '0.001',
+				}),
+				orch('Affiliates', { resource: 'affiliate', operation: 'getAll', returnAll: true }),
+				orch('Webhook', { resource: 'webhook', operation: 'create', url: 'https://example.com/e2e/orders' }),
+				orch('Accumulation', { resource: 'accumulationAddress', operation: 'get', accumulationAddressId: 'acc_sandbox_usdc_base' }),
+				orch('Accumulation sync', { resource: 'accumulationAddress', operation: 'sync' }),
+				orch('Accumulation reindex', { resource: 'accumulationAddress', operation: 'reindex', idOrAddress: 'acc_sandbox_usdc_base' }),
+				orch('Liquidation list', { resource: 'liquidationAddress', operation: 'getAll', returnAll: true }),
+				orch('Liquidation', { resource: 'liquidationAddress', operation: 'get', liquidationAddressId: 'liq_sandbox_btc_usdc' }),
+			]),
+			check(result) {
+				expectOk(result);
+				expect(result.outputs.Routes.length).toBeGreaterThan(1);
+				expect(result.outputs.Routes.every((r) => r.chain === 'base')).toBe(true);
+				expect(one(result, 'Limits')).toBeTruthy();
+				expect(one(result, 'Estimate')).toMatchObject({ amountIn: '250000000', amountInFormatted: '250' });
+				const quote = one(result, 'Quote');
+				expect(quote).toMatchObject({ amountIn: '250000000', amountInFormatted: '250', quoteId: expect.any(String) });
+				expect(quote.secondsUntilExpiry).toEqual(expect.any(Number));
+				const status = one(result, 'Status');
+				expect(status).toMatchObject({ status: 'completed', isFinal: true });
+				expect(status.stages).toEqual(expect.arrayContaining(['deposit_confirmed', 'delivered']));
+				expect(one(result, 'Offramp')).toMatchObject({ amountIn: '50000000' });
+				expect(one(result, 'Submit')).toMatchObject({ orderId: expect.any(String) });
+				expect(String(one(result, 'Onramp').depositAddress)).toMatch(/^lnbc/);
+				expect(result.outputs.Affiliates.length).toBeGreaterThan(0);
+				expect(one(result, 'Webhook')).toMatchObject({ webhookId: expect.any(String), secretIssued: true });
+				expect(one(result, 'Webhook')).not.toHaveProperty('secret');
+				expect(one(result, 'Accumulation')).toMatchObject({ accumulationAddressId: 'acc_sandbox_usdc_base' });
+				expect(one(result, 'Accumulation sync')).toMatchObject({ ok: true });
+				expect(one(result, 'Accumulation reindex')).toMatchObject({ ok: true });
+				expect(result.outputs['Liquidation list'].length).toBeGreaterThan(0);
+				expect(one(result, 'Liquidation')).toMatchObject({ liquidationAddressId: 'liq_sandbox_btc_usdc' });
+			},
+		},
+		{
+			id: 'e2eOrchClient',
+			title: 'a client key: quote with read token, pay, status by quote id with the token chained by expression',
+			workflow: linearWorkflow('e2eOrchClient', 'E2E orchestration (client key)', [
+				{ name: 'Start', type: T.manual },
+				orch('Client quote', quoteParams, 'client'),
+				postJson(
+					'Pay deposit',
+					`${orchestrationUrl}/sandbox/deposits`,
+					"={{ JSON.stringify({ depositAddress: $('Client quote').first().json.depositAddress, amount: $('Client quote').first().json.amountIn }) }}",
+				),
+				orch(
+					'Client status',
+					{
+						resource: 'order',
+						operation: 'getStatus',
+						lookupBy: 'quoteId',
+						quoteId: "={{ $('Client quote').first().json.quoteId }}",
+						readToken: "={{ $('Client quote').first().json.readToken }}",
+						waitUntilFinal: true,
+						pollIntervalSeconds: 3,
+						waitTimeoutSeconds: 120,
+					},
+					'client',
+				),
+			]),
+			check(result) {
+				expectOk(result);
+				expect(one(result, 'Client quote').readToken).toEqual(expect.any(String));
+				expect(one(result, 'Client status')).toMatchObject({ status: 'completed', isFinal: true });
+			},
+		},
+		{
+			id: 'e2eOrchFailing',
+			title: 'a failing operation fails the execution with the service error code in the message',
+			workflow: linearWorkflow('e2eOrchFailing', 'E2E orchestration (failing)', [
+				{ name: 'Start', type: T.manual },
+				orch('Unknown order', { resource: 'order', operation: 'getStatus', lookupBy: 'id', id: 'ord_does_not_exist' }),
+			]),
+			check(result) {
+				expect(result.ok).toBe(false);
+				expect(result.raw).toMatch(/not_found/);
+			},
+		},
+	];
+}
