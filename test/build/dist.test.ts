@@ -4,7 +4,6 @@
  */
 import { builtinModules } from 'node:module';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -25,7 +24,8 @@ describe('dist bundle', () => {
 	let outdir: string;
 	let files: string[];
 	beforeAll(async () => {
-		outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-dist-'));
+		// Inside the repository, so the bundles resolve n8n-workflow (a peer) from node_modules as in n8n.
+		outdir = fs.mkdtempSync(path.join(ROOT, '.dist-test-'));
 		files = await bundle({ outdir });
 	}, 120000);
 	afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));

@@ -212,3 +212,29 @@ describe('order.createOnramp', () => {
 		expect(await control(sb).requests()).toEqual([]);
 	});
 });
+
+describe('order.getStatus amounts', () => {
+	it('adds exact decimal amounts for the order, its fees and its fee payouts', async () => {
+		const [q] = await run(
+			orchestrationNode({ sb, parameters: quoteParams({ options: { appFees: { fee: [{ recipient: ADDR.evm, feeBps: 25 }] } } }) }),
+		);
+		const order = await submit(q);
+		await control(sb).advance(order.orderId as string, 'completed');
+		const [out] = await run(statusNode(SERVER_KEY), [{ json: order }]);
+		expect(out).toMatchObject({ status: 'completed', amountIn: '100000000', amountInFormatted: '100' });
+		// USDC has 6 decimals, BTC 8: every formatted value is the integer shifted exactly.
+		expect(out.feeAmountFormatted).toBe(shift(out.feeAmount as string, 6));
+		expect(out.estimatedOutFormatted).toBe(shift(out.estimatedOut as string, 8));
+		const entries = (out.feePayouts as IDataObject).entries as IDataObject[];
+		expect(entries.length).toBeGreaterThan(0);
+		for (const e of entries) expect(e.amountFormatted).toBe(shift(e.amount as string, 6));
+	});
+});
+
+/** Independent decimal shift for the assertions: string slicing, no arithmetic. */
+function shift(value: string, decimals: number): string {
+	const padded = value.padStart(decimals + 1, '0');
+	const int = padded.slice(0, padded.length - decimals);
+	const frac = padded.slice(padded.length - decimals).replace(/0+$/, '');
+	return frac ? `${int}.${frac}` : int;
+}

@@ -18,6 +18,8 @@ import type { ServiceAccess } from '../../helpers/access';
 import { concurrencyOption, optionsCollection, showFor } from '../../helpers/fields';
 import { text } from '../../helpers/params';
 import { orchestrationRequest } from '../../helpers/request';
+import { orderWithFormattedAmounts } from '../../helpers/orderAmounts';
+import { catalogueFor } from '../../helpers/quoteInput';
 import type { OperationEnv } from '../types';
 
 /** public-notes.md: poll one order's status no faster than every 3 seconds. */
@@ -182,7 +184,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 			);
 		}
 	}
-	const out = statusOutput(state);
+	const catalogue = await catalogueFor(this, access, itemIndex, false);
+	const out = catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
 	if (waitUntilFinal) out.waitTimedOut = waitTimedOut;
 	// The read token travels on so the next node can read this order again by expression.
 	if (readToken) out.readToken = readToken;
