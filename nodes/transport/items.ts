@@ -7,17 +7,27 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-/** Runs `fn` over 0..count-1 with at most `limit` in flight; results keep input order. */
+/**
+ * Runs `fn` over 0..count-1 with at most `limit` in flight; results keep input order. After a
+ * failure no further index starts (money must not move for items after a failed one); the ones in
+ * flight finish, then the failure of the lowest index is thrown.
+ */
 export async function mapWithConcurrency<R>(count: number, limit: number, fn: (index: number) => Promise<R>): Promise<R[]> {
 	const results = new Array<R>(count);
 	let next = 0;
+	let failure: { index: number; error: unknown } | undefined;
 	const workers = Array.from({ length: Math.max(1, Math.min(limit, count)) }, async () => {
-		while (next < count) {
+		while (next < count && failure === undefined) {
 			const index = next++;
-			results[index] = await fn(index);
+			try {
+				results[index] = await fn(index);
+			} catch (error) {
+				if (failure === undefined || index < failure.index) failure = { index, error };
+			}
 		}
 	});
 	await Promise.all(workers);
+	if (failure !== undefined) return Promise.reject(failure.error);
 	return results;
 }
 

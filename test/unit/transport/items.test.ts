@@ -1,0 +1,56 @@
+/** Bounded concurrency of the action nodes: order, the in-flight bound, and stopping after a failure. */
+import { mapWithConcurrency } from '../../../nodes/transport/items';
+import { isRetryableStatus, nextDelayMs, parseRetryAfter, DEFAULT_RETRY } from '../../../nodes/transport/retry';
+
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('mapWithConcurrency', () => {
+	it('keeps input order whatever the completion order, with at most `limit` in flight', async () => {
+		let inFlight = 0;
+		let peak = 0;
+		const out = await mapWithConcurrency(12, 5, async (i) => {
+			inFlight++;
+			peak = Math.max(peak, inFlight);
+			await tick((12 - i) * 2);
+			inFlight--;
+			return i * 10;
+		});
+		expect(out).toEqual(Array.from({ length: 12 }, (_, i) => i * 10));
+		expect(peak).toBe(5);
+	});
+
+	it('starts no item after a failure, lets the ones in flight finish, throws the lowest failing index', async () => {
+		const started: number[] = [];
+		const finished: number[] = [];
+		const run = mapWithConcurrency(20, 3, async (i) => {
+			started.push(i);
+			await tick(i === 1 ? 5 : 20);
+			if (i === 1 || i === 2) throw new Error(`item ${i} failed`);
+			finished.push(i);
+			return i;
+		});
+		await expect(run).rejects.toThrow('item 1 failed');
+		// 0, 1 and 2 start together; 1 fails first, so nothing beyond the first batch starts.
+		expect(started.sort((a, b) => a - b)).toEqual([0, 1, 2]);
+		expect(finished).toEqual([0]);
+	});
+});
+
+describe('retry decisions', () => {
+	it('retries 429, 5xx and 409 idempotency_in_progress, never other 4xx', () => {
+		expect(isRetryableStatus(429)).toBe(true);
+		expect(isRetryableStatus(503)).toBe(true);
+		expect(isRetryableStatus(409, 'idempotency_in_progress')).toBe(true);
+		expect(isRetryableStatus(409, 'idempotency_conflict')).toBe(false);
+		for (const s of [400, 401, 403, 404, 413, 415]) expect(isRetryableStatus(s)).toBe(false);
+	});
+
+	it('honours Retry-After in seconds and as a date, capped by the policy', () => {
+		expect(parseRetryAfter('2')).toBe(2000);
+		expect(parseRetryAfter(['1.5'])).toBe(1500);
+		expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
+		expect(parseRetryAfter('soon')).toBeUndefined();
+		expect(nextDelayMs(DEFAULT_RETRY, 1, 3_600_000)).toBe(DEFAULT_RETRY.maxElapsedMs);
+		expect([1, 2, 3, 4, 10].map((a) => nextDelayMs(DEFAULT_RETRY, a))).toEqual([500, 1000, 2000, 4000, 8000]);
+	});
+});
