@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox } from '../sandbox';
 import { CUSTOM_PREFIX, N8nInstance, REPO_ROOT, ensureN8nInstalled, withNodePrefix } from './lib/n8n-instance';
-import { loadExamples, sandboxCredentials } from './lib/examples';
+import { forSandbox, loadExamples, sandboxCredentials } from './lib/examples';
 
 export const OWNER = {
 	email: 'owner@sandbox.local',
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
 	try {
 		console.log('4/5 importing credentials and example workflows');
 		await n8n.importCredentials(sandboxCredentials(sandbox));
-		await n8n.importWorkflows(loadExamples().map((e) => withNodePrefix(e.workflow, CUSTOM_PREFIX)));
+		await n8n.importWorkflows(loadExamples().map((e) => forSandbox(withNodePrefix(e.workflow, CUSTOM_PREFIX), sandbox)));
 		console.log('5/5 starting n8n');
 		await n8n.start();
 		await n8n.setupOwner(OWNER);

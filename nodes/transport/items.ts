@@ -15,19 +15,22 @@ import {
 export async function mapWithConcurrency<R>(count: number, limit: number, fn: (index: number) => Promise<R>): Promise<R[]> {
 	const results = new Array<R>(count);
 	let next = 0;
-	let failure: { index: number; error: unknown } | undefined;
+	const state: { failure?: { index: number; error: unknown } } = {};
+	const fail = (index: number, error: unknown) => {
+		if (state.failure === undefined || index < state.failure.index) state.failure = { index, error };
+	};
 	const workers = Array.from({ length: Math.max(1, Math.min(limit, count)) }, async () => {
-		while (next < count && failure === undefined) {
+		while (next < count && state.failure === undefined) {
 			const index = next++;
 			try {
 				results[index] = await fn(index);
 			} catch (error) {
-				if (failure === undefined || index < failure.index) failure = { index, error };
+				fail(index, error);
 			}
 		}
 	});
 	await Promise.all(workers);
-	if (failure !== undefined) return Promise.reject(failure.error);
+	if (state.failure !== undefined) return Promise.reject(state.failure.error);
 	return results;
 }
 

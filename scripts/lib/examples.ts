@@ -82,3 +82,18 @@ export function sandboxCredentials(sandbox: SandboxLike) {
 		},
 	];
 }
+
+/** The examples call the sandbox at its default ports; point them at the running sandbox instead. */
+export const DEFAULT_SANDBOX_URLS = { orchestration: 'http://127.0.0.1:8787', gateway: 'http://127.0.0.1:8788' };
+
+export function forSandbox<T>(workflow: T, sandbox: { orchestrationUrl: string; gatewayUrl: string }): T {
+	const text = JSON.stringify(workflow)
+		.split(DEFAULT_SANDBOX_URLS.orchestration)
+		.join(sandbox.orchestrationUrl)
+		.split(DEFAULT_SANDBOX_URLS.gateway)
+		.join(sandbox.gatewayUrl);
+	return JSON.parse(text) as T;
+}
+
+/** Where example 3 appends its ledger rows (allowed through N8N_RESTRICT_FILE_ACCESS_TO). */
+export const LEDGER_DIR = '/tmp/n8n-orchestration';
