@@ -3,31 +3,262 @@
  * the trigger with real signed deliveries (duplicates, retries, forgeries), a restart, the example
  * workflows, and a search of every execution and n8n's logs for secrets.
  */
-import { closeEnv, createEnv, executeWorkflow, type E2eEnv } from './env';
-import { orchestrationWorkflows } from './orchestration.flows';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
+import { CUSTOM_PREFIX, withNodePrefix } from '../../scripts/lib/n8n-instance';
+import { forSandbox, LEDGER_DIR, loadExamples, pickSandboxKeys } from '../../scripts/lib/examples';
+import { OWNER, closeEnv, createEnv, executeWorkflow, type E2eEnv } from './env';
+import { gatewayWorkflows } from './gateway.flows';
+import { orchestrationWorkflows, type Flow } from './orchestration.flows';
+import { SandboxClient, until, type Delivery } from './sandbox-client';
+import { CREDS, T, linearWorkflow } from './workflows';
+
+const TRIGGER_WORKFLOW = 'e2eTrigger';
+const TRIGGER_WEBHOOK_ID = 'e2e-order-events';
+const LEDGER_FILE = path.join(LEDGER_DIR, 'ledger.csv');
 
 let env: E2eEnv;
+let sandbox: SandboxClient;
+let apiKey: string;
+let flows: Flow[];
+const cliOutputs: string[] = [];
+
+interface Execution {
+	id: string;
+	workflowId: string;
+	status: string;
+	data?: unknown;
+}
+
+async function executions(workflowId: string, includeData = false): Promise<Execution[]> {
+	const out: Execution[] = [];
+	let cursor: string | undefined;
+	do {
+		const q = new URLSearchParams({ workflowId, limit: '250', includeData: String(includeData), ...(cursor ? { cursor } : {}) });
+		const page = await env.n8n.api<{ data: Execution[]; nextCursor?: string | null }>(apiKey, 'GET', `/executions?${q}`);
+		out.push(...page.data);
+		cursor = page.nextCursor ?? undefined;
+	} while (cursor);
+	return out;
+}
+
+function triggerWorkflow() {
+	return linearWorkflow(TRIGGER_WORKFLOW, 'E2E order events', [
+		{
+			name: 'Order events',
+			type: T.trigger,
+			parameters: { registration: 'automatic', options: {} },
+			credentials: CREDS.server,
+			webhookId: TRIGGER_WEBHOOK_ID,
+		},
+		{ name: 'Received', type: T.noop, executeOnce: false },
+	]);
+}
+
+function triggerUrl(): string {
+	return `${env.n8n.url}/webhook/${TRIGGER_WEBHOOK_ID}/webhook`;
+}
+
+/** Distinct (order, event) pairs the sandbox delivered to the trigger's endpoint. */
+async function deliveredEvents(orderIds: string[]): Promise<Set<string>> {
+	const hook = (await sandbox.webhooks()).find((w) => w.url === triggerUrl());
+	if (!hook) return new Set();
+	const all = await sandbox.deliveries({ webhookId: hook.webhookId });
+	return new Set(all.filter((d) => orderIds.includes(d.orderId) && d.state === 'delivered').map((d) => `${d.orderId} ${d.event}`));
+}
+
+async function settledDeliveries(orderId: string): Promise<Delivery[]> {
+	const hook = (await sandbox.webhooks()).find((w) => w.url === triggerUrl());
+	return await until(`deliveries of ${orderId} to settle`, async () => {
+		const list = await sandbox.deliveries({ webhookId: hook!.webhookId, orderId });
+		const final = (await sandbox.orderStatus(orderId)) === 'completed';
+		return final && list.length > 0 && list.every((d) => d.state === 'delivered') ? list : undefined;
+	}, 180_000, 1000);
+}
 
 beforeAll(async () => {
+	fs.rmSync(LEDGER_FILE, { force: true });
 	env = await createEnv();
-	await env.n8n.importWorkflows(orchestrationWorkflows(env.sandbox.orchestrationUrl).map((f) => f.workflow));
+	sandbox = new SandboxClient(env.sandbox);
+	flows = [
+		...orchestrationWorkflows(env.sandbox.orchestrationUrl),
+		...gatewayWorkflows(env.sandbox.gatewayUrl, env.sandbox.keys.gateway.chainId),
+	];
+	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(e.workflow, CUSTOM_PREFIX), env.sandbox));
+	await env.n8n.importWorkflows([...flows.map((f) => f.workflow), triggerWorkflow(), ...examples]);
 }, 600_000);
 
 afterAll(async () => {
 	await closeEnv(env);
 });
 
-describe('Orchestration node in n8n', () => {
-	for (const flow of orchestrationWorkflowsForNames()) {
-		it(flow.title, async () => {
+describe('action nodes through n8n execute', () => {
+	it('runs every flow: each operation of both nodes, and a failing one', async () => {
+		for (const flow of flows) {
 			const result = await executeWorkflow(env, flow.id);
-			if (process.env.E2E_DEBUG) console.log(result.raw.slice(0, 3000));
-			flow.check(result, env);
-		});
-	}
+			cliOutputs.push(result.raw);
+			try {
+				flow.check(result, env);
+			} catch (error) {
+				throw new Error(`${flow.title}: ${(error as Error).message}`);
+			}
+		}
+	});
+
+	it('example 1 (recurring payout) and example 4 (gateway deposit) finish green', async () => {
+		const payout = await executeWorkflow(env, 'exRecurringPayout');
+		cliOutputs.push(payout.raw);
+		if (!payout.ok) throw new Error(payout.raw.slice(-4000));
+		expect(payout.outputs.Summary[0]).toMatchObject({ status: 'completed', deliveredUsdc: '125.5' });
+		expect(payout.outputs['Quote (exact out)'][0]).toMatchObject({ amountMode: 'exact_out', estimatedOut: '125500000' });
+
+		const deposit = await executeWorkflow(env, 'exGatewayDeposit');
+		cliOutputs.push(deposit.raw);
+		if (!deposit.ok) throw new Error(deposit.raw.slice(-4000));
+		expect(deposit.outputs['Deposit intent'][0]).toMatchObject({ status: 'FINALIZED' });
+	});
 });
 
-function orchestrationWorkflowsForNames() {
-	// Titles and checks do not depend on the sandbox URL; build them once with a placeholder.
-	return orchestrationWorkflows('http://placeholder');
-}
+describe('Orchestration Trigger in a running n8n', () => {
+	const orders: string[] = [];
+	let replayBody = '';
+
+	beforeAll(async () => {
+		for (const id of [TRIGGER_WORKFLOW, 'exOrderEventsLedger']) {
+			const r = await env.n8n.cli(['publish:workflow', `--id=${id}`]);
+			if (r.code !== 0) throw new Error(`publish ${id}: ${r.stderr || r.stdout}`);
+		}
+		await env.n8n.start();
+		const cookie = await env.n8n.setupOwner(OWNER);
+		apiKey = await env.n8n.createApiKey(cookie);
+	}, 300_000);
+
+	it('activation registered one endpoint per trigger workflow', async () => {
+		// n8n activates published workflows just after it reports ready.
+		const urls = await until('both registrations', async () => {
+			const list = (await sandbox.webhooks()).map((w) => w.url).filter((u) => u.startsWith(env.n8n.url));
+			return list.length >= 2 ? list : undefined;
+		});
+		await new Promise((r) => setTimeout(r, 1000));
+		expect(urls.filter((u) => u === triggerUrl())).toEqual([triggerUrl()]);
+		expect(urls.filter((u) => u.startsWith(env.n8n.url))).toHaveLength(2);
+	});
+
+	it('real signed deliveries with injected duplicates start exactly one run per distinct event', async () => {
+		await sandbox.setSwitches({ duplicateDeliveries: true });
+		orders.push(await sandbox.paidOrder());
+		const list = await settledDeliveries(orders[0]);
+		expect(list.some((d) => d.duplicateOf)).toBe(true);
+		const distinct = await deliveredEvents(orders);
+		expect(distinct.size).toBeGreaterThanOrEqual(3);
+		const runs = await until('one run per event', async () => {
+			const ex = await executions(TRIGGER_WORKFLOW);
+			return ex.length >= distinct.size ? ex : undefined;
+		});
+		await new Promise((r) => setTimeout(r, 2000));
+		expect(await executions(TRIGGER_WORKFLOW)).toHaveLength(distinct.size);
+		expect(runs.every((e) => e.status === 'success')).toBe(true);
+		replayBody = list[0].body;
+	});
+
+	it('forged, tampered, stale, future, unsigned and malformed deliveries are refused and start nothing', async () => {
+		const before = (await executions(TRIGGER_WORKFLOW)).length;
+		const secret = sandbox.webhookSecrets().get(triggerUrl())!;
+		const now = Date.now();
+		const sign = (body: string, ts: number, key = secret) => ({
+			'x-service-timestamp': String(ts),
+			'x-service-signature': computeWebhookSignature(key, String(ts), body),
+		});
+		const tampered = replayBody.replace('"status":"', '"status":"x');
+		const cases: Array<{ name: string; body: string; headers: Record<string, string>; status: number[] }> = [
+			{ name: 'no headers', body: replayBody, headers: {}, status: [401] },
+			{ name: 'wrong secret', body: replayBody, headers: sign(replayBody, now, 'whsec_wrong'), status: [401] },
+			{ name: 'tampered body', body: tampered, headers: { ...sign(replayBody, now) }, status: [401] },
+			{ name: 'stale', body: replayBody, headers: sign(replayBody, now - 301_000), status: [401] },
+			{ name: 'future', body: replayBody, headers: sign(replayBody, now + 301_000), status: [401] },
+			{ name: 'seconds timestamp', body: replayBody, headers: sign(replayBody, Math.floor(now / 1000)), status: [401] },
+			{ name: 'short signature', body: replayBody, headers: { ...sign(replayBody, now), 'x-service-signature': 'abc' }, status: [401] },
+			{ name: 'signed non-JSON', body: 'not json', headers: sign('not json', now), status: [400, 422] },
+		];
+		for (const c of cases) {
+			const res = await fetch(triggerUrl(), { method: 'POST', headers: { 'content-type': 'application/json', ...c.headers }, body: c.body });
+			const text = await res.text();
+			expect({ name: c.name, ok: c.status.includes(res.status) }).toEqual({ name: c.name, ok: true });
+			expect(text).not.toContain(secret);
+		}
+		// A retry of an accepted delivery (fresh timestamp and signature, same payload) is a duplicate.
+		const retry = await fetch(triggerUrl(), { method: 'POST', headers: { 'content-type': 'application/json', ...sign(replayBody, Date.now()) }, body: replayBody });
+		expect(retry.status).toBe(200);
+		await new Promise((r) => setTimeout(r, 2000));
+		expect(await executions(TRIGGER_WORKFLOW)).toHaveLength(before);
+	});
+
+	it('example 3 appended one ledger row per final event, with formatted amounts', async () => {
+		const rows = await until('ledger rows', async () => {
+			const text = fs.existsSync(LEDGER_FILE) ? fs.readFileSync(LEDGER_FILE, 'utf8').trim() : '';
+			return text ? text.split('\n') : undefined;
+		});
+		expect(rows).toHaveLength(1);
+		expect(rows[0]).toContain(orders[0]);
+		expect(rows[0]).toContain('order.completed');
+		expect(rows[0]).toMatch(/,40,/); // 40000000 USDC smallest units, formatted
+		const ledgerRuns = await executions('exOrderEventsLedger');
+		expect(ledgerRuns.length).toBe(1);
+		expect(ledgerRuns.every((e) => e.status === 'success')).toBe(true);
+	});
+
+	it('after a restart the registration is reused, deliveries missed while down are retried, duplicates stay caught', async () => {
+		const before = (await executions(TRIGGER_WORKFLOW)).length;
+		await env.n8n.stop();
+		orders.push(await sandbox.paidOrder());
+		// While n8n is down the sandbox's first attempts fail; its retries (scaled 10 s, 30 s, 2 min, ...) land after the restart.
+		await until('a failed attempt while n8n is down', async () => {
+			const hook = (await sandbox.webhooks()).find((w) => w.url === triggerUrl());
+			const list = await sandbox.deliveries({ webhookId: hook!.webhookId, orderId: orders[1] });
+			return list.some((d) => d.attempts.some((a) => a.status === null)) || undefined;
+		});
+		await env.n8n.start();
+		await settledDeliveries(orders[1]);
+		expect((await sandbox.webhooks()).filter((w) => w.url === triggerUrl())).toHaveLength(1);
+		const secondOrderEvents = [...(await deliveredEvents([orders[1]]))];
+		await until('runs for the second order', async () => ((await executions(TRIGGER_WORKFLOW)).length >= before + secondOrderEvents.length) || undefined);
+		// An event accepted before the restart, delivered again: still a duplicate.
+		const secret = sandbox.webhookSecrets().get(triggerUrl())!;
+		const ts = String(Date.now());
+		const again = await fetch(triggerUrl(), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-service-timestamp': ts, 'x-service-signature': computeWebhookSignature(secret, ts, replayBody) },
+			body: replayBody,
+		});
+		expect(again.status).toBe(200);
+		await new Promise((r) => setTimeout(r, 2000));
+		expect(await executions(TRIGGER_WORKFLOW)).toHaveLength(before + secondOrderEvents.length);
+	});
+
+	it('no secret appears in any execution, in n8n logs or in CLI output', async () => {
+		const { server, client, gatewayPrivateKey } = pickSandboxKeys(env.sandbox);
+		const secrets: Record<string, string> = {
+			'server key': server.key,
+			'client key': client.key,
+			'gateway private key': gatewayPrivateKey,
+		};
+		for (const [url, secret] of sandbox.webhookSecrets()) secrets[`webhook secret of ${url}`] = secret;
+		sandbox.accessTokens().forEach((t, i) => (secrets[`gateway access token ${i}`] = t));
+		expect(sandbox.accessTokens().length).toBeGreaterThan(0);
+
+		const haystacks: Record<string, string> = {};
+		const workflows = [...flows.map((f) => f.id), TRIGGER_WORKFLOW, 'exRecurringPayout', 'exGatewayDeposit', 'exOrderEventsLedger'];
+		for (const id of workflows) haystacks[`executions of ${id}`] = JSON.stringify(await executions(id, true));
+		for (const file of fs.readdirSync(env.userFolder).filter((f) => f.endsWith('.log'))) {
+			haystacks[file] = fs.readFileSync(path.join(env.userFolder, file), 'utf8');
+		}
+		haystacks['CLI output'] = cliOutputs.join('\n');
+		expect(haystacks['executions of e2eTrigger'].length).toBeGreaterThan(1000);
+		const hits: string[] = [];
+		for (const [name, secret] of Object.entries(secrets)) {
+			for (const [where, text] of Object.entries(haystacks)) if (text.includes(secret)) hits.push(`${name} in ${where}`);
+		}
+		expect(hits).toEqual([]);
+	});
+});
