@@ -1,7 +1,6 @@
 'use strict';
 // `npm run build` type-checks with tsc, then runs `gulp build`: bundle every node and
 // credential with esbuild and copy icons and codex files into dist/.
-const { series } = require('gulp');
 const { bundle } = require('./scripts/bundle');
 
 async function build() {
@@ -9,5 +8,5 @@ async function build() {
 	console.log(`bundled ${files.length} entries into dist/`);
 }
 
-exports.build = series(build);
-exports.default = exports.build;
+exports.build = build;
+exports.default = build;

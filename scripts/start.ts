@@ -9,14 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox } from '../sandbox';
 import { CUSTOM_PREFIX, N8nInstance, REPO_ROOT, ensureN8nInstalled, withNodePrefix } from './lib/n8n-instance';
-import { forSandbox, loadExamples, sandboxCredentials } from './lib/examples';
-
-export const OWNER = {
-	email: 'owner@sandbox.local',
-	password: 'Sandbox-Owner-1',
-	firstName: 'Sandbox',
-	lastName: 'Owner',
-};
+import { OWNER, forSandbox, loadExamples, sandboxCredentials } from './lib/examples';
 
 async function main(): Promise<void> {
 	const n8nPort = Number(process.env.N8N_PORT ?? 5678);

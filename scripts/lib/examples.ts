@@ -3,6 +3,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT } from './n8n-instance';
 
+/** The owner account `npm start` creates (a local, sandbox-only login). */
+export const OWNER = {
+	email: 'owner@sandbox.local',
+	password: 'Sandbox-Owner-1',
+	firstName: 'Sandbox',
+	lastName: 'Owner',
+};
+
 export const CREDENTIAL_IDS = {
 	server: 'orchSandboxServerKey',
 	client: 'orchSandboxClientKey',
