@@ -2,7 +2,7 @@
 // X-Service-Signature, epoch milliseconds in X-Service-Timestamp. Verification runs over the exact
 // received bytes and the header timestamp, never over re-serialized JSON or a payload time.
 // The hot path is kept close to a bare createHmac call: no regexes, one small allocation.
-import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type Hmac, type KeyObject } from 'node:crypto';
 import { ProtocolError } from './errors';
 import { WEBHOOK_TOLERANCE_SECONDS } from './limits';
 
@@ -58,13 +58,16 @@ function keyFor(secret: string): KeyObject {
 	return cachedKey;
 }
 
-function hmacHex(secret: string, timestamp: string, rawBody: Buffer | string): string {
+function hmacOf(secret: string, timestamp: string, rawBody: Buffer | string): Hmac {
 	const hmac = createHmac('sha256', keyFor(secret));
 	// A string body is concatenated (one native call); a Buffer is fed as is, never re-encoded.
 	if (typeof rawBody === 'string') hmac.update(timestamp + '.' + rawBody);
 	else hmac.update(timestamp + '.').update(rawBody);
-	// digest('hex') is cheaper here than digest() into a fresh Buffer.
-	return hmac.digest('hex');
+	return hmac;
+}
+
+function hmacHex(secret: string, timestamp: string, rawBody: Buffer | string): string {
+	return hmacOf(secret, timestamp, rawBody).digest('hex');
 }
 
 // Scratch space for the constant-time comparison (no allocation per call). Verification is
@@ -142,7 +145,9 @@ export function verifyWebhookSignature(input: WebhookVerificationInput): Webhook
 	if (-skewMs > toleranceMs) {
 		return reject('future', `${TS} is ${-skewMs} ms in the future; the tolerance is ${toleranceSeconds} s (check the clock)`);
 	}
-	expectedBytes.write(hmacHex(secret, timestamp, input.rawBody), 'hex');
+	// The 32 digest bytes as a one-byte-per-char (latin1) string: cheaper than digest() into a fresh Buffer
+	// or a hex round trip (measured by npm run bench), and the comparison stays on raw bytes.
+	expectedBytes.write(hmacOf(secret, timestamp, input.rawBody).digest('binary'), 'binary');
 	if (!timingSafeEqual(expectedBytes, givenBytes)) {
 		return reject(
 			'mismatch',
