@@ -1,4 +1,7 @@
-/** Hints shown next to the service's error codes (orchestration-service.md §7, public-notes.md). */
+/**
+ * Hints shown next to the orchestration service's error codes (orchestration-service.md §7,
+ * public-notes.md). A service with codes of its own passes them as ServiceCall.hints.
+ */
 export const ERROR_HINTS: Record<string, string> = {
 	scope_required:
 		'The client key lacks a scope this operation needs. Add the scope to the key in the partner dashboard, or use a server key.',
@@ -28,13 +31,6 @@ export const ERROR_HINTS: Record<string, string> = {
 	rate_limited: 'Rate limit reached; the request was retried until the retry budget ran out.',
 	not_found: 'Nothing with this identifier exists for this partner.',
 	payload_too_large: 'The request body is larger than 1 MiB.',
-	chain_id_mismatch: "The chain ID differs from the gateway's execution chain ID (Network Info).",
-	invalid_expires_at: 'Expires At must be in the future and at most 24 hours ahead.',
-	nonce_replayed: 'This nonce was already used by this key. A retried item reuses its nonce on purpose: the first submission went through.',
-	invalid_signature: 'The gateway could not verify the intent signature against this keypair.',
-	transfer_already_claimed: 'A Spark transfer funds at most one intent; this one is claimed by another intent.',
-	below_min_deposit: 'A BTC deposit is below the gateway minimum (minDepositSats in Network Info).',
-	network_paused: 'The gateway network is paused; try again later.',
 };
 
 /** Which scope each operation needs from a client key (orchestration-service.md §5). */

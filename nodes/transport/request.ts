@@ -37,6 +37,8 @@ export interface ServiceCall {
 	reauthenticateOn401?: boolean;
 	/** For client keys: the scope the operation needs, named in the scope_required hint. */
 	requiredScope?: string;
+	/** Hints for this service's own error codes; they take precedence over ERROR_HINTS. */
+	hints?: Record<string, string>;
 	/** Extra secret values to keep out of errors (read tokens, webhook secrets). */
 	secrets?: Array<string | undefined>;
 }
@@ -100,7 +102,12 @@ async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: Fu
 	const { code, message } = errorOf(res.body);
 	const clean = (t: string) => redact(t, secrets);
 	const what = code ? `${code}: ${message ?? 'no message'}` : `HTTP ${res.statusCode}`;
-	const hint = code === 'scope_required' ? (scopeHint(call.requiredScope) ?? ERROR_HINTS[code]) : code ? ERROR_HINTS[code] : undefined;
+	const hint =
+		code === 'scope_required'
+			? (scopeHint(call.requiredScope) ?? ERROR_HINTS[code])
+			: code
+				? (call.hints?.[code] ?? ERROR_HINTS[code])
+				: undefined;
 	const retried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
 	const errorResponse: JsonObject = {
 		code: code ?? null,

@@ -19,7 +19,15 @@ import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, nextDelayMs, parseRet
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
 
 /** Gateway admission codes (sandbox) that the shared hints do not cover. */
+/** Hints for the gateway's admission codes (execution-gateway.md §7, §8). */
 export const GATEWAY_HINTS: Record<string, string> = {
+	chain_id_mismatch: "The chain ID differs from the gateway's execution chain ID (Network Info).",
+	invalid_expires_at: 'Expires At must be in the future and at most 24 hours ahead.',
+	nonce_replayed: 'This nonce was already used by this key. A retried item reuses its nonce on purpose: the first submission went through.',
+	invalid_signature: 'The gateway could not verify the intent signature against this keypair.',
+	transfer_already_claimed: 'A Spark transfer funds at most one intent; this one is claimed by another intent.',
+	below_min_deposit: 'A BTC deposit is below the gateway minimum (minDepositSats in Network Info).',
+	network_paused: 'The gateway network is paused; try again later.',
 	invalid_action: 'Set exactly one of Recipient (deposit only) and EVM Transaction (deposit and execute).',
 	invalid_evm_transaction: 'EVM Transaction must be the hex of a signed EIP-1559 (type 0x02) transaction.',
 	invalid_transfer_id: 'Spark transfer ids are plain hex: 32 characters for BTC, 64 for tokens.',
@@ -34,7 +42,7 @@ export const GATEWAY_HINTS: Record<string, string> = {
 };
 
 export function hintFor(code: string | undefined): string | undefined {
-	return code ? (ERROR_HINTS[code] ?? GATEWAY_HINTS[code]) : undefined;
+	return code ? (GATEWAY_HINTS[code] ?? ERROR_HINTS[code]) : undefined;
 }
 
 /** Per node run: the first bearer call, which the others wait for (see authenticatedCall). */
@@ -57,6 +65,7 @@ export async function authenticatedCall<T>(
 			body: call.body,
 			itemIndex: call.itemIndex,
 			reauthenticateOn401: true,
+			hints: GATEWAY_HINTS,
 		})) as ServiceResponse<T>;
 	const first = firstBearerCall.get(ctx);
 	if (first) {
