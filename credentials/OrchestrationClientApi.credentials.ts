@@ -5,9 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-
-/** Client keys start with `fnp_` (orchestration-service.md §5). */
-const PREFIX = 'fnp_';
+import { baseUrlProperty, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
 
 /** A browser-safe partner key restricted by scopes and origins (orchestration-service.md §5). */
 export class OrchestrationClientApi implements ICredentialType {
@@ -20,15 +18,7 @@ export class OrchestrationClientApi implements ICredentialType {
 	documentationUrl = 'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://api.example.com',
-			description: 'Address of the orchestration service, without a path. A trailing slash is fine.',
-		},
+		baseUrlProperty,
 		{
 			displayName: 'API Key',
 			name: 'apiKey',
@@ -55,23 +45,8 @@ export class OrchestrationClientApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const apiKey = String(credentials.apiKey ?? '').trim();
-		if (!apiKey.startsWith(PREFIX)) {
-			throw new Error(
-				`The "API Key" of the Orchestration Client Key credential must start with "${PREFIX}" (a client key)${
-					apiKey.startsWith('fn_') ? '; this is a server key: use the Orchestration Server Key credential' : ''
-				}`,
-			);
-		}
 		const origin = String(credentials.origin ?? '').trim();
-		return {
-			...requestOptions,
-			headers: {
-				...(requestOptions.headers ?? {}),
-				Authorization: `Bearer ${apiKey}`,
-				...(origin !== '' ? { Origin: origin } : {}),
-			},
-		};
+		return withBearerKey(credentials, requestOptions, 'client', origin !== '' ? { Origin: origin } : {});
 	}
 
 	/**
@@ -80,7 +55,7 @@ export class OrchestrationClientApi implements ICredentialType {
 	 */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}',
+			baseURL: TEST_BASE_URL,
 			url: '/v1/orchestration/status',
 			qs: { id: 'n8n-credential-test' },
 			method: 'GET',

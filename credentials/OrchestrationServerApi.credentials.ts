@@ -5,9 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-
-/** Server keys start with `fn_` (orchestration-service.md §5). */
-const PREFIX = 'fn_';
+import { baseUrlProperty, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
 
 /** A backend secret of a partner account: every partner endpoint (orchestration-service.md §5). */
 export class OrchestrationServerApi implements ICredentialType {
@@ -20,15 +18,7 @@ export class OrchestrationServerApi implements ICredentialType {
 	documentationUrl = 'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder: 'https://api.example.com',
-			description: 'Address of the orchestration service, without a path. A trailing slash is fine.',
-		},
+		baseUrlProperty,
 		{
 			displayName: 'API Key',
 			name: 'apiKey',
@@ -46,24 +36,13 @@ export class OrchestrationServerApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const apiKey = String(credentials.apiKey ?? '').trim();
-		if (!apiKey.startsWith(PREFIX)) {
-			throw new Error(
-				`The "API Key" of the Orchestration Server Key credential must start with "${PREFIX}" (a server key)${
-					apiKey.startsWith('fnp_') ? '; this is a client key: use the Orchestration Client Key credential' : ''
-				}`,
-			);
-		}
-		return {
-			...requestOptions,
-			headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${apiKey}` },
-		};
+		return withBearerKey(credentials, requestOptions, 'server');
 	}
 
 	/** GET /v1/affiliates is reachable only with a valid server key (§4.5, §5). */
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}',
+			baseURL: TEST_BASE_URL,
 			url: '/v1/affiliates',
 			method: 'GET',
 		},
