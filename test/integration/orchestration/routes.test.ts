@@ -186,13 +186,10 @@ describe('the large catalogue (4,000+ entries)', () => {
 	beforeAll(() => control(sb).config({ largeCatalogue: true }));
 	afterAll(() => control(sb).config({ largeCatalogue: false }));
 
-	it('lists, filters and fills dropdowns well under a second', async () => {
-		let started = Date.now();
+	// Timings live in `npm run bench` (bench/routes.bench.ts); this checks the results are right.
+	it('lists, filters and fills dropdowns from the whole catalogue', async () => {
 		const all = await getAll();
-		const listingMs = Date.now() - started;
 		expect(all.length).toBeGreaterThanOrEqual(4000);
-		expect(listingMs).toBeLessThan(1000);
-		started = Date.now();
 		const filtered = await getAll({ filters: { reachableDestination: 'base:USDC', supports: ['exactOut'] } });
 		expect(filtered.length).toBeGreaterThan(3000);
 		const chains = await loadOptions(orchestrationNode({ sb, parameters: { resource: 'quote', operation: 'create' } }), 'getSourceChains');
@@ -201,7 +198,6 @@ describe('the large catalogue (4,000+ entries)', () => {
 			'getSourceAssets',
 		);
 		const keys = await loadOptions(orchestrationNode({ sb, parameters: { resource: 'route', operation: 'getAll' } }), 'getAssetRoutingKeys');
-		expect(Date.now() - started).toBeLessThan(1000);
 		expect(chains.length).toBeGreaterThan(10);
 		expect(assets.length).toBeGreaterThan(400);
 		expect(keys.length).toBe(all.length);
