@@ -120,7 +120,9 @@ export class IntentLifecycle {
 
 	/** Control call: force a forward transition; the normal schedule continues unless `hold`. */
 	advance(record: IntentRecord, status: IntentStatus, statusMessage?: string, hold = false): void {
-		if (isFinalIntentStatus(record.status) || STATUS_RANK[status] <= STATUS_RANK[record.status]) {
+		// §3: EXPIRED is reached from ACCEPTED only; an included intent already ran successfully.
+		const expiringLate = status === 'EXPIRED' && record.status !== 'ACCEPTED';
+		if (isFinalIntentStatus(record.status) || STATUS_RANK[status] <= STATUS_RANK[record.status] || expiringLate) {
 			throw conflict('invalid_state', `cannot move intent from ${record.status} to ${status}`);
 		}
 		this.cancel(record);
@@ -136,7 +138,8 @@ export class IntentLifecycle {
 
 	/** Control call: the intent's transaction reverts now. */
 	revertNow(record: IntentRecord, plan: RevertPlan | undefined): void {
-		if (isFinalIntentStatus(record.status)) {
+		// §3: a revert expires an ACCEPTED intent; INCLUDED_PENDING_FINALITY means the transaction ran successfully.
+		if (record.status !== 'ACCEPTED') {
 			throw conflict('invalid_state', `intent is already ${record.status}`);
 		}
 		this.applyRevert(record, plan ?? { kind: 'error', message: DEFAULT_REVERT_MESSAGE });

@@ -89,7 +89,7 @@ export class OrderEngine {
 			this.addStage(order, 'zeroconf_offer_pending');
 			this.touch(order);
 		}
-		order.plan = planFor(order);
+		order.plan = onwardFrom(order.status, planFor(order));
 		this.schedule(order);
 	}
 
@@ -222,6 +222,13 @@ function happyPath(order: OrderRecord): PublicStatus[] {
 	const cross = order.source.chain !== order.destination.chain;
 	const swap = order.source.asset !== order.destination.asset;
 	return ['processing', 'confirming', ...(cross ? ['bridging' as const] : []), ...(swap ? ['swapping' as const] : []), 'delivering', 'completed'];
+}
+
+/** An unfunded onramp order moved by hand and paid later continues forward only (spec §3). */
+function onwardFrom(status: PublicStatus, plan: Step[]): Step[] {
+	if (status === 'processing') return plan;
+	if (status === 'refunding') return ['refunded'];
+	return plan.filter((s) => s !== 'paused' && RANK[s] > RANK[status]);
 }
 
 /** Scripted outcomes of POST /sandbox/deposits (the steps after `processing`). */

@@ -464,6 +464,16 @@ describe('transfer claims and control calls', () => {
 		expect(status.status).toBe('FINALIZED');
 	});
 
+	it('an included intent cannot be expired or reverted any more (§3: EXPIRED only from ACCEPTED)', async () => {
+		const intent = executeIntent(KEY_A);
+		const id = (await submit(server.base, token, intent, KEY_A)).body.submissionId as string;
+		await call(server.base, 'POST', `/sandbox/intents/${id}/advance`, { status: 'INCLUDED_PENDING_FINALITY' });
+		expectError(await call(server.base, 'POST', `/sandbox/intents/${id}/advance`, { status: 'EXPIRED' }), 409, 'invalid_state');
+		expectError(await call(server.base, 'POST', `/sandbox/intents/${id}/revert`, { kind: 'error', message: 'late' }), 409, 'invalid_state');
+		const status = IntentStatusSchema.parse((await call(server.base, 'GET', `/api/v1/intents/${id}`, undefined, token)).body);
+		expect(status.status).toBe('INCLUDED_PENDING_FINALITY');
+	});
+
 	it('revert control call: Error(string) and Panic(uint256) lines', async () => {
 		const intent = executeIntent(KEY_A);
 		const id = (await submit(server.base, token, intent, KEY_A)).body.submissionId as string;

@@ -64,6 +64,19 @@ describe('deprecated accumulation addresses (spec §2.4, §2.8, §4.4)', () => {
 		expect((await api.post('/v1/accumulation-addresses', { ...body, destinationAsset: 'ETH' }, { key: SERVER })).status).toBe(400);
 		expect((await api.get(`/v1/accumulation-addresses/${client.body.accumulationAddressId}`, { key: SERVER })).status).toBe(200);
 	});
+
+	it('checks affiliate fee inputs of address creation: 400, never a 500 or a text feeBps', async () => {
+		const body = { sourceChain: 'solana', sourceAsset: 'SOL', destinationAsset: 'USDB', recipientSparkAddress: 'sp1recipient' };
+		const liq = { destination: { chain: 'base', asset: 'USDC', address: '0x1111111111111111111111111111111111111111' } };
+		for (const bad of [{ affiliateIds: 'aff_sandbox_alpha' }, { affiliateIds: [{ affiliateId: 'aff_sandbox_alpha', feeBps: 'x' }] }, { affiliateId: 7 }]) {
+			const a = await api.post('/v1/accumulation-addresses', { ...body, ...bad }, { key: SERVER });
+			expect([a.status, a.body.error?.code]).toEqual([400, 'invalid_request']);
+			const l = await api.post('/v1/liquidation-addresses', { ...liq, ...bad }, { key: SERVER });
+			expect([l.status, l.body.error?.code]).toEqual([400, 'invalid_request']);
+		}
+		const ok = await api.post('/v1/accumulation-addresses', { ...body, affiliateIds: [{ affiliateId: 'aff_sandbox_alpha', feeBps: 10 }] }, { key: SERVER });
+		expect(ok.body).toMatchObject({ feeBps: 40, appFees: [{ feeBps: 10, affiliateId: 'aff_sandbox_alpha' }] });
+	});
 });
 
 describe('deprecated liquidation addresses (spec §2.5, §4.4)', () => {

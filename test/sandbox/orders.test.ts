@@ -194,6 +194,19 @@ describe('onramp (spec §4.6)', () => {
 		expect(both.status).toBe(400);
 	});
 
+	it('an onramp order moved by hand before payment goes on forward once paid, never back', async () => {
+		const r = await api.post('/v1/orchestration/onramp', { destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: '0x1111111111111111111111111111111111111111', amount: '25000' }, { key: SERVER });
+		expect((await api.post(`/sandbox/orders/${r.body.orderId}/advance`, { status: 'delivering' })).status).toBe(200);
+		await api.post('/sandbox/deposits', { depositAddress: r.body.depositAddress, amount: r.body.amountIn });
+		const seen: string[] = [];
+		await waitFor(async () => {
+			const s = (await status(r.body.orderId)).order.status as string;
+			if (seen[seen.length - 1] !== s) seen.push(s);
+			return s === 'completed' || s === 'confirming' ? true : undefined;
+		}, 5000, 'the onramp order to move on');
+		expect(seen).toEqual(['delivering', 'completed']);
+	});
+
 	it('fails an offramp to an unavailable recipient after funding (spec §1)', async () => {
 		const q = await api.post('/v1/orchestration/offramp', { sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', recipientAddress: '$unavailable' }, { key: SERVER });
 		const d = await api.post('/sandbox/deposits', { depositAddress: q.body.depositAddress, amount: q.body.amountIn });

@@ -150,4 +150,12 @@ describe('request recording', () => {
 		await api.del('/sandbox/requests');
 		expect((await api.get('/sandbox/requests')).body.requests).toHaveLength(0);
 	});
+
+	it('a repeated method filter is answered, not a crash', async () => {
+		await api.post(QUOTE, quoteBody(), { key: SERVER, idem: 'rec-2' });
+		const res = await api.get('/sandbox/requests?method=get&method=post');
+		expect(res.status).toBe(200);
+		expect(res.body.requests).toEqual([]);
+		expect((await api.get('/sandbox/requests?method=post')).body.requests).toHaveLength(1);
+	});
 });

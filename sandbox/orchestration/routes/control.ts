@@ -63,7 +63,7 @@ export function registerControlRoutes(app: FastifyInstance, ctx: OrchestrationCo
 		const q = request.query as Query;
 		const requests = ctx.state.requests.filter((r) =>
 			(!q.path || r.path === q.path || r.route === q.path) &&
-			(!q.method || r.method === q.method.toUpperCase()) &&
+			(!q.method || r.method === String(q.method).toUpperCase()) && // a repeated ?method= arrives as an array
 			(!q.idempotencyKey || r.idempotencyKey === q.idempotencyKey));
 		return { requests };
 	});

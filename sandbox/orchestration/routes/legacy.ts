@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { AppFeeSchema, ChainSchema, SlippageBpsSchema } from '../../../nodes/shared/orchestration/schemas';
+import { AffiliateRefSchema, AppFeeSchema, ChainSchema, SlippageBpsSchema } from '../../../nodes/shared/orchestration/schemas';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
 import { depositAddressFor } from '../addresses';
@@ -18,6 +18,9 @@ const AccumulationCreateSchema = z.object({
 	recipientSparkAddress: z.string().min(1),
 	slippageBps: SlippageBpsSchema.optional(),
 	appFees: z.array(AppFeeSchema).min(1).max(16).optional(),
+	// the fee inputs of spec §4.1, checked here too: resolveFeePlan reads them (integer feeBps, §2.4/§2.5)
+	affiliateId: z.string().min(1).optional(),
+	affiliateIds: z.array(AffiliateRefSchema).min(1).max(16).optional(),
 }).passthrough();
 
 const LiquidationCreateSchema = z.object({
@@ -25,6 +28,9 @@ const LiquidationCreateSchema = z.object({
 	destination: z.object({ chain: ChainSchema, asset: z.string().min(1), address: z.string().min(1) }),
 	slippageBps: SlippageBpsSchema.optional(),
 	appFees: z.array(AppFeeSchema).min(1).max(16).optional(),
+	// the fee inputs of spec §4.1, checked here too: resolveFeePlan reads them (integer feeBps, §2.4/§2.5)
+	affiliateId: z.string().min(1).optional(),
+	affiliateIds: z.array(AffiliateRefSchema).min(1).max(16).optional(),
 }).passthrough();
 
 /** spec §2.4 record with its watcher subscription (only `pending` is a documented status). */
