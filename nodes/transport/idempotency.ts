@@ -4,7 +4,7 @@ import { assertIdempotencyKey, deriveIdempotencyKey } from '../shared/orchestrat
 
 /**
  * The explicit key when the user set one (for example a payout id, to dedupe across executions),
- * otherwise a key derived from workflow id, execution id, node, item index, operation and body.
+ * otherwise a key derived from workflow id, execution id, node, run index, item index, operation and body.
  */
 export function idempotencyKeyFor(
 	ctx: IExecuteFunctions,
@@ -17,12 +17,14 @@ export function idempotencyKeyFor(
 		assertIdempotencyKey(explicitKey, 'idempotencyKey');
 		return explicitKey;
 	}
+	// A later run of the node in the same execution (a loop) is other items; Retry On Fail keeps the run index.
+	const runIndex = Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0);
 	return deriveIdempotencyKey({
 		workflowId: ctx.getWorkflow().id,
 		executionId: ctx.getExecutionId(),
 		nodeName: ctx.getNode().name,
 		itemIndex,
-		operation,
+		operation: runIndex > 0 ? `${operation}#run${runIndex}` : operation,
 		body,
 	});
 }

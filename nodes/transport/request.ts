@@ -84,11 +84,12 @@ function errorOf(body: unknown): { code?: string; message?: string } {
 }
 
 async function secretsOf(ctx: RequestContext, call: ServiceCall): Promise<Array<string | undefined>> {
-	const secrets = [...(call.secrets ?? [])];
+	const secrets = (call.secrets ?? []).flatMap((s) => (s === undefined ? [] : [s, s.trim()]));
 	try {
 		const creds = await ctx.getCredentials(call.credentialType);
 		for (const [k, v] of Object.entries(creds)) {
-			if (typeof v === 'string' && /key|token|secret|password/i.test(k)) secrets.push(v);
+			// The trimmed value too: credentials send the key trimmed, so a pasted key with a stray space would slip past.
+			if (typeof v === 'string' && /key|token|secret|password/i.test(k)) secrets.push(v, v.trim());
 		}
 	} catch {
 		// No credential to read: nothing more to redact.
@@ -197,8 +198,11 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 		}
 		const { code } = errorOf(res.body);
 		if (isRetryableStatus(res.statusCode, code) && attempt < policy.maxAttempts) {
-			const delay = nextDelayMs(policy, attempt, parseRetryAfter(res.headers?.['retry-after']));
-			if (waited + delay <= policy.maxElapsedMs && Date.now() - started + delay <= policy.maxElapsedMs * 2) {
+			const retryAfter = parseRetryAfter(res.headers?.['retry-after']);
+			const delay = nextDelayMs(policy, attempt, retryAfter);
+			// A Retry-After beyond the budget is honoured by giving up now, not by retrying before it.
+			const honoured = retryAfter === undefined || retryAfter <= delay;
+			if (honoured && waited + delay <= policy.maxElapsedMs && Date.now() - started + delay <= policy.maxElapsedMs * 2) {
 				waited += delay;
 				await sleep(delay);
 				continue;

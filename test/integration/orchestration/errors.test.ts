@@ -179,6 +179,15 @@ describe('retries: same key, bounded, never other 4xx', () => {
 		expect(await control(sb).quotes({ idempotencyKey: log[0].idempotencyKey })).toEqual([expect.objectContaining({ quoteId: out.quoteId })]);
 	});
 
+	it('a Retry-After beyond the 30 s budget fails at once instead of retrying before it', async () => {
+		await control(sb).fault({ path: '/v1/orchestration/quote', mode: 'status', status: 429, code: 'rate_limited', retryAfterSeconds: 120 });
+		const started = Date.now();
+		const error = await runError(quoteNode(SERVER_KEY));
+		expect(Date.now() - started).toBeLessThan(3000);
+		expectServiceError(error, 'rate_limited', 429, /Rate limit reached/);
+		expect((await posts()).map((r) => r.status)).toEqual([429]);
+	}, 40000);
+
 	it('5xx twice, then success: three attempts with one key and one quote', async () => {
 		await control(sb).fault({ path: '/v1/orchestration/quote', mode: 'status', status: 502, times: 2 });
 		await run(quoteNode(SERVER_KEY));
@@ -261,5 +270,18 @@ describe('no key or token in errors', () => {
 		const text = serialized(error);
 		expect(text).not.toContain(CLIENT_ALL);
 		expect(text).not.toContain(token);
+	});
+
+	it('redacts a key pasted with surrounding whitespace (the credential sends it trimmed)', async () => {
+		const h = orchestrationNode({
+			sb,
+			key: `${SERVER_KEY} \n`,
+			client: false,
+			baseUrl: echoUrl,
+			parameters: { resource: 'order', operation: 'getStatus', id: 'ord_1' },
+		});
+		const error = await runError(h);
+		expect(error.message).toBe('invalid_request: bad request from Bearer [redacted] ');
+		expect(serialized(error)).not.toContain(SERVER_KEY);
 	});
 });

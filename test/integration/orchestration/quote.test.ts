@@ -2,7 +2,9 @@
  * quote.create, quote.estimate and quote.createOfframp over HTTP against the sandbox: outputs,
  * exact decimal amounts both ways, idempotency across retries, and input rejected before any request.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters, IRunExecutionData } from 'n8n-workflow';
+import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
+import { core } from '../../harness/n8n';
 import type { Sandbox } from '../../../sandbox';
 import {
 	ADDR,
@@ -24,6 +26,14 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 beforeEach(() => control(sb).clearRequests());
+
+const emptyRunData = (): IRunExecutionData =>
+	({
+		version: 1,
+		startData: {},
+		resultData: { runData: {}, pinData: {} },
+		executionData: { contextData: {}, nodeExecutionStack: [], metadata: {}, waitingExecution: {}, waitingExecutionSource: {} },
+	}) as unknown as IRunExecutionData;
 
 const quotePosts = async () => await control(sb).requests({ path: '/v1/orchestration/quote', method: 'POST' });
 
@@ -135,6 +145,26 @@ describe('quote.create', () => {
 });
 
 describe('quote.create idempotency (money never moves twice)', () => {
+	it('a loop (the node run again in the same execution) gets new keys; a retry of either run reuses its own', async () => {
+		const h = orchestrationNode({ sb, executionId: 'exec-loop-1', parameters: quoteParams() });
+		// n8n's run index: 0 for the first pass of a loop, 1 for the next; Retry On Fail keeps it.
+		const runAt = async (runIndex: number) => {
+			const input = items();
+			const inputData = { main: [input] };
+			const ctx = new core.ExecuteContext(h.workflow, h.node, h.additionalData, 'manual', emptyRunData(), runIndex, input, inputData, { node: h.node, data: inputData, source: null }, []);
+			const [out] = (await new Orchestration().execute.call(ctx)) as INodeExecutionData[][];
+			return out[0].json;
+		};
+		const first = await runAt(0);
+		const second = await runAt(1);
+		const retried = await runAt(1);
+		expect(second.quoteId).not.toBe(first.quoteId);
+		expect(retried.quoteId).toBe(second.quoteId);
+		const keys = (await quotePosts()).map((p) => p.idempotencyKey);
+		expect(keys[1]).not.toBe(keys[0]);
+		expect(keys[2]).toBe(keys[1]);
+	});
+
 	it('a retried run of the same item (same execution) replays the first quote: one quote in the sandbox', async () => {
 		const h = orchestrationNode({ sb, executionId: 'exec-retry-1', parameters: quoteParams() });
 		const [first] = await run(h);
