@@ -77,6 +77,36 @@ export function checkWholeCents(
 	if (failure) throw fieldError(ctx, itemIndex, 'amount', failure.message);
 }
 
+export interface RouteSides {
+	catalogue: RoutesCatalogue | undefined;
+	source: RouteAsset | undefined;
+	destination: RouteAsset | undefined;
+}
+
+/**
+ * Looks both sides of a quote request up in the routes listing, then writes the typed amount in
+ * smallest units of the side it is denominated in (the destination under exact_out, §4.1) into
+ * `request.amount`, and checks whole cents for stablecoin exact_out amounts.
+ */
+export async function resolveQuoteAmount(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	access: ServiceAccess,
+	amount: AmountInput,
+	request: IDataObject,
+): Promise<RouteSides> {
+	const catalogue = await catalogueFor(ctx, access, itemIndex, amount.format === 'decimal');
+	const source = catalogue?.find(request.sourceChain as string, request.sourceAsset as string);
+	const destination = catalogue?.find(request.destinationChain as string, request.destinationAsset as string);
+	const exactOut = request.amountMode === 'exact_out';
+	const label = exactOut
+		? `${request.destinationChain}:${request.destinationAsset}`
+		: `${request.sourceChain}:${request.sourceAsset}`;
+	request.amount = wireAmount(ctx, itemIndex, amount, exactOut ? destination : source, label);
+	checkWholeCents(ctx, itemIndex, request.amount as string, request.amountMode as string, destination);
+	return { catalogue, source, destination };
+}
+
 /** "App Fees" and "Affiliate IDs" of the options collection as §4.1 lists; undefined when empty. */
 export function readFeeFields(
 	ctx: IExecuteFunctions,

@@ -26,13 +26,11 @@ import { optionInteger, optionText, optionsOf, text } from '../../helpers/params
 import {
 	assertNoClientFeeFields,
 	assetParam,
-	catalogueFor,
-	checkWholeCents,
 	explicitIdempotencyKey,
 	provisionalAmount,
 	readAmount,
 	readFeeFields,
-	wireAmount,
+	resolveQuoteAmount,
 } from '../../helpers/quoteInput';
 import { quoteOutput } from '../../helpers/quoteOutput';
 import { orchestrationRequest } from '../../helpers/request';
@@ -141,13 +139,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	assertNoClientFeeFields(this, itemIndex, access, body);
 	const explicitKey = explicitIdempotencyKey(this, itemIndex, options);
 
-	const catalogue = await catalogueFor(this, access, itemIndex, amount.format === 'decimal');
-	const source = catalogue?.find(body.sourceChain as string, body.sourceAsset as string);
-	const destination = catalogue?.find(body.destinationChain as string, body.destinationAsset as string);
-	const amountSide = body.amountMode === 'exact_out' ? destination : source;
-	const amountLabel = body.amountMode === 'exact_out' ? `${body.destinationChain}:${body.destinationAsset}` : `${body.sourceChain}:${body.sourceAsset}`;
-	body.amount = wireAmount(this, itemIndex, amount, amountSide, amountLabel);
-	checkWholeCents(this, itemIndex, body.amount as string, body.amountMode as string, destination);
+	const sides = await resolveQuoteAmount(this, itemIndex, access, amount, body);
 
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
@@ -157,5 +149,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		itemIndex,
 		requiredScope: 'orders:quote',
 	});
-	return quoteOutput(res.body, { catalogue, source, destination });
+	return quoteOutput(res.body, sides);
 }

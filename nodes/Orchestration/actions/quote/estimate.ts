@@ -18,7 +18,7 @@ import {
 	sourceChainField,
 } from '../../helpers/fields';
 import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
-import { assetParam, catalogueFor, checkWholeCents, provisionalAmount, readAmount, wireAmount } from '../../helpers/quoteInput';
+import { assetParam, provisionalAmount, readAmount, resolveQuoteAmount } from '../../helpers/quoteInput';
 import { formatQuoteAmounts } from '../../helpers/quoteOutput';
 import { orchestrationRequest } from '../../helpers/request';
 import { compact, parseAdditionalFields, validateRequest } from '../../helpers/validation';
@@ -69,18 +69,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	});
 	validateRequest(this, itemIndex, EstimateRequestSchema, query);
 
-	const catalogue = await catalogueFor(this, access, itemIndex, amount.format === 'decimal');
-	const source = catalogue?.find(query.sourceChain as string, query.sourceAsset as string);
-	const destination = catalogue?.find(query.destinationChain as string, query.destinationAsset as string);
-	const exactOut = query.amountMode === 'exact_out';
-	query.amount = wireAmount(
-		this,
-		itemIndex,
-		amount,
-		exactOut ? destination : source,
-		exactOut ? `${query.destinationChain}:${query.destinationAsset}` : `${query.sourceChain}:${query.sourceAsset}`,
-	);
-	checkWholeCents(this, itemIndex, query.amount as string, query.amountMode as string, destination);
+	const sides = await resolveQuoteAmount(this, itemIndex, access, amount, query);
 
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',
@@ -88,5 +77,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		qs: query,
 		itemIndex,
 	});
-	return formatQuoteAmounts(res.body, { catalogue, source, destination });
+	return formatQuoteAmounts(res.body, sides);
 }
