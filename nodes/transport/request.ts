@@ -21,7 +21,8 @@ import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, nextDelayMs, parseRet
 export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
 export interface ServiceCall {
-	credentialType: string;
+	/** The credential that authenticates the call; none for public endpoints. */
+	credentialType?: string;
 	method: IHttpRequestMethods;
 	/** Absolute URL (see serviceUrl). */
 	url: string;
@@ -85,6 +86,7 @@ function errorOf(body: unknown): { code?: string; message?: string } {
 
 async function secretsOf(ctx: RequestContext, call: ServiceCall): Promise<Array<string | undefined>> {
 	const secrets = (call.secrets ?? []).flatMap((s) => (s === undefined ? [] : [s, s.trim()]));
+	if (call.credentialType === undefined) return secrets;
 	try {
 		const creds = await ctx.getCredentials(call.credentialType);
 		for (const [k, v] of Object.entries(creds)) {
@@ -153,6 +155,13 @@ function requestOptions(call: ServiceCall, throwOnStatus: boolean): IHttpRequest
 	};
 }
 
+/** One HTTP exchange: through n8n's credential system when the call names a credential. */
+async function send(ctx: RequestContext, call: ServiceCall, throwOnStatus: boolean): Promise<FullResponse> {
+	const options = requestOptions(call, throwOnStatus);
+	if (call.credentialType === undefined) return (await ctx.helpers.httpRequest(options)) as FullResponse;
+	return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, call.credentialType, options)) as FullResponse;
+}
+
 /** Sends one service call with n8n's authentication, retrying what is safe to retry. */
 export async function callService<T = unknown>(this: RequestContext, call: ServiceCall): Promise<ServiceResponse<T>> {
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(call.retry ?? {}) };
@@ -161,19 +170,11 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 	for (let attempt = 1; ; attempt++) {
 		let res: FullResponse;
 		try {
-			res = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				call.credentialType,
-				requestOptions(call, false),
-			)) as FullResponse;
-			if (res.statusCode === 401 && call.reauthenticateOn401) {
+			res = await send(this, call, false);
+			if (res.statusCode === 401 && call.reauthenticateOn401 && call.credentialType !== undefined) {
 				// Let n8n see the 401: it renews the expirable token (preAuthentication) and repeats once.
 				try {
-					res = (await this.helpers.httpRequestWithAuthentication.call(
-						this,
-						call.credentialType,
-						requestOptions(call, true),
-					)) as FullResponse;
+					res = await send(this, call, true);
 				} catch (error) {
 					const status = Number((error as { httpCode?: string }).httpCode ?? 401);
 					res = { statusCode: Number.isFinite(status) ? status : 401, headers: {}, body: undefined };

@@ -3,18 +3,10 @@
  * with n8n's re-authentication after a 401; the public endpoints (network info, health) are sent
  * without credentials, so a liveness check or discovery never depends on the key (§4: Auth none).
  */
-import {
-	NodeApiError,
-	sleep,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHttpRequestMethods,
-	type JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { ERROR_HINTS } from '../../transport/errors';
 import { callService, type ServiceResponse } from '../../transport/request';
-import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, nextDelayMs, parseRetryAfter } from '../../transport/retry';
 
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
 
@@ -83,62 +75,8 @@ export async function authenticatedCall<T>(
 	return await result;
 }
 
-interface FullResponse {
-	statusCode: number;
-	headers?: Record<string, unknown>;
-	body: unknown;
-}
-
-function parsed(body: unknown): unknown {
-	if (typeof body !== 'string') return body;
-	try {
-		return JSON.parse(body);
-	} catch {
-		return body;
-	}
-}
-
-/** A GET without credentials, with the shared retry policy for network errors, 429 and 5xx. */
+/** A GET without credentials through the shared transport (its retry budget, errors and hints). */
 export async function publicGet<T>(ctx: IExecuteFunctions, url: string, qs: IDataObject | undefined, itemIndex: number): Promise<T> {
-	for (let attempt = 1; ; attempt++) {
-		let res: FullResponse;
-		try {
-			res = (await ctx.helpers.httpRequest({
-				method: 'GET',
-				url,
-				qs,
-				headers: { Accept: 'application/json' },
-				json: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				timeout: 30_000,
-			})) as FullResponse;
-		} catch (error) {
-			if (isNetworkError(error) && attempt < DEFAULT_RETRY.maxAttempts) {
-				await sleep(nextDelayMs(DEFAULT_RETRY, attempt));
-				continue;
-			}
-			const e = error as { code?: string; message?: string };
-			const message = `Could not reach the gateway (${e.code ?? 'network error'}) after ${attempt} attempt(s)`;
-			throw new NodeApiError(ctx.getNode(), { code: e.code ?? 'network_error', message }, { message, itemIndex });
-		}
-		const body = parsed(res.body);
-		if (res.statusCode >= 200 && res.statusCode < 300) return body as T;
-		const err = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-		const code = typeof err?.code === 'string' ? err.code : undefined;
-		if (isRetryableStatus(res.statusCode, code) && attempt < DEFAULT_RETRY.maxAttempts) {
-			await sleep(nextDelayMs(DEFAULT_RETRY, attempt, parseRetryAfter(res.headers?.['retry-after'])));
-			continue;
-		}
-		const text = typeof err?.message === 'string' ? err.message : `HTTP ${res.statusCode}`;
-		const response: JsonObject = { code: code ?? null, message: text, httpCode: String(res.statusCode) };
-		const error = new NodeApiError(ctx.getNode(), response, {
-			message: code ? `${code}: ${text}` : `HTTP ${res.statusCode}`,
-			description: hintFor(code),
-			httpCode: String(res.statusCode),
-			itemIndex,
-		});
-		(error as NodeApiError & { errorCode?: string }).errorCode = code;
-		throw error;
-	}
+	const res = await callService.call(ctx, { method: 'GET', url, qs, itemIndex, hints: GATEWAY_HINTS });
+	return res.body as T;
 }
