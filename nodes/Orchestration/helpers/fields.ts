@@ -255,3 +255,16 @@ export function optionsCollection(displayOptions: IDisplayOptions, options: INod
 		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }
+
+/** The route and amount-shape fields of a quote or estimate, in the order the editor shows them. */
+export function quoteRouteFields(displayOptions: IDisplayOptions): INodeProperties[] {
+	return [
+		sourceChainField(displayOptions),
+		sourceAssetField(displayOptions),
+		destinationChainField(displayOptions),
+		destinationAssetField(displayOptions),
+		amountModeField(displayOptions),
+		deliveryModeField(displayOptions),
+		amountFormatField(displayOptions),
+	];
+}

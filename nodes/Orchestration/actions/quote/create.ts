@@ -6,21 +6,15 @@ import {
 	additionalFieldsOption,
 	affiliateIdOption,
 	amountField,
-	amountFormatField,
-	amountModeField,
 	concurrencyOption,
-	deliveryModeField,
-	destinationAssetField,
-	destinationChainField,
 	idempotencyKeyOption,
 	optionsCollection,
+	quoteRouteFields,
 	recipientAddressField,
 	refundAddressOption,
 	refundChainOption,
 	showFor,
 	slippageBpsOption,
-	sourceAssetField,
-	sourceChainField,
 } from '../../helpers/fields';
 import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
 import {
@@ -40,13 +34,7 @@ import type { OperationEnv } from '../types';
 const show = showFor('quote', ['create']);
 
 export const description: INodeProperties[] = [
-	sourceChainField(show),
-	sourceAssetField(show),
-	destinationChainField(show),
-	destinationAssetField(show),
-	amountModeField(show),
-	deliveryModeField(show),
-	amountFormatField(show),
+	...quoteRouteFields(show),
 	amountField(show, 'Source amount, or the destination amount with Exact Out. Stablecoin Exact Out amounts must be whole cents.'),
 	recipientAddressField(
 		show,

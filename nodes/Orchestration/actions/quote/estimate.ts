@@ -5,17 +5,11 @@ import {
 	additionalFieldsOption,
 	affiliateIdOption,
 	amountField,
-	amountFormatField,
-	amountModeField,
 	concurrencyOption,
-	deliveryModeField,
-	destinationAssetField,
-	destinationChainField,
 	optionsCollection,
+	quoteRouteFields,
 	showFor,
 	slippageBpsOption,
-	sourceAssetField,
-	sourceChainField,
 } from '../../helpers/fields';
 import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
 import { assetParam, provisionalAmount, readAmount, resolveQuoteAmount } from '../../helpers/quoteInput';
@@ -27,13 +21,7 @@ import type { OperationEnv } from '../types';
 const show = showFor('quote', ['estimate']);
 
 export const description: INodeProperties[] = [
-	sourceChainField(show),
-	sourceAssetField(show),
-	destinationChainField(show),
-	destinationAssetField(show),
-	amountModeField(show),
-	deliveryModeField(show),
-	amountFormatField(show),
+	...quoteRouteFields(show),
 	amountField(show, 'Source amount, or the destination amount with Exact Out'),
 	optionsCollection(show, [
 		{ ...additionalFieldsOption, description: 'Raw JSON object merged into the query (its members win)' },
