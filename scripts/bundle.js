@@ -1,7 +1,7 @@
 'use strict';
-// Bundles every node and credential entry into dist/ as CommonJS, one file per entry.
-// Everything except node built-ins and n8n-workflow (a peer provided by n8n) is inlined,
-// so the published package has no runtime dependencies.
+// Bundles every node and credential entry into dist/ as CommonJS. Code used by several entries
+// (the protocol core, the transport, noble for the signing entries) goes once into dist/shared/
+// chunks that entries require by relative path. n8n provides n8n-workflow and zod at run time.
 const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
@@ -9,6 +9,11 @@ const esbuild = require('esbuild');
 const ROOT = path.resolve(__dirname, '..');
 /** Modules n8n provides at run time; everything else must be inside the bundle. */
 const EXTERNAL = ['n8n-workflow'];
+/** zod 3.25 and zod 4 both serve the v3 API at this subpath, so n8n moving to zod 4 keeps it working. */
+const ZOD_AT_RUNTIME = 'zod/v3';
+const TARGET = 'node20';
+/** Whitespace and syntax minified, names kept: readable stack traces, dist/ within its 300 KB budget. */
+const COMPACT = { minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: false };
 
 function listFiles(dir, predicate) {
 	const abs = path.join(ROOT, dir);
@@ -33,37 +38,93 @@ function distPathFor(entry) {
 	return path.join('dist', entry.replace(/\.ts$/, '.js')).split(path.sep).join('/');
 }
 
-async function bundle({ outdir = path.join(ROOT, 'dist'), minify = false } = {}) {
-	fs.rmSync(outdir, { recursive: true, force: true });
-	const list = entries();
-	await esbuild.build({
+/** `zod` (any subpath) resolves to n8n's own zod through its stable v3 entry. */
+const zodFromN8n = {
+	name: 'zod-from-n8n',
+	setup(build) {
+		build.onResolve({ filter: /^zod(\/.*)?$/ }, () => ({ path: ZOD_AT_RUNTIME, external: true }));
+	},
+};
+
+/**
+ * noble's randomBytes reads `globalThis.crypto`, a global n8n's scanner forbids. A module-scoped
+ * `globalThis` holding node:crypto's webcrypto shadows it; signing never draws randomness (RFC 6979).
+ */
+const nobleRandomFromNodeCrypto = {
+	name: 'noble-random-from-node-crypto',
+	setup(build) {
+		build.onLoad({ filter: /[\\/]@noble[\\/]hashes[\\/]utils\.js$/ }, async (args) => ({
+			contents:
+				"import { webcrypto as nodeWebcrypto } from 'node:crypto';\n" +
+				'const globalThis = { crypto: nodeWebcrypto };\n' +
+				(await fs.promises.readFile(args.path, 'utf8')),
+			loader: 'js',
+		}));
+	},
+};
+
+/** esbuild splits shared code only for ESM; each output file is then converted to CommonJS. */
+async function buildEsm(list, outdir) {
+	const result = await esbuild.build({
 		absWorkingDir: ROOT,
 		entryPoints: list,
 		outbase: ROOT,
 		outdir,
 		bundle: true,
+		splitting: true,
+		chunkNames: 'shared/[name]-[hash]',
+		write: false,
+		metafile: true,
 		platform: 'node',
-		target: 'node20',
-		format: 'cjs',
+		target: TARGET,
+		format: 'esm',
 		external: EXTERNAL,
-		minify,
+		plugins: [zodFromN8n, nobleRandomFromNodeCrypto],
+		...COMPACT,
 		sourcemap: false,
 		legalComments: 'inline',
 		logLevel: 'warning',
 	});
-	// Icons: icons/*.svg -> dist/icons/ (nodes refer to them as file:../../icons/<name>.svg).
-	for (const icon of listFiles('icons', (f) => f.endsWith('.svg'))) {
-		const to = path.join(outdir, icon);
-		fs.mkdirSync(path.dirname(to), { recursive: true });
-		fs.copyFileSync(path.join(ROOT, icon), to);
-	}
-	// Codex files sit next to their node.
-	for (const codex of listFiles('nodes', (f) => f.endsWith('.node.json'))) {
-		const to = path.join(outdir, codex);
-		fs.mkdirSync(path.dirname(to), { recursive: true });
-		fs.copyFileSync(path.join(ROOT, codex), to);
-	}
-	return list.map(distPathFor);
+	return result;
 }
 
-module.exports = { bundle, entries, distPathFor, EXTERNAL, ROOT };
+async function writeCommonJs(file) {
+	const { code } = await esbuild.transform(file.text, {
+		format: 'cjs',
+		platform: 'node',
+		target: TARGET,
+		legalComments: 'inline',
+		...COMPACT,
+	});
+	fs.mkdirSync(path.dirname(file.path), { recursive: true });
+	fs.writeFileSync(file.path, code);
+}
+
+function copyAssets(outdir) {
+	// Icons (nodes refer to them as file:../../icons/<name>.svg) and the codex file next to each node.
+	const assets = [
+		...listFiles('icons', (f) => f.endsWith('.svg')),
+		...listFiles('nodes', (f) => f.endsWith('.node.json')),
+	];
+	for (const asset of assets) {
+		const to = path.join(outdir, asset);
+		fs.mkdirSync(path.dirname(to), { recursive: true });
+		fs.copyFileSync(path.join(ROOT, asset), to);
+	}
+}
+
+/** Builds dist/ and returns the dist paths of the entries and esbuild's metafile (inputs per output). */
+async function bundleWithMetafile({ outdir = path.join(ROOT, 'dist') } = {}) {
+	fs.rmSync(outdir, { recursive: true, force: true });
+	const list = entries();
+	const { outputFiles, metafile } = await buildEsm(list, outdir);
+	for (const file of outputFiles) await writeCommonJs(file);
+	copyAssets(outdir);
+	return { files: list.map(distPathFor), metafile };
+}
+
+async function bundle(options) {
+	return (await bundleWithMetafile(options)).files;
+}
+
+module.exports = { bundle, bundleWithMetafile, entries, distPathFor, EXTERNAL, ZOD_AT_RUNTIME, ROOT };

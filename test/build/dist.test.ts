@@ -1,16 +1,26 @@
 /**
  * The published package has no runtime dependencies: every dist file may require only node
- * built-ins, n8n-workflow and the modules n8n itself provides to community nodes.
+ * built-ins, the modules n8n itself provides to community nodes, and its own shared chunks.
+ * dist/ stays within its size budget, shares code instead of copying it, keeps noble in the
+ * signing entries only, and signs byte for byte as the source does.
  */
 import { builtinModules } from 'node:module';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sha256Bytes, signDigestDer } from '../../nodes/shared/gateway';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundle, entries, distPathFor, ROOT } = require('../../scripts/bundle.js');
+const { bundleWithMetafile, entries, distPathFor, ZOD_AT_RUNTIME, ROOT } = require('../../scripts/bundle.js');
 
-const N8N_PROVIDED = new Set(['n8n-workflow']);
+const N8N_PROVIDED = new Set(['n8n-workflow', ZOD_AT_RUNTIME]);
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+const BUDGET_BYTES = 300 * 1024;
+/** Entries that sign (intents, the gateway challenge) and so may load noble. */
+const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
+
+interface Metafile {
+	outputs: Record<string, { inputs: Record<string, unknown> }>;
+}
 
 function requiredModules(source: string): string[] {
 	const found = new Set<string>();
@@ -20,13 +30,29 @@ function requiredModules(source: string): string[] {
 	return [...found];
 }
 
+function jsFiles(dir: string): string[] {
+	return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.js')).map((f) => path.join(dir, f));
+}
+
+/** Every dist file an entry loads, following its relative requires. */
+function closure(file: string, seen = new Set<string>()): Set<string> {
+	if (seen.has(file)) return seen;
+	seen.add(file);
+	for (const mod of requiredModules(fs.readFileSync(file, 'utf8'))) {
+		if (mod.startsWith('.')) closure(path.resolve(path.dirname(file), mod), seen);
+	}
+	return seen;
+}
+
 describe('dist bundle', () => {
 	let outdir: string;
 	let files: string[];
+	let metafile: Metafile;
+	const abs = (rel: string) => path.join(outdir, rel.replace(/^dist\//, ''));
 	beforeAll(async () => {
 		// Inside the repository, so the bundles resolve n8n-workflow (a peer) from node_modules as in n8n.
 		outdir = fs.mkdtempSync(path.join(ROOT, '.dist-test-'));
-		files = await bundle({ outdir });
+		({ files, metafile } = await bundleWithMetafile({ outdir }));
 	}, 120000);
 	afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
 
@@ -44,23 +70,68 @@ describe('dist bundle', () => {
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 	});
 
-	it('requires nothing but node built-ins and n8n-provided modules', () => {
+	it('requires nothing but node built-ins, n8n-provided modules and its own files', () => {
 		const offenders: string[] = [];
-		for (const rel of files) {
-			const src = fs.readFileSync(path.join(outdir, rel.replace(/^dist\//, '')), 'utf8');
-			for (const mod of requiredModules(src)) {
-				if (!BUILTINS.has(mod) && !N8N_PROVIDED.has(mod)) offenders.push(`${rel}: ${mod}`);
+		for (const file of jsFiles(outdir)) {
+			for (const mod of requiredModules(fs.readFileSync(file, 'utf8'))) {
+				const own = mod.startsWith('.') && fs.existsSync(path.resolve(path.dirname(file), mod));
+				if (!own && !BUILTINS.has(mod) && !N8N_PROVIDED.has(mod)) offenders.push(`${file}: ${mod}`);
 			}
 		}
 		expect(offenders).toEqual([]);
 	});
 
+	it('takes zod from n8n through its v3 subpath, never bundled', () => {
+		const bundled = Object.values(metafile.outputs).flatMap((o) => Object.keys(o.inputs));
+		expect(bundled.filter((i) => i.includes('node_modules/zod/'))).toEqual([]);
+		expect(ZOD_AT_RUNTIME).toBe('zod/v3');
+		expect(jsFiles(outdir).some((f) => fs.readFileSync(f, 'utf8').includes('require("zod/v3")'))).toBe(true);
+	});
+
+	it(`keeps all dist JavaScript within ${BUDGET_BYTES} bytes`, () => {
+		const total = jsFiles(outdir).reduce((sum, f) => sum + fs.statSync(f).size, 0);
+		expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+	});
+
+	it('bundles each source module into exactly one dist file', () => {
+		const owners = new Map<string, string[]>();
+		for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+			for (const input of Object.keys(inputs)) owners.set(input, [...(owners.get(input) ?? []), output]);
+		}
+		const duplicated = [...owners].filter(([, outs]) => outs.length > 1);
+		expect(duplicated).toEqual([]);
+	});
+
+	it('loads noble only from the entries that sign', () => {
+		const nobleFiles = Object.entries(metafile.outputs)
+			.filter(([, o]) => Object.keys(o.inputs).some((i) => i.includes('node_modules/@noble/')))
+			.map(([output]) => path.resolve(ROOT, output));
+		expect(nobleFiles.length).toBeGreaterThan(0);
+		for (const rel of files) {
+			const loadsNoble = nobleFiles.some((f) => closure(abs(rel)).has(f));
+			expect({ rel, loadsNoble }).toEqual({ rel, loadsNoble: SIGNING.includes(rel) });
+		}
+	});
+
+	it('signs byte for byte as the source does', () => {
+		const chunks = jsFiles(path.join(outdir, 'shared'))
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			.map((f) => require(f))
+			.filter((m) => typeof m.signDigestDer === 'function');
+		expect(chunks).toHaveLength(1);
+		const [dist] = chunks;
+		const key = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+		for (let i = 0; i < 50; i++) {
+			const message = `intent ${i} ${'é'.repeat(i)}`;
+			expect(dist.signDigestDer(sha256Bytes(message), key)).toBe(signDigestDer(sha256Bytes(message), key));
+		}
+	});
+
 	it('exports each entry class by name, loadable with require', () => {
 		for (const rel of files) {
-			const abs = path.join(outdir, rel.replace(/^dist\//, ''));
 			const className = path.basename(rel).replace(/\.(node|credentials)\.js$/, '');
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const mod = require(abs);
+			const mod = require(abs(rel));
 			expect(typeof mod[className]).toBe('function');
 			expect(new mod[className]()).toBeTruthy();
 		}
