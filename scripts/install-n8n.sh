@@ -14,7 +14,8 @@ fi
 mkdir -p "$DIR"
 cd "$DIR"
 # linkedom 0.18.15 needs a package the registry lacks; --ignore-scripts skips the optional Kafka
-# native build that tries to download. sqlite3 is then built from source against Node 24.
+# native build that tries to download. sqlite3 is then built from source against Node 24 with the
+# node-gyp of this install (never one fetched by npx).
 cat > package.json <<JSON
 {
   "name": "n8n-runtime",
@@ -25,7 +26,7 @@ cat > package.json <<JSON
 JSON
 echo "installing n8n $N8N_VERSION into $DIR (first run only; takes a few minutes)" >&2
 npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
-(cd node_modules/sqlite3 && npx --yes node-gyp rebuild >&2)
+(cd node_modules/sqlite3 && ../.bin/node-gyp rebuild >&2)
 node -e "require('$DIR/node_modules/sqlite3')" >&2
 touch .ready
 echo "$DIR"

@@ -1,52 +1,51 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * The npm registry these machines reach lacks some platform builds of optional native packages
- * (for example @swc/core-darwin-arm64 or @unrs/resolver-binding-*), so `npm install` cannot record
- * them and `npm ci` then refuses the lock file ("Missing: ... from lock file"). This adds each
- * missing optional platform package to package-lock.json as an optional entry with its os/cpu, the
- * way a lock made against the full registry has it; npm skips them on other platforms.
- * Run after `npm install` changes the lock: `node scripts/lock-platform-stubs.js`.
+ * Every package in package-lock.json must carry an integrity hash, so `npm ci` refuses a tampered
+ * tarball. The registry these machines reach lacks some optional platform builds (for example
+ * @swc/core-darwin-arm64), which npm then cannot record with a hash. This drops those optional
+ * entries and their names from their parents' optionalDependencies (npm ci on Linux accepts it;
+ * the Linux builds keep their hashes), and fails if any other entry lacks an integrity hash.
+ * Run after `npm install` changes the lock: `node scripts/lock-integrity.js` (`--check` only checks).
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
 const file = path.join(__dirname, '..', 'package-lock.json');
-const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
-const packages = lock.packages;
 
-const OS = ['darwin', 'linux', 'win32', 'freebsd', 'android', 'openharmony', 'sunos', 'aix', 'netbsd', 'openbsd'];
-const CPU = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'riscv64', 'loong64', 'wasm32', 'mips64el'];
-
-function platformOf(name) {
-	const parts = name.split('/').pop().split('-');
-	const os = parts.find((p) => OS.includes(p));
-	const cpu = parts.find((p) => CPU.includes(p));
-	const libc = parts.find((p) => p === 'gnu' || p === 'musl' || p === 'gnueabihf' || p === 'musleabihf' || p === 'msvc');
-	return { os, cpu, libc };
+/** Lock entries (path -> entry) that npm installs from a tarball but records without a hash. */
+function withoutIntegrity(packages) {
+	return Object.entries(packages).filter(([where, entry]) => where !== '' && !entry.link && !entry.integrity);
 }
 
-let added = 0;
-for (const [where, entry] of Object.entries(packages)) {
-	for (const [dep, version] of Object.entries(entry.optionalDependencies ?? {})) {
-		const hoisted = `node_modules/${dep}`;
-		const nested = `${where ? `${where}/` : ''}node_modules/${dep}`;
-		if (packages[hoisted] || packages[nested]) continue;
-		const { os, cpu, libc } = platformOf(dep);
-		if (!os && !cpu) continue; // not a platform build: leave it to npm
-		packages[hoisted] = {
-			version,
-			...(cpu ? { cpu: [cpu] } : {}),
-			dev: true,
-			license: entry.license ?? 'MIT',
-			optional: true,
-			...(os ? { os: [os] } : {}),
-			...(libc === 'gnu' || libc === 'musl' ? { libc: [libc === 'gnu' ? 'glibc' : 'musl'] } : {}),
-		};
-		added++;
+function dropOptional(packages, unhashed) {
+	const dropped = new Set();
+	for (const [where, entry] of unhashed) {
+		if (!entry.optional) continue;
+		delete packages[where];
+		dropped.add(where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length));
+	}
+	for (const entry of Object.values(packages)) {
+		for (const name of Object.keys(entry.optionalDependencies ?? {})) {
+			if (dropped.has(name)) delete entry.optionalDependencies[name];
+		}
+	}
+	return dropped.size;
+}
+
+function main() {
+	const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
+	const unhashed = withoutIntegrity(lock.packages);
+	if (!process.argv.includes('--check') && unhashed.length > 0) {
+		const dropped = dropOptional(lock.packages, unhashed);
+		fs.writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+		console.log(`lock-integrity: dropped ${dropped} optional entries the registry has no tarball for`);
+	}
+	const left = withoutIntegrity(lock.packages).map(([where]) => where);
+	if (left.length > 0) {
+		console.error(`lock-integrity: entries without an integrity hash:\n  ${left.join('\n  ')}`);
+		process.exitCode = 1;
 	}
 }
-const sorted = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
-lock.packages = sorted;
-fs.writeFileSync(file, `${JSON.stringify(lock, null, '\t').replace(/\t/g, '  ')}\n`);
-console.log(`lock-platform-stubs: added ${added} optional platform entries`);
+
+main();
