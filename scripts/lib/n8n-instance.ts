@@ -14,10 +14,9 @@ export const CUSTOM_PREFIX = 'CUSTOM.';
 /** Type prefix after a community-package install: what examples/ store. */
 export const PACKAGE_PREFIX = 'n8n-nodes-orchestration.';
 
-/** Node 24 installed by scripts/node24.sh (it carries the headers the sqlite3 build needs). */
+/** The Node 24 running this script (scripts/node24.sh put it first on PATH); n8n runs on it too. */
 export function node24BinDir(): string {
-	const tools = process.env.ORCH_TOOLS ?? path.join(process.env.HOME ?? '/root', '.cache', 'n8n-nodes-orchestration');
-	return path.join(tools, 'node24', 'node_modules', '.bin');
+	return path.dirname(process.execPath);
 }
 
 export function ensureN8nInstalled(): string {
