@@ -14,23 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { bundle } = createRequire(import.meta.url)('./bundle.js');
+const { packStaged } = createRequire(import.meta.url)('./pack.js');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
-
-function npm(args, cwd) {
-	return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-
-/** A package folder as `npm pack` sees it: package.json, README, LICENSE and a fresh dist/. */
-async function stagePackage(tmp) {
-	const stage = path.join(tmp, 'stage');
-	fs.mkdirSync(stage);
-	for (const f of ['package.json', 'README.md', 'LICENSE']) fs.copyFileSync(path.join(ROOT, f), path.join(stage, f));
-	await bundle({ outdir: path.join(stage, 'dist') });
-	if (process.env.SCAN_EXTRA_JS) fs.copyFileSync(process.env.SCAN_EXTRA_JS, path.join(stage, 'dist', 'extra.js'));
-	const name = npm(['pack', '--silent', '--ignore-scripts', '--pack-destination', tmp], stage).split('\n').pop();
-	return path.join(tmp, name);
-}
 
 function unpack(tarball, tmp) {
 	const dir = path.join(tmp, 'package');
@@ -49,7 +34,9 @@ async function scan(label, dir, patterns) {
 async function main() {
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-scan-'));
 	try {
-		const tarball = process.argv[2] ? path.resolve(process.argv[2]) : await stagePackage(tmp);
+		const tarball = process.argv[2]
+			? path.resolve(process.argv[2])
+			: await packStaged(tmp, { extraJs: process.env.SCAN_EXTRA_JS });
 		const packed = await scan(`tarball ${path.basename(tarball)}`, unpack(tarball, tmp), TARBALL_PATTERNS);
 		const source = await scan('source tree', ROOT, SOURCE_FILE_PATTERNS);
 		process.exitCode = packed && source ? 0 : 1;
