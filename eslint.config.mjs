@@ -15,7 +15,7 @@ const scopedN8nConfig = n8nConfig.map((entry) =>
 );
 
 export default [
-	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tools/**', '.n8n-cache/**'] },
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tools/**', '.n8n-cache/**', '.dist-test-*/**'] },
 	...scopedN8nConfig,
 	...tseslint.config({
 		files: NODE_PROGRAMS,
