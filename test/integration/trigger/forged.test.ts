@@ -2,6 +2,7 @@
  * Every bad delivery is answered with the right status and starts no run; every good one starts
  * exactly one. Deliveries go over real HTTP to the node's webhook served like n8n serves it.
  */
+import type { IDataObject } from 'n8n-workflow';
 import { runWebhook, startWebhookServer, type WebhookServer } from '../../harness/n8n';
 import { badDeliveries, type BadDelivery } from './corpus';
 import {
@@ -166,7 +167,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 	});
 
 	describe('replays and the clock window', () => {
-		it('answers a replay inside the tolerance 200 as a duplicate, and 401 stale once the tolerance has passed', async () => {
+		it('answers a replay inside the tolerance 200 as a replay, and 401 stale once the tolerance has passed', async () => {
 			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { toleranceSeconds: 1 } } });
 			const server = await startWebhookServer(h);
 			servers.push(server);
@@ -174,7 +175,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			const headers = signedHeaders(SECRET, body);
 			expect((await post(server.url, body, headers)).status).toBe(200);
 			const replay = await post(server.url, body, headers);
-			expect([replay.status, replay.json?.ignored]).toEqual([200, 'duplicate']);
+			expect([replay.status, replay.json?.ignored]).toEqual([200, 'replay']);
 			await sleep(1200);
 			const late = await post(server.url, body, headers);
 			expect([late.status, late.json?.error]).toEqual([401, 'stale_timestamp']);
@@ -192,7 +193,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			expect(server.runs).toHaveLength(2);
 		});
 
-		it('without deduplication a replay inside the tolerance runs again (deduplication is what stops it)', async () => {
+		it('without deduplication a replay inside the tolerance starts nothing; a retry with a fresh signature runs', async () => {
 			const h = triggerHarness({
 				parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { deduplicate: false } },
 			});
@@ -201,8 +202,39 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			const body = JSON.stringify(envelope());
 			const headers = signedHeaders(SECRET, body);
 			await post(server.url, body, headers);
-			await post(server.url, body, headers);
+			const replays = await Promise.all([1, 2, 3].map(() => post(server.url, body, headers)));
+			expect(replays.map((r) => r.json?.ignored)).toEqual(['replay', 'replay', 'replay']);
+			const upper = { ...headers, 'x-service-signature': headers['x-service-signature'].toUpperCase() };
+			expect((await post(server.url, body, upper)).json?.ignored).toBe('replay');
+			expect(server.runs).toHaveLength(1);
+			// Deduplication off: the service's retry (same event, fresh timestamp and signature) runs again.
+			expect((await post(server.url, body, signedHeaders(SECRET, body, Date.now() + 5))).status).toBe(200);
 			expect(server.runs).toHaveLength(2);
+		});
+
+		it('a replay after its key left the duplicate window starts nothing', async () => {
+			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { deduplicationWindow: 1 } } });
+			const first = JSON.stringify(envelope());
+			const headers = signedHeaders(SECRET, first);
+			expect((await deliverInMemory(h, first, headers)).result.workflowData).toHaveLength(1);
+			const second = JSON.stringify(envelope());
+			expect((await deliverInMemory(h, second, signedHeaders(SECRET, second))).result.workflowData).toHaveLength(1);
+			// The first key was evicted (window 1): a retry with a new signature would run; the replay does not.
+			const replay = await deliverInMemory(h, first, headers);
+			expect([replay.status, replay.json?.ignored, replay.result.workflowData]).toEqual([200, 'replay', undefined]);
+			// After a restart (no process memory), the saved replay memory still refuses it.
+			const saved = JSON.parse(JSON.stringify(h.workflow.staticData)) as IDataObject;
+			const restarted = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET }, staticData: saved, workflowId: `${h.workflow.id}-restart` });
+			expect((await deliverInMemory(restarted, first, headers)).json?.ignored).toBe('replay');
+		});
+
+		it('a production delivery replayed to the test URL starts nothing (existing endpoint: one secret for both)', async () => {
+			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
+			const body = JSON.stringify(envelope());
+			const headers = signedHeaders(SECRET, body);
+			expect((await deliverInMemory(h, body, headers)).result.workflowData).toHaveLength(1);
+			const atTestUrl = await deliverInMemory(h, body, headers, true);
+			expect([atTestUrl.status, atTestUrl.json?.ignored, atTestUrl.result.workflowData]).toEqual([200, 'replay', undefined]);
 		});
 
 		it('accepts upper-case hex of the correct signature (protocol core policy: case carries no information)', async () => {
