@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookResponse
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
 import { OrchestrationWebhookSecretApi } from '../../../credentials/OrchestrationWebhookSecretApi.credentials';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { createHarness, executeNode, runWebhook, type CredentialStore, type NodeHarness, type WebhookRequest, type WebhookResponse } from '../../harness/n8n';
+import { core, createHarness, executeNode, runWebhook, webhookData, type CredentialStore, type NodeHarness, type WebhookRequest, type WebhookResponse } from '../../harness/n8n';
 
 export const SERVER_KEY = 'fn_sandbox_server_partner1';
 
@@ -216,3 +216,8 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** n8n's logger as a node's context sees it (one instance per process, from n8n's container). */
+export function n8nLogger(h: NodeHarness): { warn: (...args: unknown[]) => void; debug: (...args: unknown[]) => void } {
+	return new core.WebhookContext(h.workflow, h.node, h.additionalData, 'webhook', webhookData(h), [], null).logger;
+}
