@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import * as http from 'node:http';
-import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
 import { OrchestrationWebhookSecretApi } from '../../../credentials/OrchestrationWebhookSecretApi.credentials';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
@@ -218,6 +218,6 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** n8n's logger as a node's context sees it (one instance per process, from n8n's container). */
-export function n8nLogger(h: NodeHarness): { warn: (...args: unknown[]) => void; debug: (...args: unknown[]) => void } {
+export function n8nLogger(h: NodeHarness): IWebhookFunctions['logger'] {
 	return new core.WebhookContext(h.workflow, h.node, h.additionalData, 'webhook', webhookData(h), [], null).logger;
 }
