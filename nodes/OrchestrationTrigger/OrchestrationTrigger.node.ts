@@ -1,6 +1,9 @@
 import {
 	NodeConnectionTypes,
+	type ICredentialTestFunctions,
+	type ICredentialsDecrypted,
 	type IDataObject,
+	type INodeCredentialTestResult,
 	type IExecuteFunctions,
 	type IHookFunctions,
 	type INodeExecutionData,
@@ -10,6 +13,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
+import { webhookSecretProblem } from '../shared/orchestration/webhooks';
 import { DELIVERIES_FIELD, SIGNATURES_FIELD, hoursOf, memoryNamespace, storedMemory, windowOf, type DuplicateMemory } from './dedupe';
 import { handleDelivery, type DeliveryDecision } from './delivery';
 import { triggerProperties, type TriggerOptions } from './description';
@@ -18,7 +22,6 @@ import { shapeOutput } from './execution';
 import { deliveryItem } from './output';
 import {
 	CREDENTIAL_TYPE,
-	SECRET_CREDENTIAL_TYPE,
 	WEBHOOK_NAME,
 	createRegistration,
 	deleteRegistration,
@@ -122,8 +125,10 @@ export class OrchestrationTrigger implements INodeType {
 				displayOptions: { show: { registration: ['automatic'] } },
 			},
 			{
-				name: SECRET_CREDENTIAL_TYPE,
+				// Literal names: n8n's lint reads them to find the credential's test.
+				name: 'orchestrationWebhookSecretApi',
 				required: true,
+				testedBy: 'webhookSecretCheck',
 				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1] } },
 			},
 		],
@@ -138,6 +143,18 @@ export class OrchestrationTrigger implements INodeType {
 			},
 		],
 		properties: triggerProperties,
+	};
+
+	methods = {
+		credentialTest: {
+			/** No service endpoint checks a secret; this refuses one that cannot be an HMAC key. */
+			async webhookSecretCheck(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+				const problem = webhookSecretProblem(credential.data?.secret);
+				return problem === undefined
+					? { status: 'OK', message: 'The secret can verify deliveries (it is checked against each delivery signature)' }
+					: { status: 'Error', message: `Not usable: ${problem}` };
+			},
+		},
 	};
 
 	webhookMethods = {

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { startWebhookServer, type WebhookServer } from '../../harness/n8n';
+import { startWebhookServer, testCredential, type WebhookServer } from '../../harness/n8n';
 import { compactKey, memoryHas, memorySize, readMemory } from '../../../nodes/shared/orchestration/deliveryMemory';
 import { ORDER_EVENTS } from '../../../nodes/shared/orchestration/enums';
 import { completeRun, deliverInMemory, envelope, nodeStaticData, post, signedHeaders, triggerHarness } from './helpers';
@@ -59,6 +59,16 @@ describe('Orchestration Trigger: description', () => {
 			toleranceSeconds: 300,
 		});
 		expect(String(byName.notice.displayName)).toMatch(/partner dashboard/);
+	});
+});
+
+describe('Orchestration Trigger: the secret credential test', () => {
+	it('says OK for a usable secret and names the problem of one that cannot be an HMAC key', async () => {
+		const h = triggerHarness({ parameters: { registration: 'existingEndpoint' } });
+		const check = (secret: unknown) => testCredential(h, 'webhookSecretCheck', 'orchestrationWebhookSecretApi', { secret } as IDataObject);
+		expect(await check(SECRET)).toMatchObject({ status: 'OK' });
+		expect(await check('short')).toEqual({ status: 'Error', message: 'Not usable: the webhook secret has 5 characters; at least 16 are expected' });
+		expect(await check(undefined)).toEqual({ status: 'Error', message: 'Not usable: no webhook secret is set' });
 	});
 });
 
