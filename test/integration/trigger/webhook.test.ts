@@ -65,7 +65,7 @@ describe('Orchestration Trigger: description', () => {
 describe('Orchestration Trigger: the secret credential test', () => {
 	it('says OK for a usable secret and names the problem of one that cannot be an HMAC key', async () => {
 		const h = triggerHarness({ parameters: { registration: 'existingEndpoint' } });
-		const check = (secret: unknown) => testCredential(h, 'webhookSecretCheck', 'orchestrationWebhookSecretApi', { secret } as IDataObject);
+		const check = (secret: unknown) => testCredential(h, 'webhookSecretCheck', 'orchestrationWebhookSecretApi', { secret } as never);
 		expect(await check(SECRET)).toMatchObject({ status: 'OK' });
 		expect(await check('short')).toEqual({ status: 'Error', message: 'Not usable: the webhook secret has 5 characters; at least 16 are expected' });
 		expect(await check(undefined)).toEqual({ status: 'Error', message: 'Not usable: no webhook secret is set' });
