@@ -53,17 +53,23 @@ export function hoursOf(value: unknown): number {
 /** Keys accepted in this process: `unsaved` until a request sees them stored; `recent` for lookups. */
 interface ProcessLayer {
 	unsaved: Map<string, number>;
-	recent?: Map<string, number>;
+	recent: Map<string, number>;
 }
+
+/**
+ * How long this process looks up what it accepted, saved or not: a request that loaded the static
+ * data before the save may be handled after another request saw the save.
+ */
+const RECENT_MS = 5 * 60_000;
 
 const MAX_NAMESPACES = 1000;
 const MAX_PROCESS_KEYS = 10_000;
 const processLayers = new Map<string, ProcessLayer>();
 
-function processLayer(namespace: string, keepRecent: boolean): ProcessLayer {
+function processLayer(namespace: string): ProcessLayer {
 	let layer = processLayers.get(namespace);
 	if (layer === undefined) {
-		layer = { unsaved: new Map(), recent: keepRecent ? new Map() : undefined };
+		layer = { unsaved: new Map(), recent: new Map() };
 		processLayers.set(namespace, layer);
 		const oldest = processLayers.size > MAX_NAMESPACES ? processLayers.keys().next().value : undefined;
 		if (oldest !== undefined) processLayers.delete(oldest);
@@ -72,9 +78,10 @@ function processLayer(namespace: string, keepRecent: boolean): ProcessLayer {
 }
 
 /** Drops entries older than the horizon and, past the bound, the oldest (Maps iterate oldest first). */
-function expire(map: Map<string, number>, nowMs: number, horizonMs: number): void {
+function expire(map: Map<string, number>, nowMs: number, limits: MemoryLimits): void {
+	const bound = Math.min(MAX_PROCESS_KEYS, limits.maxEntries);
 	for (const [key, atMs] of map) {
-		if (atMs >= nowMs - horizonMs && map.size <= MAX_PROCESS_KEYS) break;
+		if (atMs >= nowMs - limits.horizonMs && map.size <= bound) break;
 		map.delete(key);
 	}
 }
@@ -91,7 +98,7 @@ export interface MemoryPlace {
 	namespace: string;
 	limits: MemoryLimits;
 	nowMs: number;
-	/** Keep what this process accepted for lookups even once saved (replays across URLs). */
+	/** Look up what this process accepted for the whole horizon, not 5 minutes (replays across URLs). */
 	keepRecent?: boolean;
 }
 
@@ -101,25 +108,27 @@ function legacyKeys(staticData: IDataObject): string[] {
 }
 
 function settle(layer: ProcessLayer, state: DeliveryMemoryState, place: MemoryPlace): void {
-	expire(layer.unsaved, place.nowMs, place.limits.horizonMs);
-	if (layer.recent) expire(layer.recent, place.nowMs, place.limits.horizonMs);
+	const { horizonMs, maxEntries } = place.limits;
+	expire(layer.unsaved, place.nowMs, place.limits);
+	expire(layer.recent, place.nowMs, { maxEntries, horizonMs: place.keepRecent === true ? horizonMs : Math.min(RECENT_MS, horizonMs) });
 	for (const key of layer.unsaved.keys()) if (memoryHas(state, key)) layer.unsaved.delete(key);
 }
 
 /** One memory on the node's static data plus this process's layer. Only `remember` writes. */
 export function storedMemory(place: MemoryPlace): DuplicateMemory {
-	const layer = processLayer(place.namespace, place.keepRecent === true);
+	const layer = processLayer(place.namespace);
 	let state = readMemory(place.staticData[place.field]);
 	settle(layer, state, place);
 	return {
 		has(key) {
 			const compact = compactKey(key);
-			return layer.unsaved.has(compact) || layer.recent?.has(compact) === true || memoryHas(state, compact);
+			return layer.unsaved.has(compact) || layer.recent.has(compact) || memoryHas(state, compact);
 		},
 		remember(key) {
 			const compact = compactKey(key);
 			layer.unsaved.set(compact, place.nowMs);
-			layer.recent?.set(compact, place.nowMs);
+			layer.recent.set(compact, place.nowMs);
+			expire(layer.recent, place.nowMs, place.limits);
 			const keys = [...legacyKeys(place.staticData), ...layer.unsaved.keys()];
 			state = rememberKeys(state, keys, place.nowMs, place.limits);
 			// Assigning a member marks n8n's observable static data as changed, so it is saved.

@@ -298,6 +298,21 @@ describe('Orchestration Trigger: webhook handler', () => {
 		expect([replayed.status, replayed.json?.ignored, replayed.result.workflowData]).toEqual([200, 'replay', undefined]);
 	});
 
+	it('catches a copy whose request loaded the static data before the save but is handled after another saw it', async () => {
+		const first = triggerHarness({ parameters: existing() });
+		const env = signed(envelope());
+		await deliverInMemory(first, env.body, env.headers);
+		const saved = JSON.parse(JSON.stringify(first.workflow.staticData)) as IDataObject;
+		// Request C loaded after the save: it sees the key stored.
+		const afterSave = triggerHarness({ parameters: existing(), staticData: saved, workflowId: first.workflow.id });
+		const other = signed(envelope());
+		await deliverInMemory(afterSave, other.body, other.headers);
+		// Request B loaded before the save, handled now: still a duplicate.
+		const beforeSave = triggerHarness({ parameters: existing(), staticData: {}, workflowId: first.workflow.id });
+		const late = await deliverInMemory(beforeSave, env.body, signedHeaders(SECRET, env.body, Date.now() + 13));
+		expect([late.json?.ignored, late.result.workflowData]).toEqual(['duplicate', undefined]);
+	});
+
 	it('answers concurrent copies of one event with exactly one run', async () => {
 		const { server } = await serve(existing());
 		const { body } = signed(envelope());
