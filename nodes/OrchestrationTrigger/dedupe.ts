@@ -15,6 +15,7 @@ import {
 	DEFAULT_MEMORY_BOUND,
 	RETRY_SCHEDULE_MS,
 	compactKey,
+	emptyMemory,
 	memoryHas,
 	readMemory,
 	rememberKeys,
@@ -50,10 +51,16 @@ export function hoursOf(value: unknown): number {
 	return Number.isFinite(n) && n > 0 ? n : DEDUPLICATION_HOURS;
 }
 
-/** Keys accepted in this process: `unsaved` until a request sees them stored; `recent` for lookups. */
+/**
+ * Keys accepted in this process: `unsaved` until a request sees them stored; `recent` for lookups.
+ * `written` is the one state object every request of this process assigns to its static data: n8n
+ * serialises it when it saves, after the request, so a request that computed its state earlier but
+ * saves later still saves everything this process remembered by then (no in-process lost write).
+ */
 interface ProcessLayer {
 	unsaved: Map<string, number>;
 	recent: Map<string, number>;
+	written?: DeliveryMemoryState;
 }
 
 /**
@@ -69,7 +76,7 @@ const processLayers = new Map<string, ProcessLayer>();
 function processLayer(namespace: string): ProcessLayer {
 	let layer = processLayers.get(namespace);
 	if (layer === undefined) {
-		layer = { unsaved: new Map(), recent: new Map() };
+		layer = { unsaved: new Map(), recent: new Map(), written: undefined };
 		processLayers.set(namespace, layer);
 		const oldest = processLayers.size > MAX_NAMESPACES ? processLayers.keys().next().value : undefined;
 		if (oldest !== undefined) processLayers.delete(oldest);
@@ -114,10 +121,16 @@ function settle(layer: ProcessLayer, state: DeliveryMemoryState, place: MemoryPl
 	for (const key of layer.unsaved.keys()) if (memoryHas(state, key)) layer.unsaved.delete(key);
 }
 
+/** The stored copy, or what this process last wrote when that is at least as new (counted writes). */
+function newestState(layer: ProcessLayer, stored: unknown): DeliveryMemoryState {
+	const loaded = readMemory(stored);
+	return layer.written !== undefined && layer.written.n >= loaded.n ? layer.written : loaded;
+}
+
 /** One memory on the node's static data plus this process's layer. Only `remember` writes. */
 export function storedMemory(place: MemoryPlace): DuplicateMemory {
 	const layer = processLayer(place.namespace);
-	let state = readMemory(place.staticData[place.field]);
+	let state = newestState(layer, place.staticData[place.field]);
 	settle(layer, state, place);
 	return {
 		has(key) {
@@ -131,8 +144,9 @@ export function storedMemory(place: MemoryPlace): DuplicateMemory {
 			expire(layer.recent, place.nowMs, place.limits);
 			const keys = [...legacyKeys(place.staticData), ...layer.unsaved.keys()];
 			state = rememberKeys(state, keys, place.nowMs, place.limits);
+			layer.written = Object.assign(layer.written ?? emptyMemory(), state);
 			// Assigning a member marks n8n's observable static data as changed, so it is saved.
-			place.staticData[place.field] = state as unknown as IDataObject;
+			place.staticData[place.field] = layer.written as unknown as IDataObject;
 			if (LEGACY_KEYS_FIELD in place.staticData) {
 				delete place.staticData[LEGACY_KEYS_FIELD];
 				delete place.staticData[LEGACY_NEXT_FIELD];

@@ -15,11 +15,15 @@ export const RETRY_SCHEDULE_MS = WEBHOOK_RETRY_DELAYS_MS.reduce((sum, delay) => 
 /** A day of 100,000 events fits; a busy partner does not reach it within the horizon. */
 export const DEFAULT_MEMORY_BOUND = 100_000;
 
-/** Stored form: `keys` oldest first; `buckets` flat pairs [bucket number, count], oldest first. */
+/**
+ * Stored form: `keys` oldest first; `buckets` flat pairs [bucket number, count], oldest first;
+ * `n` counts the writes, so a reader can tell the newer of two copies.
+ */
 export interface DeliveryMemoryState {
 	v: 1;
 	keys: string;
 	buckets: number[];
+	n: number;
 }
 
 export interface MemoryLimits {
@@ -30,7 +34,7 @@ export interface MemoryLimits {
 }
 
 export function emptyMemory(): DeliveryMemoryState {
-	return { v: 1, keys: '', buckets: [] };
+	return { v: 1, keys: '', buckets: [], n: 0 };
 }
 
 /** 72 bits of SHA-256 in base64url: 100,000 entries give a false match once in ~5e16 lookups. */
@@ -47,11 +51,11 @@ function countOf(buckets: readonly number[]): number {
 /** A stored value that is not a consistent state reads as an empty memory (never as a crash). */
 export function readMemory(value: unknown): DeliveryMemoryState {
 	if (typeof value !== 'object' || value === null) return emptyMemory();
-	const { keys, buckets } = value as Partial<DeliveryMemoryState>;
+	const { keys, buckets, n } = value as Partial<DeliveryMemoryState>;
 	if (typeof keys !== 'string' || !Array.isArray(buckets) || buckets.length % 2 !== 0) return emptyMemory();
-	if (!buckets.every((n) => Number.isSafeInteger(n) && n >= 0)) return emptyMemory();
+	if (!buckets.every((b) => Number.isSafeInteger(b) && b >= 0)) return emptyMemory();
 	if (keys.length !== countOf(buckets) * COMPACT_KEY_LENGTH) return emptyMemory();
-	return { v: 1, keys, buckets };
+	return { v: 1, keys, buckets, n: Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : 0 };
 }
 
 export function memorySize(state: DeliveryMemoryState): number {
@@ -82,7 +86,7 @@ function dropOldest(state: DeliveryMemoryState, count: number): DeliveryMemorySt
 		left -= taken;
 		if (buckets[1] === 0) buckets.splice(0, 2);
 	}
-	return { v: 1, keys: state.keys.slice((count - left) * COMPACT_KEY_LENGTH), buckets };
+	return { v: 1, keys: state.keys.slice((count - left) * COMPACT_KEY_LENGTH), buckets, n: state.n };
 }
 
 /** Forgets entries whose whole bucket is older than the horizon, then the oldest over the bound. */
@@ -97,8 +101,8 @@ export function trimMemory(state: DeliveryMemoryState, nowMs: number, limits: Me
 }
 
 /**
- * Remembers compact keys accepted at `nowMs` (those already remembered are skipped). A clock that
- * went back files them in the newest bucket, so the order stays oldest first.
+ * Remembers compact keys accepted at `nowMs` (those already remembered are skipped) and counts the
+ * write. A clock that went back files them in the newest bucket, so the order stays oldest first.
  */
 export function rememberKeys(
 	state: DeliveryMemoryState,
@@ -111,11 +115,11 @@ export function rememberKeys(
 	const fresh = [...new Set(keys)].filter(
 		(key) => key.length === COMPACT_KEY_LENGTH && !(known ? known.has(key) : memoryHas(trimmed, key)),
 	);
-	if (fresh.length === 0) return trimmed;
+	if (fresh.length === 0) return { ...trimmed, n: trimmed.n + 1 };
 	const buckets = trimmed.buckets.slice();
 	const bucket = Math.floor(nowMs / MEMORY_BUCKET_MS);
 	const last = buckets.length - 2;
 	if (last >= 0 && buckets[last] >= bucket) buckets[last + 1] += fresh.length;
 	else buckets.push(bucket, fresh.length);
-	return trimMemory({ v: 1, keys: trimmed.keys + fresh.join(''), buckets }, nowMs, limits);
+	return trimMemory({ v: 1, keys: trimmed.keys + fresh.join(''), buckets, n: trimmed.n + 1 }, nowMs, limits);
 }

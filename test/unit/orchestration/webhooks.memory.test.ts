@@ -56,7 +56,7 @@ describe('delivery memory by time (spec 6 retry horizon)', () => {
 		expect(memoryHas(state, key(2))).toBe(true);
 		expect(memorySize(state)).toBe(1);
 		state = trimMemory(state, T0 + 10 * HOUR + limits.horizonMs + MEMORY_BUCKET_MS, limits);
-		expect(state).toEqual(emptyMemory());
+		expect([state.keys, state.buckets]).toEqual(["", []]);
 	});
 
 	test('the bound is respected, oldest first out', () => {
@@ -91,7 +91,7 @@ describe('delivery memory by time (spec 6 retry horizon)', () => {
 	});
 
 	test('a match across two keys is not a match (lookups stay on key boundaries)', () => {
-		const state: DeliveryMemoryState = { v: 1, keys: 'AAAAAAAAAAAB' + 'CCCCCCCCCCCC', buckets: [1, 2] };
+		const state: DeliveryMemoryState = { v: 1, keys: 'AAAAAAAAAAAB' + 'CCCCCCCCCCCC', buckets: [1, 2], n: 1 };
 		expect(memoryHas(state, 'ABCCCCCCCCCC')).toBe(false);
 		expect(memoryHas(state, 'CCCCCCCCCCCC')).toBe(true);
 	});
@@ -102,5 +102,14 @@ describe('delivery memory by time (spec 6 retry horizon)', () => {
 		}
 		const good = remember(emptyMemory(), 1, T0);
 		expect(readMemory(JSON.parse(JSON.stringify(good)))).toEqual(good);
+		expect(readMemory({ ...good, n: undefined })).toEqual({ ...good, n: 0 });
+	});
+
+	test('every write is counted, so the newer of two copies can be told', () => {
+		let state = remember(emptyMemory(), 1, T0);
+		expect(state.n).toBe(1);
+		state = remember(state, 1, T0 + 1);
+		state = remember(state, 2, T0 + 2);
+		expect(state.n).toBe(3);
 	});
 });
