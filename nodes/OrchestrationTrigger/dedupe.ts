@@ -121,10 +121,10 @@ function settle(layer: ProcessLayer, state: DeliveryMemoryState, place: MemoryPl
 	for (const key of layer.unsaved.keys()) if (memoryHas(state, key)) layer.unsaved.delete(key);
 }
 
-/** The stored copy, or what this process last wrote when that is at least as new (counted writes). */
+/** What this process last wrote when it is newer than the stored copy (counted writes), else the stored copy. */
 function newestState(layer: ProcessLayer, stored: unknown): DeliveryMemoryState {
 	const loaded = readMemory(stored);
-	return layer.written !== undefined && layer.written.n >= loaded.n ? layer.written : loaded;
+	return layer.written !== undefined && layer.written.n > loaded.n ? layer.written : loaded;
 }
 
 /** One memory on the node's static data plus this process's layer. Only `remember` writes. */

@@ -30,13 +30,15 @@ export function triggerHarness(opts: {
 	typeVersion?: number;
 	/** Decrypted data of the secret credential as n8n would hand it over (any shape, for attacks). */
 	secretCredential?: IDataObject;
+	/** Another instance of the node (e.g. loaded in an isolated module registry: another process). */
+	nodeType?: OrchestrationTrigger;
 }): NodeHarness {
 	harnessCount++;
 	const { webhookSecret, ...rest } = opts.parameters ?? {};
 	const v1 = opts.typeVersion === 1;
 	const secretCredential = opts.secretCredential ?? (!v1 && webhookSecret !== undefined ? { secret: webhookSecret } : undefined);
 	return createHarness({
-		nodeType: new OrchestrationTrigger(),
+		nodeType: opts.nodeType ?? new OrchestrationTrigger(),
 		credentialTypes: [new OrchestrationServerApi(), new OrchestrationWebhookSecretApi()],
 		credentials: {
 			orchestrationServerApi: { baseUrl: opts.baseUrl ?? 'http://127.0.0.1:9', apiKey: opts.apiKey ?? SERVER_KEY },

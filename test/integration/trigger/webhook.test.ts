@@ -313,6 +313,44 @@ describe('Orchestration Trigger: webhook handler', () => {
 		expect([late.json?.ignored, late.result.workflowData]).toEqual(['duplicate', undefined]);
 	});
 
+	it('two processes: a key lost to the save of the other process is written again with the next accepted delivery of its own', async () => {
+		// A second n8n process: the same node code with its own module state (its own process memory).
+		let Other: typeof OrchestrationTrigger | undefined;
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			Other = (require('../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node') as { OrchestrationTrigger: typeof OrchestrationTrigger }).OrchestrationTrigger;
+		});
+		const workflowId = `wf-two-processes-${Date.now()}`;
+		let db: IDataObject = {};
+		// Each request reads the static data from the database and saves it, whole, when changed.
+		const request = async (process: 1 | 2, env: { body: string; headers: Record<string, string> }, save = true) => {
+			const h = triggerHarness({ parameters: existing(), staticData: JSON.parse(JSON.stringify(db)), workflowId, nodeType: process === 2 ? new Other!() : undefined });
+			const answer = await deliverInMemory(h, env.body, env.headers);
+			const changed = (h.workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true;
+			return { answer, save: () => changed && save && (db = JSON.parse(JSON.stringify(h.workflow.staticData))) };
+		};
+		const a = signed(envelope());
+		const b = signed(envelope());
+		const c = signed(envelope());
+		const first = await request(1, a); // process 1 accepts a ...
+		const second = await request(2, b); // ... while process 2, which read the same data, accepts b
+		first.save();
+		second.save(); // last writer wins: a is no longer stored
+		const stored = () => readMemory((db['node:Orchestration Trigger'] as IDataObject).deliveries);
+		const keyOf = (env: { body: string }) => {
+			const { event, data } = JSON.parse(env.body) as { event: string; data: IDataObject };
+			return compactKey(JSON.stringify([data.id, event, data.updatedAt]));
+		};
+		expect(memoryHas(stored(), keyOf(a))).toBe(false);
+		// Process 1 still catches a copy of a; its next accepted delivery writes a again.
+		const copyAt1 = await request(1, { body: a.body, headers: signedHeaders(SECRET, a.body, Date.now() + 21) });
+		expect(copyAt1.answer.json?.ignored).toBe('duplicate');
+		(await request(1, c)).save();
+		expect([a, b, c].map((env) => memoryHas(stored(), keyOf(env)))).toEqual([true, true, true]);
+		const copyAt2 = await request(2, { body: a.body, headers: signedHeaders(SECRET, a.body, Date.now() + 22) });
+		expect(copyAt2.answer.json?.ignored).toBe('duplicate');
+	});
+
 	it('answers concurrent copies of one event with exactly one run', async () => {
 		const { server } = await serve(existing());
 		const { body } = signed(envelope());
