@@ -69,7 +69,8 @@ interface ProcessLayer {
  */
 const RECENT_MS = 5 * 60_000;
 
-const MAX_NAMESPACES = 1000;
+// Each namespace may hold a state of up to ~1.2 MB; evicting one only loses the in-process copy.
+const MAX_NAMESPACES = 200;
 const MAX_PROCESS_KEYS = 10_000;
 const processLayers = new Map<string, ProcessLayer>();
 
@@ -122,20 +123,28 @@ function settle(layer: ProcessLayer, state: DeliveryMemoryState, place: MemoryPl
 }
 
 /** What this process last wrote when it is newer than the stored copy (counted writes), else the stored copy. */
-function newestState(layer: ProcessLayer, stored: unknown): DeliveryMemoryState {
-	const loaded = readMemory(stored);
+function newestState(layer: ProcessLayer, loaded: DeliveryMemoryState): DeliveryMemoryState {
 	return layer.written !== undefined && layer.written.n > loaded.n ? layer.written : loaded;
 }
 
-/** One memory on the node's static data plus this process's layer. Only `remember` writes. */
-export function storedMemory(place: MemoryPlace): DuplicateMemory {
+/** A memory kept in static data: `store` writes a key only when the stored state lacks it. */
+export interface StoredMemory extends DuplicateMemory {
+	store(key: string): void;
+}
+
+/** One memory on the node's static data plus this process's layer. Only `remember` and `store` write. */
+export function storedMemory(place: MemoryPlace): StoredMemory {
 	const layer = processLayer(place.namespace);
-	let state = newestState(layer, place.staticData[place.field]);
+	const loaded = readMemory(place.staticData[place.field]);
+	let state = newestState(layer, loaded);
 	settle(layer, state, place);
 	return {
 		has(key) {
 			const compact = compactKey(key);
 			return layer.unsaved.has(compact) || layer.recent.has(compact) || memoryHas(state, compact);
+		},
+		store(key) {
+			if (!memoryHas(loaded, compactKey(key))) this.remember(key);
 		},
 		remember(key) {
 			const compact = compactKey(key);
