@@ -127,9 +127,13 @@ function newestState(layer: ProcessLayer, loaded: DeliveryMemoryState): Delivery
 	return layer.written !== undefined && layer.written.n > loaded.n ? layer.written : loaded;
 }
 
-/** A memory kept in static data: `store` writes a key only when the stored state lacks it. */
+/**
+ * A memory kept in static data: `store` writes a key only when the stored state lacks it; `flush`
+ * writes what this process remembered when the stored state is older.
+ */
 export interface StoredMemory extends DuplicateMemory {
 	store(key: string): void;
+	flush(): void;
 }
 
 /** One memory on the node's static data plus this process's layer. Only `remember` and `store` write. */
@@ -145,6 +149,9 @@ export function storedMemory(place: MemoryPlace): StoredMemory {
 		},
 		store(key) {
 			if (!memoryHas(loaded, compactKey(key))) this.remember(key);
+		},
+		flush() {
+			if (layer.written !== undefined && layer.written.n > loaded.n) place.staticData[place.field] = layer.written as unknown as IDataObject;
 		},
 		remember(key) {
 			const compact = compactKey(key);

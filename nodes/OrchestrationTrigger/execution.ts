@@ -31,6 +31,8 @@ function rememberInRun(ctx: IExecuteFunctions, items: INodeExecutionData[], opti
 		const { duplicateKey } = metaOf(item);
 		if (typeof duplicateKey === 'string') memories.duplicates?.store(duplicateKey);
 	}
+	// The run does not know the signatures; it saves the replay memory this process holds.
+	memories.replays.flush();
 }
 
 /** On a queue-mode worker (no stored static data): n8n's processed-data store, shared by all processes. */

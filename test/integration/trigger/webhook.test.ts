@@ -228,6 +228,7 @@ describe('Orchestration Trigger: webhook handler', () => {
 		expect(runRoot.__dataChanged).toBe(true);
 		expect(memoryHas(readMemory(nodeStaticData(run).deliveries), compactKey(String(delivery.duplicateKey)))).toBe(true);
 		expect(nodeStaticData(run).activatedAt).toBe(activated['node:Orchestration Trigger'].activatedAt);
+		expect(memorySize(readMemory(nodeStaticData(run).signatures))).toBeGreaterThanOrEqual(1);
 
 		// A queue-mode worker: empty static data. It writes nothing, so n8n saves nothing over the workflow.
 		const worker = triggerHarness({ parameters: existing(), staticData: {}, workflowId: h.workflow.id });
