@@ -6,3 +6,4 @@ export * from './amounts';
 export * from './schemas';
 export * from './webhooks';
 export * from './idempotency';
+export * from './inputs';

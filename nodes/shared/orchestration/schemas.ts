@@ -15,6 +15,7 @@ import {
 	isValidAssetInput,
 	normalizeAssetInput,
 } from './enums';
+import { isDigits } from './amounts';
 import { parseWithSchema } from './errors';
 import {
 	AFFILIATE_IDS_MAX,
@@ -22,6 +23,7 @@ import {
 	APP_FEES_MAX,
 	APP_FEES_MIN,
 	FEE_BPS_MAX,
+	MAX_AMOUNT_LENGTH,
 	REVIEWED_IDENTITIES_MAX,
 	REVIEWED_IDENTITIES_MIN,
 	SLIPPAGE_BPS_MAX,
@@ -30,8 +32,10 @@ import {
 
 // ---------------------------------------------------------------- building blocks
 
-/** spec 4.1: `^[0-9]+$`, smallest units. */
-export const AmountSchema = z.string().regex(/^[0-9]+$/, 'must be an integer string of digits in smallest units');
+/** spec 4.1: `^[0-9]+$`, smallest units; length-capped, linear scan (requests and responses alike). */
+export const AmountSchema = z
+	.string()
+	.refine((s) => isDigits(s, MAX_AMOUNT_LENGTH), `must be an integer string of digits in smallest units (at most ${MAX_AMOUNT_LENGTH})`);
 export const ChainSchema = z.enum(CHAINS);
 /** spec 2.1: a symbol, a routing key `<chain>:<asset>` with a known chain, or the legacy alias TON. */
 export const AssetInputSchema = z
@@ -151,9 +155,16 @@ export const SubmitRequestSchema = z
 export type SubmitRequest = z.infer<typeof SubmitRequestSchema>;
 
 /** A USD amount: digits with at most two decimals ("25", "25.5", "25.50"). */
-export const FiatUsdSchema = z
-	.string()
-	.regex(/^[0-9]+(\.[0-9]{1,2})?$/, 'must be a USD amount with at most 2 decimals, e.g. "25.50"');
+export const FiatUsdSchema = z.string().refine(isFiatUsd, 'must be a USD amount with at most 2 decimals, e.g. "25.50"');
+
+/** Digits with an optional 1- or 2-digit fraction, capped before the scan. */
+export function isFiatUsd(s: string): boolean {
+	if (s.length > MAX_AMOUNT_LENGTH) return false;
+	const dot = s.indexOf('.');
+	if (dot === -1) return isDigits(s);
+	const fraction = s.slice(dot + 1);
+	return isDigits(s.slice(0, dot)) && fraction.length <= 2 && isDigits(fraction);
+}
 
 /** POST /v1/orchestration/onramp body (spec 4.6, public-notes): exactly one of amount / amountFiatUsd. */
 export const OnrampRequestSchema = z

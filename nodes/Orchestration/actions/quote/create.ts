@@ -28,7 +28,7 @@ import {
 } from '../../helpers/quoteInput';
 import { quoteOutput } from '../../helpers/quoteOutput';
 import { orchestrationRequest } from '../../helpers/request';
-import { compact, parseAdditionalFields, validateRequest } from '../../helpers/validation';
+import { validateRequest, withAdditionalFields } from '../../helpers/validation';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['create']);
@@ -105,7 +105,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	const options = optionsOf(this, itemIndex);
 	const amountMode = text(this, 'amountMode', itemIndex) || 'exact_in';
 	const amount = readAmount(this, itemIndex);
-	const body: IDataObject = compact({
+	const body: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
 		sourceChain: text(this, 'sourceChain', itemIndex),
 		sourceAsset: assetParam(this, 'sourceAsset', itemIndex),
 		destinationChain: text(this, 'destinationChain', itemIndex),
@@ -115,12 +115,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		amountMode,
 		deliveryMode: amountMode === 'exact_in' ? text(this, 'deliveryMode', itemIndex) || undefined : undefined,
 		includeCalldata: options.includeCalldata === true ? true : undefined,
-		affiliateId: optionText(options, 'affiliateId'),
-		refundAddress: optionText(options, 'refundAddress'),
-		refundChain: optionText(options, 'refundChain'),
+		affiliateId: optionText(this, itemIndex, options, 'affiliateId'),
+		refundAddress: optionText(this, itemIndex, options, 'refundAddress'),
+		refundChain: optionText(this, itemIndex, options, 'refundChain'),
 		slippageBps: optionInteger(this, itemIndex, options, 'slippageBps'),
 		...readFeeFields(this, itemIndex, options),
-		...parseAdditionalFields(this, itemIndex, options.additionalFields),
 	});
 	// Everything that can be checked without the service is checked before the first request.
 	validateRequest(this, itemIndex, QuoteRequestSchema, body);
