@@ -122,6 +122,8 @@ export function quoteParams(overrides: INodeParameters = {}): INodeParameters {
 		sourceAsset: 'USDC',
 		destinationChain: 'bitcoin',
 		destinationAsset: 'BTC',
+		// version 2 nodes default to Decimal; these tests speak smallest units
+		amountFormat: 'smallestUnit',
 		amount: '100000000',
 		recipientAddress: ADDR.bitcoin,
 		...overrides,

@@ -59,7 +59,7 @@ describe('order.submit', () => {
 		expect(out.readToken).toBeUndefined();
 		const [post] = await control(sb).requests({ path: '/v1/orchestration/submit' });
 		expect(post.body).toEqual({ quoteId: q.quoteId, txHash: `0x${'ab'.repeat(32)}` });
-		expect(post.idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
+		expect(post.idempotencyKey).toMatch(/^n8n-submit-[0-9a-f]{64}$/);
 	});
 
 	it('with a client key: returns an order-bound read token', async () => {
