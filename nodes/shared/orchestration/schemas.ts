@@ -11,7 +11,8 @@ import {
 	FEE_PAYOUT_LEGS,
 	FEE_PAYOUT_ROLES,
 	PRICE_LOCK_MODES,
-	isFinalStatus,
+	canonicalOrderStatus,
+	isFinalOrderStatus,
 	isValidAssetInput,
 	normalizeAssetInput,
 } from './enums';
@@ -479,7 +480,8 @@ export const StageEntrySchema = z.union([
 ]);
 export type StageEntry = z.infer<typeof StageEntrySchema>;
 
-const StagesSchema = z.array(StageEntrySchema);
+// a status answer without `stages` is valid: no stage recorded yet (issue 10)
+const StagesSchema = z.array(StageEntrySchema).optional();
 /** Status view with the order fields at the top level (spec 4.6 "stages and order fields"). */
 export const FlatStatusResponseSchema = OrderSchema.extend({ stages: StagesSchema }).passthrough();
 /** Status view as the live service sends it: `{order: {...}, stages: [...]}` (public-notes). */
@@ -567,20 +569,22 @@ export function normalizeStatusResponse(body: unknown): NormalizedStatus {
 	if (nested) {
 		const parsed = parseWithSchema(NestedStatusResponseSchema, body, 'Invalid status response', 'invalid_status_response');
 		order = parsed.order;
-		stageDetails = parsed.stages;
+		stageDetails = parsed.stages ?? [];
 	} else {
 		const parsed = parseWithSchema(FlatStatusResponseSchema, body, 'Invalid status response', 'invalid_status_response');
 		const { stages, ...rest } = parsed;
 		order = rest;
-		stageDetails = stages;
+		stageDetails = stages ?? [];
 	}
-	const { id, status } = order;
+	const { id } = order;
+	// compared case-insensitively, output in the spec's spelling; an unknown status passes as is
+	const status = canonicalOrderStatus(order.status);
 	return {
 		id,
 		status,
 		stages: stageDetails.map((s) => (typeof s === 'string' ? s : s.name)),
 		stageDetails,
-		isFinal: isFinalStatus(status),
+		isFinal: isFinalOrderStatus(status),
 		order,
 	};
 }
