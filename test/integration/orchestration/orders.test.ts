@@ -144,7 +144,7 @@ describe('order.getStatus waiting until final', () => {
 		);
 		expect(last).toMatchObject({ status: 'processing', isFinal: false, waitTimedOut: true });
 		const error = await runError(statusNode(SERVER_KEY, { waitUntilFinal: true, waitTimeoutSeconds: 1 }), [{ json: order }]);
-		expect(error.message).toBe('The order is still "processing" after waiting 1 s');
+		expect(error.message).toBe('The order is still "processing" after waiting 1 s (wait timeout)');
 		// The 3 s poll interval does not fit in 1 s: no sleep, no second read.
 		expect(Date.now() - started).toBeLessThan(2500);
 	});
