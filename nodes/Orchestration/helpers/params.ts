@@ -1,7 +1,7 @@
 /** Reading node parameters of one item with the types the operations need. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { ProtocolError } from '../../shared/orchestration/errors';
-import { amountInputText, integerInput, textInput } from '../../shared/orchestration/inputs';
+import { amountInputText, integerInput, pathSegment, textInput } from '../../shared/orchestration/inputs';
 import { fieldError } from '../../transport/items';
 import { DEFAULT_CONCURRENCY } from './fields';
 
@@ -24,6 +24,12 @@ export function checked<T>(ctx: IExecuteFunctions, itemIndex: number, field: str
 export function text(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	return checked(ctx, itemIndex, name, () => textInput(value));
+}
+
+/** A text parameter that goes into the URL path: encoded, dot segments refused (before any request). */
+export function pathParam(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
+	const value = text(ctx, name, itemIndex);
+	return checked(ctx, itemIndex, name, () => pathSegment(value));
 }
 
 /** A decimal text parameter (e.g. USD): a JS number only when its text is exact; '' when unset. */

@@ -140,3 +140,15 @@ export function mergeAdditionalFields(body: Record<string, unknown>, extra: Reco
 	}
 	return { ...body, ...extra };
 }
+
+/**
+ * One path parameter, percent-encoded (`/`, `?`, `#`, `%` cannot leave the segment). A dot segment
+ * (`.` or `..`) is refused: URL normalisation would move the request to another endpoint.
+ */
+export function pathSegment(value: string): string {
+	if (value === '') throw new ProtocolError('is required', { reason: 'blank' });
+	if (value === '.' || value === '..') {
+		throw new ProtocolError(`"${value}" is a dot segment, not an identifier; it would address another endpoint`, { reason: 'dot_segment' });
+	}
+	return encodeURIComponent(value);
+}
