@@ -95,7 +95,10 @@ export function integerInput(value: unknown, min = 0, max = Number.MAX_SAFE_INTE
 	if (value === undefined || value === null) return undefined;
 	let n: number;
 	if (typeof value === 'number') {
-		if (!Number.isSafeInteger(value)) {
+		if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+			throw new AmountError('unsafe_number', `${String(value)} is a JS number above 9007199254740991 (2^53 - 1) and not exact; give a smaller whole number`);
+		}
+		if (!Number.isInteger(value)) {
 			throw new AmountError('not_integer', `${String(value)} is not a whole number (nothing is rounded); give an integer`);
 		}
 		n = value;

@@ -42,6 +42,8 @@ export interface NodeOptions {
 	executionId?: string;
 	workflowId?: string;
 	continueOnFail?: boolean;
+	/** The node's typeVersion; the newest when unset. */
+	typeVersion?: number;
 }
 
 let executions = 0;
@@ -61,6 +63,7 @@ export function orchestrationNode(opts: NodeOptions): NodeHarness {
 		executionId: opts.executionId ?? `exec-${process.pid}-${++executions}`,
 		workflowId: opts.workflowId,
 		continueOnFail: opts.continueOnFail,
+		typeVersion: opts.typeVersion,
 	});
 }
 
