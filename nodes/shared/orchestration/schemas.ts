@@ -198,6 +198,8 @@ export type OnrampRequest = z.infer<typeof OnrampRequestSchema>;
 
 /** `$username` of the payment app, or a Lightning address `name@domain.tld` (spec 1, 4.2). */
 export const PAYMENT_APP_USERNAME = /^\$[A-Za-z0-9_.-]+$/;
+/** Longest offramp recipient checked (an e-mail-style address has at most 320 characters). */
+export const MAX_RECIPIENT_LENGTH = 320;
 export const LIGHTNING_ADDRESS = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
 
 /** Offramp quote body (spec 4.2; public-notes, unconfirmed path): always exact-in and variable. */
@@ -209,7 +211,8 @@ export const OfframpRequestSchema = z
 		recipientAddress: z
 			.string()
 			.refine(
-				(s) => PAYMENT_APP_USERNAME.test(s) || LIGHTNING_ADDRESS.test(s),
+				// capped before the patterns run: outside input must not cost more than a short scan
+				(s) => s.length <= MAX_RECIPIENT_LENGTH && (PAYMENT_APP_USERNAME.test(s) || LIGHTNING_ADDRESS.test(s)),
 				'must be a payment-app $username or a Lightning address (name@domain)',
 			),
 		refundAddress: NonEmpty.optional(),
