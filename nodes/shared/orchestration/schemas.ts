@@ -101,8 +101,24 @@ export const QuoteRequestObjectSchema = z
 		slippageBps: SlippageBpsSchema.optional(),
 		affiliateIds: z.array(AffiliateRefSchema).min(AFFILIATE_IDS_MIN).max(AFFILIATE_IDS_MAX).optional(),
 		zeroconfEnabled: z.boolean().optional(),
+		// spec 1, 4.1: the amountless Lightning invoice flag; its name is not shown (public-notes), so unconfirmed
+		amountlessInvoice: z.boolean().optional(),
 	})
 	.passthrough();
+
+/** spec 1, 4.1: an amountless invoice exists only for exact-in, variable quotes to lightning:BTC. */
+function refineAmountless(value: z.infer<typeof QuoteRequestObjectSchema>, ctx: z.RefinementCtx): void {
+	if (value.amountlessInvoice !== true) return;
+	const destination = normalizeAssetInput(String(value.destinationAsset));
+	const toLightningBtc = value.destinationChain === 'lightning' && (destination === 'BTC' || destination === 'lightning:BTC');
+	const exactInVariable = (value.amountMode ?? 'exact_in') === 'exact_in' && (value.deliveryMode ?? 'variable') === 'variable';
+	if (toLightningBtc && exactInVariable) return;
+	ctx.addIssue({
+		code: z.ZodIssueCode.custom,
+		path: ['amountlessInvoice'],
+		message: 'an amountless invoice exists only for Exact In, Variable quotes to lightning:BTC (spec 1, 4.1)',
+	});
+}
 
 /** POST /v1/orchestration/quote body (spec 4.1, public-notes). */
 export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine((value, ctx) => {
@@ -115,6 +131,7 @@ export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine((value, c
 		});
 	}
 	refineModes(value, ctx);
+	refineAmountless(value, ctx);
 });
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 

@@ -5,6 +5,7 @@
  * booleans) is either sent exactly or refused before any request, naming the field and the item.
  */
 import type { INodeParameters } from 'n8n-workflow';
+import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 import type { Sandbox } from '../../../sandbox';
 import { ADDR, control, orchestrationNode, quoteParams, run, runError, startTestSandbox } from './helpers';
 
@@ -169,8 +170,7 @@ describe('Amount Format: Decimal by default for new nodes, smallest units kept f
 	});
 
 	it('the description defines one Amount Format per version, same name, different default', () => {
-		const h = orchestrationNode({ sb, parameters: noFormat('1') });
-		const formats = (h.workflow.nodeTypes.getByName('x').description.properties as any[]).filter(
+		const formats = (new Orchestration().description.properties as any[]).filter(
 			(p) => p.name === 'amountFormat' && p.displayOptions.show.operation.includes('create') && p.displayOptions.show.resource[0] === 'quote',
 		);
 		expect(formats.map((p) => [p.default, p.displayOptions.show['@version']])).toEqual([

@@ -86,6 +86,14 @@ export const description: INodeProperties[] = [
 				},
 			],
 		},
+		{
+			displayName: 'Amountless Lightning Invoice',
+			name: 'amountlessInvoice',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to mint an amountless invoice (Exact In, Variable, to lightning:BTC only): the amount only prices an indicative size and the order runs on the amount actually paid. Sent as amountlessInvoice, a name the spec does not show (unconfirmed); if the service names it otherwise, pass that name in Additional Body Fields.',
+		},
 		concurrencyOption,
 		idempotencyKeyOption,
 		{
@@ -115,6 +123,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		amountMode,
 		deliveryMode: amountMode === 'exact_in' ? text(this, 'deliveryMode', itemIndex) || undefined : undefined,
 		includeCalldata: options.includeCalldata === true ? true : undefined,
+		amountlessInvoice: options.amountlessInvoice === true ? true : undefined,
 		affiliateId: optionText(this, itemIndex, options, 'affiliateId'),
 		refundAddress: optionText(this, itemIndex, options, 'refundAddress'),
 		refundChain: optionText(this, itemIndex, options, 'refundChain'),
