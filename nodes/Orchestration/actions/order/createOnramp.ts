@@ -122,7 +122,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 			exactOut ? `${body.destinationChain}:${body.destinationAsset}` : ONRAMP_SOURCE,
 		);
 	}
-	const headers = turnstileHeaders(options);
+	const headers = turnstileHeaders(this, itemIndex, options);
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/onramp',

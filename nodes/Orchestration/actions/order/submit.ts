@@ -136,7 +136,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	});
 	validateRequest(this, itemIndex, SubmitRequestSchema, body);
 	const explicitKey = explicitIdempotencyKey(this, itemIndex, options);
-	const headers = turnstileHeaders(options);
+	const headers = turnstileHeaders(this, itemIndex, options);
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/submit',
