@@ -5,12 +5,11 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import {
-	AmountError,
 	decimalToSmallestUnit,
 	isDigits,
 	smallestUnitToDecimal,
 } from '../../shared/orchestration/amounts';
-import type { AmountFormat } from '../../shared/orchestration/inputs';
+import { amountFailureOf, type AmountFormat } from '../../shared/orchestration/inputs';
 import { MAX_AMOUNT_LENGTH } from '../../shared/orchestration/limits';
 import { fieldError } from '../../transport/items';
 
@@ -18,16 +17,6 @@ export type { AmountFormat };
 
 export function asAmountFormat(value: unknown): AmountFormat {
 	return value === 'decimal' ? 'decimal' : 'smallestUnit';
-}
-
-/** The AmountError `fn` throws, if any; the amount helpers throw nothing else for string input. */
-export function amountFailure(fn: () => unknown): AmountError | undefined {
-	try {
-		fn();
-		return undefined;
-	} catch (error) {
-		return error instanceof AmountError ? error : new AmountError('type', String(error));
-	}
 }
 
 /** The wire amount: as typed for smallest units, or the exact conversion of a decimal. */
@@ -49,7 +38,7 @@ export function toWireAmount(
 			`the decimals of ${assetLabel} are not in the routes listing, so a decimal amount cannot be converted; give smallest units instead`,
 		);
 	}
-	const failure = amountFailure(() => decimalToSmallestUnit(value, decimals, assetLabel));
+	const failure = amountFailureOf(() => decimalToSmallestUnit(value, decimals, assetLabel));
 	if (failure) throw fieldError(ctx, itemIndex, field, failure.message);
 	return decimalToSmallestUnit(value, decimals, assetLabel);
 }

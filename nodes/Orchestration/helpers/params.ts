@@ -1,5 +1,5 @@
 /** Reading node parameters of one item with the types the operations need. */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import { ProtocolError } from '../../shared/orchestration/errors';
 import { amountInputText, integerInput, pathSegment, textInput } from '../../shared/orchestration/inputs';
 import { fieldError } from '../../transport/items';
@@ -12,12 +12,14 @@ export function optionsOf(ctx: IExecuteFunctions, itemIndex: number): IDataObjec
 
 /** Runs a pure input rule; its ProtocolError becomes `Invalid "<field>" in item N: ...`. */
 export function checked<T>(ctx: IExecuteFunctions, itemIndex: number, field: string, rule: () => T): T {
+	let failure: unknown;
 	try {
 		return rule();
 	} catch (error) {
-		if (error instanceof ProtocolError) throw fieldError(ctx, itemIndex, field, error.message);
-		throw error;
+		failure = error;
 	}
+	if (failure instanceof ProtocolError) throw fieldError(ctx, itemIndex, field, failure.message);
+	throw new NodeOperationError(ctx.getNode(), failure as Error, { itemIndex });
 }
 
 /** A text parameter, trimmed; '' when unset; objects, arrays and booleans are refused. */

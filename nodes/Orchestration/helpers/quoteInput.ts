@@ -6,8 +6,8 @@ import { validateIdempotencyKey } from '../../shared/orchestration/idempotency';
 import type { RouteAsset } from '../../shared/orchestration/schemas';
 import { fieldError } from '../../transport/items';
 import type { ServiceAccess } from './access';
-import { amountInputText, assertAmountText, textInput } from '../../shared/orchestration/inputs';
-import { amountFailure, asAmountFormat, toWireAmount, type AmountFormat } from './amounts';
+import { amountFailureOf, amountInputText, assertAmountText, textInput } from '../../shared/orchestration/inputs';
+import { asAmountFormat, toWireAmount, type AmountFormat } from './amounts';
 import { checked, optionInteger, optionText, text } from './params';
 import type { RoutesCatalogue } from './routes';
 import { getRoutesCatalogue } from './routesCache';
@@ -81,7 +81,7 @@ export function checkWholeCents(
 	destination: RouteAsset | undefined,
 ): void {
 	if (amountMode !== 'exact_out' || !destination || !isStablecoin(destination.asset)) return;
-	const failure = amountFailure(() => assertWholeCents(amount, destination.decimals, destination.id));
+	const failure = amountFailureOf(() => assertWholeCents(amount, destination.decimals, destination.id));
 	if (failure) throw fieldError(ctx, itemIndex, 'amount', failure.message);
 }
 

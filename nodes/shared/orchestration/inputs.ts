@@ -80,10 +80,18 @@ export function assertAmountText(text: string, format: AmountFormat): void {
 		const hint = decimal ? ' (for a decimal amount set "Amount Format" to Decimal)' : '';
 		throw new AmountError('not_integer', `${show(text)} must be a whole number of smallest units, digits only${hint}`);
 	}
+	// precision needs the asset's decimals, known only later: every other problem is reported now
+	const failure = amountFailureOf(() => decimalToSmallestUnit(text, MAX_DECIMALS));
+	if (failure && failure.reason !== 'precision') throw failure;
+}
+
+/** The AmountError `rule` throws, or undefined; any other error becomes an AmountError too. */
+export function amountFailureOf(rule: () => unknown): AmountError | undefined {
 	try {
-		decimalToSmallestUnit(text, MAX_DECIMALS);
+		rule();
+		return undefined;
 	} catch (error) {
-		if (!(error instanceof AmountError) || error.reason !== 'precision') throw error;
+		return error instanceof AmountError ? error : new AmountError('type', String(error));
 	}
 }
 

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- sandbox answers are arbitrary JSON asserted field by field */
 /**
  * The amountless Lightning invoice (spec §1, §2.2, §4.1; its field names are unconfirmed, public-notes):
  * a named quote option for Exact In, Variable quotes to lightning:BTC only, refused elsewhere before

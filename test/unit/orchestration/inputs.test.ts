@@ -36,6 +36,7 @@ describe('amountInputText', () => {
 
 	it.each([
 		[9007199254740992, 'smallestUnit', 'unsafe_number'],
+		// eslint-disable-next-line no-loss-of-precision -- the point: this literal is already rounded
 		[1234567890123456789, 'decimal', 'unsafe_number'],
 		[1.5, 'smallestUnit', 'not_integer'],
 		[0.1 + 0.2, 'decimal', 'unsafe_number'],
@@ -53,6 +54,7 @@ describe('amountInputText', () => {
 	});
 
 	it('says how to pass an inexact number: as a string', () => {
+		// eslint-disable-next-line no-loss-of-precision -- the point: this literal is already rounded
 		expect(failure(() => amountInputText(1234567890123456789, 'smallestUnit')).message).toBe(
 			'1234567890123456800 is a JS number above 9007199254740991 (2^53 - 1), so its last digits are already lost; ' +
 				'pass it as a string of digits instead, e.g. "1234567890123456789" (in an expression: quotes around it, or the source field as text)',

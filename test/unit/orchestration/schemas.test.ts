@@ -176,7 +176,7 @@ describe('QuoteRequestSchema (spec 4.1)', () => {
 	});
 
 	test('unknown top-level fields pass through untouched', () => {
-		const body = { ...minimalQuote, partnerReference: "po-1", someFutureField: { nested: [1, 2] } };
+		const body = { ...minimalQuote, partnerReference: 'po-1', someFutureField: { nested: [1, 2] } };
 		const parsed = QuoteRequestSchema.parse(body);
 		expect(parsed).toEqual(body);
 		// Unknown keys inside app fee entries are kept as well, never silently stripped.

@@ -174,12 +174,9 @@ function isNotFound(error: unknown): boolean {
 
 /** The status, or undefined while a quote has no order (404) and `orNotFound` is set. */
 async function readOrder(ctx: IExecuteFunctions, l: Lookup, orNotFound: boolean): Promise<NormalizedStatus | undefined> {
-	try {
-		return await readStatus(ctx, l.access, l.itemIndex, l.qs, l.readToken);
-	} catch (error) {
-		if (orNotFound && isNotFound(error)) return undefined;
-		throw error;
-	}
+	return await readStatus(ctx, l.access, l.itemIndex, l.qs, l.readToken).catch(async (error: unknown) =>
+		orNotFound && isNotFound(error) ? undefined : await Promise.reject(error),
+	);
 }
 
 /** The quote's expiresAt, from GET /v1/orchestration/order?quoteId= (public-notes); a 404 means no such quote. */
