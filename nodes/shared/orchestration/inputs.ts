@@ -31,18 +31,18 @@ function significantDigits(text: string): number {
  */
 function numberText(value: number, allowFraction: boolean): string {
 	if (!Number.isFinite(value)) throw new AmountError('type', `${String(value)} is not a finite number`);
-	if (value < 0 || Object.is(value, -0)) throw new AmountError('sign', `${String(value)} is negative; amounts are never negative`);
+	if (value < 0) throw new AmountError('sign', `${String(value)} is negative; amounts are never negative`);
 	if (Number.isSafeInteger(value)) return String(value);
 	const text = String(value);
-	const asString = 'pass it as a string of digits instead, e.g. "1234567890123456789" (in an expression: quotes around it, or the source field as text)';
+	const asText = '(in an expression: quotes around it, or the source field as text)';
 	if (Number.isInteger(value)) {
-		throw new AmountError('unsafe_number', `${text} is a JS number above 9007199254740991 (2^53 - 1), so its last digits are already lost; ${asString}`);
+		throw new AmountError('unsafe_number', `${text} is a JS number above 9007199254740991 (2^53 - 1), so its last digits are already lost; pass it as a string of digits instead, e.g. "1234567890123456789" ${asText}`);
 	}
 	if (!allowFraction) {
 		throw new AmountError('not_integer', `${text} is not a whole number; smallest units are whole (for a decimal amount set "Amount Format" to Decimal)`);
 	}
 	if (text.includes('e') || significantDigits(text) > EXACT_DOUBLE_DIGITS) {
-		throw new AmountError('unsafe_number', `${text} is a JS number that does not hold this decimal exactly; ${asString.replace('of digits', '')}`);
+		throw new AmountError('unsafe_number', `${text} is a JS number that does not hold this decimal exactly; pass the amount as a string instead, e.g. "0.3" ${asText}`);
 	}
 	return text;
 }

@@ -30,6 +30,7 @@ describe('amountInputText', () => {
 		expect(amountInputText(' 1234567890123456789 ', 'smallestUnit')).toBe('1234567890123456789');
 		expect(amountInputText(9007199254740991, 'smallestUnit')).toBe('9007199254740991');
 		expect(amountInputText(0, 'decimal')).toBe('0');
+		expect(amountInputText(-0, 'smallestUnit')).toBe('0');
 		expect(amountInputText(12n ** 30n, 'smallestUnit')).toBe((12n ** 30n).toString());
 		expect(amountInputText(undefined, 'decimal')).toBe('');
 	});
@@ -44,7 +45,6 @@ describe('amountInputText', () => {
 		[Number.NaN, 'decimal', 'type'],
 		[Number.POSITIVE_INFINITY, 'smallestUnit', 'type'],
 		[-1, 'smallestUnit', 'sign'],
-		[-0, 'smallestUnit', 'sign'],
 		[true, 'decimal', 'type'],
 		[{ amount: '1' }, 'decimal', 'type'],
 		[['1'], 'smallestUnit', 'type'],
