@@ -224,7 +224,8 @@ export const additionalFieldsOption: INodeProperties = {
 	name: 'additionalFields',
 	type: 'json',
 	default: '{}',
-	description: 'Raw JSON object merged into the request body (its members win), for fields this node does not name',
+	description:
+		'Raw JSON object added to the request body, for fields this node does not name. A member the node already sets from its own parameters is refused.',
 };
 
 export const concurrencyOption: INodeProperties = {

@@ -24,7 +24,7 @@ export const description: INodeProperties[] = [
 	...quoteRouteFields(show),
 	amountField(show, 'Source amount, or the destination amount with Exact Out'),
 	optionsCollection(show, [
-		{ ...additionalFieldsOption, description: 'Raw JSON object merged into the query (its members win)' },
+		{ ...additionalFieldsOption, description: 'Raw JSON object added to the query, for fields this node does not name. A member the node already sets is refused.' },
 		affiliateIdOption,
 		concurrencyOption,
 		{
