@@ -90,7 +90,7 @@ export interface OrderRecord {
 	outcome: Outcome;
 	timer?: NodeJS.Timeout;
 	/** How the status view reports this order, as the live service may (POST /sandbox/orders/:id/report). */
-	reported?: { status?: string; omitStages?: boolean };
+	reported?: { status?: string; omitStages?: boolean; amountIn?: string };
 	/** Funded through an amountless Lightning invoice: runs on the paid amount (spec §1). */
 	amountless?: boolean;
 }

@@ -18,7 +18,12 @@ const DepositSchema = z.object({
 
 const AdvanceSchema = z.object({ status: z.enum([...PUBLIC_STATUSES, 'paused']) });
 /** Any status text (upper case, `expired`, kinds the spec does not list) and whether stages are left out. */
-const ReportSchema = z.object({ status: z.string().min(1).max(64).optional(), omitStages: z.boolean().optional() });
+const ReportSchema = z.object({
+	status: z.string().min(1).max(64).optional(),
+	omitStages: z.boolean().optional(),
+	// an oversized amount text, for tests of what a client does with hostile response fields
+	amountIn: z.string().min(1).max(2_000_000).optional(),
+});
 
 type Query = Record<string, string | undefined>;
 

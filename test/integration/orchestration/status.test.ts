@@ -92,6 +92,19 @@ describe('statuses in any spelling', () => {
 	});
 });
 
+describe('hostile response fields (issue 14 point 6)', () => {
+	it.each([100_000, 1_000_000])('a %i-character amountIn is refused by its length, quickly', async (n) => {
+		const o = await order();
+		await report(o.orderId, { amountIn: `${'0'.repeat(n)}1` });
+		const started = performance.now();
+		const error = await runError(statusNode(), [{ json: o }]);
+		// the whole run, HTTP included; the checks alone are bounded at 50 ms in test/unit/orchestration/redos.test.ts
+		expect(performance.now() - started).toBeLessThan(1000);
+		expect(error.message).toBe('The status response has an unexpected shape');
+		expect(String(error.description)).toContain('order.amountIn: must be an integer string of digits in smallest units (at most 100)');
+	});
+});
+
 describe('Wait Until Final by quote ID', () => {
 	const byQuote = (extra: INodeParameters = {}, key = SERVER_KEY) =>
 		orchestrationNode({
