@@ -41,6 +41,8 @@ export interface QuoteRecord {
 	/** The quote response as sent (without the caller's read token). */
 	response: Record<string, unknown>;
 	orderId?: string;
+	/** An amountless Lightning invoice was minted (spec §1, §2.2). */
+	amountless?: boolean;
 }
 
 export interface StageRecord {
@@ -87,6 +89,10 @@ export interface OrderRecord {
 	reconciled?: boolean;
 	outcome: Outcome;
 	timer?: NodeJS.Timeout;
+	/** How the status view reports this order, as the live service may (POST /sandbox/orders/:id/report). */
+	reported?: { status?: string; omitStages?: boolean; amountIn?: string };
+	/** Funded through an amountless Lightning invoice: runs on the paid amount (spec §1). */
+	amountless?: boolean;
 }
 
 export interface ReadTokenRecord {

@@ -17,6 +17,13 @@ const DepositSchema = z.object({
 });
 
 const AdvanceSchema = z.object({ status: z.enum([...PUBLIC_STATUSES, 'paused']) });
+/** Any status text (upper case, `expired`, kinds the spec does not list) and whether stages are left out. */
+const ReportSchema = z.object({
+	status: z.string().min(1).max(64).optional(),
+	omitStages: z.boolean().optional(),
+	// an oversized amount text, for tests of what a client does with hostile response fields
+	amountIn: z.string().min(1).max(2_000_000).optional(),
+});
 
 type Query = Record<string, string | undefined>;
 
@@ -104,6 +111,14 @@ export function registerControlRoutes(app: FastifyInstance, ctx: OrchestrationCo
 		const body = parseInput(DepositSchema, request.body);
 		const order = simulateDeposit(ctx, body.depositAddress, BigInt(body.amount), body);
 		return reply.code(201).send({ orderId: order.id, order: orderSnapshot(order) });
+	});
+
+	// How the status view reports an order from now on (the order itself does not change).
+	app.post('/sandbox/orders/:id/report', async (request) => {
+		const order = ctx.state.orders.get((request.params as { id: string }).id);
+		if (!order) throw notFound('order not found');
+		order.reported = parseInput(ReportSchema, request.body);
+		return statusView(order, ctx.switches.statusShape);
 	});
 
 	app.post('/sandbox/orders/:id/advance', async (request) => {
