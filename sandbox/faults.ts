@@ -32,6 +32,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class FaultInjector {
 	private rules: ActiveFault[] = [];
 	private nextId = 1;
+	/** Told when a dropAnswer or lateAnswer fault withholds an answer, so the app's request log records it at once. */
+	onAnswerWithheld?: (request: FastifyRequest, status: number, mode: 'dropAnswer' | 'lateAnswer') => void;
 
 	/** Paths starting with one of these prefixes (the control endpoints) are never faulted. */
 	constructor(private readonly exemptPrefixes: string[] = ['/sandbox']) {}
@@ -92,6 +94,7 @@ export class FaultInjector {
 	readonly onSend: onSendHookHandler<unknown> = async (request, reply, payload) => {
 		const fault = (request as MarkedRequest)[FAULT_KEY];
 		if (!fault) return payload;
+		if (fault.mode === 'dropAnswer' || fault.mode === 'lateAnswer') this.onAnswerWithheld?.(request, reply.statusCode, fault.mode);
 		if (fault.mode === 'dropAnswer') {
 			request.raw.socket.destroy();
 			return payload;

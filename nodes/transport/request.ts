@@ -138,6 +138,9 @@ async function throwNetworkError(ctx: RequestContext, call: ServiceCall, error: 
 	);
 }
 
+/** Per-attempt timeout, 30 s; tests lower `ms` to make an answer arrive too late (test/integration/lostAnswers). */
+export const requestTimeout = { ms: 30_000 };
+
 function requestOptions(call: ServiceCall, throwOnStatus: boolean): IHttpRequestOptions {
 	const headers: Record<string, string> = { Accept: 'application/json', ...(call.headers ?? {}) };
 	if (call.idempotencyKey !== undefined) headers['X-Idempotency-Key'] = call.idempotencyKey;
@@ -151,7 +154,7 @@ function requestOptions(call: ServiceCall, throwOnStatus: boolean): IHttpRequest
 		json: typeof call.body !== 'string',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: !throwOnStatus,
-		timeout: 30_000,
+		timeout: requestTimeout.ms,
 	};
 }
 

@@ -66,13 +66,14 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	// JSON bodies only: anything else is 415 unsupported_media_type (public-notes).
 	app.removeContentTypeParser('text/plain');
 	ctx.faults.install(app);
+	ctx.faults.onAnswerWithheld = (request, status, mode) => recordRequest(ctx, request, status, mode);
 	app.addHook('onSend', async (request, reply, payload) => {
 		const origin = request.headers.origin;
 		if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
 		return payload;
 	});
 	app.addHook('onResponse', async (request, reply) => {
-		if (!request.url.startsWith('/sandbox')) recordRequest(ctx, request, reply.statusCode);
+		if (!request.url.startsWith('/sandbox') && !recorded.has(request)) recordRequest(ctx, request, reply.statusCode);
 	});
 	app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
 		if (err instanceof ApiError) return sendApiError(reply, err);
@@ -141,7 +142,11 @@ function redactedQuery(query: unknown): Record<string, unknown> {
 }
 
 /** Records what the sandbox received, secrets redacted (GET /sandbox/requests). */
-function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, status: number): void {
+/** Requests already recorded when a fault withheld their answer (onResponse skips them). */
+const recorded = new WeakSet<FastifyRequest>();
+
+function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, status: number, answerWithheld?: 'dropAnswer' | 'lateAnswer'): void {
+	recorded.add(request);
 	const headers: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(request.headers)) headers[name] = SECRET_HEADERS.has(name) ? 'REDACTED' : value;
 	const key = request.headers['x-idempotency-key'];
@@ -156,6 +161,7 @@ function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, statu
 		status,
 		idempotencyKey: typeof key === 'string' ? key : null,
 		replayed: request.sandboxReplayed === true,
+		...(answerWithheld ? { answerWithheld } : {}),
 		keyType: request.sandboxCaller?.type ?? null,
 		partnerId: request.sandboxCaller?.partner.partnerId ?? null,
 	});

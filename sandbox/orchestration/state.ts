@@ -147,6 +147,8 @@ export interface RecordedRequest {
 	status: number;
 	idempotencyKey: string | null;
 	replayed: boolean;
+	/** A fault withheld the answer after the handler ran: `dropAnswer` (never sent) or `lateAnswer` (sent after latencyMs). */
+	answerWithheld?: 'dropAnswer' | 'lateAnswer';
 	keyType: 'server' | 'client' | null;
 	partnerId: string | null;
 }
