@@ -124,6 +124,8 @@ async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: Fu
 		itemIndex: call.itemIndex,
 	});
 	(error as NodeApiError & { errorCode?: string }).errorCode = code;
+	// Callers tell an answer to a retry (an earlier attempt may have acted) from a first answer.
+	(error as NodeApiError & { attempts?: number }).attempts = attempts;
 	throw error;
 }
 
