@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { SandboxClock } from '../clock';
 import type { SandboxConfig } from '../config';
+import { guardControlEndpoints, isControlPath } from '../control-guard';
 import { FaultInjector } from '../faults';
 import { buildKeyRegistry } from './auth';
 import { Catalogue } from './catalogue';
@@ -67,9 +68,11 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	app.removeContentTypeParser('text/plain');
 	ctx.faults.install(app);
 	ctx.faults.onAnswerWithheld = (request, status, mode) => recordRequest(ctx, request, status, mode);
+	guardControlEndpoints(app);
 	app.addHook('onSend', async (request, reply, payload) => {
 		const origin = request.headers.origin;
-		if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+		// Browser keys need CORS (spec §5); the control endpoints never answer another origin.
+		if (origin && !isControlPath(request.url)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
 		return payload;
 	});
 	app.addHook('onResponse', async (request, reply) => {
