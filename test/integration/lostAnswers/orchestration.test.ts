@@ -37,6 +37,12 @@ interface MutatingOperation {
 	idOf: (out: any) => unknown;
 }
 
+/** Quotes (and offramp quotes) are counted by the idempotency key they were created with. */
+async function quotesCreated(key: string): Promise<{ count: number; firstId: unknown }> {
+	const quotes = await quotesOfKey(key);
+	return { count: quotes.length, firstId: quotes[0]?.quoteId };
+}
+
 async function freshQuoteId(): Promise<string> {
 	const [q] = await run(orchestrationNode({ sb, parameters: quoteParams() }));
 	return q.quoteId as string;
@@ -53,20 +59,14 @@ const OPERATIONS: MutatingOperation[] = [
 		name: 'quote.create',
 		route: '/v1/orchestration/quote',
 		parameters: async () => quoteParams(),
-		effects: async (key) => {
-			const quotes = await quotesOfKey(key);
-			return { count: quotes.length, firstId: quotes[0]?.quoteId };
-		},
+		effects: quotesCreated,
 		idOf: (out) => out.quoteId,
 	},
 	{
 		name: 'quote.createOfframp',
 		route: '/v1/orchestration/offramp',
 		parameters: async () => ({ resource: 'quote', operation: 'createOfframp', sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', recipientAddress: '$alice' }),
-		effects: async (key) => {
-			const quotes = await quotesOfKey(key);
-			return { count: quotes.length, firstId: quotes[0]?.quoteId };
-		},
+		effects: quotesCreated,
 		idOf: (out) => out.quoteId,
 	},
 	{
