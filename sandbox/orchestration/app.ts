@@ -18,7 +18,7 @@ import { registerOrderRoutes } from './routes/orders';
 import { registerPartnerRoutes } from './routes/partner';
 import { registerQuoteRoutes } from './routes/quotes';
 import { registerStatusRoutes } from './routes/status';
-import { SandboxState } from './state';
+import { type RecordedRequest, SandboxState } from './state';
 
 export interface OrchestrationAppOptions {
 	config: SandboxConfig;
@@ -67,12 +67,19 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	// JSON bodies only: anything else is 415 unsupported_media_type (public-notes).
 	app.removeContentTypeParser('text/plain');
 	ctx.faults.install(app);
-	ctx.faults.onAnswerWithheld = (request, status, mode) => recordRequest(ctx, request, status, mode);
+	ctx.faults.onAnswerWithheld = (request, status, mode) => recordRequest(ctx, request, status, { answerWithheld: mode });
 	guardControlEndpoints(app);
 	app.addHook('onSend', async (request, reply, payload) => {
 		const origin = request.headers.origin;
 		// Browser keys need CORS (spec §5); the control endpoints never answer another origin.
 		if (origin && !isControlPath(request.url)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+		return payload;
+	});
+	// A client that gave up before the answer (its timeout) gets no onResponse: record the request now.
+	app.addHook('onSend', async (request, reply, payload) => {
+		if (!isControlPath(request.url) && request.raw.socket?.destroyed && !recorded.has(request)) {
+			recordRequest(ctx, request, reply.statusCode, { clientGone: true });
+		}
 		return payload;
 	});
 	app.addHook('onResponse', async (request, reply) => {
@@ -148,7 +155,7 @@ function redactedQuery(query: unknown): Record<string, unknown> {
 /** Requests already recorded when a fault withheld their answer (onResponse skips them). */
 const recorded = new WeakSet<FastifyRequest>();
 
-function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, status: number, answerWithheld?: 'dropAnswer' | 'lateAnswer'): void {
+function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, status: number, extra: Pick<RecordedRequest, 'answerWithheld' | 'clientGone'> = {}): void {
 	recorded.add(request);
 	const headers: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(request.headers)) headers[name] = SECRET_HEADERS.has(name) ? 'REDACTED' : value;
@@ -164,7 +171,7 @@ function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, statu
 		status,
 		idempotencyKey: typeof key === 'string' ? key : null,
 		replayed: request.sandboxReplayed === true,
-		...(answerWithheld ? { answerWithheld } : {}),
+		...extra,
 		keyType: request.sandboxCaller?.type ?? null,
 		partnerId: request.sandboxCaller?.partner.partnerId ?? null,
 	});

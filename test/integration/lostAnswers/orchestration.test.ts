@@ -149,20 +149,24 @@ describe.each(OPERATIONS.map((op) => [op.name, op] as const))('%s with a lost an
 	});
 });
 
-describe('the first attempt is still running when the retry arrives', () => {
-	it('idempotency_in_progress with Retry-After is waited out, then the stored answer is replayed: one quote', async () => {
+describe.each(OPERATIONS.map((op) => [op.name, op] as const))('%s while the first attempt is still running', (_name, op) => {
+	it('idempotency_in_progress with Retry-After is waited out, then the stored answer is replayed: one effect', async () => {
+		const parameters = await op.parameters();
+		await control(sb).clearRequests();
 		requestTimeout.ms = TIMEOUT_MS;
 		// Each idempotent request holds its key "in flight" 1.2 s: the node's retry lands inside it.
 		await control(sb).config({ processingDelayMs: 1200 });
-		const [out] = await run(orchestrationNode({ sb, parameters: quoteParams() }));
+		const [out] = await run(orchestrationNode({ sb, parameters }));
 		await control(sb).config({ processingDelayMs: 0 });
 
-		const attempts = await control(sb).requests({ path: '/v1/orchestration/quote' });
-		const codes = attempts.map((a) => (a.replayed ? 'replayed' : a.status === 409 ? 'in_progress' : a.status));
-		expect(codes).toContain('in_progress');
-		expect(codes[codes.length - 1]).toBe('replayed');
-		const quotes = await quotesOfKey(attempts[0].idempotencyKey);
-		expect(quotes).toHaveLength(1);
-		expect(out.quoteId).toBe(quotes[0].quoteId);
+		const attempts = await control(sb).requests({ path: op.route });
+		const seen = attempts.map((a) => (a.replayed ? 'replayed' : a.status === 409 ? 'in_progress' : a.status));
+		expect(seen).toContain('in_progress');
+		expect(seen[seen.length - 1]).toBe('replayed');
+		// The first attempt ran to the end after the node had given up on it.
+		expect(attempts.filter((a) => a.clientGone)).toHaveLength(1);
+		const { count, firstId } = await op.effects(attempts[0].idempotencyKey, parameters);
+		expect(count).toBe(1);
+		expect(op.idOf(out)).toBe(firstId);
 	});
 });
