@@ -11,6 +11,7 @@ import {
 	buildCanonicalIntent,
 	intentDigest,
 	serializeCanonicalIntent,
+	serializeWireIntent,
 	verifyIntentSignature,
 	type WireIntent,
 } from '../../nodes/shared/gateway/canonical';
@@ -41,6 +42,8 @@ describe('canonical intent (execution-gateway.md §2.4): the node side', () => {
 		expect(signDigestDer(digest, intents.privateKey)).toBe(v.signatureRfc6979LowS);
 		expect(verifyDerSignature(v.signatureRfc6979LowS, digest, intents.publicKey)).toBe(true);
 		expect(verifyIntentSignature(v.wire as WireIntent, v.signatureRfc6979LowS, intents.publicKey)).toBe(true);
+		// §2.1 request text: deposits/sparkTransferId on the wire, u64 amounts as bare digits.
+		expect(serializeWireIntent({ ...(v.wire as WireIntent), signature: v.signatureRfc6979LowS })).toBe(v.wireBody);
 	});
 });
 

@@ -72,6 +72,20 @@ describe('intent.execute with a lost answer', () => {
 		expect(await intentsWithNonce(second.json.nonce)).toHaveLength(1);
 	});
 
+	it('the first attempt is still on its way when the retry is admitted: the node gets the real submission, one intent', async () => {
+		requestTimeout.ms = 400;
+		// The first request waits 1.5 s before the gateway handles it; the node gives up and resends,
+		// the resend is admitted at once, and the late original then meets its own replayed nonce.
+		env.sb.gatewayFaults.add({ method: 'POST', path: EXECUTE, mode: 'latency', latencyMs: 1500 });
+		const [out] = await run(gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }])));
+		expect(out).toMatchObject({ status: 'ACCEPTED', submissionId: expect.any(String) });
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		const posts = env.proxy.to(EXECUTE, 'POST');
+		expect(posts).toHaveLength(2);
+		expect(posts.map((p) => p.status).sort()).toEqual([200, 409]);
+		expect(await intentsWithNonce(out.nonce)).toHaveLength(1);
+	});
+
 	it('a nonce used by another run is still an error, not an "accepted earlier" outcome', async () => {
 		const params = depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }], { options: { nonce: 'pinned-lost-answers-1' } });
 		await run(gatewayHarness(env, params));
