@@ -4,7 +4,7 @@
  * earlier with its nonce (one intent at the gateway).
  */
 import { randomBytes } from 'node:crypto';
-import type { Flow } from './orchestration.flows';
+import { quoteParams, type Flow } from './orchestration.flows';
 import { CREDS, T, linearWorkflow, postJson, type WfNode } from './workflows';
 
 function getJson(name: string, url: string): WfNode {
@@ -26,19 +26,7 @@ export function lostAnswerWorkflows(orchestrationUrl: string, gatewayUrl: string
 				{
 					name: 'Quote',
 					type: T.orchestration,
-					parameters: {
-						authentication: 'serverKey',
-						resource: 'quote',
-						operation: 'create',
-						sourceChain: 'base',
-						sourceAsset: 'USDC',
-						destinationChain: 'bitcoin',
-						destinationAsset: 'BTC',
-						amountFormat: 'decimal',
-						amount: '100',
-						recipientAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
-						options: { idempotencyKey: key },
-					},
+					parameters: { authentication: 'serverKey', ...quoteParams, options: { idempotencyKey: key } },
 					credentials: CREDS.server,
 				},
 				getJson('Quotes at the service', `${orchestrationUrl}/sandbox/quotes?idempotencyKey=${key}`),
