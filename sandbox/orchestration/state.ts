@@ -153,6 +153,10 @@ export interface RecordedRequest {
 	status: number;
 	idempotencyKey: string | null;
 	replayed: boolean;
+	/** A fault withheld the answer after the handler ran: `dropAnswer` (never sent) or `lateAnswer` (sent after latencyMs). */
+	answerWithheld?: 'dropAnswer' | 'lateAnswer';
+	/** The client closed the connection before the answer was ready (its timeout): `status` was never received. */
+	clientGone?: boolean;
 	keyType: 'server' | 'client' | null;
 	partnerId: string | null;
 }

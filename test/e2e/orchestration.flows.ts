@@ -15,7 +15,7 @@ function orch(name: string, parameters: Record<string, unknown>, key: 'server' |
 	};
 }
 
-const quoteParams = {
+export const quoteParams = {
 	resource: 'quote',
 	operation: 'create',
 	sourceChain: 'base',
