@@ -38,11 +38,69 @@ export function scopeHint(requiredScope: string | undefined): string | undefined
 	return requiredScope ? `This operation needs the client-key scope "${requiredScope}".` : undefined;
 }
 
-/** Removes every secret value from a text before it reaches an error, output or log. */
+/** An echo of this many characters of a secret counts as a partial echo (public-looking prefixes stay short). */
+export const PARTIAL_ECHO_CHARS = 8;
+
+/** ASCII-only lower case: keeps every index of the text in place (toLowerCase may change lengths). */
+function asciiLower(text: string): string {
+	return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
+
+/** The spellings a service may echo a secret in: as is, URL-encoded, JSON-escaped (all matched case-insensitively). */
+function spellingsOf(secret: string): string[] {
+	const json = JSON.stringify(secret).slice(1, -1);
+	let url = secret;
+	try {
+		url = encodeURIComponent(secret);
+	} catch {
+		// A lone surrogate cannot be URL-encoded, so it cannot be echoed that way either.
+	}
+	return [...new Set([secret, secret.trim(), url, json].filter((s) => s !== '').map(asciiLower))];
+}
+
+/**
+ * Windows of each spelling: a secret shorter than PARTIAL_ECHO_CHARS matches only whole; a
+ * longer one matches through any PARTIAL_ECHO_CHARS-long piece, so partial echoes are caught.
+ */
+function windowsBySize(secrets: Array<string | undefined>): Map<number, Set<string>> {
+	const bySize = new Map<number, Set<string>>();
+	for (const secret of secrets) {
+		if (typeof secret !== 'string' || secret === '') continue;
+		for (const spelling of spellingsOf(secret)) {
+			const size = Math.min(PARTIAL_ECHO_CHARS, spelling.length);
+			const set = bySize.get(size) ?? new Set<string>();
+			for (let i = 0; i + size <= spelling.length; i++) set.add(spelling.slice(i, i + size));
+			bySize.set(size, set);
+		}
+	}
+	return bySize;
+}
+
+/**
+ * Removes every secret from a text before it reaches an error, output or log: whole, partial,
+ * URL-encoded, JSON-escaped and in any letter case. Overlapping matches merge into one
+ * `[redacted]`, so no tail of a longer secret survives. Linear in the text length.
+ */
 export function redact(text: string, secrets: Array<string | undefined>): string {
-	let out = text;
-	for (const s of secrets) {
-		if (s && s.length >= 4) out = out.split(s).join('[redacted]');
+	const bySize = windowsBySize(secrets);
+	if (bySize.size === 0 || text === '') return text;
+	const lower = asciiLower(text);
+	const covered = new Int32Array(text.length + 1);
+	for (const [size, windows] of bySize) {
+		for (let i = 0; i + size <= lower.length; i++) {
+			if (windows.has(lower.slice(i, i + size))) {
+				covered[i]++;
+				covered[i + size]--;
+			}
+		}
+	}
+	let out = '';
+	let depth = 0;
+	for (let i = 0; i < text.length; i++) {
+		const wasInside = depth > 0;
+		depth += covered[i];
+		if (depth > 0 && !wasInside) out += '[redacted]';
+		if (depth === 0) out += text[i];
 	}
 	return out;
 }

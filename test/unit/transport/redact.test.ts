@@ -1,0 +1,66 @@
+import { PARTIAL_ECHO_CHARS, redact } from '../../../nodes/transport/errors';
+
+const KEY = 'fn_live_Q7x9/Zk+2a&b=c"d\\e';
+
+describe('redact', () => {
+	it('removes a secret echoed as is', () => {
+		expect(redact(`bad key ${KEY} here`, [KEY])).toBe('bad key [redacted] here');
+	});
+
+	it('removes a URL-encoded echo', () => {
+		expect(redact(`GET /x?key=${encodeURIComponent(KEY)}&y=1`, [KEY])).toBe('GET /x?key=[redacted]&y=1');
+	});
+
+	it('removes a URL-encoded echo with lower-case percent escapes', () => {
+		const lowerEscapes = encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+		expect(redact(`key=${lowerEscapes}`, [KEY])).toBe('key=[redacted]');
+	});
+
+	it('removes a JSON-escaped echo', () => {
+		const body = JSON.stringify({ got: KEY });
+		expect(body).toContain('\\"d\\\\e');
+		expect(redact(body, [KEY])).toBe('{"got":"[redacted]"}');
+	});
+
+	it('removes an upper-case echo', () => {
+		expect(redact(`KEY ${KEY.toUpperCase()} UNKNOWN`, [KEY])).toBe('KEY [redacted] UNKNOWN');
+	});
+
+	it(`removes partial echoes of ${PARTIAL_ECHO_CHARS} characters or more (prefix, middle, suffix)`, () => {
+		const secret = 'whsec_0123456789abcdefghij';
+		expect(redact(`prefix ${secret.slice(0, 12)}...`, [secret])).toBe('prefix [redacted]...');
+		expect(redact(`middle ${secret.slice(7, 17)}!`, [secret])).toBe('middle [redacted]!');
+		expect(redact(`...${secret.slice(-9)} suffix`, [secret])).toBe('...[redacted] suffix');
+		// Shorter pieces are not evidence of the secret (they would match ordinary words).
+		expect(redact('whsec_01 is a prefix', [secret])).toBe('[redacted] is a prefix');
+		expect(redact('whsec_0 is short', [secret])).toBe('whsec_0 is short');
+	});
+
+	it('removes secrets shorter than 4 characters', () => {
+		expect(redact('token=ab1; other', ['ab1'])).toBe('token=[redacted]; other');
+		expect(redact('pin 7 used', ['7'])).toBe('pin [redacted] used');
+	});
+
+	it('leaves no tail of overlapping secrets', () => {
+		const a = 'abcdefghij1234';
+		const b = 'ghij1234567890xyz';
+		expect(redact(`x abcdefghij1234567890xyz y`, [a, b])).toBe('x [redacted] y');
+		expect(redact(`x abcdefghij1234567890xyz y`, [b, a])).toBe('x [redacted] y');
+		// One secret inside another: the longer one is gone entirely.
+		expect(redact('k=secret-long-value-123', ['long-value', 'secret-long-value-123'])).toBe('k=[redacted]');
+	});
+
+	it('keeps text without secrets byte for byte, including non-ASCII', () => {
+		const text = 'İstanbul naïve – Ω ok';
+		expect(redact(text, ['zzzzzzzzzz', undefined, ''])).toBe(text);
+	});
+
+	it('is linear: a 1 MB text with a long secret is redacted quickly', () => {
+		const secret = 'k'.repeat(200) + 'q';
+		const text = 'a'.repeat(1_000_000) + secret;
+		const started = Date.now();
+		expect(redact(text, [secret]).endsWith('a[redacted]')).toBe(true);
+		// A worst-case bound, not a benchmark: quadratic matching would take minutes.
+		expect(Date.now() - started).toBeLessThan(5_000);
+	});
+});
