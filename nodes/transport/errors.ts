@@ -38,8 +38,16 @@ export function scopeHint(requiredScope: string | undefined): string | undefined
 	return requiredScope ? `This operation needs the client-key scope "${requiredScope}".` : undefined;
 }
 
-/** An echo of this many characters of a secret counts as a partial echo (public-looking prefixes stay short). */
+/**
+ * A partial echo is a piece of at least half a secret and at least this many characters: enough
+ * to weaken the secret, longer than shared prefixes (`fn_live_`) and words a key may contain.
+ */
 export const PARTIAL_ECHO_CHARS = 8;
+
+/** Length of the smallest piece of a secret (of this spelling length) that counts as an echo. */
+export function echoPieceLength(length: number): number {
+	return length < PARTIAL_ECHO_CHARS ? length : Math.max(PARTIAL_ECHO_CHARS, Math.ceil(length / 2));
+}
 
 /** ASCII-only lower case: keeps every index of the text in place (toLowerCase may change lengths). */
 function asciiLower(text: string): string {
@@ -47,7 +55,9 @@ function asciiLower(text: string): string {
 }
 
 /** The spellings a service may echo a secret in: as is, URL-encoded, JSON-escaped (all matched case-insensitively). */
-function spellingsOf(secret: string): string[] {
+function spellingsOf(raw: string): string[] {
+	// Surrounding whitespace is not part of the secret (credentials send it trimmed).
+	const secret = raw.trim();
 	const json = JSON.stringify(secret).slice(1, -1);
 	let url = secret;
 	try {
@@ -55,19 +65,16 @@ function spellingsOf(secret: string): string[] {
 	} catch {
 		// A lone surrogate cannot be URL-encoded, so it cannot be echoed that way either.
 	}
-	return [...new Set([secret, secret.trim(), url, json].filter((s) => s !== '').map(asciiLower))];
+	return [...new Set([secret, url, json].filter((s) => s !== '').map(asciiLower))];
 }
 
-/**
- * Windows of each spelling: a secret shorter than PARTIAL_ECHO_CHARS matches only whole; a
- * longer one matches through any PARTIAL_ECHO_CHARS-long piece, so partial echoes are caught.
- */
+/** Windows of each spelling: a short secret matches only whole, a longer one through any piece of echoPieceLength. */
 function windowsBySize(secrets: Array<string | undefined>): Map<number, Set<string>> {
 	const bySize = new Map<number, Set<string>>();
 	for (const secret of secrets) {
 		if (typeof secret !== 'string' || secret === '') continue;
 		for (const spelling of spellingsOf(secret)) {
-			const size = Math.min(PARTIAL_ECHO_CHARS, spelling.length);
+			const size = echoPieceLength(spelling.length);
 			const set = bySize.get(size) ?? new Set<string>();
 			for (let i = 0; i + size <= spelling.length; i++) set.add(spelling.slice(i, i + size));
 			bySize.set(size, set);

@@ -1,4 +1,4 @@
-import { PARTIAL_ECHO_CHARS, redact } from '../../../nodes/transport/errors';
+import { echoPieceLength, PARTIAL_ECHO_CHARS, redact } from '../../../nodes/transport/errors';
 
 const KEY = 'fn_live_Q7x9/Zk+2a&b=c"d\\e';
 
@@ -26,14 +26,21 @@ describe('redact', () => {
 		expect(redact(`KEY ${KEY.toUpperCase()} UNKNOWN`, [KEY])).toBe('KEY [redacted] UNKNOWN');
 	});
 
-	it(`removes partial echoes of ${PARTIAL_ECHO_CHARS} characters or more (prefix, middle, suffix)`, () => {
+	it('removes partial echoes of at least half the secret (prefix, middle, suffix)', () => {
 		const secret = 'whsec_0123456789abcdefghij';
-		expect(redact(`prefix ${secret.slice(0, 12)}...`, [secret])).toBe('prefix [redacted]...');
-		expect(redact(`middle ${secret.slice(7, 17)}!`, [secret])).toBe('middle [redacted]!');
-		expect(redact(`...${secret.slice(-9)} suffix`, [secret])).toBe('...[redacted] suffix');
-		// Shorter pieces are not evidence of the secret (they would match ordinary words).
-		expect(redact('whsec_01 is a prefix', [secret])).toBe('[redacted] is a prefix');
-		expect(redact('whsec_0 is short', [secret])).toBe('whsec_0 is short');
+		expect(echoPieceLength(secret.length)).toBe(13);
+		expect(redact(`prefix ${secret.slice(0, 13)}...`, [secret])).toBe('prefix [redacted]...');
+		expect(redact(`middle ${secret.slice(5, 20)}!`, [secret])).toBe('middle [redacted]!');
+		expect(redact(`...${secret.slice(-14)} suffix`, [secret])).toBe('...[redacted] suffix');
+		// Shorter pieces are not evidence of the secret: shared prefixes and words a key may contain.
+		expect(redact('whsec_012345 is a prefix', [secret])).toBe('whsec_012345 is a prefix');
+		expect(redact('account_pending_approval', ['fn_sandbox_server_pending'])).toBe('account_pending_approval');
+		expect(echoPieceLength(7)).toBe(7);
+		expect(echoPieceLength(PARTIAL_ECHO_CHARS)).toBe(PARTIAL_ECHO_CHARS);
+	});
+
+	it('ignores whitespace around a pasted secret', () => {
+		expect(redact('Bearer fn_abcdefgh_1234 ', ['fn_abcdefgh_1234 \n'])).toBe('Bearer [redacted] ');
 	});
 
 	it('removes secrets shorter than 4 characters', () => {
