@@ -16,6 +16,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 import { ERROR_HINTS, redact, scopeHint } from './errors';
+import { baseUrlOf } from './secureUrl';
 import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, nextDelayMs, parseRetryAfter, type RetryPolicy } from './retry';
 
 export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
@@ -59,7 +60,7 @@ interface FullResponse {
 
 /** Base URL of a credential without trailing slashes, joined with a path. */
 export function joinUrl(baseUrl: unknown, path: string): string {
-	const base = String(baseUrl ?? '').trim().replace(/\/+$/, '');
+	const base = baseUrlOf(baseUrl);
 	return `${base}${path.startsWith('/') ? path : `/${path}`}`;
 }
 

@@ -42,6 +42,13 @@ export type ChallengeRequest = z.infer<typeof ChallengeRequestSchema>;
 export const ChallengeResponseSchema = z.object({ challenge: z.string(), challengeString: z.string() }).passthrough();
 export type ChallengeResponse = z.infer<typeof ChallengeResponseSchema>;
 
+/** The text to sign, as the public client picks it: `challengeString`, else `challenge` (§5). */
+export function challengeTextOf(body: unknown): string | undefined {
+	const b = (body ?? {}) as { challenge?: unknown; challengeString?: unknown };
+	if (typeof b.challengeString === 'string' && b.challengeString !== '') return b.challengeString;
+	return typeof b.challenge === 'string' && b.challenge !== '' ? b.challenge : undefined;
+}
+
 /** §4 verify request: DER hex of the signature over SHA-256 of `challengeString`. */
 export const VerifyRequestSchema = z.object({ publicKey: compressedPublicKey, signature: hexString }).strict();
 export type VerifyRequest = z.infer<typeof VerifyRequestSchema>;
