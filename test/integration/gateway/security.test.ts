@@ -63,7 +63,7 @@ async function startHostileGateway(): Promise<HostileGateway> {
 			return res.end(JSON.stringify({ submissionId: 's1', intentId: '0x01', status: 'ACCEPTED', createdAt: now, updatedAt: now }));
 		}
 		res.statusCode = 404;
-		res.end('{}');
+		return res.end('{}');
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
