@@ -14,6 +14,7 @@ import {
 } from 'n8n-workflow';
 
 import { processItems } from '../transport/items';
+import { assertToolActionAllowed, toolActionsProperty } from '../transport/toolMode';
 import * as intentExecute from './actions/intent/execute';
 import * as intentGet from './actions/intent/get';
 import * as networkGetHealth from './actions/network/getHealth';
@@ -25,6 +26,9 @@ const OPERATIONS: Record<string, Record<string, Operation>> = {
 	network: { getInfo: networkGetInfo.execute, getHealth: networkGetHealth.execute },
 	intent: { execute: intentExecute.execute, get: intentGet.execute },
 };
+
+/** Operations an AI agent may run only with "Allow Actions as AI Tool" (they move funds). */
+const TOOL_ACTIONS: Record<string, string> = { 'intent.execute': 'Intent > Execute' };
 
 /** Items in flight at once: enough to overlap round trips, few enough to stay polite to the gateway. */
 const CONCURRENCY = 4;
@@ -103,6 +107,7 @@ export class ExecutionGateway implements INodeType {
 			...intentGet.description,
 			...networkGetInfo.description,
 			...networkGetHealth.description,
+			toolActionsProperty('Intent > Execute (it signs intents that move deposits)'),
 		],
 	};
 
@@ -111,6 +116,8 @@ export class ExecutionGateway implements INodeType {
 		const operation = this.getNodeParameter('operation', 0) as string;
 		const run = OPERATIONS[resource]?.[operation];
 		if (!run) throw new NodeOperationError(this.getNode(), `Unsupported operation "${operation}" for resource "${resource}"`);
+		const action = TOOL_ACTIONS[`${resource}.${operation}`];
+		if (action !== undefined) assertToolActionAllowed(this, action);
 		return [await processItems(this, CONCURRENCY, async (itemIndex) => await run(this, itemIndex))];
 	}
 }
