@@ -2,6 +2,8 @@
  * Issue 14 point 2 on n8n-core's real tool path: as an AI-agent tool, Intent > Execute refuses
  * unless "Allow Actions as AI Tool" is on as a fixed value; reads stay available.
  */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
 import { ExecutionGateway } from '../../../nodes/ExecutionGateway/ExecutionGateway.node';
 import { TOOL_ACTIONS_OPTION } from '../../../nodes/transport/toolMode';
 import { btcTransferId, depositParams, gatewayHarness, run, startGatewayEnv, type GatewayEnv } from './helpers';
@@ -17,7 +19,7 @@ describe('Execution Gateway as an AI-agent tool', () => {
 	});
 	beforeEach(() => env.proxy.reset());
 
-	const executeAsTool = async (extra: Record<string, unknown> = {}, args: Record<string, unknown> = {}) => {
+	const executeAsTool = async (extra: INodeParameters = {}, args: IDataObject = {}) => {
 		const sparkTransferId = btcTransferId();
 		await env.registerTransfer({ sparkTransferId, amount: '5000' });
 		const parameters = { ...depositParams([{ sparkTransferId, amount: '5000' }]), ...extra };
