@@ -39,7 +39,9 @@ export class ExecutionGateway implements INodeType {
 		name: 'executionGateway',
 		icon: { light: 'file:../../icons/executionGateway.svg', dark: 'file:../../icons/executionGateway.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: "paused" in Network Info is advisory (a warning) unless Refuse When Paused; 1 keeps refusing.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Submit signed intents that fund EVM actions with Spark transfers, and follow their status',
 		defaults: { name: 'Execution Gateway' },

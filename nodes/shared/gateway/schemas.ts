@@ -14,8 +14,20 @@ export function isIntentStatus(value: unknown): value is IntentStatus {
 	return typeof value === 'string' && (INTENT_STATUSES as readonly string[]).includes(value);
 }
 
+/**
+ * A status in the spec's spelling (§3, upper case): the live service answers `accepted`,
+ * `finalized` (issue 10), so statuses compare case-insensitively. Unknown values pass unchanged.
+ */
+export function normalizeIntentStatus(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	const upper = value.trim().toUpperCase();
+	return isIntentStatus(upper) ? upper : value;
+}
+
+/** §3 terminal states, in any letter case. */
 export function isFinalIntentStatus(value: unknown): boolean {
-	return typeof value === 'string' && (FINAL_INTENT_STATUSES as readonly string[]).includes(value);
+	const status = normalizeIntentStatus(value);
+	return typeof status === 'string' && (FINAL_INTENT_STATUSES as readonly string[]).includes(status);
 }
 
 const compressedPublicKey = z

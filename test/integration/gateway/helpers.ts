@@ -153,7 +153,7 @@ export function credentialData(url: string, privateKey: string): ICredentialData
 export function gatewayHarness(
 	env: { url: string; signerKey: string },
 	parameters: INodeParameters,
-	opts: { executionId?: string; continueOnFail?: boolean; privateKey?: string; nodeName?: string } = {},
+	opts: { executionId?: string; continueOnFail?: boolean; privateKey?: string; nodeName?: string; typeVersion?: number } = {},
 ): NodeHarness {
 	return createHarness({
 		nodeType: new ExecutionGateway(),
@@ -163,6 +163,7 @@ export function gatewayHarness(
 		executionId: opts.executionId ?? `exec-${randomBytes(4).toString('hex')}`,
 		continueOnFail: opts.continueOnFail,
 		nodeName: opts.nodeName,
+		typeVersion: opts.typeVersion,
 	});
 }
 
