@@ -183,7 +183,7 @@ describe('Execution Gateway against the live service behaviour', () => {
 		afterEach(() => expect(env.proxy.to('/api/v1/execute')).toEqual([]));
 
 		it.each([
-			['a number beyond 2^53', 1234567890123456789, /1234567890123456800 is not a whole number .* pass it as a string of digits/],
+			['a number beyond 2^53', Number('1234567890123456789'), /1234567890123456800 is not a whole number .* pass it as a string of digits/],
 			['a fraction', 1.5, /1\.5 is not a whole number .* pass it as a string of digits/],
 			['a negative number', -5, /-5 is not a whole number .* pass it as a string of digits/],
 			['a boolean', true, /got a boolean; pass it as a string of digits/],

@@ -168,20 +168,20 @@ export const description: INodeProperties[] = [
 					'Unix milliseconds or an ISO 8601 timestamp, at most 24 hours ahead. Empty: now + 15 minutes, kept the same when n8n retries the item.',
 			},
 			{
-				displayName: 'Refuse When Paused',
-				name: 'refuseWhenPaused',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to refuse the intent, before sending, when Network Info reports paused. Off: paused is advisory (the live service may still admit intents) and the output carries a warning.',
-			},
-			{
 				displayName: 'Nonce',
 				name: 'nonce',
 				type: 'string',
 				default: '',
 				description:
 					'Unique per keypair; the gateway refuses a reused nonce. Empty: 32 hex characters derived from workflow, execution, node, item and intent content, so a retried item cannot create a second intent. Set your own (for example an order ID) to deduplicate across executions.',
+			},
+			{
+				displayName: 'Refuse When Paused',
+				name: 'refuseWhenPaused',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to refuse the intent, before sending, when Network Info reports paused. Off: paused is advisory (the live service may still admit intents) and the output carries a warning.',
 			},
 			...waitOptionFields,
 		],
