@@ -243,6 +243,12 @@ export async function runCredentialTest(data: ICredentialDataDecryptedObject): P
 	}
 }
 
+/** web3.js documentation key; its address is published: 0x2c7536E3605D9C16a7a3D7b1898e529396a65c23. */
+export const EVM_KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+export const EVM_ADDRESS = '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23';
+/** Wait Until Final options for tests: poll every second, up to 20 s. */
+export const WAIT = { waitUntilFinal: true, pollInterval: 1, waitTimeout: 20 };
+
 export const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
 /** A Spark transfer id: 32 hex characters for BTC, 64 for tokens (§2.4). */
 export const btcTransferId = (): string => hex(16);

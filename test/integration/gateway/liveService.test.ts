@@ -17,11 +17,11 @@ import {
 	sha256Hex,
 	startGatewayEnv,
 	type GatewayEnv,
+	EVM_ADDRESS,
+	EVM_KEY,
+	WAIT,
 } from './helpers';
 
-const EVM_KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
-const EVM_ADDRESS = '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23';
-const WAIT = { waitUntilFinal: true, pollInterval: 1, waitTimeout: 20 };
 
 describe('Execution Gateway against the live service behaviour', () => {
 	let env: GatewayEnv;
