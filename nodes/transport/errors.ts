@@ -94,11 +94,9 @@ export function redact(text: string, secrets: Array<string | undefined>): string
 	const lower = asciiLower(text);
 	const covered = new Int32Array(text.length + 1);
 	for (const [size, windows] of bySize) {
-		for (let i = 0; i + size <= lower.length; i++) {
-			if (windows.has(lower.slice(i, i + size))) {
-				covered[i]++;
-				covered[i + size]--;
-			}
+		for (const start of windowMatches(lower, size, windows)) {
+			covered[start]++;
+			covered[start + size]--;
 		}
 	}
 	let out = '';
@@ -110,4 +108,28 @@ export function redact(text: string, secrets: Array<string | undefined>): string
 		if (depth === 0) out += text[i];
 	}
 	return out;
+}
+
+const HASH_BASE = 257;
+
+/** Polynomial hash of `text[from, from + size)`, modulo 2^32. */
+function hashOf(text: string, from: number, size: number): number {
+	let h = 0;
+	for (let i = from; i < from + size; i++) h = (Math.imul(h, HASH_BASE) + text.charCodeAt(i)) >>> 0;
+	return h;
+}
+
+/** Starts of every `size`-long window of `text` that is in `windows`: a rolling hash, so linear in the text. */
+function* windowMatches(text: string, size: number, windows: Set<string>): Generator<number> {
+	if (text.length < size) return;
+	const hashes = new Set([...windows].map((w) => hashOf(w, 0, size)));
+	let top = 1;
+	for (let i = 1; i < size; i++) top = Math.imul(top, HASH_BASE) >>> 0;
+	let h = hashOf(text, 0, size);
+	for (let start = 0; ; start++) {
+		// A hash hit is confirmed on the text itself, so a collision never redacts.
+		if (hashes.has(h) && windows.has(text.slice(start, start + size))) yield start;
+		if (start + size >= text.length) return;
+		h = (Math.imul((h - Math.imul(text.charCodeAt(start), top)) >>> 0, HASH_BASE) + text.charCodeAt(start + size)) >>> 0;
+	}
 }

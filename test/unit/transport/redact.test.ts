@@ -67,7 +67,7 @@ describe('redact', () => {
 		const text = 'a'.repeat(1_000_000) + secret;
 		const started = Date.now();
 		expect(redact(text, [secret]).endsWith('a[redacted]')).toBe(true);
-		// A worst-case bound, not a benchmark: quadratic matching would take minutes.
-		expect(Date.now() - started).toBeLessThan(5_000);
+		// A worst-case bound, not a benchmark (about 0.1 s idle; loose for a loaded 2-core machine): quadratic matching would take hours.
+		expect(Date.now() - started).toBeLessThan(15_000);
 	});
 });
