@@ -11,6 +11,7 @@ import { CUSTOM_PREFIX, withNodePrefix } from '../../scripts/lib/n8n-instance';
 import { forSandbox, LEDGER_DIR, loadExamples, pickSandboxKeys } from '../../scripts/lib/examples';
 import { OWNER, closeEnv, createEnv, executeWorkflow, type E2eEnv } from './env';
 import { gatewayWorkflows } from './gateway.flows';
+import { lostAnswerWorkflows } from './lostAnswers.flows';
 import { orchestrationWorkflows, type Flow } from './orchestration.flows';
 import { SandboxClient, until, type Delivery } from './sandbox-client';
 import { CREDS, T, linearWorkflow } from './workflows';
@@ -85,6 +86,7 @@ beforeAll(async () => {
 	flows = [
 		...orchestrationWorkflows(env.sandbox.orchestrationUrl),
 		...gatewayWorkflows(env.sandbox.gatewayUrl, env.sandbox.keys.gateway.chainId),
+		...lostAnswerWorkflows(env.sandbox.orchestrationUrl, env.sandbox.gatewayUrl),
 	];
 	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(e.workflow, CUSTOM_PREFIX), env.sandbox));
 	await env.n8n.importWorkflows([...flows.map((f) => f.workflow), triggerWorkflow(), ...examples]);

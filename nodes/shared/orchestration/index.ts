@@ -7,3 +7,4 @@ export * from './schemas';
 export * from './webhooks';
 export * from './idempotency';
 export * from './deliveryMemory';
+export * from './inputs';
