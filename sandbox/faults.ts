@@ -4,23 +4,30 @@ import { z } from 'zod';
 
 /**
  * Fault injection per route for reliability tests: added latency, a 5xx (or any) answer, a dropped
- * connection, or a body that trickles out slowly. Reusable by any Fastify app of the sandbox.
+ * connection, a body that trickles out slowly, or a lost answer (the handler acts, then the answer
+ * is dropped or held past the client's timeout). Reusable by any Fastify app of the sandbox.
  */
 export const FaultRuleSchema = z.object({
 	method: z.string().toUpperCase().optional(),
 	path: z.string().min(1),
-	mode: z.enum(['latency', 'status', 'drop', 'slowBody']),
+	mode: z.enum(['latency', 'status', 'drop', 'slowBody', 'dropAnswer', 'lateAnswer']),
 	latencyMs: z.number().int().min(0).max(600_000).optional(),
 	status: z.number().int().min(100).max(599).optional(),
 	code: z.string().min(1).optional(),
 	times: z.union([z.number().int().min(1), z.literal('always')]).optional(),
 	retryAfterSeconds: z.number().int().min(0).optional(),
+	/** Matching requests let through before the rule applies (e.g. the repeat after a 401 renewal). */
+	skip: z.number().int().min(0).optional(),
+	/** A status fault's raw body instead of the JSON error (any shape: text, HTML, empty). */
+	body: z.string().max(1_000_000).optional(),
+	contentType: z.string().min(1).optional(),
 });
 export type FaultRule = z.infer<typeof FaultRuleSchema>;
 
 interface ActiveFault extends FaultRule {
 	id: number;
 	applied: number;
+	skipped: number;
 }
 
 const FAULT_KEY = Symbol('sandboxFault');
@@ -31,12 +38,14 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class FaultInjector {
 	private rules: ActiveFault[] = [];
 	private nextId = 1;
+	/** Told when a dropAnswer or lateAnswer fault withholds an answer, so the app's request log records it at once. */
+	onAnswerWithheld?: (request: FastifyRequest, status: number, mode: 'dropAnswer' | 'lateAnswer') => void;
 
 	/** Paths starting with one of these prefixes (the control endpoints) are never faulted. */
 	constructor(private readonly exemptPrefixes: string[] = ['/sandbox']) {}
 
 	add(rule: FaultRule): ActiveFault {
-		const active: ActiveFault = { ...FaultRuleSchema.parse(rule), id: this.nextId++, applied: 0 };
+		const active: ActiveFault = { ...FaultRuleSchema.parse(rule), id: this.nextId++, applied: 0, skipped: 0 };
 		this.rules.push(active);
 		return active;
 	}
@@ -61,6 +70,10 @@ export class FaultInjector {
 			(r) => (!r.method || r.method === method) && (r.path === routePath || r.path === urlPath),
 		);
 		if (!rule) return undefined;
+		if (rule.skipped < (rule.skip ?? 0)) {
+			rule.skipped++;
+			return undefined;
+		}
 		rule.applied++;
 		const times = rule.times ?? 1;
 		if (times !== 'always' && rule.applied >= times) this.rules = this.rules.filter((r) => r !== rule);
@@ -84,10 +97,23 @@ export class FaultInjector {
 		(request as MarkedRequest)[FAULT_KEY] = fault;
 	};
 
-	/** onSend hook: a slowBody fault sends the real answer in small chunks over `latencyMs`. */
+	/**
+	 * onSend hook, after the handler acted: dropAnswer destroys the connection instead of answering,
+	 * lateAnswer holds the answer `latencyMs`, slowBody trickles it out in chunks over `latencyMs`.
+	 */
 	readonly onSend: onSendHookHandler<unknown> = async (request, reply, payload) => {
 		const fault = (request as MarkedRequest)[FAULT_KEY];
-		if (!fault || fault.mode !== 'slowBody' || payload === null || payload === undefined) return payload;
+		if (!fault) return payload;
+		if (fault.mode === 'dropAnswer' || fault.mode === 'lateAnswer') this.onAnswerWithheld?.(request, reply.statusCode, fault.mode);
+		if (fault.mode === 'dropAnswer') {
+			request.raw.socket.destroy();
+			return payload;
+		}
+		if (fault.mode === 'lateAnswer') {
+			await sleep(fault.latencyMs ?? 1000);
+			return payload;
+		}
+		if (fault.mode !== 'slowBody' || payload === null || payload === undefined) return payload;
 		const bytes = Buffer.from(typeof payload === 'string' ? payload : payload instanceof Buffer ? payload : '');
 		reply.removeHeader('content-length');
 		return Readable.from(trickle(bytes, fault.latencyMs ?? 2000));
@@ -103,6 +129,7 @@ export class FaultInjector {
 function sendFaultStatus(reply: FastifyReply, fault: ActiveFault): FastifyReply {
 	const status = fault.status ?? 503;
 	if (fault.retryAfterSeconds !== undefined) reply.header('retry-after', String(fault.retryAfterSeconds));
+	if (fault.body !== undefined) return reply.code(status).type(fault.contentType ?? 'text/plain').send(fault.body);
 	const code = fault.code ?? (status >= 500 ? 'service_unavailable' : 'injected_fault');
 	return reply.code(status).send({ error: { code, message: `sandbox fault injected (status ${status})` } });
 }

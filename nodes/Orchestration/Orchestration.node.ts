@@ -19,6 +19,7 @@ import * as route from './actions/route';
 import { router } from './actions/router';
 import * as webhook from './actions/webhook';
 import { loadOptions } from './methods';
+import { toolActionsProperty } from '../transport/toolMode';
 
 export class Orchestration implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +27,9 @@ export class Orchestration implements INodeType {
 		name: 'orchestration',
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: "Amount Format" defaults to Decimal, Bitcoin output index sent only when given
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Quote and track cross-chain transfers: quotes, orders, routes, affiliates and webhooks',
 		defaults: { name: 'Orchestration' },
@@ -95,6 +98,7 @@ export class Orchestration implements INodeType {
 			...webhook.description,
 			...accumulationAddress.description,
 			...liquidationAddress.description,
+			toolActionsProperty('Order > Submit, Order > Create Onramp and Webhook > Create (they move funds, or register a webhook and show its secret)'),
 		],
 	};
 

@@ -35,6 +35,12 @@ export class WebhookDispatcher {
 		}
 	}
 
+	/** Sends given body text to one endpoint, signed and retried like any delivery (control endpoint, tests). */
+	sendRaw(hook: WebhookRecord, event: string, body: string): DeliveryRecord {
+		this.start(hook, { event, orderId: '', body });
+		return this.state.deliveries[this.state.deliveries.length - 1];
+	}
+
 	private start(hook: WebhookRecord, what: { event: string; orderId: string; body: string }, duplicateOf?: string): void {
 		const delivery: DeliveryRecord = {
 			deliveryId: this.state.nextId('dlv'),
