@@ -16,6 +16,8 @@ const DepositSchema = z.object({
 	autoAdvance: z.boolean().optional(),
 });
 
+const RedeliverSchema = z.object({ url: z.string().url().optional() });
+
 const AdvanceSchema = z.object({ status: z.enum([...PUBLIC_STATUSES, 'paused']) });
 
 type Query = Record<string, string | undefined>;
@@ -98,6 +100,13 @@ export function registerControlRoutes(app: FastifyInstance, ctx: OrchestrationCo
 		const deliveries = ctx.state.deliveries.filter((d) =>
 			(!q.webhookId || d.webhookId === q.webhookId) && (!q.orderId || d.orderId === q.orderId) && (!q.event || d.event === q.event));
 		return { deliveries };
+	});
+
+	app.post('/sandbox/deliveries/:id/redeliver', async (request, reply) => {
+		const { url } = parseInput(RedeliverSchema, request.body ?? {});
+		const delivery = await ctx.webhooks.redeliver((request.params as { id: string }).id, url);
+		if (!delivery) throw notFound('delivery not found');
+		return reply.code(201).send({ delivery });
 	});
 
 	app.post('/sandbox/deposits', async (request, reply) => {
