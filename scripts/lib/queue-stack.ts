@@ -17,13 +17,15 @@ export interface QueueStackOptions {
 	/** Merged into every process's environment (N8N_EXPRESSION_ENGINE for the bench). */
 	extraEnv?: Record<string, string>;
 	webhookProcesses?: number;
+	/** 'single': one `n8n start` on the same Postgres (regular execution mode), for comparisons. */
+	mode?: 'queue' | 'single';
 }
 
 const ENCRYPTION_KEY = 'queue-mode-test-encryption-key-not-secret';
 
 export class QueueStack {
 	readonly main: N8nInstance;
-	readonly worker: N8nInstance;
+	readonly worker?: N8nInstance;
 	readonly webhooks: N8nInstance[];
 	private readonly root: string;
 
@@ -31,7 +33,7 @@ export class QueueStack {
 		readonly pg: Postgres,
 		readonly redis: Redis,
 		readonly balancer: Balancer,
-		parts: { root: string; main: N8nInstance; worker: N8nInstance; webhooks: N8nInstance[] },
+		parts: { root: string; main: N8nInstance; worker?: N8nInstance; webhooks: N8nInstance[] },
 	) {
 		this.root = parts.root;
 		this.main = parts.main;
@@ -43,10 +45,17 @@ export class QueueStack {
 	static async create(opts: QueueStackOptions): Promise<QueueStack> {
 		const [pg, redis] = await Promise.all([Postgres.start(), Redis.start()]);
 		const root = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-queue-n8n-'));
-		const webhookPorts = await Promise.all(Array.from({ length: opts.webhookProcesses ?? 2 }, () => freePort()));
+		const single = opts.mode === 'single';
+		const mainPort = await freePort();
+		const webhookPorts = single ? [mainPort] : await Promise.all(Array.from({ length: opts.webhookProcesses ?? 2 }, () => freePort()));
 		const balancer = new Balancer(webhookPorts.map((p) => `http://127.0.0.1:${p}`));
 		const publicUrl = `${await balancer.listen()}/`;
-		const common = { ...pg.env(), ...redis.env(), EXECUTIONS_MODE: 'queue', WEBHOOK_URL: publicUrl, N8N_LOG_LEVEL: 'info', ...(opts.extraEnv ?? {}) };
+		const common = {
+			...pg.env(), ...redis.env(), EXECUTIONS_MODE: single ? 'regular' : 'queue', WEBHOOK_URL: publicUrl, N8N_LOG_LEVEL: 'info',
+			// Four processes share a busy 2-core machine: more connections, more patience than n8n's defaults.
+			DB_POSTGRESDB_POOL_SIZE: '6', DB_POSTGRESDB_CONNECTION_TIMEOUT: '60000',
+			...(opts.extraEnv ?? {}),
+		};
 		const make = async (name: string, command: string, port: number, env: Record<string, string> = {}, healthPort?: number) =>
 			new N8nInstance({
 				installDir: opts.installDir,
@@ -58,7 +67,8 @@ export class QueueStack {
 				...(healthPort ? { healthUrl: `http://127.0.0.1:${healthPort}/healthz/readiness` } : {}),
 				extraEnv: { ...common, N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...env },
 			});
-		const main = await make('main', 'start', await freePort(), { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' });
+		const main = await make('main', 'start', mainPort, single ? {} : { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' });
+		if (single) return new QueueStack(pg, redis, balancer, { root, main, webhooks: [] });
 		const healthPort = await freePort();
 		const worker = await make('worker', 'worker', await freePort(), {
 			QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
@@ -75,17 +85,17 @@ export class QueueStack {
 	/** Main first (it migrates the database and activates workflows), then worker and webhook processes. */
 	async startN8n(): Promise<void> {
 		await this.main.start();
-		await Promise.all([this.worker.start(), ...this.webhooks.map((w) => w.start())]);
+		await Promise.all([this.worker?.start(), ...this.webhooks.map((w) => w.start())]);
 	}
 
 	async stopN8n(): Promise<void> {
-		await Promise.allSettled([...this.webhooks.map((w) => w.stop()), this.worker.stop()]);
+		await Promise.allSettled([...this.webhooks.map((w) => w.stop()), this.worker?.stop()]);
 		await this.main.stop();
 	}
 
 	/** Imports with the CLI (before the main starts) and publishes the given workflows. */
 	async importAndPublish(credentials: Parameters<N8nInstance['importCredentials']>[0], workflows: Array<Record<string, unknown>>, publish: string[]): Promise<void> {
-		await this.main.importCredentials(credentials);
+		if (credentials.length) await this.main.importCredentials(credentials);
 		await this.main.importWorkflows(workflows);
 		for (const id of publish) {
 			const r = await this.main.cli(['publish:workflow', `--id=${id}`]);
@@ -119,7 +129,7 @@ export class QueueStack {
 
 	/** Where each process logs (printed when something fails). */
 	logs(): string[] {
-		return [this.main, this.worker, ...this.webhooks].map((n) => n.stdoutLog);
+		return [this.main, this.worker, ...this.webhooks].flatMap((n) => (n ? [n.stdoutLog] : []));
 	}
 
 	/** Stops everything, even after a failure half-way; keeps the logs when asked. */
