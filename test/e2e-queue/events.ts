@@ -48,14 +48,31 @@ export async function emitEvent(sb: Sandbox): Promise<string> {
 	return paid.orderId;
 }
 
-export async function emitEvents(sb: Sandbox, count: number, concurrency = 6): Promise<string[]> {
-	return await pool(Array.from({ length: count }, (_, i) => i), concurrency, () => emitEvent(sb));
+/** Deliveries whose latest attempt has not ended yet. */
+export function deliveriesInFlight(sb: Sandbox): number {
+	return sb.orchestration.ctx.state.deliveries.filter((d) => {
+		const last = d.attempts.at(-1);
+		return d.state === 'pending' && last !== undefined && last.status === null && !last.error;
+	}).length;
+}
+
+/**
+ * `count` distinct events, never more than `maxInFlight` deliveries open at once: a service sends
+ * at the pace its endpoint answers, and an unbounded burst would only measure n8n's overload.
+ */
+export async function emitEvents(sb: Sandbox, count: number, maxInFlight = 8): Promise<string[]> {
+	return await pool(Array.from({ length: count }, (_, i) => i), 4, async () => {
+		while (deliveriesInFlight(sb) >= maxInFlight) await new Promise((r) => setTimeout(r, 20));
+		return await emitEvent(sb);
+	});
 }
 
 export interface Original {
 	deliveryId: string;
 	orderId: string;
 	body: string;
+	/** Delivered (a 2xx), after retries if needed. */
+	delivered: boolean;
 	/** When the first attempt ended (ms). */
 	at: number;
 	status: number | null;
@@ -71,7 +88,7 @@ export function originals(sb: Sandbox, balancer: Balancer, orderIds: ReadonlySet
 		if (d.duplicateOf || !orderIds.has(d.orderId) || !first || (first.status === null && !first.error)) continue;
 		const hash = bodyHash(d.body);
 		const backend = balancer.log.find((f) => f.bodyHash === hash)?.backend ?? 0;
-		out.push({ deliveryId: d.deliveryId, orderId: d.orderId, body: d.body, at: Date.parse(first.at), status: first.status, backend });
+		out.push({ deliveryId: d.deliveryId, orderId: d.orderId, body: d.body, delivered: d.state === 'delivered', at: Date.parse(first.at), status: first.status, backend });
 	}
 	return out;
 }

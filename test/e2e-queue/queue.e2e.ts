@@ -44,7 +44,8 @@ function triggerWorkflow() {
 /** Re-sends every original delivery to the other webhook process at each offset after its first attempt. */
 class Resender {
 	private readonly seen = new Set<string>();
-	private readonly sends: Array<Promise<number | null>> = [];
+	private readonly sends: Array<Promise<number | string | null>> = [];
+	private open = 0;
 	private polling = true;
 	readonly polled: Promise<void>;
 
@@ -64,7 +65,20 @@ class Resender {
 		this.seen.add(o.deliveryId);
 		for (const offset of RESEND_OFFSETS_MS) {
 			const wait = Math.max(0, o.at + offset - Date.now());
-			this.sends.push(new Promise((r) => setTimeout(r, wait)).then(() => redeliver(sb, o.deliveryId, backendUrl(1 - o.backend))));
+			this.sends.push(new Promise((r) => setTimeout(r, wait)).then(() => this.send(o)));
+		}
+	}
+
+	/** At most 8 re-sends open at once; a late one is still a re-send, just later than planned. */
+	private async send(o: Original): Promise<number | string | null> {
+		while (this.open >= 8) await new Promise((r) => setTimeout(r, 10));
+		this.open++;
+		try {
+			return await redeliver(sb, o.deliveryId, backendUrl(1 - o.backend));
+		} catch (error) {
+			return `error: ${(error as Error).message}`;
+		} finally {
+			this.open--;
 		}
 	}
 
@@ -76,17 +90,18 @@ class Resender {
 	}
 }
 
-function tallyStatuses(statuses: Array<number | null>): Record<string, number> {
+function tallyStatuses(statuses: Array<number | string | null>): Record<string, number> {
 	const out: Record<string, number> = {};
 	for (const s of statuses) out[String(s)] = (out[String(s)] ?? 0) + 1;
 	return out;
 }
 
-async function waitForOriginals(orderIds: Set<string>, timeoutMs = 300_000): Promise<Original[]> {
+/** The first deliveries of these orders once all are delivered (after retries), or as they are at the deadline. */
+async function waitForDelivered(orderIds: Set<string>, timeoutMs = 120_000): Promise<Original[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const list = originals(sb, stack.balancer, orderIds);
-		if (list.length >= orderIds.size || Date.now() > deadline) return list;
+		if ((list.length >= orderIds.size && list.every((o) => o.delivered)) || Date.now() > deadline) return list;
 		await new Promise((r) => setTimeout(r, 250));
 	}
 }
@@ -120,7 +135,8 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 	let resender: Resender;
 	let base: RunTally;
 
-	it('activation registered one endpoint at the sandbox, the balancer URL', () => {
+	it('activation registered one endpoint at the sandbox, the balancer URL', async () => {
+		base = await tallyRuns(stack, WORKFLOW);
 		expect(registrations()).toHaveLength(1);
 		passed++;
 	});
@@ -129,13 +145,18 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		resender = new Resender(firstIds, EVENTS);
 		const ids = await emitEvents(sb, EVENTS);
 		ids.forEach((id) => firstIds.add(id));
-		const list = await waitForOriginals(firstIds);
+		const list = await waitForDelivered(firstIds);
 		const perBackend = [0, 1].map((b) => list.filter((o) => o.backend === b).length);
 		const tally = await tallyRuns(stack, WORKFLOW);
 		const ranFor = [...firstIds].filter((id) => tally.orderIds.has(id)).length;
-		report.distinctEvents = { sent: EVENTS, perProcess: perBackend, answers: tallyStatuses(list.map((o) => o.status)), runs: tally.runs, eventsThatRan: ranFor, byStatus: tally.byStatus };
-		expect(perBackend.every((n) => n >= EVENTS / 2 - 1)).toBe(true);
-		expect(tallyStatuses(list.map((o) => o.status))).toEqual({ 200: EVENTS });
+		const delivered = list.filter((o) => o.delivered).length;
+		report.distinctEvents = {
+			sent: EVENTS, firstAttemptPerProcess: perBackend, firstAttemptAnswers: tallyStatuses(list.map((o) => o.status)),
+			deliveredAfterRetries: delivered, runs: tally.runs, eventsThatRan: ranFor, byStatus: tally.byStatus,
+		};
+		base = tally;
+		expect(perBackend.every((n) => n >= EVENTS * 0.4)).toBe(true);
+		expect(delivered).toBe(EVENTS);
 		expect(ranFor).toBe(EVENTS);
 		passed++;
 	});
@@ -144,10 +165,10 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		const answers = await resender.done();
 		const tally = await tallyRuns(stack, WORKFLOW);
 		report.resends = { sent: EVENTS * RESEND_OFFSETS_MS.length, offsetsSeconds: RESEND_OFFSETS_MS.map((o) => o / 1000), answers, runs: tally.runs, extraRuns: tally.runs - tally.distinct };
+		base = tally;
 		expect(answers).toEqual({ 200: EVENTS * RESEND_OFFSETS_MS.length });
 		expect(tally.runs - tally.distinct).toBe(0);
 		expect(tally.runs).toBe(EVENTS);
-		base = tally;
 		passed++;
 	}, 900_000);
 
@@ -174,9 +195,10 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		}
 		const tally = await tallyRuns(stack, WORKFLOW);
 		report.refused = { answers: got, newRuns: tally.runs - base.runs };
-		expect(got).toEqual(Object.fromEntries(cases.map((c) => [c.name, [c.expect, c.expect]])));
-		expect(tally.runs - base.runs).toBe(0);
+		const newRuns = tally.runs - base.runs;
 		base = tally;
+		expect(got).toEqual(Object.fromEntries(cases.map((c) => [c.name, [c.expect, c.expect]])));
+		expect(newRuns).toBe(0);
 		passed++;
 	});
 
@@ -190,18 +212,19 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		const sample = originals(sb, stack.balancer, firstIds).slice(0, 100);
 		const dupAnswers = await pool(sample.flatMap((o) => [0, 1].map((b) => ({ o, b }))), 8, ({ o, b }) => redeliver(sb, o.deliveryId, backendUrl(b)));
 		const newIds = new Set(await emitEvents(sb, 20));
-		const newList = await waitForOriginals(newIds);
+		const newList = await waitForDelivered(newIds);
 		const tally = await tallyRuns(stack, WORKFLOW);
 		report.restart = {
 			restartSeconds, registrationsBefore: before.length, registrationsAfter: after.length, sameWebhookId: before[0] === after[0],
 			duplicatesResent: dupAnswers.length, duplicateAnswers: tallyStatuses(dupAnswers),
 			newEvents: newIds.size, newEventAnswers: tallyStatuses(newList.map((o) => o.status)), ...delta(tally, base),
 		};
+		const d = delta(tally, base);
+		base = tally;
 		expect(after).toEqual(before);
 		expect(after).toHaveLength(1);
 		expect(tallyStatuses(dupAnswers)).toEqual({ 200: dupAnswers.length });
-		expect(delta(tally, base)).toEqual({ runs: newIds.size, distinct: newIds.size });
-		base = tally;
+		expect(d).toEqual({ runs: newIds.size, distinct: newIds.size });
 		passed++;
 	}, 600_000);
 
@@ -209,7 +232,7 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		stack.balancer.mode = 'all';
 		try {
 			const ids = new Set(await emitEvents(sb, CONCURRENT_EVENTS));
-			await waitForOriginals(ids);
+			await waitForDelivered(ids);
 			const tally = await tallyRuns(stack, WORKFLOW);
 			const d = delta(tally, base);
 			report.concurrentCopies = { events: CONCURRENT_EVENTS, copiesEach: 2, runs: d.runs, eventsThatRan: [...ids].filter((id) => tally.orderIds.has(id)).length, extraRuns: d.runs - d.distinct };
