@@ -44,7 +44,7 @@ function workflows(): Array<Record<string, unknown>> {
 	const ours = linearWorkflow(TARGETS[0].id, 'bench orchestration', [
 		{
 			name: TRIGGER_NODE, type: T.trigger, webhookId: TARGETS[0].webhookId,
-			parameters: { registration: 'existing', webhookSecret: SECRET, options: { deduplicationWindow: 2 * MEMORY_KEYS } },
+			parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { deduplicationWindow: 2 * MEMORY_KEYS } },
 		},
 		noop,
 	]);
