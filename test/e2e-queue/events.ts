@@ -60,11 +60,14 @@ export function deliveriesInFlight(sb: Sandbox): number {
  * `count` distinct events, never more than `maxInFlight` deliveries open at once: a service sends
  * at the pace its endpoint answers, and an unbounded burst would only measure n8n's overload.
  */
-export async function emitEvents(sb: Sandbox, count: number, maxInFlight = 8): Promise<string[]> {
-	return await pool(Array.from({ length: count }, (_, i) => i), 4, async () => {
-		while (deliveriesInFlight(sb) >= maxInFlight) await new Promise((r) => setTimeout(r, 20));
-		return await emitEvent(sb);
+export async function emitEvents(sb: Sandbox, count: number, maxInFlight = 8, timeoutMs = 240_000): Promise<string[]> {
+	const deadline = Date.now() + timeoutMs;
+	const ids = await pool(Array.from({ length: count }, (_, i) => i), 4, async () => {
+		// A failing endpoint keeps deliveries open (retries): stop emitting at the deadline, keep the count honest.
+		while (deliveriesInFlight(sb) >= maxInFlight && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+		return Date.now() < deadline ? await emitEvent(sb) : undefined;
 	});
+	return ids.filter((id): id is string => id !== undefined);
 }
 
 export interface Original {

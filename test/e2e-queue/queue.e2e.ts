@@ -49,8 +49,13 @@ class Resender {
 	private polling = true;
 	readonly polled: Promise<void>;
 
-	constructor(private readonly orderIds: Set<string>, private readonly expected: number) {
+	constructor(private readonly orderIds: Set<string>, private expected: number) {
 		this.polled = this.poll();
+	}
+
+	/** Fewer events than planned were emitted (the emission deadline passed). */
+	expect(count: number): void {
+		this.expected = count;
 	}
 
 	private async poll(): Promise<void> {
@@ -145,13 +150,14 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		resender = new Resender(firstIds, EVENTS);
 		const ids = await emitEvents(sb, EVENTS);
 		ids.forEach((id) => firstIds.add(id));
+		resender.expect(ids.length);
 		const list = await waitForDelivered(firstIds);
 		const perBackend = [0, 1].map((b) => list.filter((o) => o.backend === b).length);
 		const tally = await tallyRuns(stack, WORKFLOW);
 		const ranFor = [...firstIds].filter((id) => tally.orderIds.has(id)).length;
 		const delivered = list.filter((o) => o.delivered).length;
 		report.distinctEvents = {
-			sent: EVENTS, firstAttemptPerProcess: perBackend, firstAttemptAnswers: tallyStatuses(list.map((o) => o.status)),
+			planned: EVENTS, emitted: ids.length, firstAttemptPerProcess: perBackend, firstAttemptAnswers: tallyStatuses(list.map((o) => o.status)),
 			deliveredAfterRetries: delivered, runs: tally.runs, eventsThatRan: ranFor, byStatus: tally.byStatus,
 		};
 		base = tally;
@@ -164,7 +170,7 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 	it('every event re-sent to the other webhook process 1 s, 10 s and 60 s later: 0 extra runs', async () => {
 		const answers = await resender.done();
 		const tally = await tallyRuns(stack, WORKFLOW);
-		report.resends = { sent: EVENTS * RESEND_OFFSETS_MS.length, offsetsSeconds: RESEND_OFFSETS_MS.map((o) => o / 1000), answers, runs: tally.runs, extraRuns: tally.runs - tally.distinct };
+		report.resends = { sent: firstIds.size * RESEND_OFFSETS_MS.length, offsetsSeconds: RESEND_OFFSETS_MS.map((o) => o / 1000), answers, runs: tally.runs, extraRuns: tally.runs - tally.distinct };
 		base = tally;
 		expect(answers).toEqual({ 200: EVENTS * RESEND_OFFSETS_MS.length });
 		expect(tally.runs - tally.distinct).toBe(0);
