@@ -22,6 +22,7 @@ const WEBHOOK_ID = '0c5e7d51-9a53-4d3e-8f1e-queuetrigger';
 const EVENTS = 500;
 const CONCURRENT_EVENTS = 100;
 const RESEND_OFFSETS_MS = [1_000, 10_000, 60_000];
+const NOT_ENVELOPE = JSON.stringify({ event: 'order.completed', timestamp: new Date(0).toISOString() });
 
 let sb: Sandbox;
 let stack: QueueStack;
@@ -185,10 +186,12 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		const sign = (body: string, ts: number, key = secret) => ({ 'x-service-timestamp': String(ts), 'x-service-signature': computeWebhookSignature(key, String(ts), body) });
 		const now = Date.now();
 		const cases = [
-			{ name: 'forged (wrong secret)', body: fresh('a'), headers: sign(fresh('a'), now, 'whsec_forged_secret'), expect: 401 },
-			{ name: 'stale (301 s old)', body: fresh('b'), headers: sign(fresh('b'), now - 301_000), expect: 401 },
-			{ name: 'tampered (body changed after signing)', body: fresh('c'), headers: sign(fresh('d'), now), expect: 401 },
-			{ name: 'signed non-JSON', body: 'not json', headers: sign('not json', now), expect: 400 },
+			{ name: 'forged (wrong secret)', body: fresh('a'), headers: sign(fresh('a'), now, 'whsec_forged_secret'), expect: [401] },
+			{ name: 'stale (301 s old)', body: fresh('b'), headers: sign(fresh('b'), now - 301_000), expect: [401] },
+			{ name: 'tampered (body changed after signing)', body: fresh('c'), headers: sign(fresh('d'), now), expect: [401] },
+			{ name: 'signed, not an envelope', body: NOT_ENVELOPE, headers: sign(NOT_ENVELOPE, now), expect: [400] },
+			// n8n's own JSON parser answers 422 before the node runs.
+			{ name: 'signed non-JSON', body: 'not json', headers: sign('not json', now), expect: [400, 422] },
 		];
 		const got: Record<string, number[]> = {};
 		for (const c of cases) {
@@ -203,7 +206,7 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		report.refused = { answers: got, newRuns: tally.runs - base.runs };
 		const newRuns = tally.runs - base.runs;
 		base = tally;
-		expect(got).toEqual(Object.fromEntries(cases.map((c) => [c.name, [c.expect, c.expect]])));
+		for (const c of cases) expect({ [c.name]: got[c.name].every((st) => c.expect.includes(st)) }).toEqual({ [c.name]: true });
 		expect(newRuns).toBe(0);
 		passed++;
 	});
