@@ -8,6 +8,8 @@
  * BENCH_N (deliveries per target and round, default 300), BENCH_ROUNDS (default 3),
  * BENCH_CONCURRENCY (default 8), BENCH_MODES (default "single,queue,single-legacy").
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
 import { REPO_ROOT, ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
@@ -83,20 +85,24 @@ function delivery(target: Target): { body: string; headers: Record<string, strin
 }
 
 /** `count` deliveries, `CONCURRENCY` in flight, alternating over the processes; deliveries per second. */
-async function measure(target: Target, bases: string[], count: number): Promise<{ rate: number; failed: number }> {
+async function measure(target: Target, bases: string[], count: number): Promise<{ rate: number; failed: number; sample?: string }> {
 	let next = 0;
 	let failed = 0;
+	let sample: string | undefined;
 	const t0 = performance.now();
 	await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
 		while (next < count) {
 			const i = next++;
 			const d = delivery(target);
 			const res = await fetch(urlOf(target, bases[i % bases.length]), { method: 'POST', headers: d.headers, body: d.body });
-			await res.arrayBuffer();
-			if (res.status !== 200) failed++;
+			const text = await res.text();
+			if (res.status !== 200) {
+				failed++;
+				sample ??= `${res.status} ${text.slice(0, 200)}`;
+			}
 		}
 	}));
-	return { rate: count / ((performance.now() - t0) / 1000), failed };
+	return { rate: count / ((performance.now() - t0) / 1000), failed, sample };
 }
 
 async function settle(stack: QueueStack): Promise<void> {
@@ -115,14 +121,18 @@ async function benchMode(mode: string, installDir: string, extensions: string): 
 		await stack.importAndPublish([], workflows(), TARGETS.map((t) => t.id));
 		await stack.startN8n();
 		const bases = stack.balancer.backends;
-		for (const t of TARGETS) await measure(t, bases, 30); // warm-up
+		for (const t of TARGETS) {
+			// Warm-up; it also folds the prefilled keys into the trigger's current storage format.
+			const warm = await measure(t, bases, 30);
+			if (warm.failed) throw new Error(`${mode}: ${t.label} answered ${warm.sample} during warm-up`);
+		}
 		await settle(stack);
 		const rates: Record<string, number[]> = {};
 		for (let r = 0; r < ROUNDS; r++) {
 			// Interleaved rounds, each after the previous backlog ran, so drift hits every target alike.
 			for (const t of TARGETS) {
-				const { rate, failed } = await measure(t, bases, N);
-				if (failed) console.log(`  ${mode} ${t.label}: ${failed} of ${N} answers were not 200`);
+				const { rate, failed, sample } = await measure(t, bases, N);
+				if (failed) console.log(`  ${mode} ${t.label}: ${failed} of ${N} answers were not 200 (${sample})`);
 				(rates[t.id] ??= []).push(rate);
 				await settle(stack);
 			}
@@ -133,11 +143,22 @@ async function benchMode(mode: string, installDir: string, extensions: string): 
 	}
 }
 
+/**
+ * One folder with the package's dist and the minimal trigger: n8n 2.41 keys custom-extension loaders
+ * by the package name "CUSTOM", so a second folder in N8N_CUSTOM_EXTENSIONS replaces the first.
+ */
+function extensionFolder(dist: string): string {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-bench-ext-'));
+	fs.cpSync(dist, dir, { recursive: true });
+	fs.cpSync(path.join(__dirname, 'minimal-trigger'), path.join(dir, 'minimal-trigger'), { recursive: true });
+	return dir;
+}
+
 export async function run(): Promise<void> {
 	const installDir = ensureN8nInstalled();
 	const dist = path.join(REPO_ROOT, 'dist');
 	await bundle({ outdir: dist });
-	const extensions = `${dist};${path.join(__dirname, 'minimal-trigger')}`;
+	const extensions = extensionFolder(dist);
 	console.log(`deliveries/s (median of ${ROUNDS} rounds of ${N}, ${CONCURRENCY} in flight; duplicate memory prefilled with ${MEMORY_KEYS} keys)`);
 	const rows: string[] = [];
 	for (const mode of MODES) {
