@@ -4,12 +4,13 @@ import { z } from 'zod';
 
 /**
  * Fault injection per route for reliability tests: added latency, a 5xx (or any) answer, a dropped
- * connection, or a body that trickles out slowly. Reusable by any Fastify app of the sandbox.
+ * connection, a body that trickles out slowly, or a lost answer (the handler acts, then the answer
+ * is dropped or held past the client's timeout). Reusable by any Fastify app of the sandbox.
  */
 export const FaultRuleSchema = z.object({
 	method: z.string().toUpperCase().optional(),
 	path: z.string().min(1),
-	mode: z.enum(['latency', 'status', 'drop', 'slowBody']),
+	mode: z.enum(['latency', 'status', 'drop', 'slowBody', 'dropAnswer', 'lateAnswer']),
 	latencyMs: z.number().int().min(0).max(600_000).optional(),
 	status: z.number().int().min(100).max(599).optional(),
 	code: z.string().min(1).optional(),
@@ -31,6 +32,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export class FaultInjector {
 	private rules: ActiveFault[] = [];
 	private nextId = 1;
+	/** Told when a dropAnswer or lateAnswer fault withholds an answer, so the app's request log records it at once. */
+	onAnswerWithheld?: (request: FastifyRequest, status: number, mode: 'dropAnswer' | 'lateAnswer') => void;
 
 	/** Paths starting with one of these prefixes (the control endpoints) are never faulted. */
 	constructor(private readonly exemptPrefixes: string[] = ['/sandbox']) {}
@@ -84,10 +87,23 @@ export class FaultInjector {
 		(request as MarkedRequest)[FAULT_KEY] = fault;
 	};
 
-	/** onSend hook: a slowBody fault sends the real answer in small chunks over `latencyMs`. */
+	/**
+	 * onSend hook, after the handler acted: dropAnswer destroys the connection instead of answering,
+	 * lateAnswer holds the answer `latencyMs`, slowBody trickles it out in chunks over `latencyMs`.
+	 */
 	readonly onSend: onSendHookHandler<unknown> = async (request, reply, payload) => {
 		const fault = (request as MarkedRequest)[FAULT_KEY];
-		if (!fault || fault.mode !== 'slowBody' || payload === null || payload === undefined) return payload;
+		if (!fault) return payload;
+		if (fault.mode === 'dropAnswer' || fault.mode === 'lateAnswer') this.onAnswerWithheld?.(request, reply.statusCode, fault.mode);
+		if (fault.mode === 'dropAnswer') {
+			request.raw.socket.destroy();
+			return payload;
+		}
+		if (fault.mode === 'lateAnswer') {
+			await sleep(fault.latencyMs ?? 1000);
+			return payload;
+		}
+		if (fault.mode !== 'slowBody' || payload === null || payload === undefined) return payload;
 		const bytes = Buffer.from(typeof payload === 'string' ? payload : payload instanceof Buffer ? payload : '');
 		reply.removeHeader('content-length');
 		return Readable.from(trickle(bytes, fault.latencyMs ?? 2000));

@@ -22,6 +22,8 @@ export interface StartSandboxOptions {
 	configPath?: string;
 	/** Merged over the defaults and the file; `switches` merge deeply. */
 	config?: SandboxConfigInput;
+	/** A clock to use instead of a new SandboxClock(timeScale): tests inject a virtual clock. */
+	clock?: SandboxClock;
 	/** Default true: no request logging. false turns on the orchestration app's log (secrets redacted). */
 	quiet?: boolean;
 }
@@ -90,7 +92,7 @@ function urlOf(address: AddressInfo): string {
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sandbox> {
 	const host = opts.host ?? '127.0.0.1';
 	const config = loadConfig(opts.configPath, opts.config);
-	const clock = new SandboxClock(opts.timeScale ?? 1);
+	const clock = opts.clock ?? new SandboxClock(opts.timeScale ?? 1);
 	// GET /sandbox/keys needs both URLs, known only once both services listen.
 	const published: { keys?: SandboxKeys } = {};
 	const orchestration = await buildOrchestrationApp({ config, clock, keysJson: () => published.keys, logger: opts.quiet === false });

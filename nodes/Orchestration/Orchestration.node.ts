@@ -26,7 +26,9 @@ export class Orchestration implements INodeType {
 		name: 'orchestration',
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: "Amount Format" defaults to Decimal, Bitcoin output index sent only when given
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Quote and track cross-chain transfers: quotes, orders, routes, affiliates and webhooks',
 		defaults: { name: 'Orchestration' },

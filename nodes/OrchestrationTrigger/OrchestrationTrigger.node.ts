@@ -1,6 +1,9 @@
 import {
 	NodeConnectionTypes,
+	type ICredentialTestFunctions,
+	type ICredentialsDecrypted,
 	type IDataObject,
+	type INodeCredentialTestResult,
 	type IExecuteFunctions,
 	type IHookFunctions,
 	type INodeExecutionData,
@@ -9,21 +12,21 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { ORDER_EVENTS } from '../shared/orchestration/enums';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
-import { layeredMemory, memoryNamespace, processMemory, staticDataMemory, windowOf, type DuplicateMemory } from './dedupe';
-import { handleDelivery } from './delivery';
+import { webhookSecretProblem } from '../shared/orchestration/webhooks';
+import { DELIVERIES_FIELD, SIGNATURES_FIELD, hoursOf, memoryNamespace, storedMemory, windowOf, type DuplicateMemory } from './dedupe';
+import { handleDelivery, type DeliveryDecision } from './delivery';
 import { triggerProperties, type TriggerOptions } from './description';
-import { persistAndShape } from './execution';
+import { eventSelectionOf, type EventSelection } from './events';
+import { shapeOutput } from './execution';
 import { deliveryItem } from './output';
 import {
 	CREDENTIAL_TYPE,
 	WEBHOOK_NAME,
 	createRegistration,
 	deleteRegistration,
+	endpointSecret,
 	registrationExists,
-	registrationModeOf,
-	storedRegistration,
 } from './registration';
 
 /** The request as n8n's webhook server hands it over: the raw bytes are kept next to the parsed body. */
@@ -32,15 +35,73 @@ type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & {
 	readRawBody?: () => Promise<void>;
 };
 
-/** An empty selection means every order event (spec §6). */
-function selectedEvents(value: unknown): ReadonlySet<string> {
-	const list = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-	return new Set(list.length > 0 ? list : ORDER_EVENTS);
-}
-
 function toleranceOf(value: unknown): number {
 	const n = Number(value);
 	return Number.isFinite(n) && n > 0 ? n : WEBHOOK_TOLERANCE_SECONDS;
+}
+
+/** The filter as configured; an expression that fails or is not a list fails closed. */
+function eventsOf(ctx: IWebhookFunctions): EventSelection | undefined {
+	try {
+		return eventSelectionOf(ctx.getNodeParameter('events', []));
+	} catch {
+		return undefined;
+	}
+}
+
+interface Memories {
+	duplicates?: DuplicateMemory;
+	replays: DuplicateMemory;
+}
+
+/**
+ * Both memories on the node's static data, written here, where the delivery is accepted: n8n
+ * saves what webhook() wrote in the process that received it (see dedupe.ts).
+ */
+function memoriesOf(ctx: IWebhookFunctions, staticData: IDataObject, options: TriggerOptions, nowMs: number): Memories {
+	const workflowId = ctx.getWorkflow().id;
+	const nodeId = ctx.getNode().id;
+	const toleranceMs = toleranceOf(options.toleranceSeconds) * 1000;
+	// A signature verifies for `tolerance` either side of its timestamp: remembered for twice that.
+	const replays = storedMemory({
+		staticData,
+		field: SIGNATURES_FIELD,
+		namespace: memoryNamespace(SIGNATURES_FIELD, workflowId, nodeId),
+		limits: { horizonMs: 2 * toleranceMs, maxEntries: windowOf(undefined) },
+		nowMs,
+		keepRecent: true,
+	});
+	if (options.deduplicate === false) return { replays };
+	const duplicates = storedMemory({
+		staticData,
+		field: DELIVERIES_FIELD,
+		namespace: memoryNamespace(DELIVERIES_FIELD, workflowId, nodeId, ctx.getMode()),
+		limits: { horizonMs: hoursOf(options.deduplicationHours) * 3_600_000 + toleranceMs, maxEntries: windowOf(options.deduplicationWindow) },
+		nowMs,
+	});
+	return { duplicates, replays };
+}
+
+/** Refusals at warn level (reason only: never the secret, the signature or the body), issue 12. */
+function logDecision(ctx: IWebhookFunctions, decision: Exclude<DeliveryDecision, { outcome: 'accepted' }>): void {
+	const where = { workflowId: ctx.getWorkflow().id, node: ctx.getNode().name, url: ctx.getMode() === 'manual' ? 'test' : 'production' };
+	if (decision.outcome === 'rejected') {
+		ctx.logger.warn(`Orchestration Trigger refused a delivery: ${decision.error}`, {
+			...where,
+			status: decision.status,
+			reason: decision.error,
+			message: decision.message,
+		});
+	} else if (decision.reason === 'replay') {
+		ctx.logger.warn('Orchestration Trigger refused a delivery: replay (this signature was accepted before)', {
+			...where,
+			status: decision.status,
+			reason: decision.reason,
+			event: decision.event,
+		});
+	} else {
+		ctx.logger.debug(`Orchestration Trigger ignored a delivery: ${decision.reason}`, { ...where, reason: decision.reason, event: decision.event });
+	}
 }
 
 export class OrchestrationTrigger implements INodeType {
@@ -49,7 +110,9 @@ export class OrchestrationTrigger implements INodeType {
 		name: 'orchestrationTrigger',
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: the secret of an existing endpoint comes from a credential (encrypted by n8n).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '=Registration: {{$parameter["registration"]}}',
 		description: 'Starts a workflow on signed order events of the orchestration service',
 		defaults: { name: 'Orchestration Trigger' },
@@ -60,6 +123,13 @@ export class OrchestrationTrigger implements INodeType {
 				name: CREDENTIAL_TYPE,
 				required: true,
 				displayOptions: { show: { registration: ['automatic'] } },
+			},
+			{
+				// Literal names: n8n's lint reads them to find the credential's test.
+				name: 'orchestrationWebhookSecretApi',
+				required: true,
+				testedBy: 'webhookSecretCheck',
+				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1] } },
 			},
 		],
 		webhooks: [
@@ -73,6 +143,18 @@ export class OrchestrationTrigger implements INodeType {
 			},
 		],
 		properties: triggerProperties,
+	};
+
+	methods = {
+		credentialTest: {
+			/** No service endpoint checks a secret; this refuses one that cannot be an HMAC key. */
+			async webhookSecretCheck(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+				const problem = webhookSecretProblem(credential.data?.secret);
+				return problem === undefined
+					? { status: 'OK', message: 'The secret can verify deliveries (it is checked against each delivery signature)' }
+					: { status: 'Error', message: `Not usable: ${problem}` };
+			},
+		},
 	};
 
 	webhookMethods = {
@@ -89,9 +171,9 @@ export class OrchestrationTrigger implements INodeType {
 		},
 	};
 
-	/** Runs first in every run the webhook started: persists the accepted keys, shapes the output. */
+	/** Runs first in every run the webhook started: shapes the output, writes no static data. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [persistAndShape.call(this)];
+		return [shapeOutput.call(this)];
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -101,48 +183,36 @@ export class OrchestrationTrigger implements INodeType {
 		if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
 
 		const staticData = this.getWorkflowStaticData('node');
-		const mode = registrationModeOf(this.getNodeParameter('registration', 'automatic'));
-		const stored = mode === 'automatic' ? storedRegistration(staticData) : undefined;
-		const secret = mode === 'automatic' ? stored?.secret : String(this.getNodeParameter('webhookSecret', ''));
+		const { secret, webhookId } = await endpointSecret.call(this, staticData);
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
-
-		let memory: DuplicateMemory | undefined;
-		if (options.deduplicate !== false) {
-			const window = windowOf(options.deduplicationWindow);
-			const local = processMemory(memoryNamespace(this.getWorkflow().id, this.getNode().id, this.getMode()), window);
-			// Looks in both layers; remembers in this process only (execute() persists, see dedupe.ts).
-			memory = layeredMemory([staticDataMemory(staticData, window), local], [local]);
-		}
-
+		const memories = memoriesOf(this, staticData, options, nowMs);
 		const decision = handleDelivery({
 			rawBody: req.rawBody,
 			headers: req.headers,
 			secret,
 			toleranceSeconds: toleranceOf(options.toleranceSeconds),
 			nowMs,
-			events: selectedEvents(this.getNodeParameter('events', [])),
-			memory,
+			events: eventsOf(this),
+			memory: memories.duplicates,
+			replays: memories.replays,
 		});
 
 		if (decision.outcome === 'accepted') {
-			const item = deliveryItem(
-				{
-					envelope: decision.envelope,
-					duplicateKey: decision.duplicateKey,
-					signatureTimestampMs: decision.signatureTimestampMs,
-					receivedAtMs: nowMs,
-					webhookId: stored?.webhookId,
-					headers: req.headers as IDataObject,
-				},
-				options.includeHeaders === true,
-			);
-			return { workflowData: [[item]] };
+			const delivery = {
+				envelope: decision.envelope,
+				duplicateKey: decision.duplicateKey,
+				signatureTimestampMs: decision.signatureTimestampMs,
+				receivedAtMs: nowMs,
+				webhookId,
+				headers: req.headers as IDataObject,
+			};
+			const headers = { include: options.includeHeaders === true, sensitive: options.includeSensitiveHeaders === true };
+			return { workflowData: [[deliveryItem(delivery, headers)]] };
 		}
+		logDecision(this, decision);
 		if (decision.outcome === 'ignored') {
 			res.status(decision.status).json({ received: true, ignored: decision.reason, event: decision.event });
 		} else {
-			// The reason only: never the secret or the expected signature.
-			this.logger.debug('Orchestration Trigger rejected a delivery', { status: decision.status, reason: decision.error });
 			res.status(decision.status).json({ error: decision.error, message: decision.message });
 		}
 		return { noWebhookResponse: true };

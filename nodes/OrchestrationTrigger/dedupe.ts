@@ -1,25 +1,43 @@
 /**
- * Memory of accepted deliveries (spec §6: delivery is at least once, make processing idempotent).
- * Two layers, both bounded and oldest-first evicted:
- * - process-local: written by webhook() when it accepts, so a duplicate arriving while the first
- *   run is still executing (before anything is saved) is caught;
- * - persisted: a ring of keys in the node's static data, written by execute() inside the run,
- *   because n8n 2.41 saves the static data of a run but drops what webhook() wrote once a run
- *   starts (WorkflowRunner resets the change flag and reloads static data from the database).
+ * The trigger's memories, kept where a delivery is accepted (spec 6: at least once; make
+ * processing idempotent). webhook() writes them into the node's static data, which n8n saves
+ * after the request in the process that received it (single mode and webhook processes alike);
+ * execute() writes nothing, so a queue-mode worker (which runs with empty static data and saves
+ * what the run wrote) never overwrites them or the registration.
+ * - deliveries: duplicate keys by time over the whole retry horizon (deliveryMemory.ts);
+ * - signatures: verified signatures within the tolerance window, always on (replays).
+ * Each process also keeps what it accepted until a later request shows it saved: a concurrent
+ * save by another request (last writer wins) is healed by the next write, and a copy arriving
+ * here before the save is caught.
  */
 import type { IDataObject } from 'n8n-workflow';
+import {
+	DEFAULT_MEMORY_BOUND,
+	RETRY_SCHEDULE_MS,
+	compactKey,
+	emptyMemory,
+	memoryHas,
+	readMemory,
+	rememberKeys,
+	type DeliveryMemoryState,
+	type MemoryLimits,
+} from '../shared/orchestration/deliveryMemory';
 
-export const DEFAULT_DEDUPLICATION_WINDOW = 1000;
-export const MAX_DEDUPLICATION_WINDOW = 100_000;
+export const DEDUPLICATION_HOURS = Math.ceil(RETRY_SCHEDULE_MS / 3_600_000);
+export const DEFAULT_DEDUPLICATION_WINDOW = DEFAULT_MEMORY_BOUND;
+export const MAX_DEDUPLICATION_WINDOW = 250_000;
 
-/** Static data members: the keys in a ring (oldest at `seenNext` once full) and the ring position. */
-export const SEEN_KEYS_FIELD = 'seenKeys';
-export const SEEN_NEXT_FIELD = 'seenNext';
+/** Static data members. */
+export const DELIVERIES_FIELD = 'deliveries';
+export const SIGNATURES_FIELD = 'signatures';
+/** The key ring of the first release (counted in keys), folded into `deliveries` on the next write. */
+const LEGACY_KEYS_FIELD = 'seenKeys';
+const LEGACY_NEXT_FIELD = 'seenNext';
 
 /** What the delivery handler needs: look up, then remember once the delivery is accepted. */
 export interface DuplicateMemory {
 	has(key: string): boolean;
-	remember(key: string, nowMs: number): void;
+	remember(key: string): void;
 }
 
 export function windowOf(value: unknown): number {
@@ -28,102 +46,111 @@ export function windowOf(value: unknown): number {
 	return Math.min(n, MAX_DEDUPLICATION_WINDOW);
 }
 
-/** A Set over a ring array, built once per array object (n8n loads static data per request). */
-const ringIndexes = new WeakMap<object, Set<string>>();
-
-function indexOf(ring: string[]): Set<string> {
-	let index = ringIndexes.get(ring);
-	if (index === undefined) {
-		index = new Set(ring);
-		ringIndexes.set(ring, index);
-	}
-	return index;
-}
-
-/** The ring oldest-first, trimmed to the newest `window` keys (after the window option changed). */
-function normalizedRing(ring: string[], next: number, window: number): string[] {
-	const ordered = [...ring.slice(next), ...ring.slice(0, next)].filter((k) => typeof k === 'string');
-	return ordered.slice(Math.max(0, ordered.length - window));
+export function hoursOf(value: unknown): number {
+	const n = Number(value);
+	return Number.isFinite(n) && n > 0 ? n : DEDUPLICATION_HOURS;
 }
 
 /**
- * The persisted layer on a node's static data: a ring of at most `window` keys (O(1) to add and
- * evict) with a Set index for O(1) lookups. Only `remember` writes, so a duplicate, an ignored
- * or a rejected delivery leaves the static data unchanged.
+ * Keys accepted in this process: `unsaved` until a request sees them stored; `recent` for lookups.
+ * `written` is the one state object every request of this process assigns to its static data: n8n
+ * serialises it when it saves, after the request, so a request that computed its state earlier but
+ * saves later still saves everything this process remembered by then (no in-process lost write).
  */
-export function staticDataMemory(staticData: IDataObject, window: number): DuplicateMemory {
-	const raw = staticData[SEEN_KEYS_FIELD];
-	let ring: string[] = Array.isArray(raw) ? (raw as string[]) : [];
-	let next = Number(staticData[SEEN_NEXT_FIELD] ?? 0);
-	return {
-		has: (key) => indexOf(ring).has(key),
-		remember(key) {
-			const valid = Number.isInteger(next) && next >= 0 && (next === 0 || next < ring.length);
-			if (!valid || ring.length > window || (ring.length < window && next !== 0)) {
-				ring = normalizedRing(ring, valid ? next : 0, window);
-				next = 0;
-			}
-			const index = indexOf(ring);
-			if (ring.length < window) {
-				ring.push(key);
-			} else {
-				index.delete(ring[next]);
-				ring[next] = key;
-				next = (next + 1) % window;
-			}
-			index.add(key);
-			// Assigning the members marks n8n's observable static data as changed, so it is saved.
-			staticData[SEEN_KEYS_FIELD] = ring;
-			staticData[SEEN_NEXT_FIELD] = next;
-		},
-	};
+interface ProcessLayer {
+	unsaved: Map<string, number>;
+	recent: Map<string, number>;
+	written?: DeliveryMemoryState;
 }
 
-/** Namespaces kept by this process (one per workflow, node and test/production URL). */
+/**
+ * How long this process looks up what it accepted, saved or not: a request that loaded the static
+ * data before the save may be handled after another request saw the save.
+ */
+const RECENT_MS = 5 * 60_000;
+
 const MAX_NAMESPACES = 1000;
-const processMemories = new Map<string, Map<string, number>>();
+const MAX_PROCESS_KEYS = 10_000;
+const processLayers = new Map<string, ProcessLayer>();
 
-/** Test and production URLs are separate endpoints: each has its own process memory. */
-export function memoryNamespace(workflowId: string | undefined, nodeId: string, executionMode: string): string {
-	return JSON.stringify([workflowId ?? '', nodeId, executionMode === 'manual' ? 'test' : 'production']);
-}
-
-/** Keys this process accepted for a namespace, oldest first. */
-export function processKeys(namespace: string): string[] {
-	return [...(processMemories.get(namespace)?.keys() ?? [])];
-}
-
-/** The process-local layer for one namespace. */
-export function processMemory(namespace: string, window: number): DuplicateMemory {
-	let seen = processMemories.get(namespace);
-	if (seen === undefined) {
-		seen = new Map();
-		processMemories.set(namespace, seen);
-		if (processMemories.size > MAX_NAMESPACES) {
-			const oldest = processMemories.keys().next().value;
-			if (oldest !== undefined) processMemories.delete(oldest);
-		}
+function processLayer(namespace: string): ProcessLayer {
+	let layer = processLayers.get(namespace);
+	if (layer === undefined) {
+		layer = { unsaved: new Map(), recent: new Map(), written: undefined };
+		processLayers.set(namespace, layer);
+		const oldest = processLayers.size > MAX_NAMESPACES ? processLayers.keys().next().value : undefined;
+		if (oldest !== undefined) processLayers.delete(oldest);
 	}
-	const map = seen;
-	return {
-		has: (key) => map.has(key),
-		remember(key, nowMs) {
-			map.set(key, nowMs);
-			while (map.size > window) {
-				const oldest = map.keys().next().value;
-				if (oldest === undefined) break;
-				map.delete(oldest);
-			}
-		},
-	};
+	return layer;
 }
 
-/** A key seen by any lookup layer is a duplicate; an accepted key goes into `writeTo` only. */
-export function layeredMemory(lookups: DuplicateMemory[], writeTo: DuplicateMemory[]): DuplicateMemory {
+/** Drops entries older than the horizon and, past the bound, the oldest (Maps iterate oldest first). */
+function expire(map: Map<string, number>, nowMs: number, limits: MemoryLimits): void {
+	const bound = Math.min(MAX_PROCESS_KEYS, limits.maxEntries);
+	for (const [key, atMs] of map) {
+		if (atMs >= nowMs - limits.horizonMs && map.size <= bound) break;
+		map.delete(key);
+	}
+}
+
+/** Test and production URLs are separate endpoints for duplicates; a replay is one across both. */
+export function memoryNamespace(field: string, workflowId: string | undefined, nodeId: string, executionMode?: string): string {
+	const url = executionMode === undefined ? 'any' : executionMode === 'manual' ? 'test' : 'production';
+	return JSON.stringify([field, workflowId ?? '', nodeId, url]);
+}
+
+export interface MemoryPlace {
+	staticData: IDataObject;
+	field: string;
+	namespace: string;
+	limits: MemoryLimits;
+	nowMs: number;
+	/** Look up what this process accepted for the whole horizon, not 5 minutes (replays across URLs). */
+	keepRecent?: boolean;
+}
+
+function legacyKeys(staticData: IDataObject): string[] {
+	const ring = staticData[LEGACY_KEYS_FIELD];
+	return Array.isArray(ring) ? ring.filter((k): k is string => typeof k === 'string').map(compactKey) : [];
+}
+
+function settle(layer: ProcessLayer, state: DeliveryMemoryState, place: MemoryPlace): void {
+	const { horizonMs, maxEntries } = place.limits;
+	expire(layer.unsaved, place.nowMs, place.limits);
+	expire(layer.recent, place.nowMs, { maxEntries, horizonMs: place.keepRecent === true ? horizonMs : Math.min(RECENT_MS, horizonMs) });
+	for (const key of layer.unsaved.keys()) if (memoryHas(state, key)) layer.unsaved.delete(key);
+}
+
+/** What this process last wrote when it is newer than the stored copy (counted writes), else the stored copy. */
+function newestState(layer: ProcessLayer, stored: unknown): DeliveryMemoryState {
+	const loaded = readMemory(stored);
+	return layer.written !== undefined && layer.written.n > loaded.n ? layer.written : loaded;
+}
+
+/** One memory on the node's static data plus this process's layer. Only `remember` writes. */
+export function storedMemory(place: MemoryPlace): DuplicateMemory {
+	const layer = processLayer(place.namespace);
+	let state = newestState(layer, place.staticData[place.field]);
+	settle(layer, state, place);
 	return {
-		has: (key) => lookups.some((layer) => layer.has(key)),
-		remember(key, nowMs) {
-			for (const layer of writeTo) layer.remember(key, nowMs);
+		has(key) {
+			const compact = compactKey(key);
+			return layer.unsaved.has(compact) || layer.recent.has(compact) || memoryHas(state, compact);
+		},
+		remember(key) {
+			const compact = compactKey(key);
+			layer.unsaved.set(compact, place.nowMs);
+			layer.recent.set(compact, place.nowMs);
+			expire(layer.recent, place.nowMs, place.limits);
+			const keys = [...legacyKeys(place.staticData), ...layer.unsaved.keys()];
+			state = rememberKeys(state, keys, place.nowMs, place.limits);
+			layer.written = Object.assign(layer.written ?? emptyMemory(), state);
+			// Assigning a member marks n8n's observable static data as changed, so it is saved.
+			place.staticData[place.field] = layer.written as unknown as IDataObject;
+			if (LEGACY_KEYS_FIELD in place.staticData) {
+				delete place.staticData[LEGACY_KEYS_FIELD];
+				delete place.staticData[LEGACY_NEXT_FIELD];
+			}
 		},
 	};
 }

@@ -1,6 +1,7 @@
 /**
- * One webhook delivery, decided without n8n: signature (401) -> JSON (400) -> envelope shape (400)
- * -> event filter (200, no run) -> duplicate (200, no run) -> accepted (one run).
+ * One webhook delivery, decided without n8n: configuration (500) -> signature (401) -> replayed
+ * signature (200, no run) -> JSON (400) -> envelope shape (400) -> event filter (200, no run)
+ * -> duplicate (200, no run) -> accepted (one run).
  * Spec §6: verify the signature over the raw bytes before parsing; dedupe on
  * (data.id, event, data.updatedAt), never on the signature timestamp.
  */
@@ -9,9 +10,11 @@ import {
 	readWebhookHeaders,
 	verifyWebhookSignature,
 	webhookDuplicateKey,
+	webhookSecretProblem,
 	type WebhookRejectionReason,
 } from '../shared/orchestration/webhooks';
 import type { DuplicateMemory } from './dedupe';
+import type { EventSelection } from './events';
 
 /** The `error` member of a rejection answer. */
 export type RejectionCode =
@@ -25,7 +28,8 @@ export type RejectionCode =
 	| 'invalid_json'
 	| 'invalid_envelope'
 	| 'raw_body_unavailable'
-	| 'secret_unavailable';
+	| 'secret_unavailable'
+	| 'invalid_event_filter';
 
 const SIGNATURE_REJECTIONS: Record<WebhookRejectionReason, RejectionCode> = {
 	missing_signature: 'missing_signature',
@@ -37,7 +41,7 @@ const SIGNATURE_REJECTIONS: Record<WebhookRejectionReason, RejectionCode> = {
 	mismatch: 'signature_mismatch',
 };
 
-export type IgnoreReason = 'event_not_selected' | 'duplicate';
+export type IgnoreReason = 'event_not_selected' | 'duplicate' | 'replay';
 
 /** The envelope of spec §6 as far as the trigger relies on it; other members pass through. */
 export interface DeliveryEnvelope {
@@ -55,14 +59,16 @@ export interface DeliveryInput {
 	/** The exact received bytes; undefined when the server did not keep them. */
 	rawBody: Buffer | string | undefined;
 	headers: Record<string, string | string[] | undefined>;
-	/** The endpoint's secret; undefined or empty when no registration is known. */
-	secret: string | undefined;
+	/** The endpoint's secret as configured: anything but a long enough string is refused. */
+	secret: unknown;
 	toleranceSeconds: number;
 	nowMs: number;
-	/** Event kinds that start a run. */
-	events: ReadonlySet<string>;
+	/** Event kinds that start a run; undefined when the filter is not a list (fails closed). */
+	events: EventSelection | undefined;
 	/** Undefined turns deduplication off. */
 	memory?: DuplicateMemory;
+	/** Verified signatures already accepted (always on, issue: replays inside the tolerance). */
+	replays: DuplicateMemory;
 }
 
 function reject(status: 400 | 401 | 500, error: RejectionCode, message: string): DeliveryDecision {
@@ -97,21 +103,39 @@ export function duplicateKeyOf(envelope: DeliveryEnvelope, rawBody: Buffer | str
 	return `sha256:${payloadHash(rawBody)}`;
 }
 
-export function handleDelivery(input: DeliveryInput): DeliveryDecision {
-	const { rawBody, secret } = input;
-	if (typeof secret !== 'string' || secret === '') {
-		return reject(
-			500,
-			'secret_unavailable',
-			'This endpoint has no webhook secret: deactivate and activate the workflow, or set the secret of an existing endpoint',
-		);
+function configurationProblem(input: DeliveryInput): DeliveryDecision | undefined {
+	const secretProblem = webhookSecretProblem(input.secret);
+	if (secretProblem !== undefined) {
+		return reject(500, 'secret_unavailable', `This endpoint cannot verify deliveries: ${secretProblem}. Set the endpoint's secret, or deactivate and activate the workflow`);
 	}
-	if (rawBody === undefined) {
+	if (input.events === undefined) {
+		return reject(500, 'invalid_event_filter', 'The "Events" filter is not a list of event kinds; no delivery starts a run until it is fixed');
+	}
+	if (input.rawBody === undefined) {
 		return reject(500, 'raw_body_unavailable', 'The raw request body was not kept, so the signature cannot be verified');
 	}
+	return undefined;
+}
+
+function parseEnvelope(rawBody: Buffer | string): { envelope: DeliveryEnvelope } | { refused: DeliveryDecision } {
+	// Parsed from the verified bytes themselves, never from a body another layer parsed.
+	let body: unknown;
+	try {
+		body = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
+	} catch {
+		return { refused: reject(400, 'invalid_json', 'The body is not JSON') };
+	}
+	const problem = envelopeProblem(body);
+	return problem === undefined ? { envelope: body as DeliveryEnvelope } : { refused: reject(400, 'invalid_envelope', problem) };
+}
+
+export function handleDelivery(input: DeliveryInput): DeliveryDecision {
+	const refused = configurationProblem(input);
+	if (refused !== undefined) return refused;
+	const rawBody = input.rawBody as Buffer | string;
 	const { signature, timestamp } = readWebhookHeaders(input.headers);
 	const verified = verifyWebhookSignature({
-		secret,
+		secret: input.secret as string,
 		signature,
 		timestamp,
 		rawBody,
@@ -119,28 +143,21 @@ export function handleDelivery(input: DeliveryInput): DeliveryDecision {
 		nowMs: input.nowMs,
 	});
 	if (!verified.ok) return reject(401, SIGNATURE_REJECTIONS[verified.reason], verified.message);
-
-	// Parsed from the verified bytes themselves, never from a body another layer parsed.
-	let body: unknown;
-	try {
-		body = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
-	} catch {
-		return reject(400, 'invalid_json', 'The body is not JSON');
-	}
-	const problem = envelopeProblem(body);
-	if (problem !== undefined) return reject(400, 'invalid_envelope', problem);
-	const envelope = body as DeliveryEnvelope;
-
-	if (!input.events.has(envelope.event)) {
+	// A verified signature is 64 hex characters; lower case, so an upper-cased copy is the same replay.
+	const signatureKey = (signature as string).toLowerCase();
+	const parsed = parseEnvelope(rawBody);
+	if ('refused' in parsed) return parsed.refused;
+	const { envelope } = parsed;
+	if (input.replays.has(signatureKey)) return { outcome: 'ignored', status: 200, reason: 'replay', event: envelope.event };
+	if (!(input.events as EventSelection).accepts(envelope.event)) {
 		return { outcome: 'ignored', status: 200, reason: 'event_not_selected', event: envelope.event };
 	}
 	const duplicateKey = duplicateKeyOf(envelope, rawBody);
-	if (input.memory) {
-		// No await between the lookup and remember: concurrent deliveries cannot both pass.
-		if (input.memory.has(duplicateKey)) {
-			return { outcome: 'ignored', status: 200, reason: 'duplicate', event: envelope.event, duplicateKey };
-		}
-		input.memory.remember(duplicateKey, input.nowMs);
+	// No await between the lookups and remember: concurrent deliveries in one process cannot both pass.
+	if (input.memory?.has(duplicateKey)) {
+		return { outcome: 'ignored', status: 200, reason: 'duplicate', event: envelope.event, duplicateKey };
 	}
+	input.memory?.remember(duplicateKey);
+	input.replays.remember(signatureKey);
 	return { outcome: 'accepted', envelope, duplicateKey, signatureTimestampMs: verified.timestampMs };
 }

@@ -1,14 +1,16 @@
 /** Parameters of the Orchestration Trigger. Names are a public contract. */
 import type { INodeProperties } from 'n8n-workflow';
-import { ORDER_EVENTS } from '../shared/orchestration/enums';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
-import { DEFAULT_DEDUPLICATION_WINDOW, MAX_DEDUPLICATION_WINDOW } from './dedupe';
+import { DEDUPLICATION_HOURS, DEFAULT_DEDUPLICATION_WINDOW, MAX_DEDUPLICATION_WINDOW } from './dedupe';
+import { ALL_EVENTS, SELECTABLE_EVENTS } from './events';
 
 /** Members of the `options` collection. */
 export interface TriggerOptions {
 	deduplicate?: boolean;
+	deduplicationHours?: number;
 	deduplicationWindow?: number;
 	includeHeaders?: boolean;
+	includeSensitiveHeaders?: boolean;
 	onlyData?: boolean;
 	toleranceSeconds?: number;
 }
@@ -43,12 +45,14 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Existing Endpoint',
 				value: 'existingEndpoint',
-				description: "An endpoint registered elsewhere for this node's production URL: enter its secret",
+				description:
+					"An endpoint registered elsewhere for this node's production URL: its secret comes from an Orchestration Webhook Secret credential",
 			},
 		],
 		default: 'automatic',
 	},
 	{
+		// Version 1 only; version 1.1 takes the secret from a credential, which n8n stores encrypted.
 		displayName: 'Webhook Secret',
 		name: 'webhookSecret',
 		type: 'string',
@@ -56,15 +60,19 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: "The secret returned when this node's URL was registered (shown once by the service)",
-		displayOptions: { show: { registration: ['existingEndpoint'] } },
+		displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1] } },
 	},
 	{
 		displayName: 'Events',
 		name: 'events',
 		type: 'multiOptions',
-		options: ORDER_EVENTS.map((event) => ({ name: eventLabel(event), value: event })),
-		default: [...ORDER_EVENTS],
-		description: 'Order events that start a run (none selected: all of them). Other events are answered 200 and start nothing.',
+		options: [
+			{ name: 'All Events (Including New Kinds)', value: ALL_EVENTS },
+			...SELECTABLE_EVENTS.map((event) => ({ name: eventLabel(event), value: event })),
+		],
+		default: [ALL_EVENTS],
+		description:
+			'Order events that start a run. "All Events" (or none selected) also lets through kinds the service adds later. Other events are answered 200 and start nothing.',
 	},
 	{
 		displayName: 'Options',
@@ -79,7 +87,16 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether a repeated delivery of the same event (same order ID, event and updatedAt) is answered 200 without starting a run. Accepted events are remembered in this n8n process and saved with the workflow by each run.',
+					'Whether a repeated delivery of the same event (same order ID, event and updatedAt) is answered 200 without starting a run. Accepted events are saved with the workflow when they are received.',
+			},
+			{
+				displayName: 'Deduplication Period (Hours)',
+				name: 'deduplicationHours',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEDUPLICATION_HOURS,
+				description:
+					'How long accepted events are remembered. The service retries for about 33 hours (10 s, 30 s, 2 min, 10 min, 30 min, 2 h, 6 h, 24 h); the timestamp tolerance is added.',
 			},
 			{
 				displayName: 'Deduplication Window',
@@ -87,14 +104,24 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_DEDUPLICATION_WINDOW },
 				default: DEFAULT_DEDUPLICATION_WINDOW,
-				description: 'How many accepted events are remembered for deduplication; the oldest are forgotten first',
+				description:
+					'Most accepted events remembered within the period; past it the oldest are forgotten first (about 12 bytes each)',
 			},
 			{
 				displayName: 'Include Headers',
 				name: 'includeHeaders',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add the request headers to the output item',
+				description:
+					'Whether to add the request headers to the output item. Authorization, cookies and the signature headers are left out unless Include Sensitive Headers is on.',
+			},
+			{
+				displayName: 'Include Sensitive Headers',
+				name: 'includeSensitiveHeaders',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether Include Headers also keeps Authorization, Proxy-Authorization, Cookie, X-Service-Signature and X-Service-Timestamp (they end up in execution data)',
 			},
 			{
 				displayName: 'Output Only Data',

@@ -11,11 +11,29 @@ export interface AcceptedDelivery {
 	headers: Record<string, unknown>;
 }
 
+/** Headers that carry credentials or the signature: kept out of execution data by default. */
+export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([
+	'authorization',
+	'proxy-authorization',
+	'cookie',
+	'x-service-signature',
+	'x-service-timestamp',
+]);
+
+/** The request headers for the output, without the sensitive ones unless asked. */
+export function outputHeaders(headers: Record<string, unknown>, keepSensitive: boolean): IDataObject {
+	const kept = Object.entries(headers).filter(([name]) => keepSensitive || !SENSITIVE_HEADERS.has(name.toLowerCase()));
+	return Object.fromEntries(kept) as IDataObject;
+}
+
 /**
  * The envelope as received (event, data and any other members, e.g. the live service's
  * `timestamp`) plus `delivery` metadata, and the request headers when asked.
  */
-export function deliveryItem(delivery: AcceptedDelivery, includeHeaders: boolean): INodeExecutionData {
+export function deliveryItem(
+	delivery: AcceptedDelivery,
+	headers: { include: boolean; sensitive: boolean },
+): INodeExecutionData {
 	const { event, data, ...rest } = delivery.envelope;
 	const json: IDataObject = {
 		...(rest as IDataObject),
@@ -29,14 +47,8 @@ export function deliveryItem(delivery: AcceptedDelivery, includeHeaders: boolean
 			...(delivery.webhookId !== undefined ? { webhookId: delivery.webhookId } : {}),
 		},
 	};
-	if (includeHeaders) json.headers = { ...delivery.headers } as IDataObject;
+	if (headers.include) json.headers = outputHeaders(delivery.headers, headers.sensitive);
 	return { json };
-}
-
-/** The duplicate key a delivery item carries, if any. */
-export function duplicateKeyOfItem(item: INodeExecutionData): string | undefined {
-	const delivery = item.json.delivery as IDataObject | undefined;
-	return typeof delivery?.duplicateKey === 'string' ? delivery.duplicateKey : undefined;
 }
 
 /** With "Output Only Data", the order snapshot alone. */

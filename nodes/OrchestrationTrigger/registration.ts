@@ -1,15 +1,18 @@
 /**
  * Endpoint registration (spec §6: POST /v1/webhooks {url} -> {webhookId, secret}, secret shown
- * once). The registration lives in the node's static data and is reused for the same URL, so
- * activating, publishing or restarting never piles up endpoints. The spec has no delete endpoint:
- * endpoints are removed in the partner dashboard (public-notes).
+ * once). The registration is written to the node's static data at activation only (create), and
+ * reused for the same URL, so activating, publishing or restarting never piles up endpoints. The
+ * spec has no delete endpoint: endpoints are removed in the partner dashboard (public-notes).
  */
-import { NodeOperationError, type IDataObject, type IHookFunctions } from 'n8n-workflow';
+import { randomBytes } from 'node:crypto';
+import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { WebhookCreateResponseSchema } from '../shared/orchestration/schemas';
 import { callService, joinUrl } from '../transport/request';
 
 export const CREDENTIAL_TYPE = 'orchestrationServerApi';
+/** The secret of an existing endpoint, stored encrypted by n8n (version 1.1 on). */
+export const SECRET_CREDENTIAL_TYPE = 'orchestrationWebhookSecretApi';
 export const WEBHOOK_NAME = 'default';
 
 export type RegistrationMode = 'automatic' | 'existingEndpoint';
@@ -21,6 +24,8 @@ export interface StoredRegistration {
 	url: string;
 	baseUrl: string;
 	registeredAt: string;
+	/** The random part of the registration's idempotency key (rotation after a reset). */
+	registrationNonce?: string;
 }
 
 export function registrationModeOf(value: unknown): RegistrationMode {
@@ -46,17 +51,34 @@ function webhookUrlOf(ctx: IHookFunctions): string {
 }
 
 /**
- * Same workflow, node and URL -> same key, so a retried or repeated registration is replayed by
- * the service instead of creating a second endpoint (spec §4 idempotency; public-notes).
+ * The nonce makes the key unguessable from the workflow id, node id and URL (no one else can
+ * replay the registration and read the secret) and new after a reset (a new endpoint and secret);
+ * the same nonce retries the same registration (spec §4 idempotency; public-notes).
  */
-export function registrationIdempotencyKey(workflowId: string | undefined, nodeId: string, url: string): string {
+export function registrationIdempotencyKey(workflowId: string | undefined, nodeId: string, url: string, nonce: string): string {
 	return deriveIdempotencyKey({
 		workflowId,
 		nodeName: nodeId,
 		itemIndex: 0,
 		operation: 'webhooks.create',
-		body: { url },
+		body: { url, nonce },
 	});
+}
+
+/**
+ * Nonces of registrations whose answer did not arrive: n8n saves no static data when activation
+ * fails, so a retried activation in this process reuses the nonce and the service replays.
+ */
+const unansweredNonces = new Map<string, string>();
+
+function registrationNonce(attempt: string): string {
+	let nonce = unansweredNonces.get(attempt);
+	if (nonce === undefined) {
+		nonce = randomBytes(16).toString('hex');
+		unansweredNonces.set(attempt, nonce);
+		if (unansweredNonces.size > 1000) unansweredNonces.delete(unansweredNonces.keys().next().value as string);
+	}
+	return nonce;
 }
 
 /** checkExists: true when a stored registration is for this URL and this service. */
@@ -74,12 +96,14 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	const url = webhookUrlOf(this);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const baseUrl = normalizedBaseUrl(credentials.baseUrl);
+	const attempt = JSON.stringify([this.getWorkflow().id, this.getNode().id, url, baseUrl]);
+	const nonce = registrationNonce(attempt);
 	const response = await callService.call(this, {
 		credentialType: CREDENTIAL_TYPE,
 		method: 'POST',
 		url: joinUrl(baseUrl, '/v1/webhooks'),
 		body: { url },
-		idempotencyKey: registrationIdempotencyKey(this.getWorkflow().id, this.getNode().id, url),
+		idempotencyKey: registrationIdempotencyKey(this.getWorkflow().id, this.getNode().id, url, nonce),
 	});
 	const parsed = WebhookCreateResponseSchema.safeParse(response.body);
 	if (!parsed.success) {
@@ -96,8 +120,10 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 		url,
 		baseUrl,
 		registeredAt: new Date().toISOString(),
+		registrationNonce: nonce,
 	};
 	Object.assign(staticData, registration);
+	unansweredNonces.delete(attempt);
 	return true;
 }
 
@@ -107,4 +133,33 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
  */
 export async function deleteRegistration(this: IHookFunctions): Promise<boolean> {
 	return true;
+}
+
+/** A configured value as n8n resolves it, or undefined when it cannot be read (refused later). */
+async function settled<T>(read: () => Promise<T> | T): Promise<T | undefined> {
+	try {
+		return await read();
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The secret deliveries are verified with, as configured (validated by the delivery handler):
+ * the stored registration; or, for an existing endpoint, the credential when one is attached
+ * (version 1.1 requires it), else the version 1 parameter.
+ */
+export async function endpointSecret(
+	this: IWebhookFunctions,
+	staticData: IDataObject,
+): Promise<{ secret: unknown; webhookId?: string }> {
+	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'automatic') {
+		const stored = storedRegistration(staticData);
+		return { secret: stored?.secret, webhookId: stored?.webhookId };
+	}
+	if (this.getNode().credentials?.[SECRET_CREDENTIAL_TYPE] !== undefined) {
+		const credential = await settled(async () => await this.getCredentials(SECRET_CREDENTIAL_TYPE));
+		return { secret: credential?.secret };
+	}
+	return { secret: await settled(() => this.getNodeParameter('webhookSecret', undefined)) };
 }

@@ -124,6 +124,8 @@ async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: Fu
 		itemIndex: call.itemIndex,
 	});
 	(error as NodeApiError & { errorCode?: string }).errorCode = code;
+	// Callers tell an answer to a retry (an earlier attempt may have acted) from a first answer.
+	(error as NodeApiError & { attempts?: number }).attempts = attempts;
 	throw error;
 }
 
@@ -138,6 +140,9 @@ async function throwNetworkError(ctx: RequestContext, call: ServiceCall, error: 
 	);
 }
 
+/** Per-attempt timeout, 30 s; tests lower `ms` to make an answer arrive too late (test/integration/lostAnswers). */
+export const requestTimeout = { ms: 30_000 };
+
 function requestOptions(call: ServiceCall, throwOnStatus: boolean): IHttpRequestOptions {
 	const headers: Record<string, string> = { Accept: 'application/json', ...(call.headers ?? {}) };
 	if (call.idempotencyKey !== undefined) headers['X-Idempotency-Key'] = call.idempotencyKey;
@@ -151,7 +156,7 @@ function requestOptions(call: ServiceCall, throwOnStatus: boolean): IHttpRequest
 		json: typeof call.body !== 'string',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: !throwOnStatus,
-		timeout: 30_000,
+		timeout: requestTimeout.ms,
 	};
 }
 

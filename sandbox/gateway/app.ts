@@ -6,6 +6,7 @@ import {
 	publicKeyFromPrivateKey,
 } from '../../nodes/shared/gateway';
 import type { SandboxClock } from '../clock';
+import { guardControlEndpoints } from '../control-guard';
 import { registerGatewayControlRoutes } from './control';
 import { GatewayApiError, sendGatewayError } from './errors';
 import { IntentLifecycle } from './lifecycle';
@@ -91,6 +92,7 @@ export async function buildGatewayApp(opts: GatewayAppOptions): Promise<GatewayA
 		sendGatewayError(reply, new GatewayApiError(404, 'not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)),
 	);
 
+	guardControlEndpoints(app);
 	registerGatewayRoutes(app, state, lifecycle, clock);
 	registerGatewayControlRoutes(app, state, lifecycle, clock);
 

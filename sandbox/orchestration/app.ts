@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { SandboxClock } from '../clock';
 import type { SandboxConfig } from '../config';
+import { guardControlEndpoints, isControlPath } from '../control-guard';
 import { FaultInjector } from '../faults';
 import { buildKeyRegistry } from './auth';
 import { Catalogue } from './catalogue';
@@ -17,7 +18,7 @@ import { registerOrderRoutes } from './routes/orders';
 import { registerPartnerRoutes } from './routes/partner';
 import { registerQuoteRoutes } from './routes/quotes';
 import { registerStatusRoutes } from './routes/status';
-import { SandboxState } from './state';
+import { type RecordedRequest, SandboxState } from './state';
 
 export interface OrchestrationAppOptions {
 	config: SandboxConfig;
@@ -66,13 +67,23 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	// JSON bodies only: anything else is 415 unsupported_media_type (public-notes).
 	app.removeContentTypeParser('text/plain');
 	ctx.faults.install(app);
+	ctx.faults.onAnswerWithheld = (request, status, mode) => recordRequest(ctx, request, status, { answerWithheld: mode });
+	guardControlEndpoints(app);
 	app.addHook('onSend', async (request, reply, payload) => {
 		const origin = request.headers.origin;
-		if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+		// Browser keys need CORS (spec §5); the control endpoints never answer another origin.
+		if (origin && !isControlPath(request.url)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+		return payload;
+	});
+	// A client that gave up before the answer (its timeout) gets no onResponse: record the request now.
+	app.addHook('onSend', async (request, reply, payload) => {
+		if (!isControlPath(request.url) && request.raw.socket?.destroyed && !recorded.has(request)) {
+			recordRequest(ctx, request, reply.statusCode, { clientGone: true });
+		}
 		return payload;
 	});
 	app.addHook('onResponse', async (request, reply) => {
-		if (!request.url.startsWith('/sandbox')) recordRequest(ctx, request, reply.statusCode);
+		if (!request.url.startsWith('/sandbox') && !recorded.has(request)) recordRequest(ctx, request, reply.statusCode);
 	});
 	app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
 		if (err instanceof ApiError) return sendApiError(reply, err);
@@ -141,7 +152,11 @@ function redactedQuery(query: unknown): Record<string, unknown> {
 }
 
 /** Records what the sandbox received, secrets redacted (GET /sandbox/requests). */
-function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, status: number): void {
+/** Requests already recorded when a fault withheld their answer (onResponse skips them). */
+const recorded = new WeakSet<FastifyRequest>();
+
+function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, status: number, extra: Pick<RecordedRequest, 'answerWithheld' | 'clientGone'> = {}): void {
+	recorded.add(request);
 	const headers: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(request.headers)) headers[name] = SECRET_HEADERS.has(name) ? 'REDACTED' : value;
 	const key = request.headers['x-idempotency-key'];
@@ -156,6 +171,7 @@ function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, statu
 		status,
 		idempotencyKey: typeof key === 'string' ? key : null,
 		replayed: request.sandboxReplayed === true,
+		...extra,
 		keyType: request.sandboxCaller?.type ?? null,
 		partnerId: request.sandboxCaller?.partner.partnerId ?? null,
 	});

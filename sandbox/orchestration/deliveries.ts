@@ -35,6 +35,12 @@ export class WebhookDispatcher {
 		}
 	}
 
+	/** Sends given body text to one endpoint, signed and retried like any delivery (control endpoint, tests). */
+	sendRaw(hook: WebhookRecord, event: string, body: string): DeliveryRecord {
+		void this.start(hook, { event, orderId: '', body });
+		return this.state.deliveries[this.state.deliveries.length - 1];
+	}
+
 	/**
 	 * Sends a recorded delivery once more (same bytes, fresh signature, spec §6 rule 1), to `url` when
 	 * given (one process behind a load balancer); resolves after its first attempt.

@@ -36,6 +36,7 @@ export function orderFromQuote(
 			fiat: quote.fiat,
 			outcome: options.outcome ?? quote.outcome ?? 'completed',
 			autoAdvance: options.autoAdvance ?? ctx.switches.autoAdvance,
+			...(quote.amountless ? { amountless: true } : {}),
 		},
 		null,
 	);

@@ -52,6 +52,10 @@ export function orderSnapshot(order: OrderRecord): Record<string, unknown> {
  */
 export function statusView(order: OrderRecord, shape: 'nested' | 'flat'): Record<string, unknown> {
 	const snapshot = orderSnapshot(order);
-	if (shape === 'flat') return { ...snapshot, stages: order.stages.map((s) => s.name) };
-	return { order: snapshot, stages: order.stages.map((s) => ({ ...s })) };
+	// the live service's spellings (upper case, statuses the spec does not list) and answers without stages
+	if (order.reported?.status !== undefined) snapshot.status = order.reported.status;
+	if (order.reported?.amountIn !== undefined) snapshot.amountIn = order.reported.amountIn;
+	const omit = order.reported?.omitStages === true;
+	if (shape === 'flat') return { ...snapshot, ...(omit ? {} : { stages: order.stages.map((s) => s.name) }) };
+	return { order: snapshot, ...(omit ? {} : { stages: order.stages.map((s) => ({ ...s })) }) };
 }

@@ -36,6 +36,7 @@ export interface NewOrder {
 	fiat?: OrderRecord['fiat'];
 	outcome: Outcome;
 	autoAdvance: boolean;
+	amountless?: boolean;
 }
 
 /**
@@ -77,7 +78,9 @@ export class OrderEngine {
 		order.fundedAt = this.isoNow();
 		if (overrides.outcome) order.outcome = overrides.outcome;
 		if (overrides.autoAdvance !== undefined) order.autoAdvance = overrides.autoAdvance;
-		if (amountPaid !== order.amountIn) {
+		if (order.amountless && amountPaid !== order.amountIn) {
+			this.rescale(order, amountPaid);
+		} else if (amountPaid !== order.amountIn) {
 			const repriced = priceExactIn(amountPaid, order.source, order.destination, order.feeBps);
 			order.amountIn = amountPaid;
 			order.feeAmount = repriced.feeAmount;
@@ -91,6 +94,16 @@ export class OrderEngine {
 		}
 		order.plan = onwardFrom(order.status, planFor(order));
 		this.schedule(order);
+	}
+
+	/**
+	 * spec §1, §2.2: an amountless invoice runs on whatever is paid; estimatedOut and the fee are
+	 * rescaled to the paid amount (floored, in bigint), no reconciliation stage (nothing was pinned).
+	 */
+	private rescale(order: OrderRecord, amountPaid: bigint): void {
+		order.estimatedOut = (order.estimatedOut * amountPaid) / order.amountIn;
+		order.feeAmount = (order.feeAmount * amountPaid) / order.amountIn;
+		order.amountIn = amountPaid;
 	}
 
 	/** Manual move (POST /sandbox/orders/:id/advance): forward only, never out of a final status. */

@@ -24,6 +24,8 @@ export interface QuoteInput extends FeeInput {
 	refundAddress?: string;
 	refundChain?: string;
 	zeroconfEnabled?: boolean;
+	/** spec §1: mint an amountless invoice (request name unconfirmed, public-notes). */
+	amountlessInvoice?: boolean;
 }
 
 export interface PricedQuote {
@@ -178,6 +180,8 @@ export function createQuote(
 		...(depositMemo ? { depositMemo } : {}),
 		expiresAt: new Date(expiresAtMs).toISOString(),
 		...(p.input.includeCalldata ? { depositTransaction: depositTransaction(p, depositAddress) } : {}),
+		// spec §2.2: a boolean `true` marks an amountless invoice (response name unconfirmed too)
+		...(p.input.amountlessInvoice ? { amountlessInvoice: true } : {}),
 	};
 	const record: QuoteRecord = {
 		quoteId, kind, idempotencyKey, createdAtMs, expiresAtMs, response, depositAddress, depositMemo,
@@ -190,6 +194,7 @@ export function createQuote(
 		feePlan: p.feePlan,
 		outcome: extras.outcome ?? (p.input.zeroconfEnabled && p.source.chain === 'bitcoin' ? 'zeroconf' : undefined),
 		fiat: extras.fiat,
+		...(p.input.amountlessInvoice ? { amountless: true } : {}),
 	};
 	ctx.state.quotes.set(quoteId, record);
 	ctx.state.quotesByDeposit.set(depositAddress, quoteId);

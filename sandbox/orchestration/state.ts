@@ -41,6 +41,8 @@ export interface QuoteRecord {
 	/** The quote response as sent (without the caller's read token). */
 	response: Record<string, unknown>;
 	orderId?: string;
+	/** An amountless Lightning invoice was minted (spec §1, §2.2). */
+	amountless?: boolean;
 }
 
 export interface StageRecord {
@@ -87,6 +89,10 @@ export interface OrderRecord {
 	reconciled?: boolean;
 	outcome: Outcome;
 	timer?: NodeJS.Timeout;
+	/** How the status view reports this order, as the live service may (POST /sandbox/orders/:id/report). */
+	reported?: { status?: string; omitStages?: boolean; amountIn?: string };
+	/** Funded through an amountless Lightning invoice: runs on the paid amount (spec §1). */
+	amountless?: boolean;
 }
 
 export interface ReadTokenRecord {
@@ -147,6 +153,10 @@ export interface RecordedRequest {
 	status: number;
 	idempotencyKey: string | null;
 	replayed: boolean;
+	/** A fault withheld the answer after the handler ran: `dropAnswer` (never sent) or `lateAnswer` (sent after latencyMs). */
+	answerWithheld?: 'dropAnswer' | 'lateAnswer';
+	/** The client closed the connection before the answer was ready (its timeout): `status` was never received. */
+	clientGone?: boolean;
 	keyType: 'server' | 'client' | null;
 	partnerId: string | null;
 }

@@ -5,16 +5,17 @@ import { CREDS, T, linearWorkflow, postJson, type WfNode } from './workflows';
 const BTC_ADDRESS = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 const EVM_ADDRESS = '0x1111111111111111111111111111111111111111';
 
-function orch(name: string, parameters: Record<string, unknown>, key: 'server' | 'client' = 'server'): WfNode {
+function orch(name: string, parameters: Record<string, unknown>, key: 'server' | 'client' = 'server', typeVersion?: number): WfNode {
 	return {
 		name,
 		type: T.orchestration,
+		...(typeVersion ? { typeVersion } : {}),
 		parameters: { authentication: key === 'server' ? 'serverKey' : 'clientKey', ...parameters },
 		credentials: key === 'server' ? CREDS.server : CREDS.client,
 	};
 }
 
-const quoteParams = {
+export const quoteParams = {
 	resource: 'quote',
 	operation: 'create',
 	sourceChain: 'base',
@@ -156,6 +157,39 @@ export function orchestrationWorkflows(orchestrationUrl: string): Flow[] {
 				expectOk(result);
 				expect(one(result, 'Client quote').readToken).toEqual(expect.any(String));
 				expect(one(result, 'Client status')).toMatchObject({ status: 'completed', isFinal: true });
+			},
+		},
+		{
+			id: 'e2eOrchVersions',
+			title: 'Amount Format defaults by node version (2: Decimal, 1: smallest units) and exact amount text',
+			workflow: linearWorkflow('e2eOrchVersions', 'E2E orchestration (versions)', [
+				{ name: 'Start', type: T.manual },
+				orch('Quote v2', { ...quoteParams, amountFormat: undefined, amount: '125.5' }, 'server', 2),
+				orch('Quote v1', { ...quoteParams, amountFormat: undefined, amount: '125500000' }, 'server', 1),
+				orch(
+					'Quote exact text',
+					{ ...quoteParams, sourceAsset: 'ETH', amountFormat: 'smallestUnit', amount: '={{ "1234567890123456789" }}' },
+					'server',
+					2,
+				),
+			]),
+			check(result) {
+				expectOk(result);
+				expect(one(result, 'Quote v2')).toMatchObject({ amountIn: '125500000', amountInFormatted: '125.5' });
+				expect(one(result, 'Quote v1')).toMatchObject({ amountIn: '125500000', amountInFormatted: '125.5' });
+				expect(one(result, 'Quote exact text')).toMatchObject({ amountIn: '1234567890123456789' });
+			},
+		},
+		{
+			id: 'e2eOrchUnsafeNumber',
+			title: 'an amount expression that yields an inexact JS number fails before any request, saying to pass text',
+			workflow: linearWorkflow('e2eOrchUnsafeNumber', 'E2E orchestration (unsafe number)', [
+				{ name: 'Start', type: T.manual },
+				orch('Quote', { ...quoteParams, sourceAsset: 'ETH', amountFormat: 'smallestUnit', amount: '={{ 1234567890123456789 }}' }, 'server', 2),
+			]),
+			check(result) {
+				expect(result.ok).toBe(false);
+				expect(result.raw).toMatch(/Invalid "amount" in item 0: 1234567890123456800 is a JS number above 9007199254740991/);
 			},
 		},
 		{

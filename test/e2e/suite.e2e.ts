@@ -6,10 +6,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
+import { memorySize, readMemory } from '../../nodes/shared/orchestration/deliveryMemory';
 import { CUSTOM_PREFIX, withNodePrefix } from '../../scripts/lib/n8n-instance';
 import { forSandbox, LEDGER_DIR, loadExamples, pickSandboxKeys } from '../../scripts/lib/examples';
 import { OWNER, closeEnv, createEnv, executeWorkflow, type E2eEnv } from './env';
 import { gatewayWorkflows } from './gateway.flows';
+import { lostAnswerWorkflows } from './lostAnswers.flows';
 import { orchestrationWorkflows, type Flow } from './orchestration.flows';
 import { SandboxClient, until, type Delivery } from './sandbox-client';
 import { CREDS, T, linearWorkflow } from './workflows';
@@ -84,6 +86,7 @@ beforeAll(async () => {
 	flows = [
 		...orchestrationWorkflows(env.sandbox.orchestrationUrl),
 		...gatewayWorkflows(env.sandbox.gatewayUrl, env.sandbox.keys.gateway.chainId),
+		...lostAnswerWorkflows(env.sandbox.orchestrationUrl, env.sandbox.gatewayUrl),
 	];
 	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(e.workflow, CUSTOM_PREFIX), env.sandbox));
 	await env.n8n.importWorkflows([...flows.map((f) => f.workflow), triggerWorkflow(), ...examples]);
@@ -187,11 +190,31 @@ describe('Orchestration Trigger in a running n8n', () => {
 			expect({ name: c.name, ok: c.status.includes(res.status) }).toEqual({ name: c.name, ok: true });
 			expect(text).not.toContain(secret);
 		}
-		// A retry of an accepted delivery (fresh timestamp and signature, same payload) is a duplicate.
-		const retry = await fetch(triggerUrl(), { method: 'POST', headers: { 'content-type': 'application/json', ...sign(replayBody, Date.now()) }, body: replayBody });
-		expect(retry.status).toBe(200);
+		// A retry of an accepted delivery (fresh timestamp and signature, same payload) is a duplicate;
+		// the very same request sent again is a replay.
+		const retryHeaders = { 'content-type': 'application/json', ...sign(replayBody, Date.now()) };
+		const retry = await fetch(triggerUrl(), { method: 'POST', headers: retryHeaders, body: replayBody });
+		expect([retry.status, ((await retry.json()) as { ignored?: string }).ignored]).toEqual([200, 'duplicate']);
 		await new Promise((r) => setTimeout(r, 2000));
 		expect(await executions(TRIGGER_WORKFLOW)).toHaveLength(before);
+		// A new event is accepted once; the very same request sent again is a replay.
+		const fresh = JSON.parse(replayBody) as { data: { id: string } };
+		fresh.data.id = `${fresh.data.id}_replayed`;
+		const freshBody = JSON.stringify(fresh);
+		const freshHeaders = { 'content-type': 'application/json', ...sign(freshBody, Date.now()) };
+		expect((await fetch(triggerUrl(), { method: 'POST', headers: freshHeaders, body: freshBody })).status).toBe(200);
+		const replay = await fetch(triggerUrl(), { method: 'POST', headers: freshHeaders, body: freshBody });
+		expect([replay.status, ((await replay.json()) as { ignored?: string }).ignored]).toEqual([200, 'replay']);
+		await new Promise((r) => setTimeout(r, 2000));
+		expect(await executions(TRIGGER_WORKFLOW)).toHaveLength(before + 1);
+		// Every refusal is in n8n's log at warn level with its reason (issue 12), without the secret.
+		const log = fs.readFileSync(path.join(env.userFolder, 'n8n.log'), 'utf8');
+		const refusals = log.split('\n').filter((line) => line.includes('Orchestration Trigger refused a delivery'));
+		// (The signed non-JSON body may be refused by n8n's own body parser before the node sees it.)
+		for (const reason of ['missing_signature', 'signature_mismatch', 'stale_timestamp', 'future_timestamp', 'malformed_signature', 'replay']) {
+			expect({ reason, logged: refusals.some((line) => line.includes(reason) && /warn/i.test(line)) }).toEqual({ reason, logged: true });
+		}
+		expect(refusals.join('\n')).not.toContain(secret);
 	});
 
 	it('example 3 appended one ledger row per final event, with formatted amounts', async () => {
@@ -234,6 +257,22 @@ describe('Orchestration Trigger in a running n8n', () => {
 		expect(again.status).toBe(200);
 		await new Promise((r) => setTimeout(r, 2000));
 		expect(await executions(TRIGGER_WORKFLOW)).toHaveLength(before + secondOrderEvents.length);
+	});
+
+	it('the workflow static data still holds the registration and every accepted event after all the runs', async () => {
+		// Runs write no static data; webhook() wrote the memory and n8n saved it after each request.
+		const file = path.join(env.userFolder, 'trigger-export.json');
+		const r = await env.n8n.cli(['export:workflow', `--id=${TRIGGER_WORKFLOW}`, `--output=${file}`], { N8N_RUNNERS_BROKER_PORT: String(env.brokerPort) });
+		expect(r.code).toBe(0);
+		const [exported] = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ staticData: Record<string, Record<string, unknown>> }>;
+		fs.rmSync(file);
+		const node = exported.staticData['node:Order events'];
+		const hook = (await sandbox.webhooks()).find((w) => w.url === triggerUrl())!;
+		expect(node).toMatchObject({ webhookId: hook.webhookId, url: triggerUrl(), registrationNonce: expect.stringMatching(/^[0-9a-f]{32}$/) });
+		const remembered = readMemory(node.deliveries);
+		const runs = await executions(TRIGGER_WORKFLOW);
+		expect(memorySize(remembered)).toBe(runs.length);
+		expect(memorySize(readMemory(node.signatures))).toBeGreaterThanOrEqual(1);
 	});
 
 	it('no secret appears in any execution, in n8n logs or in CLI output', async () => {

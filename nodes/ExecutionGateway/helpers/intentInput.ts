@@ -156,6 +156,8 @@ export function deriveNonce(ctx: IExecuteFunctions, itemIndex: number, contentWi
 export interface IntentMemo {
 	expiresAt?: number;
 	submission?: IDataObject;
+	/** Digest of the message already sent once in this execution (its answer may have been lost). */
+	sentDigest?: string;
 }
 
 /**

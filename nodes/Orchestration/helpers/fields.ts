@@ -112,8 +112,20 @@ export function deliveryModeField(displayOptions: IDisplayOptions): INodePropert
 	};
 }
 
-export function amountFormatField(displayOptions: IDisplayOptions): INodeProperties {
-	return {
+/** displayOptions plus a condition on the node's typeVersion (n8n's `@version`). */
+export function forVersions(displayOptions: IDisplayOptions, versions: NonNullable<IDisplayOptions['show']>['@version']): IDisplayOptions {
+	return { ...displayOptions, show: { ...(displayOptions.show ?? {}), '@version': versions } };
+}
+
+/** Node versions whose Amount Format defaults to Decimal; version 1 keeps smallest units. */
+export const DECIMAL_DEFAULT_VERSIONS = [{ _cnd: { gte: 2 } }];
+
+/**
+ * "Amount Format": Decimal by default from node version 2 on; version 1 workflows that stored
+ * nothing keep smallest units (same parameter name, version-dependent default).
+ */
+export function amountFormatField(displayOptions: IDisplayOptions): INodeProperties[] {
+	const field: INodeProperties = {
 		displayName: 'Amount Format',
 		name: 'amountFormat',
 		type: 'options',
@@ -121,7 +133,7 @@ export function amountFormatField(displayOptions: IDisplayOptions): INodePropert
 			{
 				name: 'Decimal',
 				value: 'decimal',
-				description: 'Human units such as 1.5 BTC or 0.000001 USDC, converted exactly with the asset decimals',
+				description: 'Human units such as 1.5 BTC or 125.50 USDC, converted exactly with the asset decimals',
 			},
 			{
 				name: 'Smallest Unit',
@@ -129,9 +141,13 @@ export function amountFormatField(displayOptions: IDisplayOptions): INodePropert
 				description: 'Integer in the smallest unit of the asset, as the service expects (e.g. 1500000 for 1.5 USDC)',
 			},
 		],
-		default: 'smallestUnit',
-		displayOptions,
+		default: 'decimal',
+		description: 'How the amount is written. Give it as text (a string) when it comes from an expression.',
 	};
+	return [
+		{ ...field, default: 'smallestUnit', displayOptions: forVersions(displayOptions, [1]) },
+		{ ...field, displayOptions: forVersions(displayOptions, DECIMAL_DEFAULT_VERSIONS) },
+	];
 }
 
 export function amountField(displayOptions: IDisplayOptions, description: string): INodeProperties {
@@ -141,7 +157,7 @@ export function amountField(displayOptions: IDisplayOptions, description: string
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: '1000000',
+		placeholder: '125.50',
 		description,
 		displayOptions,
 	};
@@ -208,7 +224,8 @@ export const additionalFieldsOption: INodeProperties = {
 	name: 'additionalFields',
 	type: 'json',
 	default: '{}',
-	description: 'Raw JSON object merged into the request body (its members win), for fields this node does not name',
+	description:
+		'Raw JSON object added to the request body, for fields this node does not name. A member the node already sets from its own parameters is refused.',
 };
 
 export const concurrencyOption: INodeProperties = {
@@ -265,6 +282,6 @@ export function quoteRouteFields(displayOptions: IDisplayOptions): INodeProperti
 		destinationAssetField(displayOptions),
 		amountModeField(displayOptions),
 		deliveryModeField(displayOptions),
-		amountFormatField(displayOptions),
+		...amountFormatField(displayOptions),
 	];
 }

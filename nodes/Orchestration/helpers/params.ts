@@ -1,5 +1,7 @@
 /** Reading node parameters of one item with the types the operations need. */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { ProtocolError } from '../../shared/orchestration/errors';
+import { amountInputText, integerInput, pathSegment, textInput } from '../../shared/orchestration/inputs';
 import { fieldError } from '../../transport/items';
 import { DEFAULT_CONCURRENCY } from './fields';
 
@@ -8,22 +10,49 @@ export function optionsOf(ctx: IExecuteFunctions, itemIndex: number): IDataObjec
 	return (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject) ?? {};
 }
 
-/** A text parameter, trimmed; '' when unset. */
+/** Runs a pure input rule; its ProtocolError becomes `Invalid "<field>" in item N: ...`. */
+export function checked<T>(ctx: IExecuteFunctions, itemIndex: number, field: string, rule: () => T): T {
+	let failure: unknown;
+	try {
+		return rule();
+	} catch (error) {
+		failure = error;
+	}
+	if (failure instanceof ProtocolError) throw fieldError(ctx, itemIndex, field, failure.message);
+	throw new NodeOperationError(ctx.getNode(), failure as Error, { itemIndex });
+}
+
+/** A text parameter, trimmed; '' when unset; objects, arrays and booleans are refused. */
 export function text(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
-	if (value === undefined || value === null) return '';
-	return String(value).trim();
+	return checked(ctx, itemIndex, name, () => textInput(value));
+}
+
+/** A text parameter that goes into the URL path: encoded, dot segments refused (before any request). */
+export function pathParam(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
+	const value = text(ctx, name, itemIndex);
+	return checked(ctx, itemIndex, name, () => pathSegment(value));
+}
+
+/** A decimal text parameter (e.g. USD): a JS number only when its text is exact; '' when unset. */
+export function decimalText(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
+	const value = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	return checked(ctx, itemIndex, name, () => amountInputText(value, 'decimal'));
 }
 
 /** A text member of an options collection, trimmed; undefined when unset or empty. */
-export function optionText(options: IDataObject, name: string): string | undefined {
-	const value = options[name];
-	if (value === undefined || value === null) return undefined;
-	const s = String(value).trim();
+export function optionText(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	name: string,
+	field = name,
+): string | undefined {
+	const s = checked(ctx, itemIndex, field, () => textInput(options[name]));
 	return s === '' ? undefined : s;
 }
 
-/** An integer member of an options collection; a fraction or text is a field error. */
+/** An integer member of an options collection; fractions, exponents and text are field errors. */
 export function optionInteger(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -31,11 +60,7 @@ export function optionInteger(
 	name: string,
 	field = name,
 ): number | undefined {
-	const value = options[name];
-	if (value === undefined || value === null || value === '') return undefined;
-	const n = typeof value === 'number' ? value : Number(String(value).trim());
-	if (!Number.isInteger(n)) throw fieldError(ctx, itemIndex, field, `"${String(value)}" must be a whole number`);
-	return n;
+	return checked(ctx, itemIndex, field, () => integerInput(options[name]));
 }
 
 /** Concurrency from the first item's options (a node-wide setting), default 5. */

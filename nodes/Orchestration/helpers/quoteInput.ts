@@ -6,8 +6,9 @@ import { validateIdempotencyKey } from '../../shared/orchestration/idempotency';
 import type { RouteAsset } from '../../shared/orchestration/schemas';
 import { fieldError } from '../../transport/items';
 import type { ServiceAccess } from './access';
-import { amountFailure, amountText, asAmountFormat, checkAmountSyntax, toWireAmount, type AmountFormat } from './amounts';
-import { optionInteger, optionText, text } from './params';
+import { amountFailureOf, amountInputText, assertAmountText, textInput } from '../../shared/orchestration/inputs';
+import { asAmountFormat, toWireAmount, type AmountFormat } from './amounts';
+import { checked, optionInteger, optionText, text } from './params';
 import type { RoutesCatalogue } from './routes';
 import { getRoutesCatalogue } from './routesCache';
 
@@ -16,11 +17,18 @@ export interface AmountInput {
 	format: AmountFormat;
 }
 
-/** Reads "Amount Format" and "Amount" and checks the syntax (no request needed). */
-export function readAmount(ctx: IExecuteFunctions, itemIndex: number): AmountInput {
+/**
+ * Reads "Amount Format" and an amount parameter exactly (a JS number only when it is exact) and
+ * checks the syntax; no request needed.
+ */
+export function readAmount(ctx: IExecuteFunctions, itemIndex: number, field = 'amount'): AmountInput {
 	const format = asAmountFormat(ctx.getNodeParameter('amountFormat', itemIndex, 'smallestUnit'));
-	const value = amountText(ctx.getNodeParameter('amount', itemIndex, ''));
-	checkAmountSyntax(ctx, itemIndex, 'amount', value, format);
+	const raw = ctx.getNodeParameter(field, itemIndex, '') as unknown;
+	const value = checked(ctx, itemIndex, field, () => {
+		const exact = amountInputText(raw, format);
+		assertAmountText(exact, format);
+		return exact;
+	});
 	return { value, format };
 }
 
@@ -73,7 +81,7 @@ export function checkWholeCents(
 	destination: RouteAsset | undefined,
 ): void {
 	if (amountMode !== 'exact_out' || !destination || !isStablecoin(destination.asset)) return;
-	const failure = amountFailure(() => assertWholeCents(amount, destination.decimals, destination.id));
+	const failure = amountFailureOf(() => assertWholeCents(amount, destination.decimals, destination.id));
 	if (failure) throw fieldError(ctx, itemIndex, 'amount', failure.message);
 }
 
@@ -119,14 +127,15 @@ export function readFeeFields(
 		out.appFees = fees.map((fee, n) => {
 			const feeBps = optionInteger(ctx, itemIndex, fee, 'feeBps', `appFees[${n}].feeBps`);
 			if (feeBps === undefined) throw fieldError(ctx, itemIndex, `appFees[${n}].feeBps`, 'is required');
-			const affiliateId = optionText(fee, 'affiliateId');
-			return { recipient: optionText(fee, 'recipient') ?? '', feeBps, ...(affiliateId ? { affiliateId } : {}) };
+			const affiliateId = optionText(ctx, itemIndex, fee, 'affiliateId', `appFees[${n}].affiliateId`);
+			const recipient = optionText(ctx, itemIndex, fee, 'recipient', `appFees[${n}].recipient`) ?? '';
+			return { recipient, feeBps, ...(affiliateId ? { affiliateId } : {}) };
 		});
 	}
 	const affiliates = ((options.affiliateIds as IDataObject | undefined)?.affiliate as IDataObject[] | undefined) ?? [];
 	if (affiliates.length > 0) {
 		out.affiliateIds = affiliates.map((entry, n) => {
-			const affiliateId = optionText(entry, 'affiliateId') ?? '';
+			const affiliateId = optionText(ctx, itemIndex, entry, 'affiliateId', `affiliateIds[${n}].affiliateId`) ?? '';
 			const feeBps = optionInteger(ctx, itemIndex, entry, 'feeBps', `affiliateIds[${n}].feeBps`);
 			return feeBps === undefined ? affiliateId : { affiliateId, feeBps };
 		});
@@ -163,7 +172,8 @@ export function assertNoClientFeeFields(
 export function explicitIdempotencyKey(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): string | undefined {
 	const raw = options.idempotencyKey;
 	if (raw === undefined || raw === null || raw === '') return undefined;
-	const key = String(raw);
+	// not trimmed: the key must stay the one earlier runs sent
+	const key = typeof raw === 'string' ? raw : checked(ctx, itemIndex, 'idempotencyKey', () => textInput(raw));
 	const problem = validateIdempotencyKey(key);
 	if (problem !== undefined) throw fieldError(ctx, itemIndex, 'idempotencyKey', problem);
 	return key;

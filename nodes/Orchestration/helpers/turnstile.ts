@@ -1,5 +1,6 @@
 /** Browser verification for submit and onramp (orchestration-service.md §5: header cf-turnstile-response). */
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionText } from './params';
 
 export const turnstileTokenOption: INodeProperties = {
 	displayName: 'Browser Verification Token',
@@ -10,7 +11,8 @@ export const turnstileTokenOption: INodeProperties = {
 	description: 'Sent as cf-turnstile-response when browser verification is enabled for the key',
 };
 
-export function turnstileHeaders(options: IDataObject): Record<string, string> | undefined {
-	const token = typeof options.turnstileToken === 'string' ? options.turnstileToken.trim() : '';
+/** The verification header, or undefined when no token is set; a non-text token is refused. */
+export function turnstileHeaders(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): Record<string, string> | undefined {
+	const token = optionText(ctx, itemIndex, options, 'turnstileToken');
 	return token ? { 'cf-turnstile-response': token } : undefined;
 }

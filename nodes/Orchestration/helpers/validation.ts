@@ -2,6 +2,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
 import { formatZodPath } from '../../shared/orchestration/errors';
+import { mergeAdditionalFields } from '../../shared/orchestration/inputs';
+import { checked } from './params';
 import { fieldError } from '../../transport/items';
 
 function issueText(issue: ZodIssue): string {
@@ -41,6 +43,15 @@ export function parseAdditionalFields(ctx: IExecuteFunctions, itemIndex: number,
 		throw fieldError(ctx, itemIndex, field, 'must be a JSON object, e.g. {"zeroconfEnabled": true}');
 	}
 	return value as IDataObject;
+}
+
+/**
+ * The operation's own members (blank ones dropped), then the "Additional Fields" JSON: a member
+ * colliding with one the operation set is refused, naming it, before anything is sent.
+ */
+export function withAdditionalFields(ctx: IExecuteFunctions, itemIndex: number, raw: unknown, own: IDataObject): IDataObject {
+	const extra = parseAdditionalFields(ctx, itemIndex, raw);
+	return checked(ctx, itemIndex, 'additionalFields', () => mergeAdditionalFields(compact(own), extra)) as IDataObject;
 }
 
 /** Drops undefined and empty-string members so optional parameters left blank are not sent. */

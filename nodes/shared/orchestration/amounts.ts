@@ -8,7 +8,7 @@
 // Fractional zeros beyond the asset's precision are accepted because the value stays exact
 // ("1.5000000" with 6 decimals is 1500000).
 import { ProtocolError } from './errors';
-import { MAX_DECIMALS } from './limits';
+import { MAX_AMOUNT_LENGTH, MAX_DECIMALS } from './limits';
 
 export type AmountErrorReason =
 	| 'type'
@@ -22,7 +22,10 @@ export type AmountErrorReason =
 	| 'precision'
 	| 'decimals'
 	| 'not_integer'
-	| 'not_whole_cents';
+	| 'not_whole_cents'
+	| 'too_long'
+	| 'unsafe_number'
+	| 'range';
 
 export class AmountError extends ProtocolError {
 	declare reason: AmountErrorReason;
@@ -50,10 +53,40 @@ function assertDecimals(decimals: number): void {
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
+/** True when `text` is 1..maxLength ASCII digits; the length is checked before the scan. */
+export function isDigits(text: string, maxLength = Number.MAX_SAFE_INTEGER): boolean {
+	if (text.length === 0 || text.length > maxLength) return false;
+	for (let i = 0; i < text.length; i++) if (!isDigit(text.charCodeAt(i))) return false;
+	return true;
+}
+
+/** `text` without trailing "0" characters (a loop: `/0+$/` is quadratic on long input). */
+export function trimTrailingZeros(text: string): string {
+	let end = text.length;
+	while (end > 0 && text.charCodeAt(end - 1) === 48) end--;
+	return text.slice(0, end);
+}
+
+/** Exponent notation such as "1e5" or "1.5E-3": digits, at most one dot, one e, optional sign, digits. */
+function isExponentNotation(text: string): boolean {
+	const e = text.search(/[eE]/);
+	if (e === -1) return false;
+	const mantissa = text.slice(0, e);
+	let exponent = text.slice(e + 1);
+	if (exponent[0] === '+' || exponent[0] === '-') exponent = exponent.slice(1);
+	const plainMantissa = mantissa.replace('.', '');
+	const mantissaOk = plainMantissa === '' || isDigits(plainMantissa);
+	return mantissaOk && (exponent === '' || isDigits(exponent)) && /[0-9]/.test(text);
+}
+
 /** Shared front checks: type, blank, whitespace, sign, exponent. Returns the text to scan. */
 function precheck(value: unknown, noun: string): string {
 	if (typeof value !== 'string') {
 		throw new AmountError('type', `${noun} must be a string of digits, got ${typeof value}`);
+	}
+	if (value.length > MAX_AMOUNT_LENGTH) {
+		// capped before any scan: a pasted megabyte must not block the event loop
+		throw new AmountError('too_long', `${noun} is ${value.length} characters long; at most ${MAX_AMOUNT_LENGTH} are allowed`);
 	}
 	if (value.trim() === '') throw new AmountError('blank', `${noun} is empty`);
 	if (value.trim() !== value) {
@@ -62,7 +95,7 @@ function precheck(value: unknown, noun: string): string {
 	if (value[0] === '+' || value[0] === '-') {
 		throw new AmountError('sign', `${noun} ${show(value)} must not have a sign (+ or -); amounts are never negative`);
 	}
-	if (/^[0-9]*\.?[0-9]*[eE][+-]?[0-9]*$/.test(value) && /[0-9]/.test(value)) {
+	if (isExponentNotation(value)) {
 		throw new AmountError('exponent', `${noun} ${show(value)} uses exponent notation; write all digits out`);
 	}
 	return value;
@@ -95,7 +128,7 @@ export function decimalToSmallestUnit(value: string, decimals: number, assetLabe
 		);
 	}
 	const whole = dot === -1 ? text : text.slice(0, dot);
-	const fraction = dot === -1 ? '' : text.slice(dot + 1).replace(/0+$/, '');
+	const fraction = dot === -1 ? '' : trimTrailingZeros(text.slice(dot + 1));
 	if (fraction.length > decimals) {
 		const places = text.length - dot - 1;
 		const asset = assetLabel ? assetLabel : 'the asset';
@@ -121,14 +154,14 @@ export function smallestUnitToDecimal(value: string, decimals: number): string {
 	}
 	const digits = BigInt(text).toString().padStart(decimals + 1, '0');
 	const whole = digits.slice(0, digits.length - decimals);
-	const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
+	const fraction = trimTrailingZeros(digits.slice(digits.length - decimals));
 	return fraction === '' ? whole : `${whole}.${fraction}`;
 }
 
 /** Validates a smallest-unit integer string (spec 4.1 `^[0-9]+$`) and returns it as bigint. */
 function parseSmallest(amountSmallest: string): bigint {
 	const text = precheck(amountSmallest, 'smallest-unit amount');
-	if (!/^[0-9]+$/.test(text)) {
+	if (!isDigits(text)) {
 		throw new AmountError('not_integer', `smallest-unit amount ${show(text)} must be a whole number of digits only (spec 2)`);
 	}
 	return BigInt(text);

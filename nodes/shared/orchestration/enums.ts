@@ -250,6 +250,28 @@ export function isFinalStatus(x: unknown): x is FinalStatus {
 	return typeof x === 'string' && FINAL_SET.has(x);
 }
 
+/**
+ * Order statuses that end polling (read case-insensitively): spec 3's finals plus `expired`, which
+ * the live service reports for a quote-based order that was never funded (issue 10).
+ */
+export const FINAL_ORDER_STATUSES = [...FINAL_STATUSES, 'expired'] as const;
+const FINAL_ORDER_SET: ReadonlySet<string> = new Set(FINAL_ORDER_STATUSES);
+const KNOWN_ORDER_SET: ReadonlySet<string> = new Set([...PUBLIC_STATUSES, 'expired']);
+
+/**
+ * A status as the node outputs it: the spec's spelling (lower case) for a known status in any
+ * case (`COMPLETED` -> `completed`); an unknown status exactly as received (never an error).
+ */
+export function canonicalOrderStatus(status: string): string {
+	const lower = status.toLowerCase();
+	return KNOWN_ORDER_SET.has(lower) ? lower : status;
+}
+
+/** Whether a status, in any case, is final (spec 3 plus `expired`); unknown statuses are not. */
+export function isFinalOrderStatus(status: unknown): boolean {
+	return typeof status === 'string' && FINAL_ORDER_SET.has(status.toLowerCase());
+}
+
 /** Stage markers of the status view, spec 3, in the spec's order. */
 export const STAGES = [
 	'deposit_confirmed',

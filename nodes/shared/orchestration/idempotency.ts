@@ -98,3 +98,19 @@ export function assertIdempotencyKey(key: string, field = 'idempotencyKey'): voi
 		throw new ProtocolError(`${field} ${problem}`, { field, reason: 'invalid_idempotency_key' });
 	}
 }
+
+/** Prefix of submit's default key, derived from the quote and the deposit reference only. */
+export const SUBMIT_KEY_PREFIX = 'n8n-submit-';
+
+/** The members of a submit body that identify one payment: the quote and its deposit reference. */
+const SUBMIT_REFERENCE_FIELDS = ['quoteId', 'txHash', 'bitcoinTxid', 'bitcoinVout', 'sparkTxHash', 'lightningReceiveRequestId'];
+
+/**
+ * Submit's default key: the same quote and deposit reference give the same key in any execution or
+ * workflow, so submitting one payment again replays the first answer instead of a second submit.
+ */
+export function submitIdempotencyKey(body: Record<string, unknown>): string {
+	const reference: Record<string, unknown> = {};
+	for (const field of SUBMIT_REFERENCE_FIELDS) reference[field] = body[field];
+	return SUBMIT_KEY_PREFIX + createHash('sha256').update(canonicalJson(reference)).digest('hex');
+}

@@ -6,3 +6,5 @@ export * from './amounts';
 export * from './schemas';
 export * from './webhooks';
 export * from './idempotency';
+export * from './deliveryMemory';
+export * from './inputs';

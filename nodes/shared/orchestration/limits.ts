@@ -38,3 +38,9 @@ export const IDEMPOTENCY_KEY_MIN_LENGTH = 1;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Largest `decimals` the amount helpers accept. */
 export const MAX_DECIMALS = 30;
+/** Longest amount text accepted, checked before any pattern runs (uint256 has 78 digits). */
+export const MAX_AMOUNT_LENGTH = 100;
+/** Longest integer text accepted for bps, indexes and counts (safe integers have 16 digits). */
+export const MAX_INTEGER_LENGTH = 16;
+/** Significant digits a double keeps exactly for any decimal text (DBL_DIG). */
+export const EXACT_DOUBLE_DIGITS = 15;

@@ -11,10 +11,12 @@ import {
 	FEE_PAYOUT_LEGS,
 	FEE_PAYOUT_ROLES,
 	PRICE_LOCK_MODES,
-	isFinalStatus,
+	canonicalOrderStatus,
+	isFinalOrderStatus,
 	isValidAssetInput,
 	normalizeAssetInput,
 } from './enums';
+import { isDigits } from './amounts';
 import { parseWithSchema } from './errors';
 import {
 	AFFILIATE_IDS_MAX,
@@ -22,6 +24,7 @@ import {
 	APP_FEES_MAX,
 	APP_FEES_MIN,
 	FEE_BPS_MAX,
+	MAX_AMOUNT_LENGTH,
 	REVIEWED_IDENTITIES_MAX,
 	REVIEWED_IDENTITIES_MIN,
 	SLIPPAGE_BPS_MAX,
@@ -30,8 +33,10 @@ import {
 
 // ---------------------------------------------------------------- building blocks
 
-/** spec 4.1: `^[0-9]+$`, smallest units. */
-export const AmountSchema = z.string().regex(/^[0-9]+$/, 'must be an integer string of digits in smallest units');
+/** spec 4.1: `^[0-9]+$`, smallest units; length-capped, linear scan (requests and responses alike). */
+export const AmountSchema = z
+	.string()
+	.refine((s) => isDigits(s, MAX_AMOUNT_LENGTH), `must be an integer string of digits in smallest units (at most ${MAX_AMOUNT_LENGTH})`);
 export const ChainSchema = z.enum(CHAINS);
 /** spec 2.1: a symbol, a routing key `<chain>:<asset>` with a known chain, or the legacy alias TON. */
 export const AssetInputSchema = z
@@ -96,8 +101,24 @@ export const QuoteRequestObjectSchema = z
 		slippageBps: SlippageBpsSchema.optional(),
 		affiliateIds: z.array(AffiliateRefSchema).min(AFFILIATE_IDS_MIN).max(AFFILIATE_IDS_MAX).optional(),
 		zeroconfEnabled: z.boolean().optional(),
+		// spec 1, 4.1: the amountless Lightning invoice flag; its name is not shown (public-notes), so unconfirmed
+		amountlessInvoice: z.boolean().optional(),
 	})
 	.passthrough();
+
+/** spec 1, 4.1: an amountless invoice exists only for exact-in, variable quotes to lightning:BTC. */
+function refineAmountless(value: z.infer<typeof QuoteRequestObjectSchema>, ctx: z.RefinementCtx): void {
+	if (value.amountlessInvoice !== true) return;
+	const destination = normalizeAssetInput(String(value.destinationAsset));
+	const toLightningBtc = value.destinationChain === 'lightning' && (destination === 'BTC' || destination === 'lightning:BTC');
+	const exactInVariable = (value.amountMode ?? 'exact_in') === 'exact_in' && (value.deliveryMode ?? 'variable') === 'variable';
+	if (toLightningBtc && exactInVariable) return;
+	ctx.addIssue({
+		code: z.ZodIssueCode.custom,
+		path: ['amountlessInvoice'],
+		message: 'an amountless invoice exists only for Exact In, Variable quotes to lightning:BTC (spec 1, 4.1)',
+	});
+}
 
 /** POST /v1/orchestration/quote body (spec 4.1, public-notes). */
 export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine((value, ctx) => {
@@ -110,6 +131,7 @@ export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine((value, c
 		});
 	}
 	refineModes(value, ctx);
+	refineAmountless(value, ctx);
 });
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
@@ -151,9 +173,16 @@ export const SubmitRequestSchema = z
 export type SubmitRequest = z.infer<typeof SubmitRequestSchema>;
 
 /** A USD amount: digits with at most two decimals ("25", "25.5", "25.50"). */
-export const FiatUsdSchema = z
-	.string()
-	.regex(/^[0-9]+(\.[0-9]{1,2})?$/, 'must be a USD amount with at most 2 decimals, e.g. "25.50"');
+export const FiatUsdSchema = z.string().refine(isFiatUsd, 'must be a USD amount with at most 2 decimals, e.g. "25.50"');
+
+/** Digits with an optional 1- or 2-digit fraction, capped before the scan. */
+export function isFiatUsd(s: string): boolean {
+	if (s.length > MAX_AMOUNT_LENGTH) return false;
+	const dot = s.indexOf('.');
+	if (dot === -1) return isDigits(s);
+	const fraction = s.slice(dot + 1);
+	return isDigits(s.slice(0, dot)) && fraction.length <= 2 && isDigits(fraction);
+}
 
 /** POST /v1/orchestration/onramp body (spec 4.6, public-notes): exactly one of amount / amountFiatUsd. */
 export const OnrampRequestSchema = z
@@ -186,6 +215,8 @@ export type OnrampRequest = z.infer<typeof OnrampRequestSchema>;
 
 /** `$username` of the payment app, or a Lightning address `name@domain.tld` (spec 1, 4.2). */
 export const PAYMENT_APP_USERNAME = /^\$[A-Za-z0-9_.-]+$/;
+/** Longest offramp recipient checked (an e-mail-style address has at most 320 characters). */
+export const MAX_RECIPIENT_LENGTH = 320;
 export const LIGHTNING_ADDRESS = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
 
 /** Offramp quote body (spec 4.2; public-notes, unconfirmed path): always exact-in and variable. */
@@ -197,7 +228,8 @@ export const OfframpRequestSchema = z
 		recipientAddress: z
 			.string()
 			.refine(
-				(s) => PAYMENT_APP_USERNAME.test(s) || LIGHTNING_ADDRESS.test(s),
+				// capped before the patterns run: outside input must not cost more than a short scan
+				(s) => s.length <= MAX_RECIPIENT_LENGTH && (PAYMENT_APP_USERNAME.test(s) || LIGHTNING_ADDRESS.test(s)),
 				'must be a payment-app $username or a Lightning address (name@domain)',
 			),
 		refundAddress: NonEmpty.optional(),
@@ -468,7 +500,8 @@ export const StageEntrySchema = z.union([
 ]);
 export type StageEntry = z.infer<typeof StageEntrySchema>;
 
-const StagesSchema = z.array(StageEntrySchema);
+// a status answer without `stages` is valid: no stage recorded yet (issue 10)
+const StagesSchema = z.array(StageEntrySchema).optional();
 /** Status view with the order fields at the top level (spec 4.6 "stages and order fields"). */
 export const FlatStatusResponseSchema = OrderSchema.extend({ stages: StagesSchema }).passthrough();
 /** Status view as the live service sends it: `{order: {...}, stages: [...]}` (public-notes). */
@@ -556,20 +589,22 @@ export function normalizeStatusResponse(body: unknown): NormalizedStatus {
 	if (nested) {
 		const parsed = parseWithSchema(NestedStatusResponseSchema, body, 'Invalid status response', 'invalid_status_response');
 		order = parsed.order;
-		stageDetails = parsed.stages;
+		stageDetails = parsed.stages ?? [];
 	} else {
 		const parsed = parseWithSchema(FlatStatusResponseSchema, body, 'Invalid status response', 'invalid_status_response');
 		const { stages, ...rest } = parsed;
 		order = rest;
-		stageDetails = stages;
+		stageDetails = stages ?? [];
 	}
-	const { id, status } = order;
+	const { id } = order;
+	// compared case-insensitively, output in the spec's spelling; an unknown status passes as is
+	const status = canonicalOrderStatus(order.status);
 	return {
 		id,
 		status,
 		stages: stageDetails.map((s) => (typeof s === 'string' ? s : s.name)),
 		stageDetails,
-		isFinal: isFinalStatus(status),
+		isFinal: isFinalOrderStatus(status),
 		order,
 	};
 }

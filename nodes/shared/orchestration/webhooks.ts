@@ -186,3 +186,20 @@ export function webhookDuplicateKey(envelope: { event: string; data: { id: strin
 export function payloadHash(rawBody: Buffer | string): string {
 	return createHash('sha256').update(rawBody).digest('hex');
 }
+
+/** Shortest secret accepted as an HMAC key (the service's secrets are far longer). */
+export const MIN_WEBHOOK_SECRET_LENGTH = 16;
+
+/**
+ * Why a configured secret cannot be an HMAC key, or undefined when it can. An expression that
+ * resolved to undefined, null or an object must never become the public key "undefined", "null"
+ * or "[object Object]". The message describes the value's kind and length, never the value.
+ */
+export function webhookSecretProblem(secret: unknown): string | undefined {
+	if (secret === undefined || secret === null || secret === '') return 'no webhook secret is set';
+	if (typeof secret !== 'string') return `the webhook secret is not a string (it resolved to ${Array.isArray(secret) ? 'an array' : typeof secret})`;
+	if (secret.trim().length < MIN_WEBHOOK_SECRET_LENGTH) {
+		return `the webhook secret has ${secret.trim().length} characters; at least ${MIN_WEBHOOK_SECRET_LENGTH} are expected`;
+	}
+	return undefined;
+}

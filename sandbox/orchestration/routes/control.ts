@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { PUBLIC_STATUSES } from '../../../nodes/shared/orchestration/enums';
@@ -17,8 +18,22 @@ const DepositSchema = z.object({
 });
 
 const RedeliverSchema = z.object({ url: z.string().url().optional() });
+const TestWebhookSchema = z.object({
+	url: z.string().url(),
+	secret: z.string().min(1).optional(),
+	partnerId: z.string().min(1).optional(),
+});
+
+const RawDeliverySchema = z.object({ rawBody: z.string(), event: z.string().min(1).optional() });
 
 const AdvanceSchema = z.object({ status: z.enum([...PUBLIC_STATUSES, 'paused']) });
+/** Any status text (upper case, `expired`, kinds the spec does not list) and whether stages are left out. */
+const ReportSchema = z.object({
+	status: z.string().min(1).max(64).optional(),
+	omitStages: z.boolean().optional(),
+	// an oversized amount text, for tests of what a client does with hostile response fields
+	amountIn: z.string().min(1).max(2_000_000).optional(),
+});
 
 type Query = Record<string, string | undefined>;
 
@@ -95,6 +110,27 @@ export function registerControlRoutes(app: FastifyInstance, ctx: OrchestrationCo
 	app.get('/sandbox/webhooks', async () => ({
 		webhooks: ctx.state.webhooks.map(({ secret: _secret, ...rest }) => rest),
 	}));
+	// Test registrations with a chosen secret, and deliveries of chosen bytes (golden vectors, retry schedule).
+	app.post('/sandbox/webhooks', async (request, reply) => {
+		const body = parseInput(TestWebhookSchema, request.body);
+		const partnerId = body.partnerId ?? ctx.config.partners[0].partnerId;
+		if (!ctx.config.partners.some((p) => p.partnerId === partnerId)) throw badRequest(`partnerId: unknown partner ${partnerId}`);
+		const record = {
+			webhookId: ctx.state.nextId('wh'),
+			partnerId,
+			url: body.url,
+			secret: body.secret ?? `whsec_${randomBytes(32).toString('hex')}`,
+			createdAt: new Date(ctx.clock.now()).toISOString(),
+		};
+		ctx.state.webhooks.push(record);
+		return reply.code(201).send(record);
+	});
+	app.post('/sandbox/webhooks/:webhookId/deliveries', async (request, reply) => {
+		const hook = ctx.state.webhooks.find((w) => w.webhookId === (request.params as { webhookId: string }).webhookId);
+		if (!hook) throw notFound('webhook not found');
+		const { rawBody, event } = parseInput(RawDeliverySchema, request.body);
+		return reply.code(202).send(ctx.webhooks.sendRaw(hook, event ?? 'test', rawBody));
+	});
 	app.get('/sandbox/deliveries', async (request) => {
 		const q = request.query as Query;
 		const deliveries = ctx.state.deliveries.filter((d) =>
@@ -113,6 +149,14 @@ export function registerControlRoutes(app: FastifyInstance, ctx: OrchestrationCo
 		const body = parseInput(DepositSchema, request.body);
 		const order = simulateDeposit(ctx, body.depositAddress, BigInt(body.amount), body);
 		return reply.code(201).send({ orderId: order.id, order: orderSnapshot(order) });
+	});
+
+	// How the status view reports an order from now on (the order itself does not change).
+	app.post('/sandbox/orders/:id/report', async (request) => {
+		const order = ctx.state.orders.get((request.params as { id: string }).id);
+		if (!order) throw notFound('order not found');
+		order.reported = parseInput(ReportSchema, request.body);
+		return statusView(order, ctx.switches.statusShape);
 	});
 
 	app.post('/sandbox/orders/:id/advance', async (request) => {

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isFinalStatus } from '../../../nodes/shared/orchestration/enums';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
-import { badRequest, notFound } from '../errors';
+import { ApiError, badRequest, notFound } from '../errors';
 import { orderSnapshot, publicStatus, statusView } from '../order-view';
 import type { OrderRecord, QuoteRecord } from '../state';
-import { requireReadToken } from '../tokens';
+import { type ReadTarget, requireReadToken } from '../tokens';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -17,37 +17,54 @@ function readTokenOf(request: FastifyRequest): string | undefined {
 	return (typeof header === 'string' && header !== '' ? header : undefined) ?? query;
 }
 
-/** A partner sees its own records; anonymous quotes are visible to server keys only. */
-function visible(caller: Caller, partnerId: string | null): boolean {
-	return partnerId === caller.partner.partnerId || (partnerId === null && caller.type === 'server');
+/**
+ * A partner key sees its partner's records only (spec §4.6: a quote belongs to the partner whose
+ * key created it). Records created without Authorization belong to no partner: no key reads them,
+ * only a keyless request by their id (the only handle their creator has).
+ */
+function visible(caller: Caller | undefined, partnerId: string | null): boolean {
+	return caller ? partnerId === caller.partner.partnerId : partnerId === null;
 }
 
-function findQuote(ctx: OrchestrationContext, caller: Caller, quoteId: string): QuoteRecord {
+/** A keyless read of anything but an anonymous record stays 401 auth_required (spec §5). */
+function notVisible(caller: Caller | undefined, what: string): Error {
+	return caller ? notFound(`${what} not found`) : new ApiError(401, 'auth_required', 'an API key is required in Authorization: Bearer <API_KEY>');
+}
+
+function findQuote(ctx: OrchestrationContext, caller: Caller | undefined, quoteId: string): QuoteRecord {
 	const quote = ctx.state.quotes.get(quoteId);
-	if (!quote || !visible(caller, quote.partnerId)) throw notFound(`quote ${quoteId} not found`);
+	if (!quote || !visible(caller, quote.partnerId)) throw notVisible(caller, `quote ${quoteId}`);
 	return quote;
 }
 
-function findOrder(ctx: OrchestrationContext, caller: Caller, id: string): OrderRecord {
+function findOrder(ctx: OrchestrationContext, caller: Caller | undefined, id: string): OrderRecord {
 	const order = ctx.state.orders.get(id);
-	if (!order || !visible(caller, order.partnerId)) throw notFound(`order ${id} not found`);
+	if (!order || !visible(caller, order.partnerId)) throw notVisible(caller, `order ${id}`);
 	return order;
+}
+
+/** The key of a status read, or undefined for a keyless one (allowed for anonymous records only). */
+function readerOf(ctx: OrchestrationContext, request: FastifyRequest): Caller | undefined {
+	return authenticate(ctx, request, { clientScope: 'orders:read', optional: true });
+}
+
+function checkReadToken(ctx: OrchestrationContext, caller: Caller | undefined, request: FastifyRequest, target: ReadTarget): void {
+	if (caller) requireReadToken(ctx, caller, readTokenOf(request), target);
 }
 
 export function registerStatusRoutes(app: FastifyInstance, ctx: OrchestrationContext): void {
 	// spec §4.6: by order `id` or by `quoteId`; before funding a quote-based poll answers 404 not_found
 	app.get('/v1/orchestration/status', async (request) => {
-		const caller = authenticate(ctx, request, { clientScope: 'orders:read' }) as Caller;
+		const caller = readerOf(ctx, request);
 		const { id, quoteId } = request.query as Query;
 		if (!id && !quoteId) throw badRequest('give the order id or quoteId as a query parameter', 'invalid_query');
-		const token = readTokenOf(request);
 		if (id) {
 			const order = ctx.state.orders.get(id);
-			requireReadToken(ctx, caller, token, { orderId: id, quoteId: order?.quoteId });
+			checkReadToken(ctx, caller, request, { orderId: id, quoteId: order?.quoteId });
 			return statusView(findOrder(ctx, caller, id), ctx.switches.statusShape);
 		}
 		const quote = ctx.state.quotes.get(quoteId as string);
-		requireReadToken(ctx, caller, token, { quoteId, orderId: quote?.orderId });
+		checkReadToken(ctx, caller, request, { quoteId, orderId: quote?.orderId });
 		const found = findQuote(ctx, caller, quoteId as string);
 		const order = found.orderId ? ctx.state.orders.get(found.orderId) : undefined;
 		if (!order) throw notFound(`quote ${found.quoteId} has no order yet: its deposit address has not been paid`);
@@ -56,11 +73,11 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: OrchestrationCon
 
 	// public-notes: the quote with its order, null until funded
 	app.get('/v1/orchestration/order', async (request) => {
-		const caller = authenticate(ctx, request, { clientScope: 'orders:read' }) as Caller;
+		const caller = readerOf(ctx, request);
 		const { quoteId } = request.query as Query;
 		if (!quoteId) throw badRequest('quoteId: required query parameter', 'invalid_query');
 		const quote = ctx.state.quotes.get(quoteId);
-		requireReadToken(ctx, caller, readTokenOf(request), { quoteId, orderId: quote?.orderId });
+		checkReadToken(ctx, caller, request, { quoteId, orderId: quote?.orderId });
 		const found = findQuote(ctx, caller, quoteId);
 		const order = found.orderId ? ctx.state.orders.get(found.orderId) : undefined;
 		return { ...found.response, order: order ? orderSnapshot(order) : null };

@@ -42,6 +42,8 @@ export interface NodeOptions {
 	executionId?: string;
 	workflowId?: string;
 	continueOnFail?: boolean;
+	/** The node's typeVersion; the newest when unset. */
+	typeVersion?: number;
 }
 
 let executions = 0;
@@ -61,6 +63,7 @@ export function orchestrationNode(opts: NodeOptions): NodeHarness {
 		executionId: opts.executionId ?? `exec-${process.pid}-${++executions}`,
 		workflowId: opts.workflowId,
 		continueOnFail: opts.continueOnFail,
+		typeVersion: opts.typeVersion,
 	});
 }
 
@@ -122,6 +125,8 @@ export function quoteParams(overrides: INodeParameters = {}): INodeParameters {
 		sourceAsset: 'USDC',
 		destinationChain: 'bitcoin',
 		destinationAsset: 'BTC',
+		// version 2 nodes default to Decimal; these tests speak smallest units
+		amountFormat: 'smallestUnit',
 		amount: '100000000',
 		recipientAddress: ADDR.bitcoin,
 		...overrides,

@@ -59,7 +59,7 @@ describe('order.submit', () => {
 		expect(out.readToken).toBeUndefined();
 		const [post] = await control(sb).requests({ path: '/v1/orchestration/submit' });
 		expect(post.body).toEqual({ quoteId: q.quoteId, txHash: `0x${'ab'.repeat(32)}` });
-		expect(post.idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
+		expect(post.idempotencyKey).toMatch(/^n8n-submit-[0-9a-f]{64}$/);
 	});
 
 	it('with a client key: returns an order-bound read token', async () => {
@@ -144,7 +144,7 @@ describe('order.getStatus waiting until final', () => {
 		);
 		expect(last).toMatchObject({ status: 'processing', isFinal: false, waitTimedOut: true });
 		const error = await runError(statusNode(SERVER_KEY, { waitUntilFinal: true, waitTimeoutSeconds: 1 }), [{ json: order }]);
-		expect(error.message).toBe('The order is still "processing" after waiting 1 s');
+		expect(error.message).toBe('The order is still "processing" after waiting 1 s (wait timeout)');
 		// The 3 s poll interval does not fit in 1 s: no sleep, no second read.
 		expect(Date.now() - started).toBeLessThan(2500);
 	});

@@ -44,6 +44,9 @@ function mismatch(name: string, build: (secret: string, ts: string) => { body: B
 	};
 }
 
+/** What `String(secret)` made of a secret that did not resolve to a string (issue 14, point 3). */
+export const PUBLIC_KEYS = ['undefined', 'null', '[object Object]', '', 'true', 'false', '0', 'NaN', '[object Array]'];
+
 function generated(): BadCase[] {
 	const cases: BadCase[] = [];
 
@@ -111,6 +114,23 @@ function generated(): BadCase[] {
 		cases.push(mismatch(`altered body, original signature: ${label}`, (secret, ts) => {
 			const original = baseBody();
 			return { body: other(original), signature: sign(secret, ts, original) };
+		}));
+	}
+
+	// Keys an unresolved secret used to become (String(undefined), ...): public, so never valid.
+	for (const publicKey of PUBLIC_KEYS) {
+		cases.push(mismatch(`signed with the public key ${JSON.stringify(publicKey)}`, (_secret, ts) => {
+			const body = baseBody();
+			return { body, signature: sign(publicKey, ts, body) };
+		}));
+	}
+
+	// One hex digit of the correct signature changed (still 64 valid hex characters).
+	for (let pos = 0; pos < 64; pos += 2) {
+		cases.push(mismatch(`hex digit ${pos} of the signature changed`, (secret, ts) => {
+			const body = baseBody();
+			const good = sign(secret, ts, body);
+			return { body, signature: good.slice(0, pos) + (good[pos] === 'f' ? '0' : 'f') + good.slice(pos + 1) };
 		}));
 	}
 
@@ -300,4 +320,35 @@ function handWritten(): BadCase[] {
 
 export function badDeliveries(): BadCase[] {
 	return [...generated(), ...handWritten()];
+}
+
+/** A genuine delivery and a copy of it sent again, which must start nothing. */
+export interface ReplayCase {
+	name: string;
+	body: Buffer;
+	headers: Record<string, string>;
+	replayHeaders: Record<string, string>;
+	/** Replayed to the test URL of the same node. */
+	toTestUrl: boolean;
+}
+
+const REPLAY_VARIANTS: Array<[string, (h: Record<string, string>) => Record<string, string>, boolean]> = [
+	['exact copy', (h) => ({ ...h }), false],
+	['upper-case signature', (h) => ({ ...h, 'x-service-signature': h['x-service-signature'].toUpperCase() }), false],
+	['copy with other headers added', (h) => ({ ...h, 'user-agent': 'replayer/1.0', 'x-forwarded-for': '203.0.113.9' }), false],
+	['exact copy to the test URL', (h) => ({ ...h }), true],
+];
+
+/** `events` genuine deliveries, each replayed in every variant: events x 4 cases. */
+export function replayCases(secret: string, nowMs: number, events: number): ReplayCase[] {
+	const cases: ReplayCase[] = [];
+	for (let i = 0; i < events; i++) {
+		for (const [label, alter, toTestUrl] of REPLAY_VARIANTS) {
+			const body = bodyOf(envelope({ event: i % 3 ? 'order.processing' : 'order.completed' }));
+			const ts = String(nowMs - i);
+			const headers = { ...JSON_TYPE, 'x-service-signature': sign(secret, ts, body), 'x-service-timestamp': ts };
+			cases.push({ name: `replay ${i}: ${label}`, body, headers, replayHeaders: alter(headers), toTestUrl });
+		}
+	}
+	return cases;
 }

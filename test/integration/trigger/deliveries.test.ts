@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { compactKey, memoryHas, memorySize, readMemory } from '../../../nodes/shared/orchestration/deliveryMemory';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, startWebhookServer, type NodeHarness, type WebhookServer } from '../../harness/n8n';
 import { completeRun, nodeStaticData, post, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from './helpers';
@@ -202,17 +203,19 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 			});
 			expect(json.headers).toBeUndefined();
 		}
-		// Each run persists its key in static data (what n8n saves); the secret is in no output.
-		expect(nodeStaticData(h).seenKeys).toBeUndefined();
+		// webhook() remembered each key in static data when it accepted it (what n8n saves after the
+		// request); the runs write nothing; the secret is in no output.
+		const remembered = readMemory(nodeStaticData(h).deliveries);
+		for (const d of deliveries) {
+			const sent = JSON.parse(d.body);
+			expect(memoryHas(remembered, compactKey(JSON.stringify([sent.data.id, sent.event, sent.data.updatedAt])))).toBe(true);
+		}
+		expect(memorySize(remembered)).toBe(deliveries.length);
+		const before = JSON.stringify(h.workflow.staticData);
 		const outputs = [];
 		for (const run of server.runs) outputs.push(await completeRun(h, run));
 		expect(outputs.map((o) => o.map((i) => i.json))).toEqual(server.runs.map((r) => r.map((i) => i.json)));
-		expect([...(nodeStaticData(h).seenKeys as string[])].sort()).toEqual(
-			deliveries.map((d) => {
-				const sent = JSON.parse(d.body);
-				return JSON.stringify([sent.data.id, sent.event, sent.data.updatedAt]);
-			}).sort(),
-		);
+		expect(JSON.stringify(h.workflow.staticData)).toBe(before);
 		expect(JSON.stringify({ runs: server.runs, outputs })).not.toContain(String(nodeStaticData(h).secret));
 	});
 
@@ -294,13 +297,14 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		for (const d of ignored) expect(JSON.parse(d.attempts[0].responseBody ?? '{}')).toMatchObject({ ignored: 'event_not_selected' });
 	});
 
-	it('outputs only the order snapshot, or adds the headers, when asked', async () => {
+	it('outputs only the order snapshot, or adds the headers (without the sensitive ones unless asked)', async () => {
 		const onlyData = await registeredTrigger({ events: ['order.completed'], options: { onlyData: true } });
 		const withHeaders = await registeredTrigger({ events: ['order.completed'], options: { includeHeaders: true } });
+		const sensitive = await registeredTrigger({ events: ['order.completed'], options: { includeHeaders: true, includeSensitiveHeaders: true } });
 		const orderId = await fundedOrder(sb);
 		const deliveries = await settled(sb, orderId);
 		const completed = deliveries.filter((d) => d.event === 'order.completed');
-		expect(completed).toHaveLength(2); // one per registered endpoint
+		expect(completed).toHaveLength(3); // one per registered endpoint
 
 		const snapshot = JSON.parse(completed[0].body).data;
 		expect(onlyData.server.runs).toHaveLength(1);
@@ -313,10 +317,15 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		const { json } = withHeaders.server.runs[0][0];
 		expect(json.data).toEqual(snapshot);
 		const headers = json.headers as Record<string, string>;
-		const mine = completed.find((d) => d.webhookId === nodeStaticData(withHeaders.h).webhookId)!;
-		expect(headers['x-service-signature']).toBe(mine.attempts[0].signature);
-		expect(headers['x-service-timestamp']).toBe(mine.attempts[0].timestamp);
 		expect(headers['user-agent']).toMatch(/sandbox/);
+		expect(headers['content-type']).toMatch(/json/);
+		expect(headers).not.toHaveProperty('x-service-signature');
+		expect(headers).not.toHaveProperty('x-service-timestamp');
+
+		const kept = sensitive.server.runs[0][0].json.headers as Record<string, string>;
+		const mine = completed.find((d) => d.webhookId === nodeStaticData(sensitive.h).webhookId)!;
+		expect(kept['x-service-signature']).toBe(mine.attempts[0].signature);
+		expect(kept['x-service-timestamp']).toBe(mine.attempts[0].timestamp);
 	});
 
 	it('verifies on the test URL too ("listen for test event")', async () => {

@@ -2,13 +2,15 @@
  * Every bad delivery is answered with the right status and starts no run; every good one starts
  * exactly one. Deliveries go over real HTTP to the node's webhook served like n8n serves it.
  */
+import type { IDataObject } from 'n8n-workflow';
 import { runWebhook, startWebhookServer, type WebhookServer } from '../../harness/n8n';
-import { badDeliveries, type BadDelivery } from './corpus';
+import { PUBLIC_KEYS, badDeliveries, replayCases, type BadDelivery } from './corpus';
 import {
 	deliverInMemory,
 	envelope,
 	memoryRequest,
 	memoryResponse,
+	n8nLogger,
 	nodeStaticData,
 	post,
 	sign,
@@ -19,6 +21,7 @@ import {
 
 const SECRET = 'whsec_corpus_0123456789abcdef0123456789abcdef';
 const TOLERANCE = 300;
+const REPLAYED_EVENTS = 15;
 
 interface Failure {
 	name: string;
@@ -55,10 +58,34 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 		await Promise.all(servers.map((s) => s.close()));
 	});
 
-	it('has a corpus of at least 100 bad deliveries with distinct names', () => {
-		const names = badDeliveries().map((make) => make(SECRET, Date.now(), TOLERANCE).name);
-		expect(names.length).toBeGreaterThanOrEqual(100);
+	it('has a corpus of at least 200 bad deliveries (forged, tampered, malformed, stale, replayed) with distinct names', () => {
+		const names = [
+			...badDeliveries().map((make) => make(SECRET, Date.now(), TOLERANCE).name),
+			...replayCases(SECRET, Date.now(), REPLAYED_EVENTS).map((c) => c.name),
+		];
+		expect(names.length).toBeGreaterThanOrEqual(200);
 		expect(new Set(names).size).toBe(names.length);
+	});
+
+	it.each([
+		['deduplication on', {}],
+		['deduplication off', { deduplicate: false }],
+		['a duplicate window of one event (keys evicted at once)', { deduplicationWindow: 1 }],
+	])('starts nothing from any replayed delivery, to either URL, with %s', async (_label, options) => {
+		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options } });
+		const production = await startWebhookServer(h);
+		const test = await startWebhookServer(h, { isTest: true });
+		servers.push(production, test);
+		const cases = replayCases(SECRET, Date.now(), REPLAYED_EVENTS);
+		const answers: string[] = [];
+		for (const c of cases) {
+			expect((await post(production.url, c.body, c.headers)).status).toBe(200);
+			const replay = await post(c.toTestUrl ? test.url : production.url, c.body, c.replayHeaders);
+			answers.push(`${replay.status} ${replay.json?.ignored}`);
+		}
+		expect(answers).toEqual(cases.map(() => '200 replay'));
+		expect(production.runs).toHaveLength(cases.length);
+		expect(test.runs).toHaveLength(0);
 	});
 
 	it('rejects every bad delivery with its status and reason and starts no run (existing endpoint)', async () => {
@@ -166,7 +193,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 	});
 
 	describe('replays and the clock window', () => {
-		it('answers a replay inside the tolerance 200 as a duplicate, and 401 stale once the tolerance has passed', async () => {
+		it('answers a replay inside the tolerance 200 as a replay, and 401 stale once the tolerance has passed', async () => {
 			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { toleranceSeconds: 1 } } });
 			const server = await startWebhookServer(h);
 			servers.push(server);
@@ -174,7 +201,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			const headers = signedHeaders(SECRET, body);
 			expect((await post(server.url, body, headers)).status).toBe(200);
 			const replay = await post(server.url, body, headers);
-			expect([replay.status, replay.json?.ignored]).toEqual([200, 'duplicate']);
+			expect([replay.status, replay.json?.ignored]).toEqual([200, 'replay']);
 			await sleep(1200);
 			const late = await post(server.url, body, headers);
 			expect([late.status, late.json?.error]).toEqual([401, 'stale_timestamp']);
@@ -192,7 +219,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			expect(server.runs).toHaveLength(2);
 		});
 
-		it('without deduplication a replay inside the tolerance runs again (deduplication is what stops it)', async () => {
+		it('without deduplication a replay inside the tolerance starts nothing; a retry with a fresh signature runs', async () => {
 			const h = triggerHarness({
 				parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { deduplicate: false } },
 			});
@@ -201,8 +228,39 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			const body = JSON.stringify(envelope());
 			const headers = signedHeaders(SECRET, body);
 			await post(server.url, body, headers);
-			await post(server.url, body, headers);
+			const replays = await Promise.all([1, 2, 3].map(() => post(server.url, body, headers)));
+			expect(replays.map((r) => r.json?.ignored)).toEqual(['replay', 'replay', 'replay']);
+			const upper = { ...headers, 'x-service-signature': headers['x-service-signature'].toUpperCase() };
+			expect((await post(server.url, body, upper)).json?.ignored).toBe('replay');
+			expect(server.runs).toHaveLength(1);
+			// Deduplication off: the service's retry (same event, fresh timestamp and signature) runs again.
+			expect((await post(server.url, body, signedHeaders(SECRET, body, Date.now() + 5))).status).toBe(200);
 			expect(server.runs).toHaveLength(2);
+		});
+
+		it('a replay after its key left the duplicate window starts nothing', async () => {
+			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { deduplicationWindow: 1 } } });
+			const first = JSON.stringify(envelope());
+			const headers = signedHeaders(SECRET, first);
+			expect((await deliverInMemory(h, first, headers)).result.workflowData).toHaveLength(1);
+			const second = JSON.stringify(envelope());
+			expect((await deliverInMemory(h, second, signedHeaders(SECRET, second))).result.workflowData).toHaveLength(1);
+			// The first key was evicted (window 1): a retry with a new signature would run; the replay does not.
+			const replay = await deliverInMemory(h, first, headers);
+			expect([replay.status, replay.json?.ignored, replay.result.workflowData]).toEqual([200, 'replay', undefined]);
+			// After a restart (no process memory), the saved replay memory still refuses it.
+			const saved = JSON.parse(JSON.stringify(h.workflow.staticData)) as IDataObject;
+			const restarted = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET }, staticData: saved, workflowId: `${h.workflow.id}-restart` });
+			expect((await deliverInMemory(restarted, first, headers)).json?.ignored).toBe('replay');
+		});
+
+		it('a production delivery replayed to the test URL starts nothing (existing endpoint: one secret for both)', async () => {
+			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
+			const body = JSON.stringify(envelope());
+			const headers = signedHeaders(SECRET, body);
+			expect((await deliverInMemory(h, body, headers)).result.workflowData).toHaveLength(1);
+			const atTestUrl = await deliverInMemory(h, body, headers, true);
+			expect([atTestUrl.status, atTestUrl.json?.ignored, atTestUrl.result.workflowData]).toEqual([200, 'replay', undefined]);
 		});
 
 		it('accepts upper-case hex of the correct signature (protocol core policy: case carries no information)', async () => {
@@ -212,5 +270,101 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			const answer = await deliverInMemory(h, body, { ...headers, 'x-service-signature': headers['x-service-signature'].toUpperCase() });
 			expect(answer.result.workflowData?.[0]).toHaveLength(1);
 		});
+	});
+});
+
+describe('Orchestration Trigger: the secret of an existing endpoint (issue 14, point 3)', () => {
+	const body = JSON.stringify(envelope());
+	/** A delivery signed with each public key and with the text the value would have become. */
+	const forgeries = (value: unknown) => [...PUBLIC_KEYS, String(value)].map((key) => signedHeaders(key, body));
+
+	async function expectRefused(h: ReturnType<typeof triggerHarness>, value: unknown): Promise<void> {
+		for (const headers of forgeries(value)) {
+			const answer = await deliverInMemory(h, body, headers);
+			expect([answer.status, answer.json?.error]).toEqual([500, 'secret_unavailable']);
+			expect(answer.result.workflowData).toBeUndefined();
+			if (typeof value === 'string' && value.length > 0) expect(answer.body).not.toContain(value);
+		}
+	}
+
+	it.each([
+		['missing', undefined],
+		['null', null],
+		['an object', { secret: SECRET }],
+		['an array', [SECRET]],
+		['a number', 1234567890123456],
+		['a boolean', true],
+		['empty', ''],
+		['too short', 'whsec_short'],
+		['spaces only', ' '.repeat(40)],
+	])('a credential whose secret is %s answers 500 with the reason and starts nothing', async (_label, value) => {
+		const h = triggerHarness({ parameters: { registration: 'existingEndpoint' }, secretCredential: { secret: value } as IDataObject });
+		await expectRefused(h, value);
+	});
+
+	it('version 1.1 without the credential answers 500 and starts nothing', async () => {
+		await expectRefused(triggerHarness({ parameters: { registration: 'existingEndpoint' } }), undefined);
+	});
+
+	it.each([
+		['an expression resolving to undefined', '={{ undefined }}'],
+		['an expression resolving to null', '={{ null }}'],
+		['an expression resolving to an object', '={{ { a: 1 } }}'],
+		['an expression reading a missing member', '={{ $json.secret }}'],
+		['a failing expression', '={{ $nope.secret }}'],
+		['a short string', 'abc123'],
+	])('the version 1 parameter as %s answers 500 and starts nothing', async (_label, webhookSecret) => {
+		const h = triggerHarness({ typeVersion: 1, parameters: { registration: 'existingEndpoint', webhookSecret } });
+		await expectRefused(h, webhookSecret.startsWith('=') ? undefined : webhookSecret);
+	});
+
+	it('the version 1 parameter keeps working when it is a real string; the credential works in 1.1', async () => {
+		for (const h of [
+			triggerHarness({ typeVersion: 1, parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } }),
+			triggerHarness({ parameters: { registration: 'existingEndpoint' }, secretCredential: { secret: SECRET } }),
+		]) {
+			const env = JSON.stringify(envelope());
+			expect((await deliverInMemory(h, env, signedHeaders(SECRET, env))).result.workflowData).toHaveLength(1);
+			expect((await deliverInMemory(h, env, signedHeaders('undefined', env))).status).toBe(401);
+		}
+	});
+});
+
+describe('Orchestration Trigger: refusals in n8n\'s log (issue 12)', () => {
+	it('logs every refused delivery at warn with its reason, never the secret, the signature or the body', async () => {
+		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
+		const warn = jest.spyOn(n8nLogger(h), 'warn').mockImplementation(() => {});
+		try {
+			const sent: BadDelivery[] = badDeliveries().map((make) => make(SECRET, Date.now(), TOLERANCE));
+			for (const bad of sent) await deliverInMemory(h, bad.body, bad.headers);
+			expect(warn).toHaveBeenCalledTimes(sent.length);
+			sent.forEach((bad, i) => {
+				const [message, meta] = warn.mock.calls[i] as [string, IDataObject];
+				expect(message).toBe(`Orchestration Trigger refused a delivery: ${bad.error}`);
+				expect(meta).toMatchObject({ reason: bad.error, status: bad.status, workflowId: h.workflow.id, node: 'Orchestration Trigger' });
+				const logged = JSON.stringify(warn.mock.calls[i]);
+				expect(logged).not.toContain(SECRET);
+				const ts = bad.headers['x-service-timestamp'];
+				if (typeof ts === 'string') expect(logged).not.toContain(sign(SECRET, ts, bad.body));
+				const given = bad.headers['x-service-signature'];
+				if (typeof given === 'string' && given.length >= 16) expect(logged).not.toContain(given);
+				if (bad.body.length > 20) expect(logged).not.toContain(bad.body.toString('utf8'));
+			});
+			// A replay and a misconfiguration are refusals too; an accepted delivery and a duplicate are not.
+			warn.mockClear();
+			const body = JSON.stringify(envelope({ data: { note: 'body-marker-7f3a' } }));
+			const headers = signedHeaders(SECRET, body);
+			await deliverInMemory(h, body, headers);
+			await deliverInMemory(h, body, signedHeaders(SECRET, body, Date.now() + 2));
+			expect(warn).not.toHaveBeenCalled();
+			await deliverInMemory(h, body, headers);
+			expect(warn.mock.calls.map((c) => (c[1] as IDataObject).reason)).toEqual(['replay']);
+			const misconfigured = triggerHarness({ parameters: { registration: 'existingEndpoint' }, secretCredential: { secret: null } as IDataObject });
+			await deliverInMemory(misconfigured, body, headers);
+			expect((warn.mock.calls[1][1] as IDataObject).reason).toBe('secret_unavailable');
+			expect(JSON.stringify(warn.mock.calls)).not.toContain('body-marker-7f3a');
+		} finally {
+			warn.mockRestore();
+		}
 	});
 });

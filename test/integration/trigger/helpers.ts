@@ -5,16 +5,21 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import * as http from 'node:http';
-import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
+import { OrchestrationWebhookSecretApi } from '../../../credentials/OrchestrationWebhookSecretApi.credentials';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { createHarness, executeNode, runWebhook, type NodeHarness, type WebhookRequest, type WebhookResponse } from '../../harness/n8n';
+import { core, createHarness, executeNode, runWebhook, webhookData, type CredentialStore, type NodeHarness, type WebhookRequest, type WebhookResponse } from '../../harness/n8n';
 
 export const SERVER_KEY = 'fn_sandbox_server_partner1';
 
 let harnessCount = 0;
 
-/** A trigger harness with its own workflow id, so no two tests share a process-local memory. */
+/**
+ * A trigger harness with its own workflow id, so no two tests share a process-local memory. In
+ * version 1.1 (the default) an existing endpoint's `webhookSecret` goes into the secret credential,
+ * as a user of 1.1 sets it; version 1 keeps it a parameter.
+ */
 export function triggerHarness(opts: {
 	parameters?: INodeParameters;
 	baseUrl?: string;
@@ -22,16 +27,28 @@ export function triggerHarness(opts: {
 	staticData?: IDataObject;
 	workflowId?: string;
 	webhookBaseUrl?: string;
+	typeVersion?: number;
+	/** Decrypted data of the secret credential as n8n would hand it over (any shape, for attacks). */
+	secretCredential?: IDataObject;
+	/** Another instance of the node (e.g. loaded in an isolated module registry: another process). */
+	nodeType?: OrchestrationTrigger;
 }): NodeHarness {
 	harnessCount++;
+	const { webhookSecret, ...rest } = opts.parameters ?? {};
+	const v1 = opts.typeVersion === 1;
+	const secretCredential = opts.secretCredential ?? (!v1 && webhookSecret !== undefined ? { secret: webhookSecret } : undefined);
 	return createHarness({
-		nodeType: new OrchestrationTrigger(),
-		credentialTypes: [new OrchestrationServerApi()],
-		credentials: { orchestrationServerApi: { baseUrl: opts.baseUrl ?? 'http://127.0.0.1:9', apiKey: opts.apiKey ?? SERVER_KEY } },
-		parameters: opts.parameters ?? {},
+		nodeType: opts.nodeType ?? new OrchestrationTrigger(),
+		credentialTypes: [new OrchestrationServerApi(), new OrchestrationWebhookSecretApi()],
+		credentials: {
+			orchestrationServerApi: { baseUrl: opts.baseUrl ?? 'http://127.0.0.1:9', apiKey: opts.apiKey ?? SERVER_KEY },
+			...(secretCredential ? { orchestrationWebhookSecretApi: secretCredential } : {}),
+		} as CredentialStore,
+		parameters: v1 ? (opts.parameters ?? {}) : rest,
 		workflowId: opts.workflowId ?? `wf-trigger-${harnessCount}-${randomBytes(4).toString('hex')}`,
 		staticData: opts.staticData,
 		webhookBaseUrl: opts.webhookBaseUrl,
+		typeVersion: opts.typeVersion,
 	});
 }
 
@@ -201,3 +218,8 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** n8n's logger as a node's context sees it (one instance per process, from n8n's container). */
+export function n8nLogger(h: NodeHarness): IWebhookFunctions['logger'] {
+	return new core.WebhookContext(h.workflow, h.node, h.additionalData, 'webhook', webhookData(h), [], null).logger;
+}

@@ -7,6 +7,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, startWebhookServer, type NodeHarness } from '../../harness/n8n';
+import { deriveIdempotencyKey } from '../../../nodes/shared/orchestration/idempotency';
+import { registrationIdempotencyKey } from '../../../nodes/OrchestrationTrigger/registration';
 import { envelope, nodeStaticData, post, SERVER_KEY, signedHeaders, triggerHarness } from './helpers';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -100,20 +102,66 @@ describe('Orchestration Trigger: registration', () => {
 		expect(nodeStaticData(h).webhookId).toBe(first);
 	});
 
-	it('replays a repeated registration of the same URL instead of creating a second endpoint', async () => {
+	it('after a reset, registers a new endpoint with a new secret: the key has a random part stored with it', async () => {
 		const h = harness();
 		await runWebhookMethod(h, 'create');
-		const { webhookId, secret } = nodeStaticData(h);
-		// Static data lost (e.g. a restored workflow): create runs again with the same derived key.
+		const { webhookId, secret, registrationNonce } = nodeStaticData(h);
+		expect(registrationNonce).toMatch(/^[0-9a-f]{32}$/);
+		// Static data lost (a reset or a restored workflow): create runs again with a new nonce.
 		for (const k of Object.keys(nodeStaticData(h))) delete nodeStaticData(h)[k];
 		await runWebhookMethod(h, 'create');
-		expect(nodeStaticData(h)).toMatchObject({ webhookId, secret });
-		expect(await registrations(sb)).toHaveLength(1);
+		const again = nodeStaticData(h);
+		expect(again.webhookId).not.toBe(webhookId);
+		expect(again.secret).not.toBe(secret);
+		expect(again.registrationNonce).not.toBe(registrationNonce);
+		expect(await registrations(sb)).toHaveLength(2);
 		const posts = await webhookPosts(sb);
-		expect(posts).toHaveLength(2);
+		expect(posts.map((p) => p.replayed)).toEqual([false, false]);
 		expect(posts[0].idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
+		expect(posts[1].idempotencyKey).not.toBe(posts[0].idempotencyKey);
+	});
+
+	it('no one who knows only the workflow id, node id and URL can replay the registration and read the secret', async () => {
+		const h = harness();
+		await runWebhookMethod(h, 'create');
+		const [registered] = await registrations(sb);
+		const [first] = await webhookPosts(sb);
+		// The key the first release derived from public values alone, and the same without a nonce.
+		const guesses = [
+			registrationIdempotencyKey(h.workflow.id, h.node.id, registered.url, ''),
+			deriveIdempotencyKey({ workflowId: h.workflow.id, nodeName: h.node.id, itemIndex: 0, operation: 'webhooks.create', body: { url: registered.url } }),
+		];
+		expect(guesses).not.toContain(first.idempotencyKey);
+		for (const key of guesses) {
+			const res = await fetch(`${sb.orchestrationUrl}/v1/webhooks`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${SERVER_KEY}`, 'content-type': 'application/json', 'x-idempotency-key': key },
+				body: JSON.stringify({ url: registered.url }),
+			});
+			const answer = (await res.json()) as { webhookId?: string; secret?: string };
+			expect(answer.secret).not.toBe(nodeStaticData(h).secret);
+			expect(answer.webhookId).not.toBe(registered.webhookId);
+		}
+	});
+
+	it('a failed activation retried in the same process reuses its key (a lost answer is replayed, not doubled)', async () => {
+		await fetch(`${sb.orchestrationUrl}/sandbox/faults`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ method: 'POST', path: '/v1/webhooks', mode: 'status', status: 400, times: 1 }),
+		});
+		const h = harness();
+		try {
+			await expect(runWebhookMethod(h, 'create')).rejects.toThrow();
+		} finally {
+			await fetch(`${sb.orchestrationUrl}/sandbox/faults`, { method: 'DELETE' });
+		}
+		expect(nodeStaticData(h).webhookId).toBeUndefined();
+		expect(await activate(h)).toEqual({ created: true });
+		const posts = await webhookPosts(sb);
+		expect(posts.map((p) => p.status)).toEqual([400, 201]);
 		expect(posts[1].idempotencyKey).toBe(posts[0].idempotencyKey);
-		expect(posts.map((p) => p.replayed)).toEqual([false, true]);
+		expect(await registrations(sb)).toHaveLength(1);
 	});
 
 	it('retries a failed registration with the same idempotency key: one endpoint', async () => {

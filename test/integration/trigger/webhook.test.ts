@@ -5,7 +5,9 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { startWebhookServer, type WebhookServer } from '../../harness/n8n';
+import { startWebhookServer, testCredential, type WebhookServer } from '../../harness/n8n';
+import { compactKey, memoryHas, memorySize, readMemory } from '../../../nodes/shared/orchestration/deliveryMemory';
+import { ORDER_EVENTS } from '../../../nodes/shared/orchestration/enums';
 import { completeRun, deliverInMemory, envelope, nodeStaticData, post, signedHeaders, triggerHarness } from './helpers';
 
 const SECRET = 'whsec_webhook_contract_0123456789';
@@ -23,8 +25,15 @@ describe('Orchestration Trigger: description', () => {
 		expect(description.name).toBe('orchestrationTrigger');
 		expect(description.displayName).toBe('Orchestration Trigger');
 		expect(description.inputs).toEqual([]);
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
 		expect(description.credentials).toEqual([
 			expect.objectContaining({ name: 'orchestrationServerApi', displayOptions: { show: { registration: ['automatic'] } } }),
+			expect.objectContaining({
+				name: 'orchestrationWebhookSecretApi',
+				required: true,
+				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1] } },
+			}),
 		]);
 		expect(description.webhooks).toEqual([
 			expect.objectContaining({ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData' }),
@@ -36,17 +45,30 @@ describe('Orchestration Trigger: description', () => {
 		expect(byName.registration.default).toBe('automatic');
 		expect(byName.registration.options?.map((o) => (o as { value: string }).value)).toEqual(['automatic', 'existingEndpoint']);
 		expect(byName.webhookSecret.typeOptions?.password).toBe(true);
-		expect(byName.events.default).toHaveLength(11);
-		expect(byName.events.options).toHaveLength(11);
+		expect(byName.webhookSecret.displayOptions?.show?.['@version']).toEqual([1]);
+		expect(byName.events.default).toEqual(['*']);
+		expect(byName.events.options).toHaveLength(14);
 		const options = Object.fromEntries((byName.options.options as Array<{ name: string; default: unknown }>).map((o) => [o.name, o.default]));
 		expect(options).toEqual({
 			deduplicate: true,
-			deduplicationWindow: 1000,
+			deduplicationHours: 33,
+			deduplicationWindow: 100_000,
 			includeHeaders: false,
+			includeSensitiveHeaders: false,
 			onlyData: false,
 			toleranceSeconds: 300,
 		});
 		expect(String(byName.notice.displayName)).toMatch(/partner dashboard/);
+	});
+});
+
+describe('Orchestration Trigger: the secret credential test', () => {
+	it('says OK for a usable secret and names the problem of one that cannot be an HMAC key', async () => {
+		const h = triggerHarness({ parameters: { registration: 'existingEndpoint' } });
+		const check = (secret: unknown) => testCredential(h, 'webhookSecretCheck', 'orchestrationWebhookSecretApi', { secret } as never);
+		expect(await check(SECRET)).toMatchObject({ status: 'OK' });
+		expect(await check('short')).toEqual({ status: 'Error', message: 'Not usable: the webhook secret has 5 characters; at least 16 are expected' });
+		expect(await check(undefined)).toEqual({ status: 'Error', message: 'Not usable: no webhook secret is set' });
 	});
 });
 
@@ -84,19 +106,38 @@ describe('Orchestration Trigger: webhook handler', () => {
 		expect(await completeRun(h, server.runs[0])).toEqual([{ json, pairedItem: { item: 0 } }]);
 	});
 
-	it('treats an empty event selection as every order event, and never runs on other kinds', async () => {
-		const { server } = await serve(existing({ events: [] }));
-		for (const event of ['order.processing', 'order.refunded', 'order.awaiting_approval']) {
-			const { body, headers } = signed(envelope({ event }));
-			expect((await post(server.url, body, headers)).status).toBe(200);
+	it('with all events (empty, "All Events" or every spec kind), runs on newer and unknown kinds too', async () => {
+		const kinds = ['order.processing', 'order.refunded', 'order.superseded', 'order.recovery_required', 'order.kind_added_later'];
+		for (const events of [[], ['*'], [...ORDER_EVENTS]]) {
+			const { server } = await serve(existing({ events }));
+			for (const event of kinds) {
+				const { body, headers } = signed(envelope({ event }));
+				expect((await post(server.url, body, headers)).status).toBe(200);
+			}
+			expect(server.runs.map((r) => r[0].json.event)).toEqual(kinds);
 		}
-		// Newer kinds of the live service (public-notes) and unknown ones: 200, no run.
-		for (const event of ['order.superseded', 'order.recovery_required', 'order.paused', 'payment.completed']) {
+	});
+
+	it('with a selection, runs on the selected kinds only (newer kinds selectable), others 200 without a run', async () => {
+		const { server } = await serve(existing({ events: ['order.completed', 'order.superseded'] }));
+		for (const event of ['order.completed', 'order.superseded', 'order.recovery_required', 'order.failed', 'payment.completed']) {
 			const { body, headers } = signed(envelope({ event }));
 			const answer = await post(server.url, body, headers);
-			expect([answer.status, answer.json?.ignored]).toEqual([200, 'event_not_selected']);
+			expect(answer.status).toBe(200);
 		}
-		expect(server.runs.map((r) => r[0].json.event)).toEqual(['order.processing', 'order.refunded', 'order.awaiting_approval']);
+		expect(server.runs.map((r) => r[0].json.event)).toEqual(['order.completed', 'order.superseded']);
+		const values = (new OrchestrationTrigger().description.properties.find((p) => p.name === 'events')!.options as Array<{ value: string }>).map((o) => o.value);
+		expect(values).toEqual(expect.arrayContaining(['*', 'order.superseded', 'order.recovery_required', ...ORDER_EVENTS]));
+	});
+
+	it('fails closed when the event filter is not a list (500, no run, logged)', async () => {
+		for (const events of ['order.completed', '={{ "order.completed" }}', '={{ { a: 1 } }}', '={{ null }}', '={{ [1, 2] }}', '={{ $fails.here }}']) {
+			const h = triggerHarness({ parameters: existing({ events }) });
+			const { body, headers } = signed(envelope());
+			const answer = await deliverInMemory(h, body, headers);
+			expect([answer.status, answer.json?.error]).toEqual([500, 'invalid_event_filter']);
+			expect(answer.result.workflowData).toBeUndefined();
+		}
 	});
 
 	it('checks the signature before the JSON, the JSON before the envelope, the envelope before the filter', async () => {
@@ -143,58 +184,64 @@ describe('Orchestration Trigger: webhook handler', () => {
 
 	it('keeps the persisted memory bounded by the window, oldest forgotten first', async () => {
 		const { h, server } = await serve(existing({ options: { deduplicationWindow: 3 } }));
-		// Each accepted delivery's run completes (the trigger's execute persists its key).
 		const send = async (env: IDataObject) => {
-			const before = server.runs.length;
 			const { body, headers } = signed(env);
-			const answer = await post(server.url, body, headers);
-			if (server.runs.length > before) await completeRun(h, server.runs[before]);
-			return answer;
+			return await post(server.url, body, headers);
 		};
-		const keyOf = (e: IDataObject) => JSON.stringify([(e.data as IDataObject).id, e.event, (e.data as IDataObject).updatedAt]);
-		const oldestFirst = () => {
-			const ring = nodeStaticData(h).seenKeys as string[];
-			const next = nodeStaticData(h).seenNext as number;
-			return [...ring.slice(next), ...ring.slice(0, next)];
-		};
+		const stored = () => readMemory(nodeStaticData(h).deliveries);
+		const keyOf = (e: IDataObject) => compactKey(JSON.stringify([(e.data as IDataObject).id, e.event, (e.data as IDataObject).updatedAt]));
 		const envs = Array.from({ length: 4 }, () => envelope());
 		for (const env of envs) await send(env);
-		expect(oldestFirst()).toEqual(envs.slice(1).map(keyOf));
+		expect(stored().keys).toBe(envs.slice(1).map(keyOf).join(''));
 		// The newest three are still duplicates; the evicted first one runs again.
 		expect((await send(envs[3])).json?.ignored).toBe('duplicate');
 		expect((await send(envs[0])).status).toBe(200);
 		expect(server.runs).toHaveLength(5);
-		expect(oldestFirst()).toEqual([envs[2], envs[3], envs[0]].map(keyOf));
-
+		expect(stored().keys).toBe([envs[2], envs[3], envs[0]].map(keyOf).join(''));
 		// A smaller window keeps the newest keys; a larger one grows from there.
 		(h.node.parameters.options as IDataObject).deduplicationWindow = 2;
 		const fifth = envelope();
 		await send(fifth);
-		expect(oldestFirst()).toEqual([envs[0], fifth].map(keyOf));
+		expect(stored().keys).toBe([envs[0], fifth].map(keyOf).join(''));
 		(h.node.parameters.options as IDataObject).deduplicationWindow = 5;
 		const more = Array.from({ length: 3 }, () => envelope());
 		for (const env of more) await send(env);
-		expect(oldestFirst()).toEqual([envs[0], fifth, ...more].map(keyOf));
+		expect(stored().keys).toBe([envs[0], fifth, ...more].map(keyOf).join(''));
 		expect(server.runs).toHaveLength(9);
 	});
 
-	it('leaves static data to the run: webhook() writes nothing, execute() in the run persists the key', async () => {
-		// n8n 2.41 drops static data written by webhook() once a run starts, and saves the run's.
+	it('webhook() writes the memories where it accepts; execute() in the run writes no static data', async () => {
+		// n8n 2.41 saves what webhook() wrote after the request (LiveWebhooks.executeWebhook ->
+		// saveStaticData), in single mode and in a webhook process; a queue-mode worker runs with
+		// empty static data and would save whatever execute() wrote over the registration.
 		const h = triggerHarness({ parameters: existing() });
 		const root = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
 		const env = signed(envelope());
 		root.__dataChanged = false;
 		const accepted = await deliverInMemory(h, env.body, env.headers);
 		expect(accepted.result.workflowData?.[0]).toHaveLength(1);
-		expect((await deliverInMemory(h, env.body, env.headers)).json?.ignored).toBe('duplicate');
-		expect((await deliverInMemory(h, env.body, signedHeaders('whsec_x', env.body))).status).toBe(401);
-		expect(root.__dataChanged).toBe(false);
-		expect(nodeStaticData(h).seenKeys).toBeUndefined();
-
-		await completeRun(h, accepted.result.workflowData![0]);
 		expect(root.__dataChanged).toBe(true);
 		const delivery = accepted.result.workflowData![0][0].json.delivery as IDataObject;
-		expect(nodeStaticData(h).seenKeys).toEqual([delivery.duplicateKey]);
+		expect(memoryHas(readMemory(nodeStaticData(h).deliveries), compactKey(String(delivery.duplicateKey)))).toBe(true);
+		expect(memorySize(readMemory(nodeStaticData(h).signatures))).toBe(1);
+
+		// Refused, ignored and duplicate deliveries write nothing.
+		root.__dataChanged = false;
+		const snapshot = JSON.stringify(h.workflow.staticData);
+		expect((await deliverInMemory(h, env.body, signedHeaders(SECRET, env.body, Date.now() + 3))).json?.ignored).toBe('duplicate');
+		expect((await deliverInMemory(h, env.body, signedHeaders('whsec_another_secret_x', env.body))).status).toBe(401);
+		expect((await deliverInMemory(h, env.body, env.headers)).json?.ignored).toBe('replay');
+		expect(root.__dataChanged).toBe(false);
+
+		// The run: same process, and a queue-mode worker that got empty static data.
+		await completeRun(h, accepted.result.workflowData![0]);
+		expect(root.__dataChanged).toBe(false);
+		expect(JSON.stringify(h.workflow.staticData)).toBe(snapshot);
+		const worker = triggerHarness({ parameters: existing(), staticData: {}, workflowId: h.workflow.id });
+		const workerRoot = worker.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+		await completeRun(worker, accepted.result.workflowData![0]);
+		expect(workerRoot.__dataChanged).toBe(false);
+		expect(JSON.parse(JSON.stringify(worker.workflow.staticData))).toEqual({});
 	});
 
 	it('catches duplicates with the persisted memory alone, after a restart (saved and reloaded static data)', async () => {
@@ -210,27 +257,29 @@ describe('Orchestration Trigger: webhook handler', () => {
 		expect(retry.result.workflowData).toBeUndefined();
 	});
 
-	it('persists the keys other runs of this process accepted too (concurrent runs save last-writer-wins)', async () => {
+	it('heals a key that a concurrent save overwrote (last writer wins) with the next write of this process', async () => {
 		const h = triggerHarness({ parameters: existing() });
 		const a = signed(envelope());
 		const b = signed(envelope());
+		const before = JSON.parse(JSON.stringify(nodeStaticData(h)));
 		const runA = (await deliverInMemory(h, a.body, a.headers)).result.workflowData![0];
+		// Another request, which loaded the static data before A was saved, saves after it.
+		nodeStaticData(h).deliveries = before.deliveries;
 		const runB = (await deliverInMemory(h, b.body, b.headers)).result.workflowData![0];
-		// Run B finishes on static data loaded before run A saved: it still writes A's key.
-		await completeRun(h, runB);
-		const keyOf = (run: typeof runA) => (run[0].json.delivery as IDataObject).duplicateKey;
-		expect(nodeStaticData(h).seenKeys).toEqual([keyOf(runA), keyOf(runB)]);
+		const keyOf = (run: typeof runA) => compactKey(String((run[0].json.delivery as IDataObject).duplicateKey));
+		expect(readMemory(nodeStaticData(h).deliveries).keys).toBe(keyOf(runA) + keyOf(runB));
 	});
 
-	it('persists nothing with deduplication off, and passes items without delivery metadata through', async () => {
+	it('with deduplication off keeps only the replay memory, and passes items without delivery metadata through', async () => {
 		const off = triggerHarness({ parameters: existing({ options: { deduplicate: false } }) });
 		const env = signed(envelope());
 		const accepted = await deliverInMemory(off, env.body, env.headers);
 		await completeRun(off, accepted.result.workflowData![0]);
-		expect(nodeStaticData(off).seenKeys).toBeUndefined();
+		expect(nodeStaticData(off).deliveries).toBeUndefined();
+		expect(memorySize(readMemory(nodeStaticData(off).signatures))).toBe(1);
 		const on = triggerHarness({ parameters: existing() });
 		expect(await completeRun(on, [{ json: { pinned: true } }])).toEqual([{ json: { pinned: true }, pairedItem: { item: 0 } }]);
-		expect(nodeStaticData(on).seenKeys).toBeUndefined();
+		expect(nodeStaticData(on).deliveries).toBeUndefined();
 	});
 
 	it('catches duplicates with the process memory alone, before n8n has saved the static data', async () => {
@@ -241,9 +290,65 @@ describe('Orchestration Trigger: webhook handler', () => {
 		const concurrent = triggerHarness({ parameters: existing(), staticData: {}, workflowId: first.workflow.id });
 		const duplicate = await deliverInMemory(concurrent, env.body, signedHeaders(SECRET, env.body, Date.now() + 9));
 		expect(duplicate.json?.ignored).toBe('duplicate');
-		// The test URL is another endpoint: its own process memory.
-		const test = await deliverInMemory(concurrent, env.body, env.headers, true);
+		// The test URL is another endpoint for duplicates: its own memory (a fresh signature runs)...
+		const test = await deliverInMemory(concurrent, env.body, signedHeaders(SECRET, env.body, Date.now() + 11), true);
 		expect(test.result.workflowData).toHaveLength(1);
+		// ...but a production delivery replayed there, with its signature, starts nothing.
+		const replayed = await deliverInMemory(concurrent, env.body, env.headers, true);
+		expect([replayed.status, replayed.json?.ignored, replayed.result.workflowData]).toEqual([200, 'replay', undefined]);
+	});
+
+	it('catches a copy whose request loaded the static data before the save but is handled after another saw it', async () => {
+		const first = triggerHarness({ parameters: existing() });
+		const env = signed(envelope());
+		await deliverInMemory(first, env.body, env.headers);
+		const saved = JSON.parse(JSON.stringify(first.workflow.staticData)) as IDataObject;
+		// Request C loaded after the save: it sees the key stored.
+		const afterSave = triggerHarness({ parameters: existing(), staticData: saved, workflowId: first.workflow.id });
+		const other = signed(envelope());
+		await deliverInMemory(afterSave, other.body, other.headers);
+		// Request B loaded before the save, handled now: still a duplicate.
+		const beforeSave = triggerHarness({ parameters: existing(), staticData: {}, workflowId: first.workflow.id });
+		const late = await deliverInMemory(beforeSave, env.body, signedHeaders(SECRET, env.body, Date.now() + 13));
+		expect([late.json?.ignored, late.result.workflowData]).toEqual(['duplicate', undefined]);
+	});
+
+	it('two processes: a key lost to the save of the other process is written again with the next accepted delivery of its own', async () => {
+		// A second n8n process: the same node code with its own module state (its own process memory).
+		let Other: typeof OrchestrationTrigger | undefined;
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			Other = (require('../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node') as { OrchestrationTrigger: typeof OrchestrationTrigger }).OrchestrationTrigger;
+		});
+		const workflowId = `wf-two-processes-${Date.now()}`;
+		let db: IDataObject = {};
+		// Each request reads the static data from the database and saves it, whole, when changed.
+		const request = async (process: 1 | 2, env: { body: string; headers: Record<string, string> }, save = true) => {
+			const h = triggerHarness({ parameters: existing(), staticData: JSON.parse(JSON.stringify(db)), workflowId, nodeType: process === 2 ? new Other!() : undefined });
+			const answer = await deliverInMemory(h, env.body, env.headers);
+			const changed = (h.workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true;
+			return { answer, save: () => changed && save && (db = JSON.parse(JSON.stringify(h.workflow.staticData))) };
+		};
+		const a = signed(envelope());
+		const b = signed(envelope());
+		const c = signed(envelope());
+		const first = await request(1, a); // process 1 accepts a ...
+		const second = await request(2, b); // ... while process 2, which read the same data, accepts b
+		first.save();
+		second.save(); // last writer wins: a is no longer stored
+		const stored = () => readMemory((db['node:Orchestration Trigger'] as IDataObject).deliveries);
+		const keyOf = (env: { body: string }) => {
+			const { event, data } = JSON.parse(env.body) as { event: string; data: IDataObject };
+			return compactKey(JSON.stringify([data.id, event, data.updatedAt]));
+		};
+		expect(memoryHas(stored(), keyOf(a))).toBe(false);
+		// Process 1 still catches a copy of a; its next accepted delivery writes a again.
+		const copyAt1 = await request(1, { body: a.body, headers: signedHeaders(SECRET, a.body, Date.now() + 21) });
+		expect(copyAt1.answer.json?.ignored).toBe('duplicate');
+		(await request(1, c)).save();
+		expect([a, b, c].map((env) => memoryHas(stored(), keyOf(env)))).toEqual([true, true, true]);
+		const copyAt2 = await request(2, { body: a.body, headers: signedHeaders(SECRET, a.body, Date.now() + 22) });
+		expect(copyAt2.answer.json?.ignored).toBe('duplicate');
 	});
 
 	it('answers concurrent copies of one event with exactly one run', async () => {

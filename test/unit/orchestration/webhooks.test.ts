@@ -2,6 +2,8 @@ import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import {
 	computeWebhookSignature,
+	MIN_WEBHOOK_SECRET_LENGTH,
+	webhookSecretProblem,
 	payloadHash,
 	ProtocolError,
 	readWebhookHeaders,
@@ -335,5 +337,24 @@ describe('duplicate keys (spec 6)', () => {
 		expect(payloadHash(BODY_TEXT)).toBe(OPENSSL_BODY_SHA256);
 		const bytes = Buffer.from([0, 255, 1, 254]);
 		expect(payloadHash(bytes)).toBe(createHash('sha256').update(bytes).digest('hex'));
+	});
+});
+
+describe('webhookSecretProblem (a secret must never become a public key)', () => {
+	test('refuses what String() would turn into "undefined", "null" or "[object Object]", and short secrets', () => {
+		for (const value of [undefined, null, '', {}, [], 42, true, Symbol.iterator]) {
+			expect(webhookSecretProblem(value)).toEqual(expect.any(String));
+		}
+		expect(webhookSecretProblem(null)).toBe('no webhook secret is set');
+		expect(webhookSecretProblem({ a: 1 })).toBe('the webhook secret is not a string (it resolved to object)');
+		expect(webhookSecretProblem(['x'])).toBe('the webhook secret is not a string (it resolved to an array)');
+		expect(webhookSecretProblem('a'.repeat(MIN_WEBHOOK_SECRET_LENGTH - 1))).toMatch(/15 characters; at least 16/);
+		expect(webhookSecretProblem(` ${'a'.repeat(10)} `.repeat(1))).toMatch(/at least 16/);
+	});
+
+	test('accepts a string of 16 characters or more, and never echoes the value', () => {
+		expect(webhookSecretProblem('a'.repeat(MIN_WEBHOOK_SECRET_LENGTH))).toBeUndefined();
+		expect(webhookSecretProblem('whsec_' + 'f'.repeat(64))).toBeUndefined();
+		expect(webhookSecretProblem('short-secret')).not.toContain('short-secret');
 	});
 });

@@ -281,6 +281,32 @@ function submissionError(ctx: IExecuteFunctions, error: unknown, itemIndex: numb
 	return rebuilt;
 }
 
+function actionSummary(evm: DecodedEip1559 | undefined, actionFields: ActionFields): IDataObject {
+	return evm ? { signedTxHash: evm.hash, evmSigner: evm.fromChecksum } : { recipient: (actionFields as { recipient: string }).recipient };
+}
+
+/**
+ * nonce_replayed for a signed message this node already sent (a retry in this call, or an earlier
+ * try of this execution): the gateway accepted that first attempt (§2.1 nonce replay protection).
+ */
+function isOwnReplay(error: unknown, sentBefore: boolean): boolean {
+	const e = error as { errorCode?: string; attempts?: number };
+	return e.errorCode === 'nonce_replayed' && (sentBefore || (e.attempts ?? 1) > 1);
+}
+
+/** The outcome of a lost answer: the intent exists once; its submission id was in the answer that never arrived. */
+function acceptedEarlier(nonce: string, sent: IDataObject): IDataObject {
+	return {
+		outcome: 'accepted_earlier',
+		submissionId: null,
+		intentId: null,
+		status: null,
+		nonce,
+		...sent,
+		message: `The gateway accepted this intent earlier (nonce "${nonce}"): an earlier attempt reached it but its answer was lost, so the retry was refused as a replay (nonce_replayed) and no second intent was created. Its submission id was in the lost answer; find the intent by this nonce or messageDigest (Wait Until Final cannot follow it without that id).`,
+	};
+}
+
 export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const deposits = readDeposits(ctx, itemIndex, options);
@@ -324,6 +350,8 @@ export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promis
 		// (signIntent would rebuild it and decode the EVM transaction once more).
 		const digest = sha256Bytes(serializeCanonicalIntent({ ...provisional, chainId, nonce, expiresAt }));
 		const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
+		const sentBefore = memo.sentDigest === signed.digestHex;
+		memo.sentDigest = signed.digestHex;
 		let body: unknown;
 		try {
 			body = (
@@ -335,7 +363,9 @@ export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promis
 				})
 			).body;
 		} catch (error) {
-			throw submissionError(ctx, error, itemIndex, nonce, signer.gatewayUrl);
+			if (!isOwnReplay(error, sentBefore)) throw submissionError(ctx, error, itemIndex, nonce, signer.gatewayUrl);
+			memo.submission = acceptedEarlier(nonce, { messageDigest: signed.digestHex, signerPublicKey: signer.publicKey, chainId, expiresAt, ...actionSummary(evm, actionFields) });
+			return { ...memo.submission };
 		}
 		const accepted = ExecuteResponseSchema.safeParse(body);
 		if (!accepted.success) {
@@ -351,12 +381,13 @@ export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promis
 			chainId,
 			nonce,
 			expiresAt,
-			...(evm ? { signedTxHash: evm.hash, evmSigner: evm.fromChecksum } : { recipient: (actionFields as { recipient: string }).recipient }),
+			...actionSummary(evm, actionFields),
 		};
 	}
 	const submission = memo.submission;
 	const wait = waitOptionsOf(options);
-	if (!wait.waitUntilFinal) return { ...submission };
+	// After a lost answer the submission id is unknown, so there is nothing to poll.
+	if (!wait.waitUntilFinal || submission.submissionId === null) return { ...submission };
 	const final = await waitForFinal(ctx, signer.gatewayUrl, String(submission.submissionId), wait, itemIndex);
 	return { ...submission, ...final };
 }

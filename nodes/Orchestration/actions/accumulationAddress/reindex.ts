@@ -3,10 +3,9 @@
  * (orchestration-service.md §2.8, §4.4); the path takes the ID or the deposit address.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { fieldError } from '../../../transport/items';
 import { idempotencyKeyFor } from '../../../transport/idempotency';
 import { idempotencyKeyOption, optionsCollection, showFor } from '../../helpers/fields';
-import { optionsOf, text } from '../../helpers/params';
+import { optionsOf, pathParam } from '../../helpers/params';
 import { explicitIdempotencyKey } from '../../helpers/quoteInput';
 import { orchestrationRequest } from '../../helpers/request';
 import type { OperationEnv } from '../types';
@@ -27,12 +26,11 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const idOrAddress = text(this, 'idOrAddress', itemIndex);
-	if (idOrAddress === '') throw fieldError(this, itemIndex, 'idOrAddress', 'is required');
+	const idOrAddress = pathParam(this, 'idOrAddress', itemIndex);
 	const explicitKey = explicitIdempotencyKey(this, itemIndex, optionsOf(this, itemIndex));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
-		path: `/v1/accumulation-addresses/${encodeURIComponent(idOrAddress)}/reindex`,
+		path: `/v1/accumulation-addresses/${idOrAddress}/reindex`,
 		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'accumulationAddress.reindex', { idOrAddress }, explicitKey),
 		itemIndex,
 		requiredScope: 'accumulation:create',

@@ -1,8 +1,7 @@
 /** liquidationAddress.get (deprecated): GET /v1/liquidation-addresses/{id} (orchestration-service.md §2.5, §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { fieldError } from '../../../transport/items';
 import { showFor } from '../../helpers/fields';
-import { text } from '../../helpers/params';
+import { pathParam } from '../../helpers/params';
 import { orchestrationRequest } from '../../helpers/request';
 import type { OperationEnv } from '../types';
 
@@ -20,11 +19,10 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const id = text(this, 'liquidationAddressId', itemIndex);
-	if (id === '') throw fieldError(this, itemIndex, 'liquidationAddressId', 'is required');
+	const id = pathParam(this, 'liquidationAddressId', itemIndex);
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',
-		path: `/v1/liquidation-addresses/${encodeURIComponent(id)}`,
+		path: `/v1/liquidation-addresses/${id}`,
 		itemIndex,
 	});
 	return res.body;

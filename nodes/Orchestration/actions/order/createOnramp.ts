@@ -21,7 +21,7 @@ import {
 	showFor,
 	slippageBpsOption,
 } from '../../helpers/fields';
-import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
+import { decimalText, optionInteger, optionText, optionsOf, text } from '../../helpers/params';
 import {
 	assertNoClientFeeFields,
 	assetParam,
@@ -34,7 +34,7 @@ import {
 import { quoteOutput } from '../../helpers/quoteOutput';
 import { ONRAMP_SOURCE } from '../../helpers/routes';
 import { orchestrationRequest } from '../../helpers/request';
-import { compact, parseAdditionalFields, validateRequest } from '../../helpers/validation';
+import { validateRequest, withAdditionalFields } from '../../helpers/validation';
 import type { OperationEnv } from '../types';
 import { turnstileHeaders, turnstileTokenOption } from '../../helpers/turnstile';
 
@@ -56,7 +56,7 @@ export const description: INodeProperties[] = [
 		default: 'amount',
 		displayOptions: show,
 	},
-	amountFormatField(showSats),
+	...amountFormatField(showSats),
 	amountField(showSats, 'Amount paid over Lightning (sats in smallest units, or BTC as a decimal)'),
 	{
 		displayName: 'Amount (USD)',
@@ -94,17 +94,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	const options = optionsOf(this, itemIndex);
 	const bySats = text(this, 'amountType', itemIndex) !== 'amountFiatUsd';
 	const amount = bySats ? readAmount(this, itemIndex) : undefined;
-	const body: IDataObject = compact({
+	const body: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
 		destinationChain: text(this, 'destinationChain', itemIndex),
 		destinationAsset: assetParam(this, 'destinationAsset', itemIndex),
 		recipientAddress: text(this, 'recipientAddress', itemIndex),
 		amount: amount ? provisionalAmount(amount) : undefined,
-		amountFiatUsd: bySats ? undefined : text(this, 'amountFiatUsd', itemIndex),
-		amountMode: optionText(options, 'amountMode'),
+		amountFiatUsd: bySats ? undefined : decimalText(this, 'amountFiatUsd', itemIndex),
+		amountMode: optionText(this, itemIndex, options, 'amountMode'),
 		slippageBps: optionInteger(this, itemIndex, options, 'slippageBps'),
-		refundAddress: optionText(options, 'refundAddress'),
-		affiliateId: optionText(options, 'affiliateId'),
-		...parseAdditionalFields(this, itemIndex, options.additionalFields),
+		refundAddress: optionText(this, itemIndex, options, 'refundAddress'),
+		affiliateId: optionText(this, itemIndex, options, 'affiliateId'),
 	});
 	validateRequest(this, itemIndex, OnrampRequestSchema, body);
 	assertNoClientFeeFields(this, itemIndex, access, body);
@@ -123,7 +122,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 			exactOut ? `${body.destinationChain}:${body.destinationAsset}` : ONRAMP_SOURCE,
 		);
 	}
-	const headers = turnstileHeaders(options);
+	const headers = turnstileHeaders(this, itemIndex, options);
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/onramp',

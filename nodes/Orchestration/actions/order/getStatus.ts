@@ -11,7 +11,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 import { ProtocolError } from '../../../shared/orchestration/errors';
-import { FINAL_STATUSES } from '../../../shared/orchestration/enums';
+import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
 import { fieldError } from '../../../transport/items';
 import type { ServiceAccess } from '../../helpers/access';
@@ -24,6 +24,8 @@ import type { OperationEnv } from '../types';
 
 /** public-notes.md: poll one order's status no faster than every 3 seconds. */
 export const MIN_POLL_INTERVAL_SECONDS = 3;
+/** How long after an unpaid quote's expiresAt a late deposit may still create its order. */
+export const DEFAULT_QUOTE_GRACE_SECONDS = 300;
 
 const show = showFor('order', ['getStatus']);
 const showWait = showFor('order', ['getStatus'], { waitUntilFinal: [true] });
@@ -71,7 +73,7 @@ export const description: INodeProperties[] = [
 		name: 'waitUntilFinal',
 		type: 'boolean',
 		default: false,
-		description: `Whether to poll until the order is ${FINAL_STATUSES.join(', ')}`,
+		description: `Whether to poll until the order is ${FINAL_ORDER_STATUSES.join(', ')}`,
 		displayOptions: show,
 	},
 	{
@@ -91,6 +93,16 @@ export const description: INodeProperties[] = [
 		default: 600,
 		description: 'How long to keep polling',
 		displayOptions: showWait,
+	},
+	{
+		displayName: 'Unpaid Quote Grace (Seconds)',
+		name: 'quoteGraceSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: DEFAULT_QUOTE_GRACE_SECONDS,
+		description:
+			"While the quote has no order yet (not paid), keep polling until the quote's expiry plus this grace, for a deposit paid just before expiry",
+		displayOptions: showFor('order', ['getStatus'], { waitUntilFinal: [true], lookupBy: ['quoteId'] }),
 	},
 	{
 		displayName: 'On Timeout',
@@ -148,46 +160,144 @@ export function statusOutput(state: NormalizedStatus): IDataObject {
 	};
 }
 
+interface Lookup {
+	access: ServiceAccess;
+	itemIndex: number;
+	qs: IDataObject;
+	readToken: string | undefined;
+}
+
+/** A 404 while waiting by quote ID: the quote has no order yet (public-notes: null until funded). */
+function isNotFound(error: unknown): boolean {
+	return (error as { httpCode?: string }).httpCode === '404';
+}
+
+/** The status, or undefined while a quote has no order (404) and `orNotFound` is set. */
+async function readOrder(ctx: IExecuteFunctions, l: Lookup, orNotFound: boolean): Promise<NormalizedStatus | undefined> {
+	return await readStatus(ctx, l.access, l.itemIndex, l.qs, l.readToken).catch(async (error: unknown) =>
+		orNotFound && isNotFound(error) ? undefined : await Promise.reject(error),
+	);
+}
+
+/** The quote's expiresAt, from GET /v1/orchestration/order?quoteId= (public-notes); a 404 means no such quote. */
+async function quoteExpiry(ctx: IExecuteFunctions, l: Lookup): Promise<string | undefined> {
+	const res = await orchestrationRequest<IDataObject>(ctx, l.access, {
+		method: 'GET',
+		path: '/v1/orchestration/order',
+		qs: l.qs,
+		headers: l.readToken ? { 'X-Read-Token': l.readToken } : undefined,
+		itemIndex: l.itemIndex,
+		requiredScope: 'orders:read',
+		secrets: [l.readToken],
+	});
+	const expiresAt = res.body?.expiresAt;
+	return typeof expiresAt === 'string' && !Number.isNaN(Date.parse(expiresAt)) ? expiresAt : undefined;
+}
+
+type WaitEnd = 'final' | 'timeout' | 'quoteExpired';
+
+interface WaitResult {
+	state: NormalizedStatus | undefined;
+	endedBy: WaitEnd;
+	expiresAt?: string;
+}
+
+interface WaitLimits {
+	intervalMs: number;
+	deadline: number;
+	/** While no order exists: stop at the quote's expiresAt plus the grace. */
+	quoteDeadline?: number;
+}
+
+function waitLimits(ctx: IExecuteFunctions, itemIndex: number, expiresAt: string | undefined): WaitLimits {
+	const intervalSeconds = Math.max(
+		MIN_POLL_INTERVAL_SECONDS,
+		Number(ctx.getNodeParameter('pollIntervalSeconds', itemIndex, 5)) || MIN_POLL_INTERVAL_SECONDS,
+	);
+	const timeoutSeconds = Math.max(0, Number(ctx.getNodeParameter('waitTimeoutSeconds', itemIndex, 600)) || 0);
+	const graceSeconds = Math.max(0, Number(ctx.getNodeParameter('quoteGraceSeconds', itemIndex, DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
+	return {
+		intervalMs: intervalSeconds * 1000,
+		deadline: Date.now() + timeoutSeconds * 1000,
+		quoteDeadline: expiresAt === undefined ? undefined : Date.parse(expiresAt) + graceSeconds * 1000,
+	};
+}
+
+/** Polls (never faster than every 3 s) until final, the wait timeout, or an unpaid quote's end. */
+async function waitUntilFinal(ctx: IExecuteFunctions, l: Lookup, first: NormalizedStatus | undefined): Promise<WaitResult> {
+	const byQuote = 'quoteId' in l.qs;
+	const expiresAt = byQuote && first === undefined ? await quoteExpiry(ctx, l) : undefined;
+	const limits = waitLimits(ctx, l.itemIndex, expiresAt);
+	let state = first;
+	for (;;) {
+		if (state?.isFinal) return { state, endedBy: 'final', expiresAt };
+		const unpaidOver = state === undefined && limits.quoteDeadline !== undefined && Date.now() >= limits.quoteDeadline;
+		if (unpaidOver) return { state, endedBy: 'quoteExpired', expiresAt };
+		if (Date.now() + limits.intervalMs > limits.deadline) return { state, endedBy: 'timeout', expiresAt };
+		await sleep(limits.intervalMs);
+		state = await readOrder(ctx, l, byQuote);
+	}
+}
+
+/** What went wrong when waiting did not reach a final status, for the error and its hint. */
+function waitFailure(ctx: IExecuteFunctions, itemIndex: number, l: Lookup, wait: WaitResult): NodeOperationError {
+	const timeoutSeconds = Number(ctx.getNodeParameter('waitTimeoutSeconds', itemIndex, 600)) || 0;
+	const hint = 'Raise "Timeout (Seconds)", or set "On Timeout" to Return Last State to continue with the last status.';
+	if (wait.endedBy === 'quoteExpired') {
+		return new NodeOperationError(
+			ctx.getNode(),
+			`Quote ${String(l.qs.quoteId)} expired at ${wait.expiresAt} and no order appeared within the grace period: its deposit was not paid`,
+			{ itemIndex, description: 'Create a new quote, or raise "Unpaid Quote Grace (Seconds)" for deposits that take longer to be seen.' },
+		);
+	}
+	const what = wait.state ? `The order is still "${wait.state.status}"` : `Quote ${String(l.qs.quoteId)} still has no order (not paid yet)`;
+	return new NodeOperationError(ctx.getNode(), `${what} after waiting ${timeoutSeconds} s (wait timeout)`, { itemIndex, description: hint });
+}
+
+/** Output when waiting ended before the quote got an order. */
+function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
+	return {
+		quoteId: l.qs.quoteId as string,
+		id: null,
+		status: null,
+		stages: [],
+		stageDetails: [],
+		isFinal: false,
+		orderFound: false,
+		...(wait.expiresAt ? { quoteExpiresAt: wait.expiresAt } : {}),
+	};
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
 	const lookupBy = text(this, 'lookupBy', itemIndex) === 'quoteId' ? 'quoteId' : 'id';
 	const identifier = text(this, lookupBy, itemIndex);
 	if (identifier === '') throw fieldError(this, itemIndex, lookupBy, 'is required');
 	const readToken = access.isClientKey ? text(this, 'readToken', itemIndex) || undefined : undefined;
-	const qs = { [lookupBy]: identifier };
+	const lookup: Lookup = { access, itemIndex, qs: { [lookupBy]: identifier }, readToken };
+	const wait = this.getNodeParameter('waitUntilFinal', itemIndex, false) as boolean;
 
-	let state = await readStatus(this, access, itemIndex, qs, readToken);
-	const waitUntilFinal = this.getNodeParameter('waitUntilFinal', itemIndex, false) as boolean;
-	let waitTimedOut = false;
-	if (waitUntilFinal && !state.isFinal) {
-		const intervalSeconds = Math.max(
-			MIN_POLL_INTERVAL_SECONDS,
-			Number(this.getNodeParameter('pollIntervalSeconds', itemIndex, 5)) || MIN_POLL_INTERVAL_SECONDS,
-		);
-		const timeoutSeconds = Math.max(0, Number(this.getNodeParameter('waitTimeoutSeconds', itemIndex, 600)) || 0);
-		const deadline = Date.now() + timeoutSeconds * 1000;
-		while (!state.isFinal) {
-			if (Date.now() + intervalSeconds * 1000 > deadline) {
-				waitTimedOut = true;
-				break;
-			}
-			await sleep(intervalSeconds * 1000);
-			state = await readStatus(this, access, itemIndex, qs, readToken);
-		}
-		if (waitTimedOut && this.getNodeParameter('onTimeout', itemIndex, 'error') !== 'returnLastState') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`The order is still "${state.status}" after waiting ${timeoutSeconds} s`,
-				{
-					itemIndex,
-					description: 'Raise "Timeout (Seconds)", or set "On Timeout" to Return Last State to continue with the last status.',
-				},
-			);
-		}
+	// waiting by quote ID keeps polling through 404s: the order appears only once the deposit is paid
+	const first = await readOrder(this, lookup, wait && lookupBy === 'quoteId');
+	const result: WaitResult = wait ? await waitUntilFinal(this, lookup, first) : { state: first, endedBy: 'final' };
+	if (result.endedBy !== 'final' && this.getNodeParameter('onTimeout', itemIndex, 'error') !== 'returnLastState') {
+		throw waitFailure(this, itemIndex, lookup, result);
 	}
-	const catalogue = await catalogueFor(this, access, itemIndex, false);
-	const out = catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
-	if (waitUntilFinal) out.waitTimedOut = waitTimedOut;
+	const out = result.state ? await statusWithAmounts(this, access, itemIndex, result.state) : noOrderOutput(lookup, result);
+	if (wait) {
+		out.waitTimedOut = result.endedBy !== 'final';
+		out.waitEndedBy = result.endedBy;
+	}
 	// The read token travels on so the next node can read this order again by expression.
 	if (readToken) out.readToken = readToken;
 	return out;
+}
+
+async function statusWithAmounts(
+	ctx: IExecuteFunctions,
+	access: ServiceAccess,
+	itemIndex: number,
+	state: NormalizedStatus,
+): Promise<IDataObject> {
+	const catalogue = await catalogueFor(ctx, access, itemIndex, false);
+	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
 }

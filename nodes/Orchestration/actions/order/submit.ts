@@ -4,18 +4,21 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SubmitRequestSchema } from '../../../shared/orchestration/schemas';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
+import { integerInput } from '../../../shared/orchestration/inputs';
+import { submitIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import {
 	additionalFieldsOption,
 	concurrencyOption,
+	DECIMAL_DEFAULT_VERSIONS,
+	forVersions,
 	idempotencyKeyOption,
 	optionsCollection,
 	showFor,
 } from '../../helpers/fields';
-import { optionsOf, text } from '../../helpers/params';
+import { checked, optionsOf, text } from '../../helpers/params';
 import { explicitIdempotencyKey } from '../../helpers/quoteInput';
 import { orchestrationRequest } from '../../helpers/request';
-import { compact, parseAdditionalFields, validateRequest } from '../../helpers/validation';
+import { validateRequest, withAdditionalFields } from '../../helpers/validation';
 import type { OperationEnv } from '../types';
 import { turnstileHeaders, turnstileTokenOption } from '../../helpers/turnstile';
 
@@ -72,7 +75,17 @@ export const description: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 0,
-		displayOptions: showRef('bitcoinTxid'),
+		displayOptions: forVersions(showRef('bitcoinTxid'), [1]),
+	},
+	{
+		// version 2: empty by default and then not sent (public-notes: bitcoinTxid + bitcoinVout)
+		displayName: 'Bitcoin Output Index',
+		name: 'bitcoinVout',
+		type: 'string',
+		default: '',
+		placeholder: '0',
+		description: 'Index of the output that paid the deposit address; sent only when given',
+		displayOptions: forVersions(showRef('bitcoinTxid'), DECIMAL_DEFAULT_VERSIONS),
 	},
 	{
 		displayName: 'Lightning Receive Request ID',
@@ -82,7 +95,16 @@ export const description: INodeProperties[] = [
 		required: true,
 		displayOptions: showRef('lightningReceiveRequestId'),
 	},
-	optionsCollection(show, [additionalFieldsOption, concurrencyOption, idempotencyKeyOption, turnstileTokenOption]),
+	optionsCollection(show, [
+		additionalFieldsOption,
+		concurrencyOption,
+		{
+			...idempotencyKeyOption,
+			description:
+				'Explicit X-Idempotency-Key. When empty the key comes from the quote ID and the deposit reference, so submitting the same payment again (in any execution) replays the first answer, a refusal included.',
+		},
+		turnstileTokenOption,
+	]),
 ];
 
 function sourceReference(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
@@ -97,7 +119,7 @@ function sourceReference(ctx: IExecuteFunctions, itemIndex: number): IDataObject
 		case 'bitcoinTxid':
 			return {
 				bitcoinTxid: text(ctx, 'bitcoinTxid', itemIndex),
-				bitcoinVout: ctx.getNodeParameter('bitcoinVout', itemIndex, 0) as number,
+				bitcoinVout: checked(ctx, itemIndex, 'bitcoinVout', () => integerInput(ctx.getNodeParameter('bitcoinVout', itemIndex, ''))),
 			};
 		case 'lightningReceiveRequestId':
 			return { lightningReceiveRequestId: text(ctx, 'lightningReceiveRequestId', itemIndex) };
@@ -108,20 +130,20 @@ function sourceReference(ctx: IExecuteFunctions, itemIndex: number): IDataObject
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
 	const options = optionsOf(this, itemIndex);
-	const body: IDataObject = compact({
+	const body: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
 		quoteId: text(this, 'quoteId', itemIndex),
 		...sourceReference(this, itemIndex),
-		...parseAdditionalFields(this, itemIndex, options.additionalFields),
 	});
 	validateRequest(this, itemIndex, SubmitRequestSchema, body);
 	const explicitKey = explicitIdempotencyKey(this, itemIndex, options);
-	const headers = turnstileHeaders(options);
+	const headers = turnstileHeaders(this, itemIndex, options);
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/submit',
 		body,
 		headers,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'order.submit', body, explicitKey),
+		// one payment, one key, whatever the execution: a re-run replays instead of submitting twice
+		idempotencyKey: explicitKey ?? submitIdempotencyKey(body),
 		itemIndex,
 		requiredScope: 'orders:submit',
 		secrets: [headers?.['cf-turnstile-response']],

@@ -28,7 +28,7 @@ import {
 } from '../../helpers/quoteInput';
 import { quoteOutput } from '../../helpers/quoteOutput';
 import { orchestrationRequest } from '../../helpers/request';
-import { compact, parseAdditionalFields, validateRequest } from '../../helpers/validation';
+import { validateRequest, withAdditionalFields } from '../../helpers/validation';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['create']);
@@ -86,6 +86,14 @@ export const description: INodeProperties[] = [
 				},
 			],
 		},
+		{
+			displayName: 'Amountless Lightning Invoice',
+			name: 'amountlessInvoice',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to mint an amountless invoice (Exact In, Variable, to lightning:BTC only): the amount only prices an indicative size and the order runs on the amount actually paid. Sent as amountlessInvoice, a name the spec does not show (unconfirmed); if the service names it otherwise, pass that name in Additional Body Fields.',
+		},
 		concurrencyOption,
 		idempotencyKeyOption,
 		{
@@ -105,7 +113,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	const options = optionsOf(this, itemIndex);
 	const amountMode = text(this, 'amountMode', itemIndex) || 'exact_in';
 	const amount = readAmount(this, itemIndex);
-	const body: IDataObject = compact({
+	const body: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
 		sourceChain: text(this, 'sourceChain', itemIndex),
 		sourceAsset: assetParam(this, 'sourceAsset', itemIndex),
 		destinationChain: text(this, 'destinationChain', itemIndex),
@@ -115,12 +123,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		amountMode,
 		deliveryMode: amountMode === 'exact_in' ? text(this, 'deliveryMode', itemIndex) || undefined : undefined,
 		includeCalldata: options.includeCalldata === true ? true : undefined,
-		affiliateId: optionText(options, 'affiliateId'),
-		refundAddress: optionText(options, 'refundAddress'),
-		refundChain: optionText(options, 'refundChain'),
+		amountlessInvoice: options.amountlessInvoice === true ? true : undefined,
+		affiliateId: optionText(this, itemIndex, options, 'affiliateId'),
+		refundAddress: optionText(this, itemIndex, options, 'refundAddress'),
+		refundChain: optionText(this, itemIndex, options, 'refundChain'),
 		slippageBps: optionInteger(this, itemIndex, options, 'slippageBps'),
 		...readFeeFields(this, itemIndex, options),
-		...parseAdditionalFields(this, itemIndex, options.additionalFields),
 	});
 	// Everything that can be checked without the service is checked before the first request.
 	validateRequest(this, itemIndex, QuoteRequestSchema, body);

@@ -33,7 +33,7 @@ import {
 import { quoteOutput } from '../../helpers/quoteOutput';
 import { OFFRAMP_DESTINATION } from '../../helpers/routes';
 import { orchestrationRequest } from '../../helpers/request';
-import { compact, parseAdditionalFields, validateRequest } from '../../helpers/validation';
+import { validateRequest, withAdditionalFields } from '../../helpers/validation';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['createOfframp']);
@@ -41,7 +41,7 @@ const show = showFor('quote', ['createOfframp']);
 export const description: INodeProperties[] = [
 	sourceChainField(show, 'getOfframpSourceChains'),
 	sourceAssetField(show, 'getOfframpSourceAssets'),
-	amountFormatField(show),
+	...amountFormatField(show),
 	amountField(show, 'Amount paid in, in the source asset (an offramp is always Exact In)'),
 	recipientAddressField(
 		show,
@@ -60,15 +60,14 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
 	const options = optionsOf(this, itemIndex);
 	const amount = readAmount(this, itemIndex);
-	const body: IDataObject = compact({
+	const body: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
 		sourceChain: text(this, 'sourceChain', itemIndex),
 		sourceAsset: assetParam(this, 'sourceAsset', itemIndex),
 		amount: provisionalAmount(amount),
 		recipientAddress: text(this, 'recipientAddress', itemIndex),
-		refundAddress: optionText(options, 'refundAddress'),
+		refundAddress: optionText(this, itemIndex, options, 'refundAddress'),
 		slippageBps: optionInteger(this, itemIndex, options, 'slippageBps'),
-		affiliateId: optionText(options, 'affiliateId'),
-		...parseAdditionalFields(this, itemIndex, options.additionalFields),
+		affiliateId: optionText(this, itemIndex, options, 'affiliateId'),
 	});
 	validateRequest(this, itemIndex, OfframpRequestSchema, body);
 	assertNoClientFeeFields(this, itemIndex, access, body);

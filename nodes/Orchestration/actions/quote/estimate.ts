@@ -15,7 +15,7 @@ import { optionInteger, optionText, optionsOf, text } from '../../helpers/params
 import { assetParam, provisionalAmount, readAmount, resolveQuoteAmount } from '../../helpers/quoteInput';
 import { formatQuoteAmounts } from '../../helpers/quoteOutput';
 import { orchestrationRequest } from '../../helpers/request';
-import { compact, parseAdditionalFields, validateRequest } from '../../helpers/validation';
+import { validateRequest, withAdditionalFields } from '../../helpers/validation';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['estimate']);
@@ -24,7 +24,7 @@ export const description: INodeProperties[] = [
 	...quoteRouteFields(show),
 	amountField(show, 'Source amount, or the destination amount with Exact Out'),
 	optionsCollection(show, [
-		{ ...additionalFieldsOption, description: 'Raw JSON object merged into the query (its members win)' },
+		{ ...additionalFieldsOption, description: 'Raw JSON object added to the query, for fields this node does not name. A member the node already sets is refused.' },
 		affiliateIdOption,
 		concurrencyOption,
 		{
@@ -42,7 +42,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	const options = optionsOf(this, itemIndex);
 	const amountMode = text(this, 'amountMode', itemIndex) || 'exact_in';
 	const amount = readAmount(this, itemIndex);
-	const query: IDataObject = compact({
+	const query: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
 		sourceChain: text(this, 'sourceChain', itemIndex),
 		sourceAsset: assetParam(this, 'sourceAsset', itemIndex),
 		destinationChain: text(this, 'destinationChain', itemIndex),
@@ -50,10 +50,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		amount: provisionalAmount(amount),
 		amountMode,
 		deliveryMode: amountMode === 'exact_in' ? text(this, 'deliveryMode', itemIndex) || undefined : undefined,
-		recipientAddress: optionText(options, 'recipientAddress'),
+		recipientAddress: optionText(this, itemIndex, options, 'recipientAddress'),
 		slippageBps: optionInteger(this, itemIndex, options, 'slippageBps'),
-		affiliateId: optionText(options, 'affiliateId'),
-		...parseAdditionalFields(this, itemIndex, options.additionalFields),
+		affiliateId: optionText(this, itemIndex, options, 'affiliateId'),
 	});
 	validateRequest(this, itemIndex, EstimateRequestSchema, query);
 

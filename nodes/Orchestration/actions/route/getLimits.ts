@@ -2,6 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { normalizeAssetInput } from '../../../shared/orchestration/enums';
 import { showFor } from '../../helpers/fields';
+import { optionText } from '../../helpers/params';
 import { compact } from '../../helpers/validation';
 import { orchestrationRequest } from '../../helpers/request';
 import type { OperationEnv } from '../types';
@@ -37,12 +38,17 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const asset = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? normalizeAssetInput(v.trim()) : undefined);
+	// filters reach the query string: text only, never "[object Object]"
+	const filter = (name: string) => optionText(this, itemIndex, filters, name, `filters.${name}`);
+	const asset = (name: string) => {
+		const value = filter(name);
+		return value === undefined ? undefined : normalizeAssetInput(value);
+	};
 	const qs = compact({
-		sourceChain: filters.sourceChain,
-		sourceAsset: asset(filters.sourceAsset),
-		destinationChain: filters.destinationChain,
-		destinationAsset: asset(filters.destinationAsset),
+		sourceChain: filter('sourceChain'),
+		sourceAsset: asset('sourceAsset'),
+		destinationChain: filter('destinationChain'),
+		destinationAsset: asset('destinationAsset'),
 	});
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',

@@ -1,0 +1,95 @@
+/**
+ * Lost answers on the gateway (issue 10): POST /api/v1/execute admits the intent, then its answer
+ * is dropped or comes after the node's timeout. The node resends the same signed bytes; the
+ * gateway refuses the replayed nonce, and the node reports that the intent was accepted earlier,
+ * naming the nonce: one intent at the gateway, never a second one and never a generic error.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { requestTimeout } from '../../../nodes/transport/request';
+import {
+	btcTransferId,
+	depositParams,
+	emptyRunData,
+	executeWithRunData,
+	gatewayHarness,
+	run,
+	runError,
+	startGatewayEnv,
+	type GatewayEnv,
+} from '../gateway/helpers';
+
+let env: GatewayEnv;
+beforeAll(async () => (env = await startGatewayEnv()));
+afterAll(() => env.close());
+beforeEach(() => env.proxy.reset());
+afterEach(() => {
+	requestTimeout.ms = 30_000;
+	env.sb.gatewayFaults.clear();
+});
+
+const EXECUTE = '/api/v1/execute';
+
+async function intentsWithNonce(nonce: unknown): Promise<IDataObject[]> {
+	return (await env.intents()).filter((i) => i.nonce === nonce);
+}
+
+function expectAcceptedEarlier(out: IDataObject): void {
+	expect(out).toMatchObject({ outcome: 'accepted_earlier', submissionId: null, status: null, nonce: expect.stringMatching(/^n8n-[0-9a-f]{32}$/) });
+	expect(out.message).toContain(`nonce "${out.nonce}"`);
+	expect(out.message).toMatch(/accepted this intent earlier/);
+	expect(out.messageDigest).toMatch(/^[0-9a-f]{64}$/);
+}
+
+describe('intent.execute with a lost answer', () => {
+	it.each([
+		['dropAnswer', { mode: 'dropAnswer' as const }, 30_000],
+		['lateAnswer', { mode: 'lateAnswer' as const, latencyMs: 1500 }, 400],
+	])('%s: one intent, and an "accepted earlier" outcome naming the nonce', async (_mode, fault, timeoutMs) => {
+		requestTimeout.ms = timeoutMs;
+		env.sb.gatewayFaults.add({ method: 'POST', path: EXECUTE, ...fault });
+		const sparkTransferId = btcTransferId();
+		const [out] = await run(gatewayHarness(env, depositParams([{ sparkTransferId, amount: '5000' }])));
+
+		expectAcceptedEarlier(out);
+		const posts = env.proxy.to(EXECUTE, 'POST');
+		expect(posts).toHaveLength(2);
+		expect(posts[1].body).toBe(posts[0].body); // the same signed bytes, the same nonce
+		const intents = await intentsWithNonce(out.nonce);
+		expect(intents).toHaveLength(1);
+		expect((await env.intents()).filter((i) => JSON.stringify(i).includes(sparkTransferId))).toHaveLength(1);
+	});
+
+	it('Retry On Fail after the transport gave up: the next try reports the earlier acceptance, no second intent', async () => {
+		// Every answer is lost: the first attempt admits the intent, the retries' nonce_replayed answers are lost too.
+		env.sb.gatewayFaults.add({ method: 'POST', path: EXECUTE, mode: 'dropAnswer', times: 'always' });
+		const h = gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }]));
+		const runData = emptyRunData();
+		await expect(executeWithRunData(h, [{}], runData)).rejects.toThrow(/Could not reach the service/);
+		env.sb.gatewayFaults.clear();
+
+		const [second] = await executeWithRunData(h, [{}], runData);
+		expectAcceptedEarlier(second.json);
+		expect(await intentsWithNonce(second.json.nonce)).toHaveLength(1);
+	});
+
+	it('the first attempt is still on its way when the retry is admitted: the node gets the real submission, one intent', async () => {
+		requestTimeout.ms = 400;
+		// The first request waits 1.5 s before the gateway handles it; the node gives up and resends,
+		// the resend is admitted at once, and the late original then meets its own replayed nonce.
+		env.sb.gatewayFaults.add({ method: 'POST', path: EXECUTE, mode: 'latency', latencyMs: 1500 });
+		const [out] = await run(gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }])));
+		expect(out).toMatchObject({ status: 'ACCEPTED', submissionId: expect.any(String) });
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		const posts = env.proxy.to(EXECUTE, 'POST');
+		expect(posts).toHaveLength(2);
+		expect(posts.map((p) => p.status).sort()).toEqual([200, 409]);
+		expect(await intentsWithNonce(out.nonce)).toHaveLength(1);
+	});
+
+	it('a nonce used by another run is still an error, not an "accepted earlier" outcome', async () => {
+		const params = depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }], { options: { nonce: 'pinned-lost-answers-1' } });
+		await run(gatewayHarness(env, params));
+		const params2 = depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }], { options: { nonce: 'pinned-lost-answers-1' } });
+		expect((await runError(gatewayHarness(env, params2))).errorCode).toBe('nonce_replayed');
+	});
+});
