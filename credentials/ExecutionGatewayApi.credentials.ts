@@ -15,16 +15,22 @@ import type {
 } from 'n8n-workflow';
 
 import { GatewayInputError, parsePrivateKey, publicKeyFromPrivateKey } from '../nodes/shared/gateway/keys';
-import { ChallengeResponseSchema, VerifyResponseSchema } from '../nodes/shared/gateway/schemas';
-import { signChallenge } from '../nodes/shared/gateway/signing';
+import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/schemas';
+import { signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/signing';
+import { assertSecureUrl, baseUrlOf, isUnderBase } from '../nodes/transport/secureUrl';
 
-/** Base URL without trailing slashes joined with an API path. */
+const CREDENTIAL_NAME = 'Execution Gateway credential';
+
+/** Base URL without trailing slashes joined with an API path; only https (or loopback http). */
 function gatewayEndpoint(gatewayUrl: unknown, path: string): string {
-	const base = String(gatewayUrl ?? '').trim().replace(/\/+$/, '');
-	if (!/^https?:\/\/\S+$/i.test(base)) {
-		throw new Error('Execution Gateway credential: "Gateway URL" must be an http(s) URL, for example https://gateway.example.com');
-	}
-	return `${base}${path}`;
+	assertSecureUrl(gatewayUrl, CREDENTIAL_NAME, 'Gateway URL');
+	return `${baseUrlOf(gatewayUrl)}${path}`;
+}
+
+/** The full URL of a request as n8n will send it (baseURL + url). */
+function requestUrlOf(options: IHttpRequestOptions): string {
+	const base = (options as { baseURL?: string }).baseURL;
+	return base ? `${baseUrlOf(base)}${options.url.startsWith('/') ? '' : '/'}${options.url}` : options.url;
 }
 
 /** The gateway's `{error: {code, message}}` (or the HTTP status) of a failed request, without secrets. */
@@ -80,7 +86,8 @@ export class ExecutionGatewayApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://gateway.example.com',
-			description: 'Base URL of the execution gateway, without the /api/v1 prefix',
+			description:
+				'Base URL of the execution gateway, without the /api/v1 prefix. Must be https:// (http:// only for localhost, 127.0.0.0/8 or ::1, e.g. the sandbox).',
 		},
 		{
 			displayName: 'Private Key',
@@ -105,6 +112,12 @@ export class ExecutionGatewayApi implements ICredentialType {
 			type: 'hidden',
 			default: '',
 		},
+		{
+			displayName: 'Access Token Gateway URL',
+			name: 'accessTokenGatewayUrl',
+			type: 'hidden',
+			default: '',
+		},
 	];
 
 	/** §5: challenge for the derived public key, DER signature over SHA-256(challengeString), verify. */
@@ -126,28 +139,41 @@ export class ExecutionGatewayApi implements ICredentialType {
 				throw new Error(`Execution Gateway authentication failed at ${step}: ${describeFailure(error)}`);
 			}
 		};
-		const challenge = ChallengeResponseSchema.safeParse(await post('/api/v1/auth/challenge', { publicKey }, 'the challenge'));
-		if (!challenge.success) {
+		const challenge = challengeTextOf(await post('/api/v1/auth/challenge', { publicKey }, 'the challenge'));
+		if (challenge === undefined) {
 			throw new Error('Execution Gateway authentication failed: the challenge response has no challengeString');
 		}
-		const signature = signChallenge(challenge.data.challengeString, privateKey);
+		const unsafe = unsafeChallengeReason(challenge);
+		if (unsafe !== undefined) {
+			// Issue 14: a challenge that could be an intent turns authentication into a signing oracle.
+			throw new Error(`Execution Gateway authentication refused: ${unsafe}. Nothing was signed; check that "Gateway URL" is the real gateway.`);
+		}
+		const signature = signChallenge(challenge, privateKey);
 		const verified = VerifyResponseSchema.safeParse(await post('/api/v1/auth/verify', { publicKey, signature }, 'verify'));
 		if (!verified.success) {
 			throw new Error('Execution Gateway authentication failed: the verify response has no accessToken');
 		}
-		// The key the token stands for is stored with it, so a token never outlives a key change.
-		return { accessToken: verified.data.accessToken, accessTokenPublicKey: publicKey };
+		// The key and the URL the token stands for are stored with it: it never outlives a key change
+		// and never goes to another URL.
+		return {
+			accessToken: verified.data.accessToken,
+			accessTokenPublicKey: publicKey,
+			accessTokenGatewayUrl: baseUrlOf(credentials.gatewayUrl),
+		};
 	}
 
 	/**
 	 * §5 step 3: `Authorization: Bearer <accessToken>`, but only while the token belongs to the
-	 * current key. After the user replaces the private key the old token would sign in as the old
-	 * key (every intent then fails invalid_signature); without a header the gateway answers 401
-	 * and n8n renews the token through preAuthentication.
+	 * current key and to the current Gateway URL, and only on a request under that URL. After the
+	 * user replaces the key or the URL the gateway answers 401 without a header and n8n renews the
+	 * token through preAuthentication; a request elsewhere never carries it.
 	 */
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		assertSecureUrl(credentials.gatewayUrl, CREDENTIAL_NAME, 'Gateway URL');
 		const token = credentials.accessToken;
 		if (typeof token !== 'string' || token === '') return requestOptions;
+		const boundUrl = typeof credentials.accessTokenGatewayUrl === 'string' ? credentials.accessTokenGatewayUrl : '';
+		if (boundUrl !== baseUrlOf(credentials.gatewayUrl) || !isUnderBase(requestUrlOf(requestOptions), boundUrl)) return requestOptions;
 		let currentPublicKey: string;
 		try {
 			currentPublicKey = publicKeyFromPrivateKey(privateKeyOf(credentials));

@@ -16,12 +16,18 @@ export const FaultRuleSchema = z.object({
 	code: z.string().min(1).optional(),
 	times: z.union([z.number().int().min(1), z.literal('always')]).optional(),
 	retryAfterSeconds: z.number().int().min(0).optional(),
+	/** Matching requests let through before the rule applies (e.g. the repeat after a 401 renewal). */
+	skip: z.number().int().min(0).optional(),
+	/** A status fault's raw body instead of the JSON error (any shape: text, HTML, empty). */
+	body: z.string().max(1_000_000).optional(),
+	contentType: z.string().min(1).optional(),
 });
 export type FaultRule = z.infer<typeof FaultRuleSchema>;
 
 interface ActiveFault extends FaultRule {
 	id: number;
 	applied: number;
+	skipped: number;
 }
 
 const FAULT_KEY = Symbol('sandboxFault');
@@ -39,7 +45,7 @@ export class FaultInjector {
 	constructor(private readonly exemptPrefixes: string[] = ['/sandbox']) {}
 
 	add(rule: FaultRule): ActiveFault {
-		const active: ActiveFault = { ...FaultRuleSchema.parse(rule), id: this.nextId++, applied: 0 };
+		const active: ActiveFault = { ...FaultRuleSchema.parse(rule), id: this.nextId++, applied: 0, skipped: 0 };
 		this.rules.push(active);
 		return active;
 	}
@@ -64,6 +70,10 @@ export class FaultInjector {
 			(r) => (!r.method || r.method === method) && (r.path === routePath || r.path === urlPath),
 		);
 		if (!rule) return undefined;
+		if (rule.skipped < (rule.skip ?? 0)) {
+			rule.skipped++;
+			return undefined;
+		}
 		rule.applied++;
 		const times = rule.times ?? 1;
 		if (times !== 'always' && rule.applied >= times) this.rules = this.rules.filter((r) => r !== rule);
@@ -119,6 +129,7 @@ export class FaultInjector {
 function sendFaultStatus(reply: FastifyReply, fault: ActiveFault): FastifyReply {
 	const status = fault.status ?? 503;
 	if (fault.retryAfterSeconds !== undefined) reply.header('retry-after', String(fault.retryAfterSeconds));
+	if (fault.body !== undefined) return reply.code(status).type(fault.contentType ?? 'text/plain').send(fault.body);
 	const code = fault.code ?? (status >= 500 ? 'service_unavailable' : 'injected_fault');
 	return reply.code(status).send({ error: { code, message: `sandbox fault injected (status ${status})` } });
 }

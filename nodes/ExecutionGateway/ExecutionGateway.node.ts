@@ -14,6 +14,7 @@ import {
 } from 'n8n-workflow';
 
 import { processItems } from '../transport/items';
+import { assertToolActionAllowed, toolActionsProperty } from '../transport/toolMode';
 import * as intentExecute from './actions/intent/execute';
 import * as intentGet from './actions/intent/get';
 import * as networkGetHealth from './actions/network/getHealth';
@@ -26,6 +27,9 @@ const OPERATIONS: Record<string, Record<string, Operation>> = {
 	intent: { execute: intentExecute.execute, get: intentGet.execute },
 };
 
+/** Operations an AI agent may run only with "Allow Actions as AI Tool" (they move funds). */
+const TOOL_ACTIONS: Record<string, string> = { 'intent.execute': 'Intent > Execute' };
+
 /** Items in flight at once: enough to overlap round trips, few enough to stay polite to the gateway. */
 const CONCURRENCY = 4;
 
@@ -35,7 +39,9 @@ export class ExecutionGateway implements INodeType {
 		name: 'executionGateway',
 		icon: { light: 'file:../../icons/executionGateway.svg', dark: 'file:../../icons/executionGateway.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: "paused" in Network Info is advisory (a warning) unless Refuse When Paused; 1 keeps refusing.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Submit signed intents that fund EVM actions with Spark transfers, and follow their status',
 		defaults: { name: 'Execution Gateway' },
@@ -103,6 +109,7 @@ export class ExecutionGateway implements INodeType {
 			...intentGet.description,
 			...networkGetInfo.description,
 			...networkGetHealth.description,
+			toolActionsProperty('Intent > Execute (it signs intents that move deposits)'),
 		],
 	};
 
@@ -111,6 +118,8 @@ export class ExecutionGateway implements INodeType {
 		const operation = this.getNodeParameter('operation', 0) as string;
 		const run = OPERATIONS[resource]?.[operation];
 		if (!run) throw new NodeOperationError(this.getNode(), `Unsupported operation "${operation}" for resource "${resource}"`);
+		const action = TOOL_ACTIONS[`${resource}.${operation}`];
+		if (action !== undefined) assertToolActionAllowed(this, action);
 		return [await processItems(this, CONCURRENCY, async (itemIndex) => await run(this, itemIndex))];
 	}
 }

@@ -19,6 +19,7 @@ import * as route from './actions/route';
 import { router } from './actions/router';
 import * as webhook from './actions/webhook';
 import { loadOptions } from './methods';
+import { toolActionsProperty } from '../transport/toolMode';
 
 export class Orchestration implements INodeType {
 	description: INodeTypeDescription = {
@@ -97,6 +98,7 @@ export class Orchestration implements INodeType {
 			...webhook.description,
 			...accumulationAddress.description,
 			...liquidationAddress.description,
+			toolActionsProperty('Order > Submit, Order > Create Onramp and Webhook > Create (they move funds, or register a webhook and show its secret)'),
 		],
 	};
 

@@ -16,6 +16,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 import { ERROR_HINTS, redact, scopeHint } from './errors';
+import { baseUrlOf } from './secureUrl';
 import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, nextDelayMs, parseRetryAfter, type RetryPolicy } from './retry';
 
 export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
@@ -59,7 +60,7 @@ interface FullResponse {
 
 /** Base URL of a credential without trailing slashes, joined with a path. */
 export function joinUrl(baseUrl: unknown, path: string): string {
-	const base = String(baseUrl ?? '').trim().replace(/\/+$/, '');
+	const base = baseUrlOf(baseUrl);
 	return `${base}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
@@ -84,6 +85,11 @@ function errorOf(body: unknown): { code?: string; message?: string } {
 	return {};
 }
 
+/** Credential fields whose values are secret; a public key or the URL a token belongs to are not. */
+function isSecretField(name: string): boolean {
+	return /key|token|secret|password/i.test(name) && !/publickey|url$/i.test(name);
+}
+
 async function secretsOf(ctx: RequestContext, call: ServiceCall): Promise<Array<string | undefined>> {
 	const secrets = (call.secrets ?? []).flatMap((s) => (s === undefined ? [] : [s, s.trim()]));
 	if (call.credentialType === undefined) return secrets;
@@ -91,7 +97,7 @@ async function secretsOf(ctx: RequestContext, call: ServiceCall): Promise<Array<
 		const creds = await ctx.getCredentials(call.credentialType);
 		for (const [k, v] of Object.entries(creds)) {
 			// The trimmed value too: credentials send the key trimmed, so a pasted key with a stray space would slip past.
-			if (typeof v === 'string' && /key|token|secret|password/i.test(k)) secrets.push(v, v.trim());
+			if (typeof v === 'string' && isSecretField(k)) secrets.push(v, v.trim());
 		}
 	} catch {
 		// No credential to read: nothing more to redact.
@@ -99,12 +105,38 @@ async function secretsOf(ctx: RequestContext, call: ServiceCall): Promise<Array<
 	return secrets;
 }
 
+/** Characters of an error body's text shown in an error; the rest is cut. */
+export const ERROR_TEXT_CHARS = 300;
+/** Only this much of a body is looked at, so no pattern ever runs over a huge answer. */
+const ERROR_SCAN_CHARS = 4_096;
+
+/**
+ * The readable text of an error body of any shape (public-notes.md: the live service's error
+ * bodies vary): a message-like field of a JSON object, else the JSON itself; HTML without its
+ * tags; plain text as is. Secrets removed, whitespace collapsed, cut to ERROR_TEXT_CHARS.
+ */
+export function errorBodyText(body: unknown, secrets: Array<string | undefined>): string {
+	if (body === undefined || body === null || body === '') return '';
+	let text: string;
+	if (typeof body === 'string') text = body.slice(0, ERROR_SCAN_CHARS);
+	else {
+		const b = body as { message?: unknown; error?: unknown; detail?: unknown; title?: unknown };
+		const nested = (b.error as { message?: unknown } | undefined)?.message;
+		const field = [b.message, nested, b.error, b.detail, b.title].find((v) => typeof v === 'string' && v.trim() !== '');
+		text = typeof field === 'string' ? field.slice(0, ERROR_SCAN_CHARS) : (JSON.stringify(body) ?? String(body)).slice(0, ERROR_SCAN_CHARS);
+	}
+	if (/^\s*</.test(text)) text = text.replace(/<(script|style)[^>]*>[^<]*<\/\1>/gi, ' ').replace(/<[^>]{0,512}>/g, ' ');
+	const clean = redact(text.replace(/\s+/g, ' ').trim(), secrets);
+	return clean.length > ERROR_TEXT_CHARS ? `${clean.slice(0, ERROR_TEXT_CHARS)}…` : clean;
+}
+
 /** Throws the service's error as a NodeApiError: code, HTTP status, message and a hint. */
 async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: FullResponse, attempts: number): Promise<never> {
 	const secrets = await secretsOf(ctx, call);
 	const { code, message } = errorOf(res.body);
 	const clean = (t: string) => redact(t, secrets);
-	const what = code ? `${code}: ${message ?? 'no message'}` : `HTTP ${res.statusCode}`;
+	const bodyText = code ? '' : errorBodyText(res.body, secrets);
+	const what = code ? `${code}: ${message ?? 'no message'}` : `HTTP ${res.statusCode}${bodyText ? `: ${bodyText}` : ' (empty body)'}`;
 	const hint =
 		code === 'scope_required'
 			? (scopeHint(call.requiredScope) ?? ERROR_HINTS[code])
@@ -114,7 +146,7 @@ async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: Fu
 	const retried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
 	const errorResponse: JsonObject = {
 		code: code ?? null,
-		message: clean(message ?? `HTTP ${res.statusCode}`),
+		message: clean(message ?? (bodyText || `HTTP ${res.statusCode}`)),
 		httpCode: String(res.statusCode),
 	};
 	const error = new NodeApiError(ctx.getNode(), errorResponse, {
@@ -167,6 +199,22 @@ async function send(ctx: RequestContext, call: ServiceCall, throwOnStatus: boole
 	return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, call.credentialType, options)) as FullResponse;
 }
 
+/**
+ * After a 401: n8n renews the token (preAuthentication) and repeats the request once, but throws
+ * the repeat's HTTP error as a bare NodeApiError. Its answer (status, headers, body) is taken back
+ * from the error's cause, so the repeat's error goes the way of any other answer (code, message,
+ * hint, Retry-After, retries). Only an exchange without an answer stays an exception.
+ */
+async function sendAfterRenewal(ctx: RequestContext, call: ServiceCall): Promise<FullResponse> {
+	try {
+		return await send(ctx, call, true);
+	} catch (error) {
+		const response = (error as { cause?: { response?: { status?: unknown; headers?: unknown; data?: unknown } } }).cause?.response;
+		if (!response || typeof response.status !== 'number') throw (error as { cause?: unknown }).cause ?? error;
+		return { statusCode: response.status, headers: (response.headers ?? {}) as Record<string, unknown>, body: response.data };
+	}
+}
+
 /** Sends one service call with n8n's authentication, retrying what is safe to retry. */
 export async function callService<T = unknown>(this: RequestContext, call: ServiceCall): Promise<ServiceResponse<T>> {
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(call.retry ?? {}) };
@@ -178,12 +226,7 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 			res = await send(this, call, false);
 			if (res.statusCode === 401 && call.reauthenticateOn401 && call.credentialType !== undefined) {
 				// Let n8n see the 401: it renews the expirable token (preAuthentication) and repeats once.
-				try {
-					res = await send(this, call, true);
-				} catch (error) {
-					const status = Number((error as { httpCode?: string }).httpCode ?? 401);
-					res = { statusCode: Number.isFinite(status) ? status : 401, headers: {}, body: undefined };
-				}
+				res = await sendAfterRenewal(this, call);
 			}
 		} catch (error) {
 			const canRetry = policy.retryNetworkErrors && isNetworkError(error) && attempt < policy.maxAttempts;

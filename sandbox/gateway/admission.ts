@@ -104,7 +104,7 @@ export function admitExecute(state: GatewayState, signer: string, bodyRaw: unkno
 	}
 	const body = bodyRaw as Body;
 	const { config } = state;
-	if (config.paused) throw rejectAdmission('network_paused', 'the network is paused; no intents are admitted (see network info `paused`)');
+	if (config.paused && !config.admitWhenPaused) throw rejectAdmission('network_paused', 'the network is paused; no intents are admitted (see network info `paused`)');
 
 	if (typeof body.chainId !== 'number' || !Number.isSafeInteger(body.chainId)) {
 		throw rejectAdmission('invalid_request', 'chainId must be an integer');

@@ -58,7 +58,8 @@ function parseRevertPlan(b: Body): RevertPlan {
  * - POST /sandbox/intents/:id/advance {status, statusMessage?, hold?}: forward transition; after
  *   INCLUDED_PENDING_FINALITY the schedule still finalizes unless `hold` is true.
  * - POST /sandbox/intents/:id/revert {kind: 'error'|'panic', message?, code?}: revert now.
- * - GET|POST /sandbox/gateway/config {paused?, minDepositSats?, autoAdvance?}: network state.
+ * - GET|POST /sandbox/gateway/config {paused?, minDepositSats?, autoAdvance?, lowercaseStatuses?, admitWhenPaused?}:
+ *   network state; lowercase statuses and advisory pause behave like the live service.
  * - POST /sandbox/tokens/expire: every access token answers 401 token_expired from now on.
  */
 export function registerGatewayControlRoutes(
@@ -122,6 +123,8 @@ export function registerGatewayControlRoutes(
 		paused: state.config.paused,
 		minDepositSats: state.config.minDepositSats,
 		autoAdvance: state.config.autoAdvance,
+		lowercaseStatuses: state.config.lowercaseStatuses === true,
+		admitWhenPaused: state.config.admitWhenPaused === true,
 		tokenTtlMs: state.config.tokenTtlMs,
 		schedule: state.config.schedule,
 		depositAddress: state.config.depositAddress,
@@ -147,6 +150,11 @@ export function registerGatewayControlRoutes(
 		if (b.autoAdvance !== undefined) {
 			if (typeof b.autoAdvance !== 'boolean') throw rejectAdmission('invalid_request', 'autoAdvance must be a boolean');
 			state.config.autoAdvance = b.autoAdvance;
+		}
+		for (const name of ['lowercaseStatuses', 'admitWhenPaused'] as const) {
+			if (b[name] === undefined) continue;
+			if (typeof b[name] !== 'boolean') throw rejectAdmission('invalid_request', `${name} must be a boolean`);
+			state.config[name] = b[name];
 		}
 		return configBody();
 	});

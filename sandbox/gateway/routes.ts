@@ -5,7 +5,7 @@ import { admitExecute } from './admission';
 import { authenticate, issueChallenge, verifyChallenge } from './auth';
 import { notFound } from './errors';
 import type { IntentLifecycle } from './lifecycle';
-import { intentStatusBody, type GatewayState } from './state';
+import { intentStatusBody, wireStatus, type GatewayState } from './state';
 
 /** The public endpoints of execution-gateway.md §4, all under /api/v1 (§9). */
 export function registerGatewayRoutes(
@@ -38,7 +38,7 @@ export function registerGatewayRoutes(
 		const signer = signerOf(request);
 		const admitted = admitExecute(state, signer, request.body, clock.now());
 		const record = lifecycle.accept(signer, admitted);
-		return { submissionId: record.submissionId, intentId: record.intentId, status: record.status };
+		return { submissionId: record.submissionId, intentId: record.intentId, status: wireStatus(state.config, record.status) };
 	});
 
 	// Only the submitting signer may read an intent; others get 404, not 403, so ids do not leak.
@@ -46,6 +46,7 @@ export function registerGatewayRoutes(
 		const signer = signerOf(request);
 		const record = state.intents.get(request.params.submissionId);
 		if (!record || record.signer !== signer) throw notFound(`intent ${request.params.submissionId} not found`);
-		return intentStatusBody(record);
+		const body = intentStatusBody(record);
+		return { ...body, status: wireStatus(state.config, body.status) };
 	});
 }

@@ -23,6 +23,15 @@ export interface GatewayConfig {
 	schedule: GatewaySchedule;
 	/** When false, intents stay where they are until a control call moves them. */
 	autoAdvance: boolean;
+	/** Answer statuses in lower case (`accepted`, `finalized`), as the live service does (issue 10). */
+	lowercaseStatuses?: boolean;
+	/** Admit intents while paused: `paused` is then advisory, as on the live service (issue 10). */
+	admitWhenPaused?: boolean;
+}
+
+/** A status as the configured gateway spells it on the wire. */
+export function wireStatus(config: GatewayConfig, status: string): string {
+	return config.lowercaseStatuses ? status.toLowerCase() : status;
 }
 
 export type AssetKind = 'btc' | 'token';

@@ -56,28 +56,53 @@ export function inputError(ctx: IExecuteFunctions, itemIndex: number, error: unk
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : value === undefined || value === null ? '' : String(value);
+function describe(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /**
- * An amount as typed: digits stay a string, a safe integer becomes its digits; any other number is
- * passed on as is so parseU64 rejects it with its reason (fraction, negative, beyond 2^53).
+ * A parameter that must be text (ids, recipient, signed transaction, token id, nonce): trimmed;
+ * a safe whole number becomes its digits; objects, arrays, booleans and unsafe numbers are refused
+ * before anything is sent, instead of travelling as "[object Object]" or rounded digits.
  */
-function amountOf(value: unknown): string | bigint {
-	if (typeof value === 'bigint') return value;
-	if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : (value as unknown as string);
-	return text(value);
+export function stringParam(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+	const problem =
+		typeof value === 'number'
+			? `${value} is a JS number that may have lost digits; pass it as a string`
+			: `must be text, got ${describe(value)}; pass it as a string`;
+	throw preSendError(ctx, itemIndex, field, problem, codeForField(field));
 }
 
-function depositOf(entry: IDataObject): WireDeposit {
+/**
+ * §2.1 u64 amount, exact: a string of digits, a bigint parsed from JSON text, or a JS number that
+ * is a safe whole number. Anything else is refused before sending (a larger number has already
+ * lost digits in JavaScript).
+ */
+function amountOf(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string | bigint {
+	if (typeof value === 'bigint') return value;
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+	const problem =
+		typeof value === 'number'
+			? `${value} is not a whole number of base units that JavaScript holds exactly (at most 2^53 - 1); pass it as a string of digits, for example "18446744073709551615"`
+			: `must be a string of digits or a whole number, got ${describe(value)}; pass it as a string of digits`;
+	throw preSendError(ctx, itemIndex, field, problem, 'invalid_amount');
+}
+
+function depositOf(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, k: number): WireDeposit {
+	const at = `deposits[${k}]`;
 	const asset = entry.asset as IDataObject | undefined;
-	const assetType = text(entry.assetType ?? asset?.type).toLowerCase();
-	const tokenId = text(entry.tokenId ?? asset?.tokenId);
+	const assetType = stringParam(ctx, itemIndex, `${at}.assetType`, entry.assetType ?? asset?.type).toLowerCase();
+	const tokenId = stringParam(ctx, itemIndex, `${at}.tokenId`, entry.tokenId ?? asset?.tokenId);
 	return {
-		sparkTransferId: text(entry.sparkTransferId),
+		sparkTransferId: stringParam(ctx, itemIndex, `${at}.sparkTransferId`, entry.sparkTransferId),
 		asset: (assetType === 'token' ? { type: 'token', tokenId } : { type: assetType === '' ? 'btc' : assetType }) as WireDeposit['asset'],
-		amount: amountOf(entry.amount),
+		amount: amountOf(ctx, itemIndex, `${at}.amount`, entry.amount),
 	};
 }
 
@@ -88,7 +113,8 @@ function depositOf(entry: IDataObject): WireDeposit {
 export function readDeposits(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): WireDeposit[] {
 	const fixed = ctx.getNodeParameter('deposits.deposit', itemIndex, []) as IDataObject[];
 	let list: unknown = options.depositsJson;
-	if (list === undefined || list === null || (typeof list === 'string' && list.trim() === '')) return fixed.map(depositOf);
+	const toDeposits = (entries: IDataObject[]) => entries.map((e, k) => depositOf(ctx, itemIndex, e, k));
+	if (list === undefined || list === null || (typeof list === 'string' && list.trim() === '')) return toDeposits(fixed);
 	if (typeof list === 'string') {
 		try {
 			list = parseJsonPreservingBigInts(list);
@@ -105,11 +131,11 @@ export function readDeposits(ctx: IExecuteFunctions, itemIndex: number, options:
 			'invalid_deposits',
 		);
 	}
-	if (list.length === 0) return fixed.map(depositOf);
+	if (list.length === 0) return toDeposits(fixed);
 	if (fixed.length > 0) {
 		throw preSendError(ctx, itemIndex, 'depositsJson', 'set either the Deposits list or Deposits (JSON), not both', 'invalid_deposits');
 	}
-	return (list as IDataObject[]).map(depositOf);
+	return toDeposits(list as IDataObject[]);
 }
 
 /** "Expires At": unix milliseconds (number or digits) or an ISO 8601 timestamp with a zone. */
@@ -135,7 +161,7 @@ export function parseExpiresAt(ctx: IExecuteFunctions, itemIndex: number, value:
 }
 
 /**
- * Default nonce: a hash of workflow id, execution id, node name, item index and the intent's
+ * Default nonce: 32 hex characters of a hash of workflow id, execution id, node name, item index and the intent's
  * content without nonce and expiry. n8n's Retry On Fail re-runs the node in the same execution,
  * so a retried item gets the same nonce and the gateway's replay protection (§2.1) stops a
  * second intent. Across executions the user pins a nonce (for example an order id).
@@ -149,7 +175,8 @@ export function deriveNonce(ctx: IExecuteFunctions, itemIndex: number, contentWi
 		itemIndex,
 		contentWithoutNonce,
 	]);
-	return `n8n-${sha256Hex(seed).slice(0, 32)}`;
+	// 32 lower-case hex characters, the form of the public client's random nonces (issue 10).
+	return sha256Hex(seed).slice(0, 32);
 }
 
 /** What this execution remembers about one intent (nonce + content): its expiry and its submission. */

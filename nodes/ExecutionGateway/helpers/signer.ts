@@ -3,6 +3,7 @@ import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { GatewayInputError, parsePrivateKey, publicKeyFromPrivateKey } from '../../shared/gateway/keys';
 import { joinUrl } from '../../transport/request';
+import { insecureUrlReason } from '../../transport/secureUrl';
 import { CREDENTIAL_TYPE } from './transport';
 
 export interface GatewaySigner {
@@ -25,11 +26,23 @@ export async function signerOf(ctx: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Open the credential and paste the 32-byte private key as 64 hex characters (0x optional). Nothing was sent.',
 		});
 	}
-	return { gatewayUrl: joinUrl(credentials.gatewayUrl, ''), privateKey, publicKey: publicKeyFromPrivateKey(privateKey) };
+	return { gatewayUrl: secureGatewayUrl(ctx, credentials.gatewayUrl, itemIndex), privateKey, publicKey: publicKeyFromPrivateKey(privateKey) };
+}
+
+/** The credential's Gateway URL, refused before any request unless https (or loopback http). */
+function secureGatewayUrl(ctx: IExecuteFunctions, url: unknown, itemIndex: number): string {
+	const reason = insecureUrlReason(url);
+	if (reason !== undefined) {
+		throw new NodeOperationError(ctx.getNode(), `The Execution Gateway credential's "Gateway URL" is refused: ${reason}`, {
+			itemIndex,
+			description: 'Open the credential and use the https:// address of the gateway. Nothing was sent.',
+		});
+	}
+	return joinUrl(url, '');
 }
 
 /** Only the gateway URL: the public endpoints work even when the key is wrong. */
 export async function gatewayUrlOf(ctx: IExecuteFunctions, itemIndex: number): Promise<string> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
-	return joinUrl(credentials.gatewayUrl, '');
+	return secureGatewayUrl(ctx, credentials.gatewayUrl, itemIndex);
 }

@@ -5,7 +5,7 @@
 import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { parseRevertLine } from '../../shared/gateway/revert';
-import { isFinalIntentStatus, IntentStatusSchema } from '../../shared/gateway/schemas';
+import { isFinalIntentStatus, IntentStatusSchema, normalizeIntentStatus } from '../../shared/gateway/schemas';
 import { joinUrl } from '../../transport/request';
 import { authenticatedCall } from './transport';
 
@@ -54,8 +54,9 @@ export function intentStatusOutput(ctx: IExecuteFunctions, body: unknown, itemIn
 		const message = `The gateway's intent status is not the §2.3 shape (${issue.path.join('.') || 'body'}: ${issue.message})`;
 		throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
 	}
-	const out: IDataObject = { ...(result.data as IDataObject) };
-	if (result.data.status === 'EXPIRED') out.statusReason = statusReasonOf(result.data.statusMessage);
+	// The spec's spelling in the output, whatever case the gateway answers in (issue 10).
+	const out: IDataObject = { ...(result.data as IDataObject), status: normalizeIntentStatus(result.data.status) as string };
+	if (out.status === 'EXPIRED') out.statusReason = statusReasonOf(result.data.statusMessage);
 	return out;
 }
 

@@ -1,6 +1,7 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { processItems } from '../../transport/items';
+import { assertToolActionAllowed } from '../../transport/toolMode';
 import { asAuthentication, serviceAccess } from '../helpers/access';
 import { concurrencyOf } from '../helpers/params';
 import * as accumulationAddress from './accumulationAddress';
@@ -22,6 +23,13 @@ export const resources: Record<string, Record<string, OperationModule>> = {
 	webhook: webhook.operations,
 };
 
+/** Operations an AI agent may run only with "Allow Actions as AI Tool": they move funds or register a webhook and show its secret. */
+export const TOOL_ACTIONS: Record<string, string> = {
+	'order.submit': 'Order > Submit',
+	'order.createOnramp': 'Order > Create Onramp',
+	'webhook.create': 'Webhook > Create',
+};
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -29,6 +37,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!op) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
+	const action = TOOL_ACTIONS[`${resource}.${operation}`];
+	if (action !== undefined) assertToolActionAllowed(this, action);
 	if (this.getInputData().length === 0) return [[]];
 	const access = await serviceAccess(this, asAuthentication(this.getNodeParameter('authentication', 0)));
 	const items = await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, itemIndex, { access }));

@@ -8,5 +8,6 @@ export * from './rlp';
 export * from './eip1559';
 export * from './validation';
 export * from './canonical';
+export * from './normalize';
 export * from './revert';
 export * from './schemas';

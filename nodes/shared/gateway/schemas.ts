@@ -14,8 +14,20 @@ export function isIntentStatus(value: unknown): value is IntentStatus {
 	return typeof value === 'string' && (INTENT_STATUSES as readonly string[]).includes(value);
 }
 
+/**
+ * A status in the spec's spelling (§3, upper case): the live service answers `accepted`,
+ * `finalized` (issue 10), so statuses compare case-insensitively. Unknown values pass unchanged.
+ */
+export function normalizeIntentStatus(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	const upper = value.trim().toUpperCase();
+	return isIntentStatus(upper) ? upper : value;
+}
+
+/** §3 terminal states, in any letter case. */
 export function isFinalIntentStatus(value: unknown): boolean {
-	return typeof value === 'string' && (FINAL_INTENT_STATUSES as readonly string[]).includes(value);
+	const status = normalizeIntentStatus(value);
+	return typeof status === 'string' && (FINAL_INTENT_STATUSES as readonly string[]).includes(status);
 }
 
 const compressedPublicKey = z
@@ -41,6 +53,13 @@ export type ChallengeRequest = z.infer<typeof ChallengeRequestSchema>;
 /** §4 challenge response. */
 export const ChallengeResponseSchema = z.object({ challenge: z.string(), challengeString: z.string() }).passthrough();
 export type ChallengeResponse = z.infer<typeof ChallengeResponseSchema>;
+
+/** The text to sign, as the public client picks it: `challengeString`, else `challenge` (§5). */
+export function challengeTextOf(body: unknown): string | undefined {
+	const b = (body ?? {}) as { challenge?: unknown; challengeString?: unknown };
+	if (typeof b.challengeString === 'string' && b.challengeString !== '') return b.challengeString;
+	return typeof b.challenge === 'string' && b.challenge !== '' ? b.challenge : undefined;
+}
 
 /** §4 verify request: DER hex of the signature over SHA-256 of `challengeString`. */
 export const VerifyRequestSchema = z.object({ publicKey: compressedPublicKey, signature: hexString }).strict();

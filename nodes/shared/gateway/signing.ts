@@ -58,8 +58,31 @@ export function verifyDerSignature(sigHex: string, digest: Uint8Array, publicKey
 	}
 }
 
-/** The challenge signature of §5: DER over SHA-256 of the UTF-8 `challengeString`. */
+/**
+ * Why a challenge must not be signed, or undefined. The key signs intents as SHA-256 of their
+ * canonical JSON (§2.4) with the same scheme as challenges (§5): a challenge that is a JSON object
+ * or array could be an intent, and its signature would authorize it. No other rule: §5 does not
+ * show the challenge's format, and the public client signs whatever text it is given.
+ */
+export function unsafeChallengeReason(challengeString: string): string | undefined {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(challengeString);
+	} catch {
+		return undefined;
+	}
+	if (parsed === null || typeof parsed !== 'object') return undefined;
+	const keys = Array.isArray(parsed) ? [] : Object.keys(parsed);
+	const intentLike = ['chainId', 'transfers', 'action', 'nonce', 'expiresAt'].some((k) => keys.includes(k));
+	return intentLike
+		? 'the challenge has the shape of a canonical intent: signing it would authorize moving funds'
+		: `the challenge is a JSON ${Array.isArray(parsed) ? 'array' : 'object'}, which could be mistaken for a signed intent`;
+}
+
+/** The challenge signature of §5: DER over SHA-256 of the UTF-8 `challengeString`; refuses intent-like text. */
 export function signChallenge(challengeString: string, priv: Uint8Array | string): string {
+	const unsafe = unsafeChallengeReason(challengeString);
+	if (unsafe !== undefined) throw new GatewayInputError('challengeString', 'unsafe_challenge', `Refusing to sign: ${unsafe}`);
 	return signDigestDer(sha256Bytes(challengeString), priv);
 }
 

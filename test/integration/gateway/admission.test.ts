@@ -51,8 +51,8 @@ describe('gateway admission rejections through the node', () => {
 		expect(error.httpCode).toBe('400');
 		expect(error.description).toMatch(/paused/);
 		expect(env.proxy.to('/api/v1/execute', 'POST')).toHaveLength(1);
-		// The next run fetches network info again and stops before sending.
-		const again = await runError(gatewayHarness(env, params));
+		// The next run fetches network info again and, with Refuse When Paused, stops before sending.
+		const again = await runError(gatewayHarness(env, { ...params, options: { refuseWhenPaused: true } }));
 		expect(again.message).toMatch(/paused \(item 0\)/);
 		expect(env.proxy.to('/api/v1/execute', 'POST')).toHaveLength(1);
 	});

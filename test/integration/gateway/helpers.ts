@@ -153,7 +153,7 @@ export function credentialData(url: string, privateKey: string): ICredentialData
 export function gatewayHarness(
 	env: { url: string; signerKey: string },
 	parameters: INodeParameters,
-	opts: { executionId?: string; continueOnFail?: boolean; privateKey?: string; nodeName?: string } = {},
+	opts: { executionId?: string; continueOnFail?: boolean; privateKey?: string; nodeName?: string; typeVersion?: number } = {},
 ): NodeHarness {
 	return createHarness({
 		nodeType: new ExecutionGateway(),
@@ -163,6 +163,7 @@ export function gatewayHarness(
 		executionId: opts.executionId ?? `exec-${randomBytes(4).toString('hex')}`,
 		continueOnFail: opts.continueOnFail,
 		nodeName: opts.nodeName,
+		typeVersion: opts.typeVersion,
 	});
 }
 
@@ -241,6 +242,12 @@ export async function runCredentialTest(data: ICredentialDataDecryptedObject): P
 		return { status: 'Error', message: String(e.message), harness };
 	}
 }
+
+/** web3.js documentation key; its address is published: 0x2c7536E3605D9C16a7a3D7b1898e529396a65c23. */
+export const EVM_KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+export const EVM_ADDRESS = '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23';
+/** Wait Until Final options for tests: poll every second, up to 20 s. */
+export const WAIT = { waitUntilFinal: true, pollInterval: 1, waitTimeout: 20 };
 
 export const hex = (bytes: number): string => randomBytes(bytes).toString('hex');
 /** A Spark transfer id: 32 hex characters for BTC, 64 for tokens (§2.4). */

@@ -22,14 +22,13 @@ import {
 	startGatewayEnv,
 	tokenTransferId,
 	type GatewayEnv,
+	EVM_ADDRESS,
+	EVM_KEY,
+	WAIT,
 } from './helpers';
 
-/** web3.js documentation key; its address is published: 0x2c7536E3605D9C16a7a3D7b1898e529396a65c23. */
-const EVM_KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
-const EVM_ADDRESS = '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23';
 const RECIPIENT = '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23';
 const U64_MAX = '18446744073709551615';
-const WAIT = { waitUntilFinal: true, pollInterval: 1, waitTimeout: 20 };
 
 describe('intents against the sandbox gateway', () => {
 	let env: GatewayEnv;

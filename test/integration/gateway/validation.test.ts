@@ -101,9 +101,9 @@ describe('intent.execute pre-send validation', () => {
 		await expectRejected(depositParams([{ sparkTransferId: btcTransferId(), amount: '6999' }]), 'deposits[0].amount', 'below_min_deposit', /6999 sats is below the gateway minimum of 7000/);
 	});
 
-	it('a paused network is rejected before sending', async () => {
+	it('a paused network is rejected before sending with Refuse When Paused', async () => {
 		await env.control('POST', '/sandbox/gateway/config', { paused: true });
-		const error = await runError(gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }])));
+		const error = await runError(gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }], { options: { refuseWhenPaused: true } })));
 		expect(error.message).toMatch(/paused \(item 0\)/);
 		expect(error.errorCode).toBe('network_paused');
 	});
@@ -111,7 +111,7 @@ describe('intent.execute pre-send validation', () => {
 	it.each([
 		['a BTC id of 64 characters', 'btc', () => tokenTransferId(), /32 hex characters/],
 		['a token id of 32 characters', 'token', () => btcTransferId(), /64 hex characters/],
-		['a 0x prefix', 'btc', () => `0x${hex(15)}`, /without a 0x prefix/],
+		['dashes that do not make a UUID', 'btc', () => `${hex(4)}-${hex(12)}`, /only hex digits/],
 		['non-hex characters', 'btc', () => 'g'.repeat(32), /only hex digits/],
 	])('transfer id with %s is rejected', async (_name, assetType, id, problem) => {
 		const deposit = { sparkTransferId: id(), assetType, amount: '5000', ...(assetType === 'token' ? { tokenId: hex(32) } : {}) };

@@ -65,7 +65,7 @@ const OPERATIONS: MutatingOperation[] = [
 	{
 		name: 'quote.createOfframp',
 		route: '/v1/orchestration/offramp',
-		parameters: async () => ({ resource: 'quote', operation: 'createOfframp', sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', recipientAddress: '$alice' }),
+		parameters: async () => ({ resource: 'quote', operation: 'createOfframp', sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', amountFormat: 'smallestUnit', recipientAddress: '$alice' }),
 		effects: quotesCreated,
 		idOf: (out) => out.quoteId,
 	},

@@ -13,9 +13,12 @@ import { completeRun, deliverInMemory, envelope, nodeStaticData, post, signedHea
 const SECRET = 'whsec_webhook_contract_0123456789';
 const existing = (extra: INodeParameters = {}): INodeParameters => ({ registration: 'existingEndpoint', webhookSecret: SECRET, ...extra });
 
+/** Each attempt gets a fresh timestamp (spec §6 rule 2), so a re-send is a retry, never a replay of one signature. */
+let lastTimestamp = 0;
 function signed(env: IDataObject | string) {
 	const body = typeof env === 'string' ? env : JSON.stringify(env);
-	return { body, headers: signedHeaders(SECRET, body) };
+	lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+	return { body, headers: signedHeaders(SECRET, body, lastTimestamp) };
 }
 
 describe('Orchestration Trigger: description', () => {

@@ -14,7 +14,8 @@ import {
 } from '../../../shared/gateway/canonical';
 import { decodeSignedEip1559, type DecodedEip1559 } from '../../../shared/gateway/eip1559';
 import { bytesToHex } from '../../../shared/gateway/hex';
-import { ExecuteResponseSchema, type NetworkInfo } from '../../../shared/gateway/schemas';
+import { normalizeWireIntent } from '../../../shared/gateway/normalize';
+import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/schemas';
 import { sha256Bytes, signDigestDer } from '../../../shared/gateway/signing';
 import { validateExpiresAt } from '../../../shared/gateway/validation';
 import { joinUrl } from '../../../transport/request';
@@ -26,6 +27,7 @@ import {
 	parseExpiresAt,
 	preSendError,
 	readDeposits,
+	stringParam,
 } from '../../helpers/intentInput';
 import { forgetNetworkInfo, getNetworkInfo } from '../../helpers/networkInfo';
 import { signerOf } from '../../helpers/signer';
@@ -54,7 +56,8 @@ export const description: INodeProperties[] = [
 						name: 'sparkTransferId',
 						type: 'string',
 						default: '',
-						description: 'Plain hex ID of the Spark transfer: 32 characters for BTC, 64 for tokens',
+						description:
+							'ID of the Spark transfer as plain hex: 32 characters for BTC, 64 for tokens. A dashed UUID or a 0x prefix is accepted and normalized.',
 					},
 					{
 						displayName: 'Asset Type',
@@ -170,7 +173,15 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'Unique per keypair; the gateway refuses a reused nonce. Empty: derived from workflow, execution, node, item and intent content, so a retried item cannot create a second intent. Set your own (for example an order ID) to deduplicate across executions.',
+					'Unique per keypair; the gateway refuses a reused nonce. Empty: 32 hex characters derived from workflow, execution, node, item and intent content, so a retried item cannot create a second intent. Set your own (for example an order ID) to deduplicate across executions.',
+			},
+			{
+				displayName: 'Refuse When Paused',
+				name: 'refuseWhenPaused',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to refuse the intent, before sending, when Network Info reports paused. Off: paused is advisory (the live service may still admit intents) and the output carries a warning.',
 			},
 			...waitOptionFields,
 		],
@@ -183,8 +194,7 @@ type ActionFields = { recipient: string } | { evmTransaction: string };
 function readAction(ctx: IExecuteFunctions, itemIndex: number): ActionFields {
 	const action = ctx.getNodeParameter('action', itemIndex) as string;
 	const field = action === 'execute' ? 'evmTransaction' : 'recipient';
-	const raw = ctx.getNodeParameter(field, itemIndex, '') as unknown;
-	const value = typeof raw === 'string' ? raw.trim() : '';
+	const value = stringParam(ctx, itemIndex, field, ctx.getNodeParameter(field, itemIndex, '') as unknown);
 	if (value === '') {
 		const problem =
 			field === 'recipient'
@@ -202,7 +212,23 @@ function optionalChainId(options: IDataObject): number | undefined {
 	return typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : (v as number);
 }
 
-/** §2.3a / §8: a paused network, another chain, or a BTC amount under minDepositSats never leaves. */
+/**
+ * §2.3a `paused` is advisory on the live service (issue 10): by default the intent is sent and the
+ * output carries a warning; with "Refuse When Paused" (the default of node version 1) it never leaves.
+ */
+function pausedWarning(ctx: IExecuteFunctions, itemIndex: number, info: NetworkInfo, options: IDataObject): string | undefined {
+	if (!info.paused) return undefined;
+	const refuse = typeof options.refuseWhenPaused === 'boolean' ? options.refuseWhenPaused : ctx.getNode().typeVersion < 1.1;
+	if (!refuse) return 'Network Info reported paused: true; the intent was submitted anyway (the flag is advisory). Check its status before relying on it.';
+	const error = new NodeOperationError(ctx.getNode(), `The gateway network is paused (item ${itemIndex}): no intent is accepted now`, {
+		itemIndex,
+		description: 'Network Info reports paused: true and "Refuse When Paused" is on. Nothing was sent; try again once the gateway resumes.',
+	});
+	(error as NodeOperationError & { errorCode?: string }).errorCode = 'network_paused';
+	throw error;
+}
+
+/** §2.3a / §8: another chain, or a BTC amount under minDepositSats, never leaves. */
 function checkAgainstNetwork(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -211,14 +237,6 @@ function checkAgainstNetwork(
 	explicitChainId: number | undefined,
 	evm: DecodedEip1559 | undefined,
 ): void {
-	if (info.paused) {
-		const error = new NodeOperationError(ctx.getNode(), `The gateway network is paused (item ${itemIndex}): no intent is accepted now`, {
-			itemIndex,
-			description: 'Network Info reports paused: true. Nothing was sent; try again once the gateway resumes.',
-		});
-		(error as NodeOperationError & { errorCode?: string }).errorCode = 'network_paused';
-		throw error;
-	}
 	const chainId = info.execution.chainId;
 	if (explicitChainId !== undefined && explicitChainId !== chainId) {
 		throw preSendError(ctx, itemIndex, 'chainId', `is ${explicitChainId} but the gateway's execution chain ID (Network Info) is ${chainId}`, 'chain_id_mismatch');
@@ -309,12 +327,12 @@ function acceptedEarlier(nonce: string, sent: IDataObject): IDataObject {
 
 export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const deposits = readDeposits(ctx, itemIndex, options);
-	const actionFields = readAction(ctx, itemIndex);
+	let deposits = readDeposits(ctx, itemIndex, options);
+	let actionFields = readAction(ctx, itemIndex);
 	const now = Date.now();
 	const hasExpiresAt = options.expiresAt !== undefined && options.expiresAt !== '';
 	const explicitExpiresAt = hasExpiresAt ? parseExpiresAt(ctx, itemIndex, options.expiresAt) : undefined;
-	const explicitNonce = typeof options.nonce === 'string' && options.nonce !== '' ? options.nonce : undefined;
+	const explicitNonce = stringParam(ctx, itemIndex, 'nonce', options.nonce) || undefined;
 	const explicitChainId = optionalChainId(options);
 
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
@@ -322,6 +340,10 @@ export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promis
 	let evm: DecodedEip1559 | undefined;
 	try {
 		if (explicitExpiresAt !== undefined) validateExpiresAt(explicitExpiresAt, now);
+		// The public client's normalisation, so the signed message and the request carry the same values.
+		const normalized = normalizeWireIntent({ chainId: 1, deposits, ...actionFields, nonce: 'pending', expiresAt: now });
+		deposits = normalized.deposits;
+		actionFields = 'recipient' in actionFields ? { recipient: normalized.recipient as string } : { evmTransaction: normalized.evmTransaction as string };
 		provisional = buildCanonicalIntent({
 			chainId: explicitChainId ?? 1,
 			deposits,
@@ -337,6 +359,7 @@ export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promis
 
 	const signer = await signerOf(ctx, itemIndex);
 	const info = await getNetworkInfo(ctx, signer.gatewayUrl, { itemIndex });
+	const warning = pausedWarning(ctx, itemIndex, info, options);
 	checkAgainstNetwork(ctx, itemIndex, info, provisional, explicitChainId, evm);
 	const chainId = info.execution.chainId;
 
@@ -375,7 +398,7 @@ export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promis
 		memo.submission = {
 			submissionId: accepted.data.submissionId,
 			intentId: accepted.data.intentId,
-			status: accepted.data.status,
+			status: normalizeIntentStatus(accepted.data.status) as string,
 			messageDigest: signed.digestHex,
 			signerPublicKey: signer.publicKey,
 			chainId,
@@ -384,10 +407,10 @@ export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promis
 			...actionSummary(evm, actionFields),
 		};
 	}
-	const submission = memo.submission;
+	const submission: IDataObject = { ...(memo.submission as IDataObject), ...(warning ? { warning } : {}) };
 	const wait = waitOptionsOf(options);
 	// After a lost answer the submission id is unknown, so there is nothing to poll.
-	if (!wait.waitUntilFinal || submission.submissionId === null) return { ...submission };
+	if (!wait.waitUntilFinal || submission.submissionId === null) return submission;
 	const final = await waitForFinal(ctx, signer.gatewayUrl, String(submission.submissionId), wait, itemIndex);
 	return { ...submission, ...final };
 }

@@ -1,7 +1,7 @@
 /** intent.get: GET /api/v1/intents/{submissionId} (execution-gateway.md §2.3, §4), optionally until final. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { preSendError } from '../../helpers/intentInput';
+import { preSendError, stringParam } from '../../helpers/intentInput';
 import { gatewayUrlOf } from '../../helpers/signer';
 import { fetchIntent, waitForFinal, waitOptionFields, waitOptionsOf } from '../../helpers/status';
 
@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const submissionId = String(ctx.getNodeParameter('submissionId', itemIndex, '') ?? '').trim();
+	const submissionId = stringParam(ctx, itemIndex, 'submissionId', ctx.getNodeParameter('submissionId', itemIndex, ''));
 	if (submissionId === '') {
 		throw preSendError(ctx, itemIndex, 'submissionId', 'is empty', 'invalid_submission_id');
 	}

@@ -1,0 +1,46 @@
+/**
+ * AI-agent tool mode (issue 14 point 2). n8n 2.41 turns a `usableAsTool` node into a synthetic
+ * `<name>Tool` node type (packages/cli tool-generation convertNodeToAiTool) that runs the same
+ * `execute`, called by the agent with model-chosen arguments. The node in the workflow keeps the
+ * `...Tool` type, so `getNode().type` is the signal (n8n's own `isToolType` reads it the same way).
+ */
+import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+/** Name of the fixed option that lets an agent run the operations that act (move funds, register, reveal). */
+export const TOOL_ACTIONS_OPTION = 'allowActionsAsTool';
+
+/** Whether this node runs as an AI-agent tool: its type is `<package>.<name>Tool`. */
+export function isToolMode(ctx: Pick<IExecuteFunctions, 'getNode'>): boolean {
+	const type = ctx.getNode().type ?? '';
+	const name = type.slice(type.lastIndexOf('.') + 1);
+	return name.endsWith('Tool') && !name.endsWith('HitlTool');
+}
+
+/** The option, shown only on the tool variant of the node (`@tool`), never an expression. */
+export function toolActionsProperty(actions: string): INodeProperties {
+	return {
+		displayName: 'Allow Actions as AI Tool',
+		name: TOOL_ACTIONS_OPTION,
+		type: 'boolean',
+		noDataExpression: true,
+		default: false,
+		displayOptions: { show: { '@tool': [true] } },
+		description: `Whether an AI agent may run ${actions} through this tool. Off: only read operations run. Put human review in front of the tool when on.`,
+	};
+}
+
+/**
+ * Refuses an acting operation in tool mode unless the option is on as a fixed value: the raw
+ * parameter must be `true`, so neither an expression nor a `$fromAI()` value chosen by the model counts.
+ */
+export function assertToolActionAllowed(ctx: Pick<IExecuteFunctions, 'getNode'>, operationLabel: string): void {
+	if (!isToolMode(ctx)) return;
+	const node = ctx.getNode();
+	const raw = node.parameters?.[TOOL_ACTIONS_OPTION];
+	if (raw === true) return;
+	const why = typeof raw === 'string' && raw.startsWith('=') ? ' (it is an expression; it must be a fixed value)' : '';
+	throw new NodeOperationError(node, `${operationLabel} is not available to an AI agent: "Allow Actions as AI Tool" is off${why}`, {
+		description:
+			'This operation moves funds, registers webhooks or reveals secrets, so an agent may not run it by default. Turn on "Allow Actions as AI Tool" on this tool node (a fixed value, not an expression) and put human review in front of it; read operations stay available.',
+	});
+}
