@@ -117,6 +117,7 @@ async function benchMode(mode: string, installDir: string, extensions: string): 
 		installDir, extensions, mode: mode.startsWith('queue') ? 'queue' : 'single',
 		extraEnv: { N8N_LOG_LEVEL: 'warn', ...(legacy ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {}) },
 	});
+	let failed = false;
 	try {
 		await stack.importAndPublish([], workflows(), TARGETS.map((t) => t.id));
 		await stack.startN8n();
@@ -138,8 +139,12 @@ async function benchMode(mode: string, installDir: string, extensions: string): 
 			}
 		}
 		return Object.fromEntries(TARGETS.map((t) => [t.id, median(rates[t.id])]));
+	} catch (error) {
+		console.error(`${mode} failed; n8n logs kept: ${stack.logs().join(' ')}`);
+		failed = true;
+		throw error;
 	} finally {
-		await stack.stop();
+		await stack.stop(failed);
 	}
 }
 
