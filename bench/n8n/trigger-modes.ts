@@ -166,11 +166,15 @@ export async function run(): Promise<void> {
 	const extensions = extensionFolder(dist);
 	console.log(`deliveries/s (median of ${ROUNDS} rounds of ${N}, ${CONCURRENCY} in flight; duplicate memory prefilled with ${MEMORY_KEYS} keys)`);
 	const rows: string[] = [];
-	for (const mode of MODES) {
-		const r = await benchMode(mode, installDir, extensions);
-		const [ours, minimal, webhook] = TARGETS.map((t) => r[t.id]);
-		rows.push(`| ${mode} | ${ours.toFixed(1)} | ${minimal.toFixed(1)} | ${webhook.toFixed(1)} | ${(ours / minimal).toFixed(2)} | ${(ours / webhook).toFixed(2)} |`);
-		console.log(rows.at(-1));
+	try {
+		for (const mode of MODES) {
+			const r = await benchMode(mode, installDir, extensions);
+			const [ours, minimal, webhook] = TARGETS.map((t) => r[t.id]);
+			rows.push(`| ${mode} | ${ours.toFixed(1)} | ${minimal.toFixed(1)} | ${webhook.toFixed(1)} | ${(ours / minimal).toFixed(2)} | ${(ours / webhook).toFixed(2)} |`);
+			console.log(rows.at(-1));
+		}
+	} finally {
+		fs.rmSync(extensions, { recursive: true, force: true });
 	}
 	console.log('\n| mode | Orchestration Trigger | minimal community trigger | n8n Webhook node | ours / minimal | ours / Webhook |');
 	console.log('|---|---|---|---|---|---|');
