@@ -105,6 +105,18 @@ async function measure(target: Target, bases: string[], count: number): Promise<
 	return { rate: count / ((performance.now() - t0) / 1000), failed, sample };
 }
 
+/** n8n answers readiness before every workflow's webhooks are active: wait until the URL is not 404. */
+async function untilRegistered(target: Target, base: string, timeoutMs = 120_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await fetch(urlOf(target, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		await res.arrayBuffer();
+		if (res.status !== 404) return;
+		if (Date.now() > deadline) throw new Error(`${target.label} is not registered at ${base} after ${timeoutMs} ms`);
+		await new Promise((r) => setTimeout(r, 500));
+	}
+}
+
 async function settle(stack: QueueStack): Promise<void> {
 	for (const t of TARGETS) await stack.settledRuns(t.id, 1500, 600_000);
 }
@@ -122,6 +134,7 @@ async function benchMode(mode: string, installDir: string, extensions: string): 
 		await stack.importAndPublish([], workflows(), TARGETS.map((t) => t.id));
 		await stack.startN8n();
 		const bases = stack.balancer.backends;
+		for (const t of TARGETS) for (const base of bases) await untilRegistered(t, base);
 		for (const t of TARGETS) {
 			// Warm-up; it also folds the prefilled keys into the trigger's current storage format.
 			const warm = await measure(t, bases, 30);
