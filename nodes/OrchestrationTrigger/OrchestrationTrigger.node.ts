@@ -12,13 +12,12 @@ import {
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
-import { WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
 import { webhookSecretProblem } from '../shared/orchestration/webhooks';
-import { DELIVERIES_FIELD, SIGNATURES_FIELD, hoursOf, memoryNamespace, storedMemory, windowOf, type DuplicateMemory } from './dedupe';
 import { handleDelivery, type DeliveryDecision } from './delivery';
 import { triggerProperties, type TriggerOptions } from './description';
 import { eventSelectionOf, type EventSelection } from './events';
-import { shapeOutput } from './execution';
+import { rememberAndShape } from './execution';
+import { memoriesOf, toleranceOf } from './memories';
 import { deliveryItem } from './output';
 import {
 	CREDENTIAL_TYPE,
@@ -35,11 +34,6 @@ type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & {
 	readRawBody?: () => Promise<void>;
 };
 
-function toleranceOf(value: unknown): number {
-	const n = Number(value);
-	return Number.isFinite(n) && n > 0 ? n : WEBHOOK_TOLERANCE_SECONDS;
-}
-
 /** The filter as configured; an expression that fails or is not a list fails closed. */
 function eventsOf(ctx: IWebhookFunctions): EventSelection | undefined {
 	try {
@@ -47,39 +41,6 @@ function eventsOf(ctx: IWebhookFunctions): EventSelection | undefined {
 	} catch {
 		return undefined;
 	}
-}
-
-interface Memories {
-	duplicates?: DuplicateMemory;
-	replays: DuplicateMemory;
-}
-
-/**
- * Both memories on the node's static data, written here, where the delivery is accepted: n8n
- * saves what webhook() wrote in the process that received it (see dedupe.ts).
- */
-function memoriesOf(ctx: IWebhookFunctions, staticData: IDataObject, options: TriggerOptions, nowMs: number): Memories {
-	const workflowId = ctx.getWorkflow().id;
-	const nodeId = ctx.getNode().id;
-	const toleranceMs = toleranceOf(options.toleranceSeconds) * 1000;
-	// A signature verifies for `tolerance` either side of its timestamp: remembered for twice that.
-	const replays = storedMemory({
-		staticData,
-		field: SIGNATURES_FIELD,
-		namespace: memoryNamespace(SIGNATURES_FIELD, workflowId, nodeId),
-		limits: { horizonMs: 2 * toleranceMs, maxEntries: windowOf(undefined) },
-		nowMs,
-		keepRecent: true,
-	});
-	if (options.deduplicate === false) return { replays };
-	const duplicates = storedMemory({
-		staticData,
-		field: DELIVERIES_FIELD,
-		namespace: memoryNamespace(DELIVERIES_FIELD, workflowId, nodeId, ctx.getMode()),
-		limits: { horizonMs: hoursOf(options.deduplicationHours) * 3_600_000 + toleranceMs, maxEntries: windowOf(options.deduplicationWindow) },
-		nowMs,
-	});
-	return { duplicates, replays };
 }
 
 /** Refusals at warn level (reason only: never the secret, the signature or the body), issue 12. */
@@ -171,9 +132,9 @@ export class OrchestrationTrigger implements INodeType {
 		},
 	};
 
-	/** Runs first in every run the webhook started: shapes the output, writes no static data. */
+	/** Runs first in every run the webhook started: remembers the delivery (see execution.ts), shapes the output. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [shapeOutput.call(this)];
+		return [await rememberAndShape.call(this)];
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -14,6 +14,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	DEFAULT_MEMORY_BOUND,
 	RETRY_SCHEDULE_MS,
+	COMPACT_KEY_LENGTH,
 	compactKey,
 	emptyMemory,
 	memoryHas,
@@ -61,6 +62,8 @@ interface ProcessLayer {
 	unsaved: Map<string, number>;
 	recent: Map<string, number>;
 	written?: DeliveryMemoryState;
+	/** The keys of `written`, for lookups without a scan of its key text (about 1 ms per 1.2 MB). */
+	index?: Set<string>;
 }
 
 /**
@@ -69,7 +72,8 @@ interface ProcessLayer {
  */
 const RECENT_MS = 5 * 60_000;
 
-const MAX_NAMESPACES = 1000;
+// Each namespace may hold a state of up to ~1.2 MB; evicting one only loses the in-process copy.
+const MAX_NAMESPACES = 200;
 const MAX_PROCESS_KEYS = 10_000;
 const processLayers = new Map<string, ProcessLayer>();
 
@@ -118,33 +122,71 @@ function settle(layer: ProcessLayer, state: DeliveryMemoryState, place: MemoryPl
 	const { horizonMs, maxEntries } = place.limits;
 	expire(layer.unsaved, place.nowMs, place.limits);
 	expire(layer.recent, place.nowMs, { maxEntries, horizonMs: place.keepRecent === true ? horizonMs : Math.min(RECENT_MS, horizonMs) });
-	for (const key of layer.unsaved.keys()) if (memoryHas(state, key)) layer.unsaved.delete(key);
+	for (const key of layer.unsaved.keys()) if (has(layer, state, key)) layer.unsaved.delete(key);
 }
 
-/** What this process last wrote when it is newer than the stored copy (counted writes), else the stored copy. */
-function newestState(layer: ProcessLayer, stored: unknown): DeliveryMemoryState {
-	const loaded = readMemory(stored);
-	return layer.written !== undefined && layer.written.n > loaded.n ? layer.written : loaded;
+/**
+ * What this process last wrote when it is newer than the stored copy (counted writes) or the same
+ * one, else the stored copy (another process wrote since).
+ */
+function newestState(layer: ProcessLayer, loaded: DeliveryMemoryState): DeliveryMemoryState {
+	const { written } = layer;
+	if (written === undefined) return loaded;
+	return written.n > loaded.n || (written.n === loaded.n && written.keys === loaded.keys) ? written : loaded;
 }
 
-/** One memory on the node's static data plus this process's layer. Only `remember` writes. */
-export function storedMemory(place: MemoryPlace): DuplicateMemory {
+function has(layer: ProcessLayer, state: DeliveryMemoryState, compact: string): boolean {
+	return state === layer.written && layer.index !== undefined ? layer.index.has(compact) : memoryHas(state, compact);
+}
+
+/** Keeps the index of `written` in step: drops the keys that left its front, adds the new ones. */
+function reindex(layer: ProcessLayer, before: DeliveryMemoryState, after: DeliveryMemoryState, fresh: string[]): void {
+	const dropped = before.keys.length / COMPACT_KEY_LENGTH + fresh.length - after.keys.length / COMPACT_KEY_LENGTH;
+	if (before !== layer.written || layer.index === undefined || dropped > before.keys.length / COMPACT_KEY_LENGTH) {
+		layer.index = new Set(Array.from({ length: after.keys.length / COMPACT_KEY_LENGTH }, (_, i) => after.keys.substr(i * COMPACT_KEY_LENGTH, COMPACT_KEY_LENGTH)));
+		return;
+	}
+	for (let i = 0; i < dropped; i++) layer.index.delete(before.keys.substr(i * COMPACT_KEY_LENGTH, COMPACT_KEY_LENGTH));
+	for (const key of fresh) layer.index.add(key);
+}
+
+/**
+ * A memory kept in static data: `store` writes a key only when the stored state lacks it; `flush`
+ * writes what this process remembered when the stored state is older.
+ */
+export interface StoredMemory extends DuplicateMemory {
+	store(key: string): void;
+	flush(): void;
+}
+
+/** One memory on the node's static data plus this process's layer. Only `remember` and `store` write. */
+export function storedMemory(place: MemoryPlace): StoredMemory {
 	const layer = processLayer(place.namespace);
-	let state = newestState(layer, place.staticData[place.field]);
+	const loaded = readMemory(place.staticData[place.field]);
+	let state = newestState(layer, loaded);
 	settle(layer, state, place);
 	return {
 		has(key) {
 			const compact = compactKey(key);
-			return layer.unsaved.has(compact) || layer.recent.has(compact) || memoryHas(state, compact);
+			return layer.unsaved.has(compact) || layer.recent.has(compact) || has(layer, state, compact);
+		},
+		store(key) {
+			if (!memoryHas(loaded, compactKey(key))) this.remember(key);
+		},
+		flush() {
+			if (layer.written !== undefined && layer.written.n > loaded.n) place.staticData[place.field] = layer.written as unknown as IDataObject;
 		},
 		remember(key) {
 			const compact = compactKey(key);
 			layer.unsaved.set(compact, place.nowMs);
 			layer.recent.set(compact, place.nowMs);
 			expire(layer.recent, place.nowMs, place.limits);
-			const keys = [...legacyKeys(place.staticData), ...layer.unsaved.keys()];
-			state = rememberKeys(state, keys, place.nowMs, place.limits);
+			const fresh = [...new Set([...legacyKeys(place.staticData), ...layer.unsaved.keys()])].filter((k) => !has(layer, state, k));
+			const before = state;
+			state = rememberKeys(state, fresh, place.nowMs, place.limits, true);
+			reindex(layer, before, state, fresh);
 			layer.written = Object.assign(layer.written ?? emptyMemory(), state);
+			state = layer.written;
 			// Assigning a member marks n8n's observable static data as changed, so it is saved.
 			place.staticData[place.field] = layer.written as unknown as IDataObject;
 			if (LEGACY_KEYS_FIELD in place.staticData) {

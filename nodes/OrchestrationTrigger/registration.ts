@@ -81,9 +81,21 @@ function registrationNonce(attempt: string): string {
 	return nonce;
 }
 
+/** Written at activation: static data that has it (or a registration) is the workflow's own, not a worker's empty copy. */
+const ACTIVATED_FIELD = 'activatedAt';
+
+export function isStoredStaticData(staticData: IDataObject): boolean {
+	return storedRegistration(staticData) !== undefined || typeof staticData[ACTIVATED_FIELD] === 'string';
+}
+
 /** checkExists: true when a stored registration is for this URL and this service. */
 export async function registrationExists(this: IHookFunctions): Promise<boolean> {
-	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') return true;
+	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') {
+		// Saved by n8n with the activation (nothing to register for an existing endpoint).
+		const staticData = this.getWorkflowStaticData('node');
+		if (typeof staticData[ACTIVATED_FIELD] !== 'string') staticData[ACTIVATED_FIELD] = new Date().toISOString();
+		return true;
+	}
 	const stored = storedRegistration(this.getWorkflowStaticData('node'));
 	if (!stored) return false;
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);

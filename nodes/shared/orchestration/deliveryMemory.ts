@@ -109,12 +109,13 @@ export function rememberKeys(
 	keys: readonly string[],
 	nowMs: number,
 	limits: MemoryLimits,
+	/** The caller already knows that none of `keys` is remembered (it keeps its own index). */
+	knownFresh = false,
 ): DeliveryMemoryState {
 	const trimmed = trimMemory(state, nowMs, limits);
-	const known = keys.length > 16 ? keySet(trimmed) : undefined;
-	const fresh = [...new Set(keys)].filter(
-		(key) => key.length === COMPACT_KEY_LENGTH && !(known ? known.has(key) : memoryHas(trimmed, key)),
-	);
+	const known = !knownFresh && keys.length > 16 ? keySet(trimmed) : undefined;
+	const isKnown = (key: string) => !knownFresh && (known ? known.has(key) : memoryHas(trimmed, key));
+	const fresh = [...new Set(keys)].filter((key) => key.length === COMPACT_KEY_LENGTH && !isKnown(key));
 	if (fresh.length === 0) return { ...trimmed, n: trimmed.n + 1 };
 	const buckets = trimmed.buckets.slice();
 	const bucket = Math.floor(nowMs / MEMORY_BUCKET_MS);

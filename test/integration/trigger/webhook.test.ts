@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { startWebhookServer, testCredential, type WebhookServer } from '../../harness/n8n';
+import { runWebhookMethod, startWebhookServer, testCredential, type WebhookServer } from '../../harness/n8n';
 import { compactKey, memoryHas, memorySize, readMemory } from '../../../nodes/shared/orchestration/deliveryMemory';
 import { ORDER_EVENTS } from '../../../nodes/shared/orchestration/enums';
 import { completeRun, deliverInMemory, envelope, nodeStaticData, post, signedHeaders, triggerHarness } from './helpers';
@@ -213,38 +213,46 @@ describe('Orchestration Trigger: webhook handler', () => {
 		expect(server.runs).toHaveLength(9);
 	});
 
-	it('webhook() writes the memories where it accepts; execute() in the run writes no static data', async () => {
-		// n8n 2.41 saves what webhook() wrote after the request (LiveWebhooks.executeWebhook ->
-		// saveStaticData), in single mode and in a webhook process; a queue-mode worker runs with
-		// empty static data and would save whatever execute() wrote over the registration.
-		const h = triggerHarness({ parameters: existing() });
-		const root = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+	it('the run saves the memory with the workflow static data; a queue-mode worker run (empty static data) writes nothing', async () => {
+		// n8n 2.41.1 drops what webhook() wrote once a run starts (WorkflowRunner.run re-wraps the same
+		// static data object for establishExecutionContext, resetting its change flag); the run's static
+		// data is the workflow's, read when the run starts, and saved when it ends (single mode).
+		const activated = { 'node:Orchestration Trigger': { activatedAt: new Date().toISOString() } };
+		const h = triggerHarness({ parameters: existing(), staticData: JSON.parse(JSON.stringify(activated)) as IDataObject });
 		const env = signed(envelope());
-		root.__dataChanged = false;
 		const accepted = await deliverInMemory(h, env.body, env.headers);
 		expect(accepted.result.workflowData?.[0]).toHaveLength(1);
-		expect(root.__dataChanged).toBe(true);
 		const delivery = accepted.result.workflowData![0][0].json.delivery as IDataObject;
-		expect(memoryHas(readMemory(nodeStaticData(h).deliveries), compactKey(String(delivery.duplicateKey)))).toBe(true);
-		expect(memorySize(readMemory(nodeStaticData(h).signatures))).toBe(1);
 
-		// Refused, ignored and duplicate deliveries write nothing.
-		root.__dataChanged = false;
-		const snapshot = JSON.stringify(h.workflow.staticData);
-		expect((await deliverInMemory(h, env.body, signedHeaders(SECRET, env.body, Date.now() + 3))).json?.ignored).toBe('duplicate');
-		expect((await deliverInMemory(h, env.body, signedHeaders('whsec_another_secret_x', env.body))).status).toBe(401);
-		expect((await deliverInMemory(h, env.body, env.headers)).json?.ignored).toBe('replay');
-		expect(root.__dataChanged).toBe(false);
+		// The run in single mode: static data as stored (read before webhook() wrote anything).
+		const run = triggerHarness({ parameters: existing(), staticData: JSON.parse(JSON.stringify(activated)) as IDataObject, workflowId: h.workflow.id });
+		const runRoot = run.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+		await completeRun(run, accepted.result.workflowData![0]);
+		expect(runRoot.__dataChanged).toBe(true);
+		expect(memoryHas(readMemory(nodeStaticData(run).deliveries), compactKey(String(delivery.duplicateKey)))).toBe(true);
+		expect(nodeStaticData(run).activatedAt).toBe(activated['node:Orchestration Trigger'].activatedAt);
+		expect(memorySize(readMemory(nodeStaticData(run).signatures))).toBeGreaterThanOrEqual(1);
 
-		// The run: same process, and a queue-mode worker that got empty static data.
-		await completeRun(h, accepted.result.workflowData![0]);
-		expect(root.__dataChanged).toBe(false);
-		expect(JSON.stringify(h.workflow.staticData)).toBe(snapshot);
+		// A queue-mode worker: empty static data. It writes nothing, so n8n saves nothing over the workflow.
 		const worker = triggerHarness({ parameters: existing(), staticData: {}, workflowId: h.workflow.id });
 		const workerRoot = worker.workflow.staticData as IDataObject & { __dataChanged?: boolean };
 		await completeRun(worker, accepted.result.workflowData![0]);
 		expect(workerRoot.__dataChanged).toBe(false);
-		expect(JSON.parse(JSON.stringify(worker.workflow.staticData))).toEqual({});
+		expect(nodeStaticData(worker)).toEqual({});
+
+		// Refused and ignored deliveries change nothing either.
+		const root = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+		root.__dataChanged = false;
+		expect((await deliverInMemory(h, env.body, signedHeaders(SECRET, env.body, Date.now() + 3))).json?.ignored).toBe('duplicate');
+		expect((await deliverInMemory(h, env.body, signedHeaders('whsec_another_secret_x', env.body))).status).toBe(401);
+		expect((await deliverInMemory(h, env.body, env.headers)).json?.ignored).toBe('replay');
+		expect(root.__dataChanged).toBe(false);
+	});
+
+	it('activation marks an existing endpoint static data as the workflow own (what lets a run write)', async () => {
+		const h = triggerHarness({ parameters: existing() });
+		expect(await runWebhookMethod(h, 'checkExists')).toBe(true);
+		expect(typeof nodeStaticData(h).activatedAt).toBe('string');
 	});
 
 	it('catches duplicates with the persisted memory alone, after a restart (saved and reloaded static data)', async () => {
