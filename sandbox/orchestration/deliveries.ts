@@ -31,17 +31,29 @@ export class WebhookDispatcher {
 		const event = orderEventFor(publicStatus(order));
 		const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data: orderSnapshot(order) });
 		for (const hook of this.state.webhooks.filter((w) => w.partnerId === order.partnerId)) {
-			this.start(hook, { event, orderId: order.id, body });
+			void this.start(hook, { event, orderId: order.id, body });
 		}
 	}
 
 	/** Sends given body text to one endpoint, signed and retried like any delivery (control endpoint, tests). */
 	sendRaw(hook: WebhookRecord, event: string, body: string): DeliveryRecord {
-		this.start(hook, { event, orderId: '', body });
+		void this.start(hook, { event, orderId: '', body });
 		return this.state.deliveries[this.state.deliveries.length - 1];
 	}
 
-	private start(hook: WebhookRecord, what: { event: string; orderId: string; body: string }, duplicateOf?: string): void {
+	/**
+	 * Sends a recorded delivery once more (same bytes, fresh signature, spec §6 rule 1), to `url` when
+	 * given (one process behind a load balancer); resolves after its first attempt.
+	 */
+	async redeliver(deliveryId: string, url?: string): Promise<DeliveryRecord | undefined> {
+		const original = this.state.deliveries.find((d) => d.deliveryId === deliveryId);
+		const hook = this.state.webhooks.find((w) => w.webhookId === original?.webhookId);
+		if (!original || !hook) return undefined;
+		const what = { event: original.event, orderId: original.orderId, body: original.body };
+		return await this.start({ ...hook, url: url ?? hook.url }, what, original.deliveryId);
+	}
+
+	private async start(hook: WebhookRecord, what: { event: string; orderId: string; body: string }, duplicateOf?: string): Promise<DeliveryRecord> {
 		const delivery: DeliveryRecord = {
 			deliveryId: this.state.nextId('dlv'),
 			webhookId: hook.webhookId,
@@ -52,7 +64,8 @@ export class WebhookDispatcher {
 			...(duplicateOf ? { duplicateOf } : {}),
 		};
 		this.state.deliveries.push(delivery);
-		void this.attempt(hook, delivery);
+		await this.attempt(hook, delivery);
+		return delivery;
 	}
 
 	private async attempt(hook: WebhookRecord, delivery: DeliveryRecord): Promise<void> {
@@ -93,7 +106,7 @@ export class WebhookDispatcher {
 			delivery.state = 'delivered';
 			// The duplicate switch sends every successful delivery a second time (spec §6 rule 1).
 			if (this.switches.duplicateDeliveries && !delivery.duplicateOf) {
-				this.start(hook, { event: delivery.event, orderId: delivery.orderId, body: delivery.body }, delivery.deliveryId);
+				void this.start(hook, { event: delivery.event, orderId: delivery.orderId, body: delivery.body }, delivery.deliveryId);
 			}
 			return;
 		}

@@ -47,6 +47,10 @@ export interface N8nOptions {
 	encryptionKey?: string;
 	logFile?: string;
 	extraEnv?: Record<string, string>;
+	/** n8n command: `start` (default), `worker` or `webhook` (queue mode). */
+	command?: string;
+	/** Readiness URL; default `<url>/healthz/readiness` (a worker answers on its health-check port). */
+	healthUrl?: string;
 }
 
 export class N8nInstance {
@@ -142,12 +146,12 @@ export class N8nInstance {
 
 	async start(timeoutMs = 180_000): Promise<void> {
 		const out = fs.openSync(path.join(this.opts.userFolder, 'n8n.stdout.log'), 'a');
-		this.child = spawn(this.bin, ['start'], { env: this.env(), stdio: ['ignore', out, out], detached: false });
+		this.child = spawn(this.bin, [this.opts.command ?? 'start'], { env: this.env(), stdio: ['ignore', out, out], detached: false });
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
 			if (this.child.exitCode !== null) throw new Error(`n8n exited with ${this.child.exitCode}; see ${this.stdoutLog}`);
 			try {
-				const res = await fetch(`${this.url}/healthz/readiness`);
+				const res = await fetch(this.opts.healthUrl ?? `${this.url}/healthz/readiness`);
 				if (res.status === 200) return;
 			} catch {
 				// not listening yet

@@ -17,6 +17,7 @@ const DepositSchema = z.object({
 	autoAdvance: z.boolean().optional(),
 });
 
+const RedeliverSchema = z.object({ url: z.string().url().optional() });
 const TestWebhookSchema = z.object({
 	url: z.string().url(),
 	secret: z.string().min(1).optional(),
@@ -135,6 +136,13 @@ export function registerControlRoutes(app: FastifyInstance, ctx: OrchestrationCo
 		const deliveries = ctx.state.deliveries.filter((d) =>
 			(!q.webhookId || d.webhookId === q.webhookId) && (!q.orderId || d.orderId === q.orderId) && (!q.event || d.event === q.event));
 		return { deliveries };
+	});
+
+	app.post('/sandbox/deliveries/:id/redeliver', async (request, reply) => {
+		const { url } = parseInput(RedeliverSchema, request.body ?? {});
+		const delivery = await ctx.webhooks.redeliver((request.params as { id: string }).id, url);
+		if (!delivery) throw notFound('delivery not found');
+		return reply.code(201).send({ delivery });
 	});
 
 	app.post('/sandbox/deposits', async (request, reply) => {

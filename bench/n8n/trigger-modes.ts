@@ -1,0 +1,202 @@
+/**
+ * `npm run bench:trigger-modes`: deliveries per second accepted by a real n8n 2.41.1 for the
+ * Orchestration Trigger (signed, distinct events, duplicate memory holding 10,000 keys), a minimal
+ * community webhook trigger (bench/n8n/minimal-trigger, loaded as a custom extension like ours) and
+ * n8n's own Webhook node, side by side in one run, in single mode and in queue mode (two webhook
+ * processes, requests alternated), plus the single-mode ratio with N8N_EXPRESSION_ENGINE=legacy as
+ * a diagnostic. A benchmark, not a test: it prints, it asserts nothing. Loopback only, bounded loops.
+ * BENCH_N (deliveries per target and round, default 300), BENCH_ROUNDS (default 3),
+ * BENCH_CONCURRENCY (default 8), BENCH_MODES (default "single,queue,single-legacy").
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
+import { REPO_ROOT, ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
+import { QueueStack } from '../../scripts/lib/queue-stack';
+import { linearWorkflow, T } from '../../test/e2e/workflows';
+import { prefilledMemory } from './prefill';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { bundle } = require('../../scripts/bundle.js');
+
+const N = Number(process.env.BENCH_N ?? 300);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const MODES = (process.env.BENCH_MODES ?? 'single,queue,single-legacy').split(',');
+const MEMORY_KEYS = 10_000;
+const SECRET = 'whsec_bench_trigger_modes_0123456789abcdef';
+const TRIGGER_NODE = 'Order events';
+
+interface Target {
+	id: string;
+	label: string;
+	webhookId: string;
+	signed: boolean;
+}
+
+const TARGETS: Target[] = [
+	{ id: 'benchOrchestration', label: 'Orchestration Trigger', webhookId: 'bench-orchestration-trigger', signed: true },
+	{ id: 'benchMinimal', label: 'minimal community trigger', webhookId: 'bench-minimal-trigger', signed: false },
+	{ id: 'benchWebhook', label: "n8n's Webhook node", webhookId: 'bench-n8n-webhook', signed: false },
+];
+
+function workflows(): Array<Record<string, unknown>> {
+	const noop = { name: 'Received', type: T.noop, executeOnce: false };
+	const ours = linearWorkflow(TARGETS[0].id, 'bench orchestration', [
+		{
+			name: TRIGGER_NODE, type: T.trigger, webhookId: TARGETS[0].webhookId,
+			parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { deduplicationWindow: 2 * MEMORY_KEYS } },
+		},
+		noop,
+	]);
+	const minimal = linearWorkflow(TARGETS[1].id, 'bench minimal', [
+		{ name: 'Minimal', type: 'CUSTOM.minimalWebhookTrigger', webhookId: TARGETS[1].webhookId }, noop,
+	]);
+	const webhook = linearWorkflow(TARGETS[2].id, 'bench webhook', [
+		{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: TARGETS[2].webhookId, parameters: { httpMethod: 'POST', path: TARGETS[2].webhookId, options: {} } },
+		noop,
+	]);
+	return [{ ...ours, staticData: { [`node:${TRIGGER_NODE}`]: prefilledMemory(MEMORY_KEYS) } }, minimal, webhook];
+}
+
+function urlOf(target: Target, base: string): string {
+	// n8n's Webhook node serves its `path`; webhook nodes of packages serve <webhookId>/<path>.
+	return target.id === 'benchWebhook' ? `${base}/webhook/${target.webhookId}` : `${base}/webhook/${target.webhookId}/webhook`;
+}
+
+let serial = 0;
+
+/** A distinct order event (distinct duplicate key), signed now when the target verifies. */
+function delivery(target: Target): { body: string; headers: Record<string, string> } {
+	const n = serial++;
+	const now = Date.now();
+	const body = JSON.stringify({
+		event: 'order.completed',
+		timestamp: new Date(now).toISOString(),
+		data: { id: `ord_bench${n.toString(36)}`, status: 'completed', updatedAt: new Date(now).toISOString(), amountIn: '25000000', feeAmount: '75000' },
+	});
+	const headers: Record<string, string> = { 'content-type': 'application/json' };
+	if (target.signed) {
+		headers['x-service-timestamp'] = String(now);
+		headers['x-service-signature'] = computeWebhookSignature(SECRET, String(now), body);
+	}
+	return { body, headers };
+}
+
+/** `count` deliveries, `CONCURRENCY` in flight, alternating over the processes; deliveries per second. */
+async function measure(target: Target, bases: string[], count: number): Promise<{ rate: number; failed: number; sample?: string }> {
+	let next = 0;
+	let failed = 0;
+	let sample: string | undefined;
+	const t0 = performance.now();
+	await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+		while (next < count) {
+			const i = next++;
+			const d = delivery(target);
+			const res = await fetch(urlOf(target, bases[i % bases.length]), { method: 'POST', headers: d.headers, body: d.body });
+			const text = await res.text();
+			if (res.status !== 200) {
+				failed++;
+				sample ??= `${res.status} ${text.slice(0, 200)}`;
+			}
+		}
+	}));
+	return { rate: count / ((performance.now() - t0) / 1000), failed, sample };
+}
+
+/** n8n answers readiness before every workflow's webhooks are active: wait until the URL is not 404. */
+async function untilRegistered(target: Target, base: string, timeoutMs = 120_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const res = await fetch(urlOf(target, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		await res.arrayBuffer();
+		if (res.status !== 404) return;
+		if (Date.now() > deadline) throw new Error(`${target.label} is not registered at ${base} after ${timeoutMs} ms`);
+		await new Promise((r) => setTimeout(r, 500));
+	}
+}
+
+async function settle(stack: QueueStack): Promise<void> {
+	for (const t of TARGETS) await stack.settledRuns(t.id, 1500, 600_000);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function benchMode(mode: string, installDir: string, extensions: string): Promise<Record<string, number>> {
+	const legacy = mode.endsWith('-legacy');
+	const stack = await QueueStack.create({
+		installDir, extensions, mode: mode.startsWith('queue') ? 'queue' : 'single',
+		extraEnv: { N8N_LOG_LEVEL: 'warn', ...(legacy ? { N8N_EXPRESSION_ENGINE: 'legacy' } : {}) },
+	});
+	let failed = false;
+	try {
+		await stack.importAndPublish([], workflows(), TARGETS.map((t) => t.id));
+		await stack.startN8n();
+		const bases = stack.balancer.backends;
+		for (const t of TARGETS) for (const base of bases) await untilRegistered(t, base);
+		for (const t of TARGETS) {
+			// Warm-up; it also folds the prefilled keys into the trigger's current storage format.
+			const warm = await measure(t, bases, 30);
+			if (warm.failed) throw new Error(`${mode}: ${t.label} answered ${warm.sample} during warm-up`);
+		}
+		await settle(stack);
+		const rates: Record<string, number[]> = {};
+		for (let r = 0; r < ROUNDS; r++) {
+			// Interleaved rounds, each after the previous backlog ran, so drift hits every target alike.
+			for (const t of TARGETS) {
+				const { rate, failed, sample } = await measure(t, bases, N);
+				if (failed) console.log(`  ${mode} ${t.label}: ${failed} of ${N} answers were not 200 (${sample})`);
+				(rates[t.id] ??= []).push(rate);
+				await settle(stack);
+			}
+		}
+		return Object.fromEntries(TARGETS.map((t) => [t.id, median(rates[t.id])]));
+	} catch (error) {
+		console.error(`${mode} failed; n8n logs kept: ${stack.logs().join(' ')}`);
+		failed = true;
+		throw error;
+	} finally {
+		await stack.stop(failed);
+	}
+}
+
+/**
+ * One folder with the package's dist and the minimal trigger: n8n 2.41 keys custom-extension loaders
+ * by the package name "CUSTOM", so a second folder in N8N_CUSTOM_EXTENSIONS replaces the first.
+ */
+function extensionFolder(dist: string): string {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-bench-ext-'));
+	fs.cpSync(dist, dir, { recursive: true });
+	fs.cpSync(path.join(__dirname, 'minimal-trigger'), path.join(dir, 'minimal-trigger'), { recursive: true });
+	return dir;
+}
+
+export async function run(): Promise<void> {
+	const installDir = ensureN8nInstalled();
+	const dist = path.join(REPO_ROOT, 'dist');
+	await bundle({ outdir: dist });
+	const extensions = extensionFolder(dist);
+	console.log(`deliveries/s (median of ${ROUNDS} rounds of ${N}, ${CONCURRENCY} in flight; duplicate memory prefilled with ${MEMORY_KEYS} keys)`);
+	const rows: string[] = [];
+	try {
+		for (const mode of MODES) {
+			const r = await benchMode(mode, installDir, extensions);
+			const [ours, minimal, webhook] = TARGETS.map((t) => r[t.id]);
+			rows.push(`| ${mode} | ${ours.toFixed(1)} | ${minimal.toFixed(1)} | ${webhook.toFixed(1)} | ${(ours / minimal).toFixed(2)} | ${(ours / webhook).toFixed(2)} |`);
+			console.log(rows.at(-1));
+		}
+	} finally {
+		fs.rmSync(extensions, { recursive: true, force: true });
+	}
+	console.log('\n| mode | Orchestration Trigger | minimal community trigger | n8n Webhook node | ours / minimal | ours / Webhook |');
+	console.log('|---|---|---|---|---|---|');
+	for (const row of rows) console.log(row);
+}
+
+if (require.main === module) {
+	run().then(() => process.exit(0), (error) => {
+		console.error(error);
+		process.exit(1);
+	});
+}

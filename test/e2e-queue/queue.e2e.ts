@@ -1,0 +1,253 @@
+/**
+ * The Orchestration Trigger in n8n's queue mode (issue 11): Postgres, Redis, one main, one worker and
+ * two webhook processes behind a balancer, the sandbox delivering. Counts runs in execution_entity
+ * and the distinct orders they ran for (one event per order here).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
+import { sandboxCredentials } from '../../scripts/lib/examples';
+import { REPO_ROOT, ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
+import { QueueStack } from '../../scripts/lib/queue-stack';
+import { CREDS, T, linearWorkflow } from '../e2e/workflows';
+import { emitEvents, originals, pool, redeliver, tallyRuns, type Original, type RunTally } from './events';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { bundle } = require('../../scripts/bundle.js');
+
+const WORKFLOW = 'queueTrigger';
+const WEBHOOK_ID = '0c5e7d51-9a53-4d3e-8f1e-queuetrigger';
+const EVENTS = 500;
+const CONCURRENT_EVENTS = 100;
+const RESEND_OFFSETS_MS = [1_000, 10_000, 60_000];
+const NOT_ENVELOPE = JSON.stringify({ event: 'order.completed', timestamp: new Date(0).toISOString() });
+
+let sb: Sandbox;
+let stack: QueueStack;
+const started = Date.now();
+const report: Record<string, unknown> = {};
+let passed = 0;
+
+const hookPath = `webhook/${WEBHOOK_ID}/webhook`;
+const backendUrl = (i: number) => `${stack.balancer.backends[i]}/${hookPath}`;
+const publicHookUrl = () => `${stack.publicUrl}${hookPath}`;
+const registrations = () => sb.orchestration.ctx.state.webhooks.filter((w) => w.url === publicHookUrl());
+
+function triggerWorkflow() {
+	return linearWorkflow(WORKFLOW, 'Queue-mode order events', [
+		{ name: 'Order events', type: T.trigger, parameters: { registration: 'automatic', options: {} }, credentials: CREDS.server, webhookId: WEBHOOK_ID },
+		{ name: 'Received', type: T.noop, executeOnce: false },
+	]);
+}
+
+/** Re-sends every original delivery to the other webhook process at each offset after its first attempt. */
+class Resender {
+	private readonly seen = new Set<string>();
+	private readonly sends: Array<Promise<number | string | null>> = [];
+	private open = 0;
+	private polling = true;
+	readonly polled: Promise<void>;
+
+	constructor(private readonly orderIds: Set<string>, private expected: number) {
+		this.polled = this.poll();
+	}
+
+	/** Fewer events than planned were emitted (the emission deadline passed). */
+	expect(count: number): void {
+		this.expected = count;
+	}
+
+	private async poll(): Promise<void> {
+		const deadline = Date.now() + 300_000;
+		while (this.polling && this.seen.size < this.expected && Date.now() < deadline) {
+			for (const o of originals(sb, stack.balancer, this.orderIds)) if (!this.seen.has(o.deliveryId)) this.schedule(o);
+			await new Promise((r) => setTimeout(r, 100));
+		}
+	}
+
+	private schedule(o: Original): void {
+		this.seen.add(o.deliveryId);
+		for (const offset of RESEND_OFFSETS_MS) {
+			const wait = Math.max(0, o.at + offset - Date.now());
+			this.sends.push(new Promise((r) => setTimeout(r, wait)).then(() => this.send(o)));
+		}
+	}
+
+	/** At most 8 re-sends open at once; a late one is still a re-send, just later than planned. */
+	private async send(o: Original): Promise<number | string | null> {
+		while (this.open >= 8) await new Promise((r) => setTimeout(r, 10));
+		this.open++;
+		try {
+			return await redeliver(sb, o.deliveryId, backendUrl(1 - o.backend));
+		} catch (error) {
+			return `error: ${(error as Error).message}`;
+		} finally {
+			this.open--;
+		}
+	}
+
+	async done(): Promise<Record<string, number>> {
+		await this.polled;
+		this.polling = false;
+		const statuses = await Promise.all(this.sends);
+		return tallyStatuses(statuses);
+	}
+}
+
+function tallyStatuses(statuses: Array<number | string | null>): Record<string, number> {
+	const out: Record<string, number> = {};
+	for (const s of statuses) out[String(s)] = (out[String(s)] ?? 0) + 1;
+	return out;
+}
+
+/** The first deliveries of these orders once all are delivered (after retries), or as they are at the deadline. */
+async function waitForDelivered(orderIds: Set<string>, timeoutMs = 120_000): Promise<Original[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const list = originals(sb, stack.balancer, orderIds);
+		if ((list.length >= orderIds.size && list.every((o) => o.delivered)) || Date.now() > deadline) return list;
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
+const delta = (after: RunTally, before: RunTally) => ({ runs: after.runs - before.runs, distinct: after.distinct - before.distinct });
+
+beforeAll(async () => {
+	const installDir = ensureN8nInstalled();
+	const dist = path.join(REPO_ROOT, 'dist');
+	await bundle({ outdir: dist });
+	sb = await startSandbox({ timeScale: 1, quiet: true });
+	stack = await QueueStack.create({ installDir, extensions: dist });
+	await stack.importAndPublish(sandboxCredentials(sb), [triggerWorkflow()], [WORKFLOW]);
+	await stack.startN8n();
+	report.startupSeconds = Math.round((Date.now() - started) / 1000);
+}, 600_000);
+
+afterAll(async () => {
+	report.wallSeconds = Math.round((Date.now() - started) / 1000);
+	const keep = passed < 5;
+	if (keep && stack) report.logs = stack.logs();
+	const file = path.join(os.tmpdir(), 'orch-queue-e2e-report.json');
+	fs.writeFileSync(file, JSON.stringify(report, null, 2));
+	console.log(`queue-mode report (${file}):\n${JSON.stringify(report, null, 2)}`);
+	await stack?.stop(keep);
+	await sb?.close();
+}, 120_000);
+
+describe('Orchestration Trigger in queue mode (main, worker, two webhook processes)', () => {
+	const firstIds = new Set<string>();
+	let resender: Resender;
+	let base: RunTally;
+
+	it('activation registered one endpoint at the sandbox, the balancer URL', async () => {
+		base = await tallyRuns(stack, WORKFLOW);
+		expect(registrations()).toHaveLength(1);
+		passed++;
+	});
+
+	it(`${EVENTS} distinct events spread over both webhook processes: ${EVENTS} runs`, async () => {
+		resender = new Resender(firstIds, EVENTS);
+		const ids = await emitEvents(sb, EVENTS);
+		ids.forEach((id) => firstIds.add(id));
+		resender.expect(ids.length);
+		const list = await waitForDelivered(firstIds);
+		const perBackend = [0, 1].map((b) => list.filter((o) => o.backend === b).length);
+		const tally = await tallyRuns(stack, WORKFLOW);
+		const ranFor = [...firstIds].filter((id) => tally.orderIds.has(id)).length;
+		const delivered = list.filter((o) => o.delivered).length;
+		report.distinctEvents = {
+			planned: EVENTS, emitted: ids.length, firstAttemptPerProcess: perBackend, firstAttemptAnswers: tallyStatuses(list.map((o) => o.status)),
+			deliveredAfterRetries: delivered, runs: tally.runs, eventsThatRan: ranFor, byStatus: tally.byStatus,
+		};
+		base = tally;
+		expect(perBackend.every((n) => n >= EVENTS * 0.4)).toBe(true);
+		expect(delivered).toBe(EVENTS);
+		expect(ranFor).toBe(EVENTS);
+		passed++;
+	});
+
+	it('every event re-sent to the other webhook process 1 s, 10 s and 60 s later: 0 extra runs', async () => {
+		const answers = await resender.done();
+		const tally = await tallyRuns(stack, WORKFLOW);
+		report.resends = { sent: firstIds.size * RESEND_OFFSETS_MS.length, offsetsSeconds: RESEND_OFFSETS_MS.map((o) => o / 1000), answers, runs: tally.runs, extraRuns: tally.runs - tally.distinct };
+		base = tally;
+		expect(answers).toEqual({ 200: EVENTS * RESEND_OFFSETS_MS.length });
+		expect(tally.runs - tally.distinct).toBe(0);
+		expect(tally.runs).toBe(EVENTS);
+		passed++;
+	}, 900_000);
+
+	it('forged, stale and tampered deliveries: 401/400 and 0 runs, on both processes', async () => {
+		const secret = registrations()[0]?.secret ?? 'none';
+		const template = JSON.parse(originals(sb, stack.balancer, firstIds)[0].body) as { data: { id: string } };
+		const fresh = (tag: string) => JSON.stringify({ ...template, data: { ...template.data, id: `ord_${tag}forged` } });
+		const sign = (body: string, ts: number, key = secret) => ({ 'x-service-timestamp': String(ts), 'x-service-signature': computeWebhookSignature(key, String(ts), body) });
+		const now = Date.now();
+		const cases = [
+			{ name: 'forged (wrong secret)', body: fresh('a'), headers: sign(fresh('a'), now, 'whsec_forged_secret'), expect: [401] },
+			{ name: 'stale (301 s old)', body: fresh('b'), headers: sign(fresh('b'), now - 301_000), expect: [401] },
+			{ name: 'tampered (body changed after signing)', body: fresh('c'), headers: sign(fresh('d'), now), expect: [401] },
+			{ name: 'signed, not an envelope', body: NOT_ENVELOPE, headers: sign(NOT_ENVELOPE, now), expect: [400] },
+			// n8n's own JSON parser answers 422 before the node runs.
+			{ name: 'signed non-JSON', body: 'not json', headers: sign('not json', now), expect: [400, 422] },
+		];
+		const got: Record<string, number[]> = {};
+		for (const c of cases) {
+			for (const b of [0, 1]) {
+				const res = await fetch(backendUrl(b), { method: 'POST', headers: { 'content-type': 'application/json', ...c.headers }, body: c.body });
+				const text = await res.text();
+				expect(text).not.toContain(secret);
+				(got[c.name] ??= []).push(res.status);
+			}
+		}
+		const tally = await tallyRuns(stack, WORKFLOW);
+		report.refused = { answers: got, newRuns: tally.runs - base.runs };
+		const newRuns = tally.runs - base.runs;
+		base = tally;
+		for (const c of cases) expect({ [c.name]: got[c.name].every((st) => c.expect.includes(st)) }).toEqual({ [c.name]: true });
+		expect(newRuns).toBe(0);
+		passed++;
+	});
+
+	it('after restarting every n8n process: the registration is reused and duplicates are still caught', async () => {
+		const before = registrations().map((w) => w.webhookId);
+		const t0 = Date.now();
+		await stack.stopN8n();
+		await stack.startN8n();
+		const restartSeconds = Math.round((Date.now() - t0) / 1000);
+		const after = registrations().map((w) => w.webhookId);
+		const sample = originals(sb, stack.balancer, firstIds).slice(0, 100);
+		const dupAnswers = await pool(sample.flatMap((o) => [0, 1].map((b) => ({ o, b }))), 8, ({ o, b }) => redeliver(sb, o.deliveryId, backendUrl(b)));
+		const newIds = new Set(await emitEvents(sb, 20));
+		const newList = await waitForDelivered(newIds);
+		const tally = await tallyRuns(stack, WORKFLOW);
+		report.restart = {
+			restartSeconds, registrationsBefore: before.length, registrationsAfter: after.length, sameWebhookId: before[0] === after[0],
+			duplicatesResent: dupAnswers.length, duplicateAnswers: tallyStatuses(dupAnswers),
+			newEvents: newIds.size, newEventAnswers: tallyStatuses(newList.map((o) => o.status)), ...delta(tally, base),
+		};
+		const d = delta(tally, base);
+		base = tally;
+		expect(after).toEqual(before);
+		expect(after).toHaveLength(1);
+		expect(tallyStatuses(dupAnswers)).toEqual({ 200: dupAnswers.length });
+		expect(d).toEqual({ runs: newIds.size, distinct: newIds.size });
+		passed++;
+	}, 600_000);
+
+	it(`concurrent copies: ${CONCURRENT_EVENTS} events sent to both processes at once (measured, not asserted)`, async () => {
+		stack.balancer.mode = 'all';
+		try {
+			const ids = new Set(await emitEvents(sb, CONCURRENT_EVENTS));
+			await waitForDelivered(ids);
+			const tally = await tallyRuns(stack, WORKFLOW);
+			const d = delta(tally, base);
+			report.concurrentCopies = { events: CONCURRENT_EVENTS, copiesEach: 2, runs: d.runs, eventsThatRan: [...ids].filter((id) => tally.orderIds.has(id)).length, extraRuns: d.runs - d.distinct };
+			console.log(`concurrent copies: ${CONCURRENT_EVENTS} events x 2 processes at once -> ${d.runs} runs (${d.runs - d.distinct} extra)`);
+		} finally {
+			stack.balancer.mode = 'round-robin';
+		}
+	}, 600_000);
+});
