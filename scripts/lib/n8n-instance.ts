@@ -147,7 +147,7 @@ export class N8nInstance {
 	async start(timeoutMs = 180_000): Promise<void> {
 		const out = fs.openSync(path.join(this.opts.userFolder, 'n8n.stdout.log'), 'a');
 		// The task broker's default port (5679) is taken by any other n8n on the machine: take a free one.
-		const broker = this.opts.extraEnv?.N8N_RUNNERS_BROKER_PORT ? {} : { N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+		const broker: Record<string, string> = this.opts.extraEnv?.N8N_RUNNERS_BROKER_PORT ? {} : { N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
 		this.child = spawn(this.bin, [this.opts.command ?? 'start'], { env: this.env(broker), stdio: ['ignore', out, out], detached: false });
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
