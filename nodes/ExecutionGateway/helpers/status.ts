@@ -2,10 +2,11 @@
  * Intent status (execution-gateway.md §2.3, §3): lookup by submission id, the parsed reason of an
  * EXPIRED intent, and waiting until a final state by polling (§6: no events, status is polled).
  */
-import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { NodeApiError, sleep, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { parseRevertLine } from '../../shared/gateway/revert';
 import { isFinalIntentStatus, IntentStatusSchema, normalizeIntentStatus } from '../../shared/gateway/schemas';
+import { ItemError } from '../../transport/nodeErrors';
 import { joinUrl } from '../../transport/request';
 import { authenticatedCall } from './transport';
 
@@ -140,16 +141,11 @@ export async function waitForFinal(
 		const remaining = deadline - Date.now();
 		if (remaining <= 0) {
 			if (wait.onTimeout === 'returnLast') return { ...current, waitTimedOut: true };
-			const error = new NodeOperationError(
-				ctx.getNode(),
-				`Intent ${submissionId} is still ${String(current.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`,
-				{
-					itemIndex,
-					description: 'Raise "Wait Timeout", or set "On Wait Timeout" to return the last status and look it up later with Intent > Get.',
-				},
-			);
-			(error as NodeOperationError & { errorCode?: string }).errorCode = 'wait_timeout';
-			throw error;
+			throw new ItemError(ctx.getNode(), `Intent ${submissionId} is still ${String(current.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`, {
+				itemIndex,
+				description: 'Raise "Wait Timeout", or set "On Wait Timeout" to return the last status and look it up later with Intent > Get.',
+				errorCode: 'wait_timeout',
+			});
 		}
 		// The last poll lands on the deadline rather than after it.
 		await sleep(Math.min(wait.pollIntervalMs, remaining));

@@ -11,7 +11,7 @@ import {
 } from '../../shared/orchestration/amounts';
 import { amountFailureOf, type AmountFormat } from '../../shared/orchestration/inputs';
 import { MAX_AMOUNT_LENGTH } from '../../shared/orchestration/limits';
-import { fieldError } from '../../transport/items';
+import { fieldError } from '../../transport/nodeErrors';
 
 export type { AmountFormat };
 
@@ -32,14 +32,14 @@ export function toWireAmount(
 	if (format === 'smallestUnit') return value;
 	if (decimals === undefined) {
 		throw fieldError(
-			ctx,
+			ctx.getNode(),
 			itemIndex,
 			field,
 			`the decimals of ${assetLabel} are not in the routes listing, so a decimal amount cannot be converted; give smallest units instead`,
 		);
 	}
 	const failure = amountFailureOf(() => decimalToSmallestUnit(value, decimals, assetLabel));
-	if (failure) throw fieldError(ctx, itemIndex, field, failure.message);
+	if (failure) throw fieldError(ctx.getNode(), itemIndex, field, failure.message);
 	return decimalToSmallestUnit(value, decimals, assetLabel);
 }
 

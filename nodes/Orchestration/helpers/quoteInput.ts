@@ -4,7 +4,7 @@ import { isStablecoin, normalizeAssetInput } from '../../shared/orchestration/en
 import { assertWholeCents } from '../../shared/orchestration/amounts';
 import { validateIdempotencyKey } from '../../shared/orchestration/idempotency';
 import type { RouteAsset } from '../../shared/orchestration/schemas';
-import { fieldError } from '../../transport/items';
+import { fieldError } from '../../transport/nodeErrors';
 import type { ServiceAccess } from './access';
 import { amountFailureOf, amountInputText, assertAmountText, textInput } from '../../shared/orchestration/inputs';
 import { asAmountFormat, toWireAmount, type AmountFormat } from './amounts';
@@ -82,7 +82,7 @@ export function checkWholeCents(
 ): void {
 	if (amountMode !== 'exact_out' || !destination || !isStablecoin(destination.asset)) return;
 	const failure = amountFailureOf(() => assertWholeCents(amount, destination.decimals, destination.id));
-	if (failure) throw fieldError(ctx, itemIndex, 'amount', failure.message);
+	if (failure) throw fieldError(ctx.getNode(), itemIndex, 'amount', failure.message);
 }
 
 export interface RouteSides {
@@ -126,7 +126,7 @@ export function readFeeFields(
 	if (fees.length > 0) {
 		out.appFees = fees.map((fee, n) => {
 			const feeBps = optionInteger(ctx, itemIndex, fee, 'feeBps', `appFees[${n}].feeBps`);
-			if (feeBps === undefined) throw fieldError(ctx, itemIndex, `appFees[${n}].feeBps`, 'is required');
+			if (feeBps === undefined) throw fieldError(ctx.getNode(), itemIndex, `appFees[${n}].feeBps`, 'is required');
 			const affiliateId = optionText(ctx, itemIndex, fee, 'affiliateId', `appFees[${n}].affiliateId`);
 			const recipient = optionText(ctx, itemIndex, fee, 'recipient', `appFees[${n}].recipient`) ?? '';
 			return { recipient, feeBps, ...(affiliateId ? { affiliateId } : {}) };
@@ -155,12 +155,12 @@ export function assertNoClientFeeFields(
 ): void {
 	if (!access.isClientKey) return;
 	if (body.appFees !== undefined) {
-		throw fieldError(ctx, itemIndex, 'appFees', 'client keys cannot send fee fields; remove the app fees or use a server key');
+		throw fieldError(ctx.getNode(), itemIndex, 'appFees', 'client keys cannot send fee fields; remove the app fees or use a server key');
 	}
 	const overrides = Array.isArray(body.affiliateIds) && body.affiliateIds.some((a) => typeof a !== 'string');
 	if (overrides) {
 		throw fieldError(
-			ctx,
+			ctx.getNode(),
 			itemIndex,
 			'affiliateIds',
 			'client keys cannot send affiliate fee overrides; give plain affiliate IDs or use a server key',
@@ -175,6 +175,6 @@ export function explicitIdempotencyKey(ctx: IExecuteFunctions, itemIndex: number
 	// not trimmed: the key must stay the one earlier runs sent
 	const key = typeof raw === 'string' ? raw : checked(ctx, itemIndex, 'idempotencyKey', () => textInput(raw));
 	const problem = validateIdempotencyKey(key);
-	if (problem !== undefined) throw fieldError(ctx, itemIndex, 'idempotencyKey', problem);
+	if (problem !== undefined) throw fieldError(ctx.getNode(), itemIndex, 'idempotencyKey', problem);
 	return key;
 }

@@ -4,7 +4,7 @@ import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
 import { formatZodPath } from '../../shared/orchestration/errors';
 import { mergeAdditionalFields } from '../../shared/orchestration/inputs';
 import { checked } from './params';
-import { fieldError } from '../../transport/items';
+import { fieldError } from '../../transport/nodeErrors';
 
 function issueText(issue: ZodIssue): string {
 	if (issue.code === 'invalid_enum_value') {
@@ -25,7 +25,7 @@ export function validateRequest<Output, Input>(
 	const [first, ...rest] = result.error.issues;
 	const others = rest.map((i) => `${formatZodPath(i.path)}: ${issueText(i)}`);
 	const problem = issueText(first) + (others.length ? ` (also: ${others.join('; ')})` : '');
-	throw fieldError(ctx, itemIndex, formatZodPath(first.path), problem);
+	throw fieldError(ctx.getNode(), itemIndex, formatZodPath(first.path), problem);
 }
 
 /** The "Additional Body Fields" JSON: an object merged into the body, or nothing. */
@@ -36,11 +36,11 @@ export function parseAdditionalFields(ctx: IExecuteFunctions, itemIndex: number,
 		try {
 			value = JSON.parse(raw);
 		} catch {
-			throw fieldError(ctx, itemIndex, field, 'is not valid JSON');
+			throw fieldError(ctx.getNode(), itemIndex, field, 'is not valid JSON');
 		}
 	}
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		throw fieldError(ctx, itemIndex, field, 'must be a JSON object, e.g. {"zeroconfEnabled": true}');
+		throw fieldError(ctx.getNode(), itemIndex, field, 'must be a JSON object, e.g. {"zeroconfEnabled": true}');
 	}
 	return value as IDataObject;
 }

@@ -1,24 +1,8 @@
-// Errors thrown by the protocol core: plain Error subclasses with a `field` and a machine `reason`,
-// which the n8n glue turns into NodeOperationError with the item index (ARCHITECTURE.md).
+// Zod issues as the core's ProtocolError (field + reason + message), see nodes/shared/errors.ts.
 import type { ZodError, ZodIssue, ZodType, ZodTypeDef } from 'zod';
+import { ProtocolError } from '../errors';
 
-export interface ProtocolErrorOptions {
-	field?: string;
-	reason?: string;
-	cause?: unknown;
-}
-
-export class ProtocolError extends Error {
-	field?: string;
-	reason?: string;
-
-	constructor(message: string, options: ProtocolErrorOptions = {}) {
-		super(message, options.cause === undefined ? undefined : { cause: options.cause });
-		this.name = 'ProtocolError';
-		if (options.field !== undefined) this.field = options.field;
-		if (options.reason !== undefined) this.reason = options.reason;
-	}
-}
+export { ProtocolError, type ProtocolErrorOptions } from '../errors';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

@@ -3,7 +3,7 @@
  * credential's key, and submits the wire request (§2.1) to POST /api/v1/execute. Every rule the
  * client can check runs before anything is sent; u64 amounts never pass through a JS number.
  */
-import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
 
 import {
 	buildCanonicalIntent,
@@ -18,14 +18,14 @@ import { normalizeWireIntent } from '../../../shared/gateway/normalize';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/schemas';
 import { sha256Bytes, signDigestDer } from '../../../shared/gateway/signing';
 import { validateExpiresAt } from '../../../shared/gateway/validation';
+import { fieldError, ItemError, itemErrorOf, ServiceError } from '../../../transport/nodeErrors';
 import { joinUrl } from '../../../transport/request';
 import {
 	deriveNonce,
 	expiryFor,
-	inputError,
+	GATEWAY_FIELDS,
 	intentMemo,
 	parseExpiresAt,
-	preSendError,
 	readDeposits,
 	stringParam,
 } from '../../helpers/intentInput';
@@ -200,7 +200,7 @@ function readAction(ctx: IExecuteFunctions, itemIndex: number): ActionFields {
 			field === 'recipient'
 				? 'is empty: a deposit-only intent needs exactly one action, a recipient address'
 				: 'is empty: a deposit-and-execute intent needs exactly one action, a signed EIP-1559 transaction';
-		throw preSendError(ctx, itemIndex, field, problem, 'invalid_action');
+		throw fieldError(ctx.getNode(), itemIndex, field, problem, 'invalid_action');
 	}
 	return field === 'recipient' ? { recipient: value } : { evmTransaction: value };
 }
@@ -220,12 +220,11 @@ function pausedWarning(ctx: IExecuteFunctions, itemIndex: number, info: NetworkI
 	if (!info.paused) return undefined;
 	const refuse = typeof options.refuseWhenPaused === 'boolean' ? options.refuseWhenPaused : ctx.getNode().typeVersion < 1.1;
 	if (!refuse) return 'Network Info reported paused: true; the intent was submitted anyway (the flag is advisory). Check its status before relying on it.';
-	const error = new NodeOperationError(ctx.getNode(), `The gateway network is paused (item ${itemIndex}): no intent is accepted now`, {
+	throw new ItemError(ctx.getNode(), `The gateway network is paused (item ${itemIndex}): no intent is accepted now`, {
 		itemIndex,
 		description: 'Network Info reports paused: true and "Refuse When Paused" is on. Nothing was sent; try again once the gateway resumes.',
+		errorCode: 'network_paused',
 	});
-	(error as NodeOperationError & { errorCode?: string }).errorCode = 'network_paused';
-	throw error;
 }
 
 /** §2.3a / §8: another chain, or a BTC amount under minDepositSats, never leaves. */
@@ -239,11 +238,11 @@ function checkAgainstNetwork(
 ): void {
 	const chainId = info.execution.chainId;
 	if (explicitChainId !== undefined && explicitChainId !== chainId) {
-		throw preSendError(ctx, itemIndex, 'chainId', `is ${explicitChainId} but the gateway's execution chain ID (Network Info) is ${chainId}`, 'chain_id_mismatch');
+		throw fieldError(ctx.getNode(), itemIndex, 'chainId', `is ${explicitChainId} but the gateway's execution chain ID (Network Info) is ${chainId}`, 'chain_id_mismatch');
 	}
 	if (evm && evm.chainId !== BigInt(chainId)) {
-		throw preSendError(
-			ctx,
+		throw fieldError(
+			ctx.getNode(),
 			itemIndex,
 			'evmTransaction',
 			`is signed for chain ${evm.chainId}, but the gateway executes on chain ${chainId}`,
@@ -253,8 +252,8 @@ function checkAgainstNetwork(
 	const min = BigInt(info.minDepositSats);
 	intent.transfers.forEach((t, k) => {
 		if (t.assetType === 'NativeSats' && t.amountSats < min) {
-			throw preSendError(
-				ctx,
+			throw fieldError(
+				ctx.getNode(),
 				itemIndex,
 				`deposits[${k}].amount`,
 				`${t.amountSats} sats is below the gateway minimum of ${min} sats (Network Info: minDepositSats)`,
@@ -273,7 +272,7 @@ function checkDistinctTransfers(ctx: IExecuteFunctions, itemIndex: number, inten
 	intent.transfers.forEach((t, k) => {
 		const first = seen.get(t.transferId.toLowerCase());
 		if (first !== undefined) {
-			throw preSendError(ctx, itemIndex, `deposits[${k}].sparkTransferId`, `repeats deposits[${first}]: each Spark transfer may appear once`, 'duplicate_transfer_id');
+			throw fieldError(ctx.getNode(), itemIndex, `deposits[${k}].sparkTransferId`, `repeats deposits[${first}]: each Spark transfer may appear once`, 'duplicate_transfer_id');
 		}
 		seen.set(t.transferId.toLowerCase(), k);
 	});
@@ -281,22 +280,22 @@ function checkDistinctTransfers(ctx: IExecuteFunctions, itemIndex: number, inten
 
 /** Rebuilds a transport error for this item with the gateway hint; nonce_replayed says what it means here. */
 function submissionError(ctx: IExecuteFunctions, error: unknown, itemIndex: number, nonce: string, gatewayUrl: string): Error {
-	if (!(error instanceof NodeApiError)) return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-	const code = (error as NodeApiError & { errorCode?: string }).errorCode;
+	if (!(error instanceof ServiceError)) return itemErrorOf(ctx.getNode(), itemIndex, error);
+	const code = error.errorCode;
 	// The next item or run fetches network info again instead of trusting the cache.
 	if (code && STALE_NETWORK_INFO_CODES.has(code)) forgetNetworkInfo(gatewayUrl);
 	const description =
 		code === 'nonce_replayed'
 			? `Nonce "${nonce}" was already used by this keypair, so this intent was not submitted twice. Either an earlier attempt reached the gateway and its answer was lost, or this item already ran with the same nonce (an execution retried as a whole, or a pinned Nonce). Look the first submission up with Intent > Get; to submit a new intent on purpose, set a new Nonce.`
 			: (error.description ?? hintFor(code));
-	const rebuilt = new NodeApiError(ctx.getNode(), (error.errorResponse ?? { message: error.message }) as JsonObject, {
+	return new ServiceError(ctx.getNode(), (error.errorResponse ?? { message: error.message }) as JsonObject, {
 		message: error.message,
 		description: description ?? undefined,
 		httpCode: error.httpCode ?? undefined,
 		itemIndex,
+		errorCode: code,
+		attempts: error.attempts,
 	});
-	(rebuilt as NodeApiError & { errorCode?: string }).errorCode = code;
-	return rebuilt;
 }
 
 function actionSummary(evm: DecodedEip1559 | undefined, actionFields: ActionFields): IDataObject {
@@ -308,8 +307,7 @@ function actionSummary(evm: DecodedEip1559 | undefined, actionFields: ActionFiel
  * try of this execution): the gateway accepted that first attempt (§2.1 nonce replay protection).
  */
 function isOwnReplay(error: unknown, sentBefore: boolean): boolean {
-	const e = error as { errorCode?: string; attempts?: number };
-	return e.errorCode === 'nonce_replayed' && (sentBefore || (e.attempts ?? 1) > 1);
+	return error instanceof ServiceError && error.errorCode === 'nonce_replayed' && (sentBefore || error.attempts > 1);
 }
 
 /** The outcome of a lost answer: the intent exists once; its submission id was in the answer that never arrived. */
@@ -353,7 +351,7 @@ export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promis
 		});
 		if ('evmTransaction' in actionFields) evm = decodeSignedEip1559(actionFields.evmTransaction);
 	} catch (error) {
-		throw inputError(ctx, itemIndex, error);
+		throw itemErrorOf(ctx.getNode(), itemIndex, error, GATEWAY_FIELDS);
 	}
 	checkDistinctTransfers(ctx, itemIndex, provisional);
 

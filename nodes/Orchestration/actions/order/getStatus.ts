@@ -13,7 +13,7 @@ import {
 import { ProtocolError } from '../../../shared/orchestration/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
-import { fieldError } from '../../../transport/items';
+import { fieldError } from '../../../transport/nodeErrors';
 import type { ServiceAccess } from '../../helpers/access';
 import { concurrencyOption, optionsCollection, showFor } from '../../helpers/fields';
 import { text } from '../../helpers/params';
@@ -271,7 +271,7 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
 	const lookupBy = text(this, 'lookupBy', itemIndex) === 'quoteId' ? 'quoteId' : 'id';
 	const identifier = text(this, lookupBy, itemIndex);
-	if (identifier === '') throw fieldError(this, itemIndex, lookupBy, 'is required');
+	if (identifier === '') throw fieldError(this.getNode(), itemIndex, lookupBy, 'is required');
 	const readToken = access.isClientKey ? text(this, 'readToken', itemIndex) || undefined : undefined;
 	const lookup: Lookup = { access, itemIndex, qs: { [lookupBy]: identifier }, readToken };
 	const wait = this.getNodeParameter('waitUntilFinal', itemIndex, false) as boolean;
