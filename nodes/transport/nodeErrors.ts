@@ -63,7 +63,7 @@ export function fieldError(node: INode, itemIndex: number, field: string, proble
 /** How a node names the core's fields and codes (the parameter name, the service's code for it). */
 export interface FieldNaming {
 	field?: (coreField: string) => string;
-	errorCode?: (coreField: string) => string | undefined;
+	errorCode?: (error: ProtocolError & { field: string }) => string | undefined;
 }
 
 /** Any failure of one item as n8n's error: core errors name their field; n8n's errors pass as they are. */
@@ -71,7 +71,7 @@ export function itemErrorOf(node: INode, itemIndex: number, error: unknown, nami
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ProtocolError && error.field !== undefined) {
 		const field = naming.field?.(error.field) ?? error.field;
-		return fieldError(node, itemIndex, field, error.message, naming.errorCode?.(error.field));
+		return fieldError(node, itemIndex, field, error.message, naming.errorCode?.(error as ProtocolError & { field: string }));
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }

@@ -38,8 +38,14 @@ function codeForField(field: string): string {
 	return byField[field] ?? 'invalid_input';
 }
 
+/** Reasons of the core that are the gateway's own admission codes for the same mistake. */
+const ADMISSION_REASONS = new Set(['duplicate_transfer_id', 'chain_id_mismatch', 'below_min_deposit']);
+
 /** The gateway's naming of core fields: parameter names and the admission code for each. */
-export const GATEWAY_FIELDS: FieldNaming = { field: displayField, errorCode: codeForField };
+export const GATEWAY_FIELDS: FieldNaming = {
+	field: displayField,
+	errorCode: (error) => (error.reason !== undefined && ADMISSION_REASONS.has(error.reason) ? error.reason : codeForField(error.field)),
+};
 
 function describe(value: unknown): string {
 	if (value === null) return 'null';

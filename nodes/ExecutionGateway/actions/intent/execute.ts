@@ -5,19 +5,19 @@
  */
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
 
-import {
-	buildCanonicalIntent,
-	serializeCanonicalIntent,
-	serializeWireIntent,
-	type CanonicalIntent,
-	type WireIntent,
-} from '../../../shared/gateway/canonical';
-import { decodeSignedEip1559, type DecodedEip1559 } from '../../../shared/gateway/eip1559';
+import { serializeCanonicalIntent, serializeWireIntent } from '../../../shared/gateway/canonical';
 import { bytesToHex } from '../../../shared/gateway/hex';
-import { normalizeWireIntent } from '../../../shared/gateway/normalize';
+import {
+	checkAgainstNetwork,
+	intentMessage,
+	planIntent,
+	wireIntent,
+	type IntentHeader,
+	type IntentInput,
+	type IntentPlan,
+} from '../../../shared/gateway/intentPlan';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/schemas';
 import { sha256Bytes, signDigestDer } from '../../../shared/gateway/signing';
-import { validateExpiresAt } from '../../../shared/gateway/validation';
 import { fieldError, ItemError, itemErrorOf, ServiceError } from '../../../transport/nodeErrors';
 import { joinUrl } from '../../../transport/request';
 import {
@@ -25,12 +25,13 @@ import {
 	expiryFor,
 	GATEWAY_FIELDS,
 	intentMemo,
+	type IntentMemo,
 	parseExpiresAt,
 	readDeposits,
 	stringParam,
 } from '../../helpers/intentInput';
 import { forgetNetworkInfo, getNetworkInfo } from '../../helpers/networkInfo';
-import { signerOf } from '../../helpers/signer';
+import { signerOf, type GatewaySigner } from '../../helpers/signer';
 import { waitForFinal, waitOptionFields, waitOptionsOf } from '../../helpers/status';
 import { authenticatedCall, hintFor } from '../../helpers/transport';
 
@@ -227,56 +228,8 @@ function pausedWarning(ctx: IExecuteFunctions, itemIndex: number, info: NetworkI
 	});
 }
 
-/** §2.3a / §8: another chain, or a BTC amount under minDepositSats, never leaves. */
-function checkAgainstNetwork(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	info: NetworkInfo,
-	intent: CanonicalIntent,
-	explicitChainId: number | undefined,
-	evm: DecodedEip1559 | undefined,
-): void {
-	const chainId = info.execution.chainId;
-	if (explicitChainId !== undefined && explicitChainId !== chainId) {
-		throw fieldError(ctx.getNode(), itemIndex, 'chainId', `is ${explicitChainId} but the gateway's execution chain ID (Network Info) is ${chainId}`, 'chain_id_mismatch');
-	}
-	if (evm && evm.chainId !== BigInt(chainId)) {
-		throw fieldError(
-			ctx.getNode(),
-			itemIndex,
-			'evmTransaction',
-			`is signed for chain ${evm.chainId}, but the gateway executes on chain ${chainId}`,
-			'invalid_evm_transaction',
-		);
-	}
-	const min = BigInt(info.minDepositSats);
-	intent.transfers.forEach((t, k) => {
-		if (t.assetType === 'NativeSats' && t.amountSats < min) {
-			throw fieldError(
-				ctx.getNode(),
-				itemIndex,
-				`deposits[${k}].amount`,
-				`${t.amountSats} sats is below the gateway minimum of ${min} sats (Network Info: minDepositSats)`,
-				'below_min_deposit',
-			);
-		}
-	});
-}
-
 /** Answers that mean the cached network info (§2.3a) is out of date. */
 const STALE_NETWORK_INFO_CODES = new Set(['chain_id_mismatch', 'network_paused', 'below_min_deposit']);
-
-/** §3: a transfer funds one intent, so the same id twice in one intent can never be admitted. */
-function checkDistinctTransfers(ctx: IExecuteFunctions, itemIndex: number, intent: CanonicalIntent): void {
-	const seen = new Map<string, number>();
-	intent.transfers.forEach((t, k) => {
-		const first = seen.get(t.transferId.toLowerCase());
-		if (first !== undefined) {
-			throw fieldError(ctx.getNode(), itemIndex, `deposits[${k}].sparkTransferId`, `repeats deposits[${first}]: each Spark transfer may appear once`, 'duplicate_transfer_id');
-		}
-		seen.set(t.transferId.toLowerCase(), k);
-	});
-}
 
 /** Rebuilds a transport error for this item with the gateway hint; nonce_replayed says what it means here. */
 function submissionError(ctx: IExecuteFunctions, error: unknown, itemIndex: number, nonce: string, gatewayUrl: string): Error {
@@ -298,8 +251,8 @@ function submissionError(ctx: IExecuteFunctions, error: unknown, itemIndex: numb
 	});
 }
 
-function actionSummary(evm: DecodedEip1559 | undefined, actionFields: ActionFields): IDataObject {
-	return evm ? { signedTxHash: evm.hash, evmSigner: evm.fromChecksum } : { recipient: (actionFields as { recipient: string }).recipient };
+function actionSummary(plan: IntentPlan): IDataObject {
+	return plan.evm ? { signedTxHash: plan.evm.hash, evmSigner: plan.evm.fromChecksum } : { recipient: (plan.action as { recipient: string }).recipient };
 }
 
 /**
@@ -323,87 +276,71 @@ function acceptedEarlier(nonce: string, sent: IDataObject): IDataObject {
 	};
 }
 
-export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	let deposits = readDeposits(ctx, itemIndex, options);
-	let actionFields = readAction(ctx, itemIndex);
-	const now = Date.now();
+/** The item's intent, read once: deposits, action and the options the user set. */
+function readIntentInput(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): IntentInput {
 	const hasExpiresAt = options.expiresAt !== undefined && options.expiresAt !== '';
-	const explicitExpiresAt = hasExpiresAt ? parseExpiresAt(ctx, itemIndex, options.expiresAt) : undefined;
-	const explicitNonce = stringParam(ctx, itemIndex, 'nonce', options.nonce) || undefined;
-	const explicitChainId = optionalChainId(options);
+	return {
+		deposits: readDeposits(ctx, itemIndex, options),
+		action: readAction(ctx, itemIndex),
+		expiresAt: hasExpiresAt ? parseExpiresAt(ctx, itemIndex, options.expiresAt) : undefined,
+		nonce: stringParam(ctx, itemIndex, 'nonce', options.nonce) || undefined,
+		chainId: optionalChainId(options),
+	};
+}
 
-	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
-	let provisional: CanonicalIntent;
-	let evm: DecodedEip1559 | undefined;
+/** Runs a core rule of the plan; its error names the field and item with the gateway's code. */
+function planned<T>(ctx: IExecuteFunctions, itemIndex: number, rule: () => T): T {
 	try {
-		if (explicitExpiresAt !== undefined) validateExpiresAt(explicitExpiresAt, now);
-		// The public client's normalisation, so the signed message and the request carry the same values.
-		const normalized = normalizeWireIntent({ chainId: 1, deposits, ...actionFields, nonce: 'pending', expiresAt: now });
-		deposits = normalized.deposits;
-		actionFields = 'recipient' in actionFields ? { recipient: normalized.recipient as string } : { evmTransaction: normalized.evmTransaction as string };
-		provisional = buildCanonicalIntent({
-			chainId: explicitChainId ?? 1,
-			deposits,
-			...actionFields,
-			nonce: explicitNonce ?? 'pending',
-			expiresAt: explicitExpiresAt ?? now,
-		});
-		if ('evmTransaction' in actionFields) evm = decodeSignedEip1559(actionFields.evmTransaction);
+		return rule();
 	} catch (error) {
 		throw itemErrorOf(ctx.getNode(), itemIndex, error, GATEWAY_FIELDS);
 	}
-	checkDistinctTransfers(ctx, itemIndex, provisional);
+}
+
+/** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
+async function submit(ctx: IExecuteFunctions, itemIndex: number, signer: GatewaySigner, plan: IntentPlan, memo: IntentMemo, header: IntentHeader): Promise<IDataObject> {
+	const digest = sha256Bytes(serializeCanonicalIntent(intentMessage(plan, header)));
+	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
+	const sentBefore = memo.sentDigest === signed.digestHex;
+	memo.sentDigest = signed.digestHex;
+	const signature = { messageDigest: signed.digestHex, signerPublicKey: signer.publicKey, chainId: header.chainId };
+	let body: unknown;
+	try {
+		const request = serializeWireIntent({ ...wireIntent(plan, header), signature: signed.signature });
+		body = (await authenticatedCall<unknown>(ctx, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request, itemIndex })).body;
+	} catch (error) {
+		if (!isOwnReplay(error, sentBefore)) throw submissionError(ctx, error, itemIndex, header.nonce, signer.gatewayUrl);
+		return acceptedEarlier(header.nonce, { ...signature, expiresAt: header.expiresAt, ...actionSummary(plan) });
+	}
+	const accepted = ExecuteResponseSchema.safeParse(body);
+	if (!accepted.success) {
+		const message = 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)';
+		throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
+	}
+	const { submissionId, intentId, status } = accepted.data;
+	const shown = { submissionId, intentId, status: normalizeIntentStatus(status) as string, ...signature };
+	return { ...shown, nonce: header.nonce, expiresAt: header.expiresAt, ...actionSummary(plan) };
+}
+
+export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const input = readIntentInput(ctx, itemIndex, options);
+	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
+	const plan = planned(ctx, itemIndex, () => planIntent(input, Date.now()));
 
 	const signer = await signerOf(ctx, itemIndex);
 	const info = await getNetworkInfo(ctx, signer.gatewayUrl, { itemIndex });
 	const warning = pausedWarning(ctx, itemIndex, info, options);
-	checkAgainstNetwork(ctx, itemIndex, info, provisional, explicitChainId, evm);
+	planned(ctx, itemIndex, () => checkAgainstNetwork(plan, info));
 	const chainId = info.execution.chainId;
 
-	const content = serializeCanonicalIntent({ ...provisional, chainId, nonce: '', expiresAt: 0 });
-	const nonce = explicitNonce ?? deriveNonce(ctx, itemIndex, content);
+	const content = serializeCanonicalIntent(intentMessage(plan, { chainId, nonce: '', expiresAt: 0 }));
+	const nonce = plan.nonce ?? deriveNonce(ctx, itemIndex, content);
 	const memo = intentMemo(ctx, nonce, content);
 	if (!memo.submission) {
-		const expiresAt = expiryFor(memo, explicitExpiresAt, Date.now());
-		const wire: WireIntent = { chainId, deposits, ...actionFields, nonce, expiresAt };
-		// §2.4: the message already built and checked above, with the final chain id, nonce and expiry
-		// (signIntent would rebuild it and decode the EVM transaction once more).
-		const digest = sha256Bytes(serializeCanonicalIntent({ ...provisional, chainId, nonce, expiresAt }));
-		const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
-		const sentBefore = memo.sentDigest === signed.digestHex;
-		memo.sentDigest = signed.digestHex;
-		let body: unknown;
-		try {
-			body = (
-				await authenticatedCall<unknown>(ctx, {
-					method: 'POST',
-					url: joinUrl(signer.gatewayUrl, '/api/v1/execute'),
-					body: serializeWireIntent({ ...wire, signature: signed.signature }),
-					itemIndex,
-				})
-			).body;
-		} catch (error) {
-			if (!isOwnReplay(error, sentBefore)) throw submissionError(ctx, error, itemIndex, nonce, signer.gatewayUrl);
-			memo.submission = acceptedEarlier(nonce, { messageDigest: signed.digestHex, signerPublicKey: signer.publicKey, chainId, expiresAt, ...actionSummary(evm, actionFields) });
-			return { ...memo.submission };
-		}
-		const accepted = ExecuteResponseSchema.safeParse(body);
-		if (!accepted.success) {
-			const message = 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)';
-			throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
-		}
-		memo.submission = {
-			submissionId: accepted.data.submissionId,
-			intentId: accepted.data.intentId,
-			status: normalizeIntentStatus(accepted.data.status) as string,
-			messageDigest: signed.digestHex,
-			signerPublicKey: signer.publicKey,
-			chainId,
-			nonce,
-			expiresAt,
-			...actionSummary(evm, actionFields),
-		};
+		const expiresAt = expiryFor(memo, plan.expiresAt, Date.now());
+		memo.submission = await submit(ctx, itemIndex, signer, plan, memo, { chainId, nonce, expiresAt });
+		if (memo.submission.outcome === 'accepted_earlier') return { ...memo.submission };
 	}
 	const submission: IDataObject = { ...(memo.submission as IDataObject), ...(warning ? { warning } : {}) };
 	const wait = waitOptionsOf(options);
