@@ -18,3 +18,15 @@ export class ProtocolError extends Error {
 		if (options.reason !== undefined) this.reason = options.reason;
 	}
 }
+
+/** Runs a rule about one input; its ProtocolError names `field` (rules such as textInput do not know it). */
+export function inField<T>(field: string, rule: () => T): T {
+	let failure: unknown;
+	try {
+		return rule();
+	} catch (error) {
+		failure = error;
+	}
+	if (!(failure instanceof ProtocolError)) throw failure;
+	throw new ProtocolError(failure.message, { field, reason: failure.reason, cause: failure });
+}

@@ -1,6 +1,6 @@
 /** Idempotency keys for mutating calls: an n8n retry of the same item sends the same key. */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { assertIdempotencyKey, deriveIdempotencyKey } from '../shared/orchestration/idempotency';
+import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 
 /**
  * The explicit key when the user set one (for example a payout id, to dedupe across executions),
@@ -13,10 +13,8 @@ export function idempotencyKeyFor(
 	body: unknown,
 	explicitKey?: string,
 ): string {
-	if (explicitKey !== undefined && explicitKey !== '') {
-		assertIdempotencyKey(explicitKey, 'idempotencyKey');
-		return explicitKey;
-	}
+	// The explicit key was checked once, when the item was read (explicitIdempotencyKey).
+	if (explicitKey !== undefined && explicitKey !== '') return explicitKey;
 	// A later run of the node in the same execution (a loop) is other items; Retry On Fail keeps the run index.
 	const runIndex = Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0);
 	return deriveIdempotencyKey({

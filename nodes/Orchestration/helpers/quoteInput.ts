@@ -2,11 +2,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isStablecoin, normalizeAssetInput } from '../../shared/orchestration/enums';
 import { assertWholeCents } from '../../shared/orchestration/amounts';
-import { validateIdempotencyKey } from '../../shared/orchestration/idempotency';
+import { explicitIdempotencyKey as explicitKeyOf } from '../../shared/orchestration/idempotency';
 import type { RouteAsset } from '../../shared/orchestration/schemas';
-import { fieldError } from '../../transport/nodeErrors';
+import { fieldError, planned } from '../../transport/nodeErrors';
 import type { ServiceAccess } from './access';
-import { amountFailureOf, amountInputText, assertAmountText, textInput } from '../../shared/orchestration/inputs';
+import { amountFailureOf, amountInputText, assertAmountText } from '../../shared/orchestration/inputs';
 import { asAmountFormat, toWireAmount, type AmountFormat } from './amounts';
 import { checked, optionInteger, optionText, text } from './params';
 import type { RoutesCatalogue } from './routes';
@@ -170,11 +170,5 @@ export function assertNoClientFeeFields(
 
 /** An explicit idempotency key is checked before anything is sent (1..255 printable ASCII). */
 export function explicitIdempotencyKey(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): string | undefined {
-	const raw = options.idempotencyKey;
-	if (raw === undefined || raw === null || raw === '') return undefined;
-	// not trimmed: the key must stay the one earlier runs sent
-	const key = typeof raw === 'string' ? raw : checked(ctx, itemIndex, 'idempotencyKey', () => textInput(raw));
-	const problem = validateIdempotencyKey(key);
-	if (problem !== undefined) throw fieldError(ctx.getNode(), itemIndex, 'idempotencyKey', problem);
-	return key;
+	return planned(ctx, itemIndex, () => explicitKeyOf(options.idempotencyKey));
 }

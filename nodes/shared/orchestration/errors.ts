@@ -60,3 +60,20 @@ export function parseWithSchema<Output, Input>(
 function fail(message: string, field: string | undefined, reason: string): never {
 	throw new ProtocolError(message, { field, reason });
 }
+
+function issueText(issue: ZodIssue): string {
+	if (issue.code === 'invalid_enum_value') {
+		return `"${String(issue.received)}" is not one of ${issue.options.map(String).join(', ')}`;
+	}
+	return issue.message;
+}
+
+/** Parses a request or throws a ProtocolError naming its first wrong field (the others listed after it). */
+export function parseRequest<Output, Input>(schema: ZodType<Output, ZodTypeDef, Input>, value: unknown): Output {
+	const result = schema.safeParse(value);
+	if (result.success) return result.data;
+	const [first, ...rest] = result.error.issues;
+	const others = rest.map((i) => `${formatZodPath(i.path)}: ${issueText(i)}`);
+	const problem = issueText(first) + (others.length ? ` (also: ${others.join('; ')})` : '');
+	throw new ProtocolError(problem, { field: formatZodPath(first.path), reason: 'invalid_request' });
+}

@@ -107,7 +107,7 @@ export const QuoteRequestObjectSchema = z
 	.passthrough();
 
 /** spec 1, 4.1: an amountless invoice exists only for exact-in, variable quotes to lightning:BTC. */
-function refineAmountless(value: z.infer<typeof QuoteRequestObjectSchema>, ctx: z.RefinementCtx): void {
+function refineAmountless(value: Omit<z.infer<typeof QuoteRequestObjectSchema>, 'amount'>, ctx: z.RefinementCtx): void {
 	if (value.amountlessInvoice !== true) return;
 	const destination = normalizeAssetInput(String(value.destinationAsset));
 	const toLightningBtc = value.destinationChain === 'lightning' && (destination === 'BTC' || destination === 'lightning:BTC');
@@ -120,8 +120,8 @@ function refineAmountless(value: z.infer<typeof QuoteRequestObjectSchema>, ctx: 
 	});
 }
 
-/** POST /v1/orchestration/quote body (spec 4.1, public-notes). */
-export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine((value, ctx) => {
+/** The cross-field rules of a quote request, none of which involves the amount. */
+function refineQuote(value: Omit<z.infer<typeof QuoteRequestObjectSchema>, 'amount'>, ctx: z.RefinementCtx): void {
 	// spec 4.1: the affiliate list is mutually exclusive with appFees
 	if (value.appFees !== undefined && value.affiliateIds !== undefined) {
 		ctx.addIssue({
@@ -132,7 +132,16 @@ export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine((value, c
 	}
 	refineModes(value, ctx);
 	refineAmountless(value, ctx);
-});
+}
+
+/** POST /v1/orchestration/quote body (spec 4.1, public-notes). */
+export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine(refineQuote);
+
+/**
+ * The quote request before its amount is in smallest units: a decimal amount needs the asset's
+ * decimals from the routes listing first (§4.1), and the amount text is checked on its own.
+ */
+export const QuoteDraftSchema = QuoteRequestObjectSchema.omit({ amount: true }).superRefine(refineQuote);
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
 /** A query-string integer arrives as text; digits become a number, anything else is checked as is. */

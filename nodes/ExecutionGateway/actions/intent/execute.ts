@@ -18,7 +18,7 @@ import {
 } from '../../../shared/gateway/intentPlan';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/schemas';
 import { sha256Bytes, signDigestDer } from '../../../shared/gateway/signing';
-import { fieldError, ItemError, itemErrorOf, ServiceError } from '../../../transport/nodeErrors';
+import { fieldError, ItemError, itemErrorOf, planned, ServiceError } from '../../../transport/nodeErrors';
 import { joinUrl } from '../../../transport/request';
 import {
 	deriveNonce,
@@ -288,15 +288,6 @@ function readIntentInput(ctx: IExecuteFunctions, itemIndex: number, options: IDa
 	};
 }
 
-/** Runs a core rule of the plan; its error names the field and item with the gateway's code. */
-function planned<T>(ctx: IExecuteFunctions, itemIndex: number, rule: () => T): T {
-	try {
-		return rule();
-	} catch (error) {
-		throw itemErrorOf(ctx.getNode(), itemIndex, error, GATEWAY_FIELDS);
-	}
-}
-
 /** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
 async function submit(ctx: IExecuteFunctions, itemIndex: number, signer: GatewaySigner, plan: IntentPlan, memo: IntentMemo, header: IntentHeader): Promise<IDataObject> {
 	const digest = sha256Bytes(serializeCanonicalIntent(intentMessage(plan, header)));
@@ -326,12 +317,12 @@ export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promis
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const input = readIntentInput(ctx, itemIndex, options);
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
-	const plan = planned(ctx, itemIndex, () => planIntent(input, Date.now()));
+	const plan = planned(ctx, itemIndex, () => planIntent(input, Date.now()), GATEWAY_FIELDS);
 
 	const signer = await signerOf(ctx, itemIndex);
 	const info = await getNetworkInfo(ctx, signer.gatewayUrl, { itemIndex });
 	const warning = pausedWarning(ctx, itemIndex, info, options);
-	planned(ctx, itemIndex, () => checkAgainstNetwork(plan, info));
+	planned(ctx, itemIndex, () => checkAgainstNetwork(plan, info), GATEWAY_FIELDS);
 	const chainId = info.execution.chainId;
 
 	const content = serializeCanonicalIntent(intentMessage(plan, { chainId, nonce: '', expiresAt: 0 }));
