@@ -1,5 +1,5 @@
 /**
- * The plan of Quote > Create (orchestration-service.md §4.1): every rule the client can check
+ * The plan of Quote > Create and Quote > Estimate (orchestration-service.md §4.1, public-notes): every rule the client can check
  * before a request leaves, what to fetch first (the routes listing, §4.3, when a decimal amount
  * needs the asset's decimals) and the request once the amount is in smallest units. Pure.
  */
@@ -9,6 +9,7 @@ import { isStablecoin } from './enums';
 import { parseRequest } from './errors';
 import { explicitIdempotencyKey } from './idempotency';
 import { mergeAdditionalFields, type AmountFormat } from './inputs';
+import type { ZodType } from 'zod';
 import { QuoteDraftSchema, type RouteAsset } from './schemas';
 
 /** An amount as the user typed it: smallest units, or a decimal converted with the asset's decimals. */
@@ -63,12 +64,15 @@ export function assertNoClientFeeFields(body: Record<string, unknown>, isClientK
 	}
 }
 
-/** Checks the item's quote request; additional fields may add members, never replace the operation's (amount included). */
-export function planQuote(input: QuoteInput): QuotePlan {
+/**
+ * Checks the item's quote (or estimate) request against its draft schema; additional fields may add
+ * members, never replace the operation's (amount included).
+ */
+export function planQuote(input: QuoteInput, draftSchema: ZodType = QuoteDraftSchema): QuotePlan {
 	const own = withoutBlanks(input.request);
 	const draft = inField('additionalFields', () => mergeAdditionalFields(own, input.additionalFields, ['amount']));
 	// The request goes out as built (members in the order set); the schema only checks it.
-	parseRequest(QuoteDraftSchema, draft);
+	parseRequest(draftSchema, draft);
 	assertNoClientFeeFields(draft, input.isClientKey);
 	const idempotencyKey = explicitIdempotencyKey(input.idempotencyKey);
 	return { draft, amount: input.amount, routes: input.amount.format === 'decimal' ? 'required' : 'optional', idempotencyKey };

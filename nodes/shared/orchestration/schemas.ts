@@ -149,7 +149,7 @@ const queryInt = <T extends z.ZodTypeAny>(schema: T) =>
 	z.preprocess((v) => (typeof v === 'string' && /^[0-9]{1,9}$/.test(v) ? Number(v) : v), schema);
 
 /** GET /v1/orchestration/estimate query (public-notes); slippageBps may come as query text. */
-export const EstimateRequestSchema = z
+const EstimateRequestObjectSchema = z
 	.object({
 		sourceChain: ChainSchema,
 		sourceAsset: AssetInputSchema,
@@ -162,8 +162,10 @@ export const EstimateRequestSchema = z
 		slippageBps: queryInt(SlippageBpsSchema.optional()),
 		affiliateId: NonEmpty.optional(),
 	})
-	.passthrough()
-	.superRefine(refineModes);
+	.passthrough();
+export const EstimateRequestSchema = EstimateRequestObjectSchema.superRefine(refineModes);
+/** The estimate query before its amount is in smallest units (see QuoteDraftSchema). */
+export const EstimateDraftSchema = EstimateRequestObjectSchema.omit({ amount: true }).superRefine(refineModes);
 export type EstimateRequest = z.infer<typeof EstimateRequestSchema>;
 
 /** POST /v1/orchestration/submit body: the quote plus the source reference (public-notes). */
