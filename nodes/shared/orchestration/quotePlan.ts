@@ -88,20 +88,29 @@ export function smallestUnitAmount(amount: AmountInput, asset: RouteAsset | unde
 	return inField('amount', () => decimalToSmallestUnit(amount.value, asset.decimals, asset.id));
 }
 
+/** The request with `amount` right after the member `after` (where the service's examples put it). */
+export function requestWithAmount(draft: Record<string, unknown>, amount: string, after: string): Record<string, unknown> {
+	const request: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(draft)) {
+		request[key] = value;
+		if (key === after) request.amount = amount;
+	}
+	return request;
+}
+
 /**
  * The request with its amount in smallest units of the side it counts (§4.1: the source, or the
  * destination under exact_out); a stablecoin exact_out amount must be whole cents (§4.1).
  */
 export function completeQuote(plan: QuotePlan, routes: AssetLookup | undefined): PlannedQuote {
-	const { sourceChain, sourceAsset, destinationChain, destinationAsset, ...rest } = plan.draft as Record<string, string>;
+	const { sourceChain, sourceAsset, destinationChain, destinationAsset, amountMode } = plan.draft as Record<string, string>;
 	const source = routes?.find(sourceChain, sourceAsset);
 	const destination = routes?.find(destinationChain, destinationAsset);
-	const exactOut = rest.amountMode === 'exact_out';
+	const exactOut = amountMode === 'exact_out';
 	const label = exactOut ? `${destinationChain}:${destinationAsset}` : `${sourceChain}:${sourceAsset}`;
 	const amount = smallestUnitAmount(plan.amount, exactOut ? destination : source, label);
 	if (exactOut && destination && isStablecoin(destination.asset)) {
 		inField('amount', () => assertWholeCents(amount, destination.decimals, destination.id));
 	}
-	const request = { sourceChain, sourceAsset, destinationChain, destinationAsset, amount, ...rest };
-	return { request, source, destination };
+	return { request: requestWithAmount(plan.draft, amount, 'destinationAsset'), source, destination };
 }

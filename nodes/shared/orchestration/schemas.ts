@@ -252,6 +252,8 @@ export const OfframpRequestSchema = z
 	})
 	.passthrough();
 export type OfframpRequest = z.infer<typeof OfframpRequestSchema>;
+/** The offramp body before its amount is in smallest units (see QuoteDraftSchema). */
+export const OfframpDraftSchema = OfframpRequestSchema.omit({ amount: true });
 
 function isHttpUrl(s: string): boolean {
 	if (!URL.canParse(s)) return false;
