@@ -313,30 +313,30 @@ async function submit(ctx: IExecuteFunctions, itemIndex: number, signer: Gateway
 	return { ...shown, nonce: header.nonce, expiresAt: header.expiresAt, ...actionSummary(plan) };
 }
 
-export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const input = readIntentInput(ctx, itemIndex, options);
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const input = readIntentInput(this, itemIndex, options);
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
-	const plan = planned(ctx, itemIndex, () => planIntent(input, Date.now()), GATEWAY_FIELDS);
+	const plan = planned(this, itemIndex, () => planIntent(input, Date.now()), GATEWAY_FIELDS);
 
-	const signer = await signerOf(ctx, itemIndex);
-	const info = await getNetworkInfo(ctx, signer.gatewayUrl, { itemIndex });
-	const warning = pausedWarning(ctx, itemIndex, info, options);
-	planned(ctx, itemIndex, () => checkAgainstNetwork(plan, info), GATEWAY_FIELDS);
+	const signer = await signerOf(this, itemIndex);
+	const info = await getNetworkInfo(this, signer.gatewayUrl, { itemIndex });
+	const warning = pausedWarning(this, itemIndex, info, options);
+	planned(this, itemIndex, () => checkAgainstNetwork(plan, info), GATEWAY_FIELDS);
 	const chainId = info.execution.chainId;
 
 	const content = serializeCanonicalIntent(intentMessage(plan, { chainId, nonce: '', expiresAt: 0 }));
-	const nonce = plan.nonce ?? deriveNonce(ctx, itemIndex, content);
-	const memo = intentMemo(ctx, nonce, content);
+	const nonce = plan.nonce ?? deriveNonce(this, itemIndex, content);
+	const memo = intentMemo(this, nonce, content);
 	if (!memo.submission) {
 		const expiresAt = expiryFor(memo, plan.expiresAt, Date.now());
-		memo.submission = await submit(ctx, itemIndex, signer, plan, memo, { chainId, nonce, expiresAt });
+		memo.submission = await submit(this, itemIndex, signer, plan, memo, { chainId, nonce, expiresAt });
 		if (memo.submission.outcome === 'accepted_earlier') return { ...memo.submission };
 	}
 	const submission: IDataObject = { ...(memo.submission as IDataObject), ...(warning ? { warning } : {}) };
 	const wait = waitOptionsOf(options);
 	// After a lost answer the submission id is unknown, so there is nothing to poll.
 	if (!wait.waitUntilFinal || submission.submissionId === null) return submission;
-	const final = await waitForFinal(ctx, signer.gatewayUrl, String(submission.submissionId), wait, itemIndex);
+	const final = await waitForFinal(this, signer.gatewayUrl, String(submission.submissionId), wait, itemIndex);
 	return { ...submission, ...final };
 }

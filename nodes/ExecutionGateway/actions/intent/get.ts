@@ -29,13 +29,13 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const submissionId = stringParam(ctx, itemIndex, 'submissionId', ctx.getNodeParameter('submissionId', itemIndex, ''));
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const submissionId = stringParam(this, itemIndex, 'submissionId', this.getNodeParameter('submissionId', itemIndex, ''));
 	if (submissionId === '') {
-		throw fieldError(ctx.getNode(), itemIndex, 'submissionId', 'is empty', 'invalid_submission_id');
+		throw fieldError(this.getNode(), itemIndex, 'submissionId', 'is empty', 'invalid_submission_id');
 	}
-	const wait = waitOptionsOf(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
-	const gatewayUrl = await gatewayUrlOf(ctx, itemIndex);
-	if (wait.waitUntilFinal) return await waitForFinal(ctx, gatewayUrl, submissionId, wait, itemIndex);
-	return await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex);
+	const wait = waitOptionsOf(this.getNodeParameter('options', itemIndex, {}) as IDataObject);
+	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
+	if (wait.waitUntilFinal) return await waitForFinal(this, gatewayUrl, submissionId, wait, itemIndex);
+	return await fetchIntent(this, gatewayUrl, submissionId, itemIndex);
 }
