@@ -1,6 +1,7 @@
 /** Per-item processing shared by the action nodes: bounded concurrency, order, pairing, continueOnFail. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { errorCodeOf, itemErrorOf } from './nodeErrors';
+import { assertToolActionAllowed } from './toolMode';
 
 /**
  * Runs `fn` over 0..count-1 with at most `limit` in flight; results keep input order. After a
@@ -72,4 +73,18 @@ export async function processItems(
 		return list.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	});
 	return perItem.flat();
+}
+
+/**
+ * The operation of the chosen resource (both action nodes route the same way); one an AI agent may
+ * run only with "Allow Actions as AI Tool" is refused here otherwise.
+ */
+export function chosenOperation<T>(ctx: IExecuteFunctions, resources: Record<string, Record<string, T>>, toolActions: Record<string, string>): T {
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operation = ctx.getNodeParameter('operation', 0) as string;
+	const op = resources[resource]?.[operation];
+	if (!op) throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	const action = toolActions[`${resource}.${operation}`];
+	if (action !== undefined) assertToolActionAllowed(ctx, action);
+	return op;
 }

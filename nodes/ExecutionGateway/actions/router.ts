@@ -1,7 +1,6 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
-import { processItems } from '../../transport/items';
-import { assertToolActionAllowed } from '../../transport/toolMode';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { chosenOperation, processItems } from '../../transport/items';
 import * as intent from './intent';
 import * as network from './network';
 import type { OperationModule } from './types';
@@ -18,11 +17,6 @@ export const TOOL_ACTIONS: Record<string, string> = { 'intent.execute': 'Intent 
 const CONCURRENCY = 4;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const op = resources[resource]?.[operation];
-	if (!op) throw new NodeOperationError(this.getNode(), `Unsupported operation "${operation}" for resource "${resource}"`);
-	const action = TOOL_ACTIONS[`${resource}.${operation}`];
-	if (action !== undefined) assertToolActionAllowed(this, action);
+	const op = chosenOperation(this, resources, TOOL_ACTIONS);
 	return [await processItems(this, CONCURRENCY, async (itemIndex) => await op.execute.call(this, itemIndex))];
 }
