@@ -2,11 +2,12 @@
  * Intent status (execution-gateway.md §2.3, §3): lookup by submission id, the parsed reason of an
  * EXPIRED intent, and waiting until a final state by polling (§6: no events, status is polled).
  */
-import { NodeApiError, sleep, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { parseRevertLine } from '../../shared/gateway/revert';
 import { isFinalIntentStatus, IntentStatusSchema, normalizeIntentStatus } from '../../shared/gateway/schemas';
 import { ItemError } from '../../transport/nodeErrors';
+import { waitUntilFinal } from '../../transport/waitUntilFinal';
 import { joinUrl } from '../../transport/request';
 import { authenticatedCall } from './transport';
 
@@ -135,21 +136,20 @@ export async function waitForFinal(
 	itemIndex: number,
 	last?: IDataObject,
 ): Promise<IDataObject> {
-	const deadline = Date.now() + wait.timeoutMs;
-	let current = last ?? (await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex));
-	while (!isFinalIntentStatus(current.status)) {
-		const remaining = deadline - Date.now();
-		if (remaining <= 0) {
-			if (wait.onTimeout === 'returnLast') return { ...current, waitTimedOut: true };
-			throw new ItemError(ctx.getNode(), `Intent ${submissionId} is still ${String(current.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`, {
-				itemIndex,
-				description: 'Raise "Wait Timeout", or set "On Wait Timeout" to return the last status and look it up later with Intent > Get.',
-				errorCode: 'wait_timeout',
-			});
-		}
+	const end = await waitUntilFinal({
+		first: last ?? (await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex)),
+		read: async () => await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex),
+		endOf: (current) => (isFinalIntentStatus(current.status) ? 'final' : undefined),
+		intervalMs: wait.pollIntervalMs,
+		deadline: Date.now() + wait.timeoutMs,
 		// The last poll lands on the deadline rather than after it.
-		await sleep(Math.min(wait.pollIntervalMs, remaining));
-		current = await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex);
-	}
-	return current;
+		lastReadOnDeadline: true,
+	});
+	if (end.endedBy === 'final') return end.state;
+	if (wait.onTimeout === 'returnLast') return { ...end.state, waitTimedOut: true };
+	throw new ItemError(ctx.getNode(), `Intent ${submissionId} is still ${String(end.state.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`, {
+		itemIndex,
+		description: 'Raise "Wait Timeout", or set "On Wait Timeout" to return the last status and look it up later with Intent > Get.',
+		errorCode: 'wait_timeout',
+	});
 }
