@@ -34,6 +34,19 @@ export function provisionalAmount(input: AmountInput): string {
 	return input.format === 'smallestUnit' ? input.value : '0';
 }
 
+/** Both sides of a quote or estimate and its modes (§4.1); fixed delivery exists only with exact_in. */
+export function readQuoteRoute(ctx: IExecuteFunctions, itemIndex: number): Record<string, unknown> {
+	const amountMode = text(ctx, 'amountMode', itemIndex) || 'exact_in';
+	return {
+		sourceChain: text(ctx, 'sourceChain', itemIndex),
+		sourceAsset: assetParam(ctx, 'sourceAsset', itemIndex),
+		destinationChain: text(ctx, 'destinationChain', itemIndex),
+		destinationAsset: assetParam(ctx, 'destinationAsset', itemIndex),
+		amountMode,
+		deliveryMode: amountMode === 'exact_in' ? text(ctx, 'deliveryMode', itemIndex) || undefined : undefined,
+	};
+}
+
 /** An asset parameter with the legacy TON alias resolved (§2.1). */
 export function assetParam(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
 	const value = text(ctx, name, itemIndex);

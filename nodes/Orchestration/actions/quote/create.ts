@@ -19,7 +19,7 @@ import {
 	slippageBpsOption,
 } from '../../helpers/fields';
 import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
-import { assetParam, catalogueFor, readAmount, readFeeFields } from '../../helpers/quoteInput';
+import { catalogueFor, readAmount, readFeeFields, readQuoteRoute } from '../../helpers/quoteInput';
 import { quoteOutput } from '../../helpers/quoteOutput';
 import { orchestrationRequest } from '../../helpers/request';
 import { parseAdditionalFields } from '../../helpers/validation';
@@ -106,16 +106,10 @@ export const description: INodeProperties[] = [
 /** The item's quote request, read once (item index inside); checked by planQuote. */
 function readQuoteInput(ctx: IExecuteFunctions, itemIndex: number, access: ServiceAccess): QuoteInput {
 	const options = optionsOf(ctx, itemIndex);
-	const amountMode = text(ctx, 'amountMode', itemIndex) || 'exact_in';
 	const amount = readAmount(ctx, itemIndex);
 	const request = {
-		sourceChain: text(ctx, 'sourceChain', itemIndex),
-		sourceAsset: assetParam(ctx, 'sourceAsset', itemIndex),
-		destinationChain: text(ctx, 'destinationChain', itemIndex),
-		destinationAsset: assetParam(ctx, 'destinationAsset', itemIndex),
+		...readQuoteRoute(ctx, itemIndex),
 		recipientAddress: text(ctx, 'recipientAddress', itemIndex),
-		amountMode,
-		deliveryMode: amountMode === 'exact_in' ? text(ctx, 'deliveryMode', itemIndex) || undefined : undefined,
 		includeCalldata: options.includeCalldata === true ? true : undefined,
 		amountlessInvoice: options.amountlessInvoice === true ? true : undefined,
 		affiliateId: optionText(ctx, itemIndex, options, 'affiliateId'),

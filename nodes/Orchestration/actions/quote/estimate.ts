@@ -13,8 +13,8 @@ import {
 	showFor,
 	slippageBpsOption,
 } from '../../helpers/fields';
-import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
-import { assetParam, catalogueFor, readAmount } from '../../helpers/quoteInput';
+import { optionInteger, optionText, optionsOf } from '../../helpers/params';
+import { catalogueFor, readAmount, readQuoteRoute } from '../../helpers/quoteInput';
 import { formatQuoteAmounts } from '../../helpers/quoteOutput';
 import { orchestrationRequest } from '../../helpers/request';
 import { parseAdditionalFields } from '../../helpers/validation';
@@ -43,15 +43,9 @@ export const description: INodeProperties[] = [
 /** The item's estimate query, read once; checked by planQuote against the estimate's draft schema. */
 function readEstimateInput(ctx: IExecuteFunctions, itemIndex: number): QuoteInput {
 	const options = optionsOf(ctx, itemIndex);
-	const amountMode = text(ctx, 'amountMode', itemIndex) || 'exact_in';
 	const amount = readAmount(ctx, itemIndex);
 	const request = {
-		sourceChain: text(ctx, 'sourceChain', itemIndex),
-		sourceAsset: assetParam(ctx, 'sourceAsset', itemIndex),
-		destinationChain: text(ctx, 'destinationChain', itemIndex),
-		destinationAsset: assetParam(ctx, 'destinationAsset', itemIndex),
-		amountMode,
-		deliveryMode: amountMode === 'exact_in' ? text(ctx, 'deliveryMode', itemIndex) || undefined : undefined,
+		...readQuoteRoute(ctx, itemIndex),
 		recipientAddress: optionText(ctx, itemIndex, options, 'recipientAddress'),
 		slippageBps: optionInteger(ctx, itemIndex, options, 'slippageBps'),
 		affiliateId: optionText(ctx, itemIndex, options, 'affiliateId'),
