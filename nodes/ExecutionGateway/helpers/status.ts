@@ -127,15 +127,16 @@ export function waitOptionsOf(options: IDataObject): WaitOptions {
 	};
 }
 
+/** The intent to follow: its gateway, its submission id, and its last known status (if any). */
+export interface SubmittedIntent {
+	gatewayUrl: string;
+	submissionId: string;
+	last?: IDataObject;
+}
+
 /** Polls until FINALIZED or EXPIRED (§3), starting from `last` when the caller already has a status. */
-export async function waitForFinal(
-	ctx: IExecuteFunctions,
-	gatewayUrl: string,
-	submissionId: string,
-	wait: WaitOptions,
-	itemIndex: number,
-	last?: IDataObject,
-): Promise<IDataObject> {
+export async function waitForFinal(ctx: IExecuteFunctions, itemIndex: number, intent: SubmittedIntent, wait: WaitOptions): Promise<IDataObject> {
+	const { gatewayUrl, submissionId, last } = intent;
 	const end = await waitUntilFinal({
 		first: last ?? (await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex)),
 		read: async () => await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex),

@@ -2,12 +2,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { normalizeAssetInput } from '../../shared/orchestration/enums';
 import { explicitIdempotencyKey as explicitKeyOf } from '../../shared/orchestration/idempotency';
-import type { RouteAsset } from '../../shared/orchestration/schemas';
 import { fieldError, planned } from '../../transport/nodeErrors';
 import type { ServiceAccess } from './access';
 import { amountInputText, assertAmountText } from '../../shared/orchestration/inputs';
 import { asAmountFormat } from './amounts';
-import { assertNoClientFeeFields as assertNoFeeFields, smallestUnitAmount, type AmountInput } from '../../shared/orchestration/quotePlan';
+import { assertNoClientFeeFields as assertNoFeeFields, type AmountInput } from '../../shared/orchestration/quotePlan';
 import { checked, optionInteger, optionText, text } from './params';
 import type { RoutesCatalogue } from './routes';
 import { getRoutesCatalogue } from './routesCache';
@@ -69,11 +68,6 @@ export async function catalogueFor(
 	} catch {
 		return undefined;
 	}
-}
-
-/** The amount in smallest units of `asset` (see smallestUnitAmount), as the item's error when it cannot be. */
-export function wireAmount(ctx: IExecuteFunctions, itemIndex: number, input: AmountInput, asset: RouteAsset | undefined, assetLabel: string): string {
-	return planned(ctx, itemIndex, () => smallestUnitAmount(input, asset, assetLabel));
 }
 
 /** "App Fees" and "Affiliate IDs" of the options collection as §4.1 lists; undefined when empty. */

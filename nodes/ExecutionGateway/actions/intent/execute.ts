@@ -232,7 +232,8 @@ function pausedWarning(ctx: IExecuteFunctions, itemIndex: number, info: NetworkI
 const STALE_NETWORK_INFO_CODES = new Set(['chain_id_mismatch', 'network_paused', 'below_min_deposit']);
 
 /** Rebuilds a transport error for this item with the gateway hint; nonce_replayed says what it means here. */
-function submissionError(ctx: IExecuteFunctions, error: unknown, itemIndex: number, nonce: string, gatewayUrl: string): Error {
+function submissionError(ctx: IExecuteFunctions, itemIndex: number, error: unknown, sent: { nonce: string; gatewayUrl: string }): Error {
+	const { nonce, gatewayUrl } = sent;
 	if (!(error instanceof ServiceError)) return itemErrorOf(ctx.getNode(), itemIndex, error);
 	const code = error.errorCode;
 	// The next item or run fetches network info again instead of trusting the cache.
@@ -289,7 +290,8 @@ function readIntentInput(ctx: IExecuteFunctions, itemIndex: number, options: IDa
 }
 
 /** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
-async function submit(ctx: IExecuteFunctions, itemIndex: number, signer: GatewaySigner, plan: IntentPlan, memo: IntentMemo, header: IntentHeader): Promise<IDataObject> {
+async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: { signer: GatewaySigner; plan: IntentPlan; header: IntentHeader }, memo: IntentMemo): Promise<IDataObject> {
+	const { signer, plan, header } = intent;
 	const digest = sha256Bytes(serializeCanonicalIntent(intentMessage(plan, header)));
 	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
 	const sentBefore = memo.sentDigest === signed.digestHex;
@@ -300,7 +302,7 @@ async function submit(ctx: IExecuteFunctions, itemIndex: number, signer: Gateway
 		const request = serializeWireIntent({ ...wireIntent(plan, header), signature: signed.signature });
 		body = (await authenticatedCall<unknown>(ctx, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request, itemIndex })).body;
 	} catch (error) {
-		if (!isOwnReplay(error, sentBefore)) throw submissionError(ctx, error, itemIndex, header.nonce, signer.gatewayUrl);
+		if (!isOwnReplay(error, sentBefore)) throw submissionError(ctx, itemIndex, error, { nonce: header.nonce, gatewayUrl: signer.gatewayUrl });
 		return acceptedEarlier(header.nonce, { ...signature, expiresAt: header.expiresAt, ...actionSummary(plan) });
 	}
 	const accepted = ExecuteResponseSchema.safeParse(body);
@@ -330,13 +332,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const memo = intentMemo(this, nonce, content);
 	if (!memo.submission) {
 		const expiresAt = expiryFor(memo, plan.expiresAt, Date.now());
-		memo.submission = await submit(this, itemIndex, signer, plan, memo, { chainId, nonce, expiresAt });
+		memo.submission = await submit(this, itemIndex, { signer, plan, header: { chainId, nonce, expiresAt } }, memo);
 		if (memo.submission.outcome === 'accepted_earlier') return { ...memo.submission };
 	}
 	const submission: IDataObject = { ...(memo.submission as IDataObject), ...(warning ? { warning } : {}) };
 	const wait = waitOptionsOf(options);
 	// After a lost answer the submission id is unknown, so there is nothing to poll.
 	if (!wait.waitUntilFinal || submission.submissionId === null) return submission;
-	const final = await waitForFinal(this, signer.gatewayUrl, String(submission.submissionId), wait, itemIndex);
+	const final = await waitForFinal(this, itemIndex, { gatewayUrl: signer.gatewayUrl, submissionId: String(submission.submissionId) }, wait);
 	return { ...submission, ...final };
 }

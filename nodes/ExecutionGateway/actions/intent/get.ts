@@ -36,6 +36,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	const wait = waitOptionsOf(this.getNodeParameter('options', itemIndex, {}) as IDataObject);
 	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
-	if (wait.waitUntilFinal) return await waitForFinal(this, gatewayUrl, submissionId, wait, itemIndex);
+	if (wait.waitUntilFinal) return await waitForFinal(this, itemIndex, { gatewayUrl, submissionId }, wait);
 	return await fetchIntent(this, gatewayUrl, submissionId, itemIndex);
 }

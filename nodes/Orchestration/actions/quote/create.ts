@@ -131,7 +131,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		method: 'POST',
 		path: '/v1/orchestration/quote',
 		body: request as IDataObject,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'quote.create', request, plan.idempotencyKey),
+		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'quote.create', body: request, explicitKey: plan.idempotencyKey }),
 		itemIndex,
 		requiredScope: 'orders:quote',
 	});

@@ -3,7 +3,7 @@
  * or a Lightning address (orchestration-service.md §1, §4.2; path per public-notes.md).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { planQuote, requestWithAmount, type QuoteInput } from '../../../shared/orchestration/quotePlan';
+import { planQuote, requestWithAmount, smallestUnitAmount, type QuoteInput } from '../../../shared/orchestration/quotePlan';
 import { OfframpDraftSchema } from '../../../shared/orchestration/schemas';
 import { idempotencyKeyFor } from '../../../transport/idempotency';
 import { planned } from '../../../transport/nodeErrors';
@@ -24,7 +24,7 @@ import {
 	sourceChainField,
 } from '../../helpers/fields';
 import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
-import { assetParam, catalogueFor, readAmount, wireAmount } from '../../helpers/quoteInput';
+import { assetParam, catalogueFor, readAmount } from '../../helpers/quoteInput';
 import { quoteOutput } from '../../helpers/quoteOutput';
 import { OFFRAMP_DESTINATION } from '../../helpers/routes';
 import { orchestrationRequest } from '../../helpers/request';
@@ -74,13 +74,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	const { sourceChain, sourceAsset } = plan.draft as Record<string, string>;
 	const source = catalogue?.find(sourceChain, sourceAsset);
 	const destination = catalogue?.byRoutingKey(OFFRAMP_DESTINATION);
-	const amount = wireAmount(this, itemIndex, plan.amount, source, `${sourceChain}:${sourceAsset}`);
+	const amount = planned(this, itemIndex, () => smallestUnitAmount(plan.amount, source, `${sourceChain}:${sourceAsset}`));
 	const body = requestWithAmount(plan.draft, amount, 'sourceAsset') as IDataObject;
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/offramp',
 		body,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'quote.createOfframp', body, plan.idempotencyKey),
+		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'quote.createOfframp', body, explicitKey: plan.idempotencyKey }),
 		itemIndex,
 		requiredScope: 'orders:quote',
 	});
