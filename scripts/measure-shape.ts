@@ -1,6 +1,6 @@
 /**
  * Prints the shape measures of issue 13: files one operation's bundle pulls in, shipped lines,
- * long or wide functions, and duplicate pairs not marked boilerplate. Run: npx tsx scripts/measure-shape.ts
+ * long or wide functions, and duplicate pairs not marked boilerplate. Run: npx tsx scripts/measure-shape.ts [--files]
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ function operationFiles(): Array<{ name: string; file: string }> {
 	});
 }
 
-async function bundledShippedFiles(file: string): Promise<number> {
+async function bundledShippedFiles(file: string): Promise<string[]> {
 	const result = await build({
 		stdin: { contents: `export * from './${file}';`, resolveDir: ROOT, loader: 'ts' },
 		bundle: true,
@@ -44,7 +44,7 @@ async function bundledShippedFiles(file: string): Promise<number> {
 		logLevel: 'silent',
 		external: ['n8n-workflow', 'n8n-core'],
 	});
-	return Object.keys(result.metafile.inputs).filter((input) => SHIPPED_DIRS.some((dir) => input.startsWith(`${dir}/`))).length;
+	return Object.keys(result.metafile.inputs).filter((input) => SHIPPED_DIRS.some((dir) => input.startsWith(`${dir}/`)));
 }
 
 function shippedLines(): number {
@@ -85,9 +85,11 @@ function duplicatePairs(dir: string): number {
 async function main(): Promise<void> {
 	console.log('Files under nodes/ and credentials/ in the bundle of one operation:');
 	for (const { name, file } of operationFiles()) {
-		const count = await bundledShippedFiles(file);
+		const files = await bundledShippedFiles(file);
 		const bound = BOUNDED_OPERATIONS[name];
-		console.log(`  ${name.padEnd(42)} ${String(count).padStart(3)}${bound === undefined ? '' : `  (bound ${bound})`}`);
+		console.log(`  ${name.padEnd(42)} ${String(files.length).padStart(3)}${bound === undefined ? '' : `  (bound ${bound})`}`);
+		// --files lists them for the bounded operations.
+		if (bound !== undefined && process.argv.includes('--files')) for (const f of files) console.log(`      ${f}`);
 	}
 	console.log(`Shipped lines (.ts under nodes/ and credentials/): ${shippedLines()} in ${shippedFiles.length} files`);
 	const functions = shippedFiles.flatMap(functionsOf);
