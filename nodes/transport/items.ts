@@ -1,11 +1,7 @@
 /** Per-item processing shared by the action nodes: bounded concurrency, order, pairing, continueOnFail. */
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { errorCodeOf, itemErrorOf } from './nodeErrors';
+import { assertToolActionAllowed } from './toolMode';
 
 /**
  * Runs `fn` over 0..count-1 with at most `limit` in flight; results keep input order. After a
@@ -39,15 +35,15 @@ type ItemResult = IDataObject | IDataObject[];
 /** An error item under continueOnFail; otherwise the error, as a node error carrying the item index. */
 function failedItem(ctx: IExecuteFunctions, itemIndex: number, error: unknown): INodeExecutionData[] {
 	if (!ctx.continueOnFail()) {
-		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
-		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+		throw itemErrorOf(ctx.getNode(), itemIndex, error);
 	}
-	const e = error as Error & { description?: string; httpCode?: string; errorCode?: string };
+	const e = error as Error & { description?: string; httpCode?: string };
+	const errorCode = errorCodeOf(error);
 	return [
 		{
 			json: {
 				error: e.message,
-				...(e.errorCode ? { errorCode: e.errorCode } : {}),
+				...(errorCode ? { errorCode } : {}),
 				...(e.httpCode ? { httpCode: e.httpCode } : {}),
 				...(e.description ? { description: e.description } : {}),
 			},
@@ -79,10 +75,16 @@ export async function processItems(
 	return perItem.flat();
 }
 
-/** A validation error raised before any request leaves: names the field and the item. */
-export function fieldError(ctx: IExecuteFunctions, itemIndex: number, field: string, problem: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Invalid "${field}" in item ${itemIndex}: ${problem}`, {
-		itemIndex,
-		description: `Fix "${field}" for item ${itemIndex}; nothing was sent to the service.`,
-	});
+/**
+ * The operation of the chosen resource (both action nodes route the same way); one an AI agent may
+ * run only with "Allow Actions as AI Tool" is refused here otherwise.
+ */
+export function chosenOperation<T>(ctx: IExecuteFunctions, resources: Record<string, Record<string, T>>, toolActions: Record<string, string>): T {
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operation = ctx.getNodeParameter('operation', 0) as string;
+	const op = resources[resource]?.[operation];
+	if (!op) throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	const action = toolActions[`${resource}.${operation}`];
+	if (action !== undefined) assertToolActionAllowed(ctx, action);
+	return op;
 }

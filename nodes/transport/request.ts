@@ -16,6 +16,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 import { ERROR_HINTS, redact, scopeHint } from './errors';
+import { ServiceError } from './nodeErrors';
 import { baseUrlOf } from './secureUrl';
 import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, nextDelayMs, parseRetryAfter, type RetryPolicy } from './retry';
 
@@ -130,7 +131,7 @@ export function errorBodyText(body: unknown, secrets: Array<string | undefined>)
 	return clean.length > ERROR_TEXT_CHARS ? `${clean.slice(0, ERROR_TEXT_CHARS)}…` : clean;
 }
 
-/** Throws the service's error as a NodeApiError: code, HTTP status, message and a hint. */
+/** Throws the service's error as a ServiceError: code, HTTP status, message, a hint and the attempts made. */
 async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: FullResponse, attempts: number): Promise<never> {
 	const secrets = await secretsOf(ctx, call);
 	const { code, message } = errorOf(res.body);
@@ -149,26 +150,25 @@ async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: Fu
 		message: clean(message ?? (bodyText || `HTTP ${res.statusCode}`)),
 		httpCode: String(res.statusCode),
 	};
-	const error = new NodeApiError(ctx.getNode(), errorResponse, {
+	// Callers tell an answer to a retry (an earlier attempt may have acted) from a first answer by `attempts`.
+	throw new ServiceError(ctx.getNode(), errorResponse, {
 		message: clean(`${what}${retried}`),
 		description: hint ? clean(hint) : undefined,
 		httpCode: String(res.statusCode),
 		itemIndex: call.itemIndex,
+		errorCode: code,
+		attempts,
 	});
-	(error as NodeApiError & { errorCode?: string }).errorCode = code;
-	// Callers tell an answer to a retry (an earlier attempt may have acted) from a first answer.
-	(error as NodeApiError & { attempts?: number }).attempts = attempts;
-	throw error;
 }
 
 async function throwNetworkError(ctx: RequestContext, call: ServiceCall, error: unknown, attempts: number): Promise<never> {
 	const secrets = await secretsOf(ctx, call);
 	const e = error as { code?: string; message?: string };
 	const message = redact(`Could not reach the service (${e.code ?? 'network error'}) after ${attempts} attempt(s)`, secrets);
-	throw new NodeApiError(
+	throw new ServiceError(
 		ctx.getNode(),
 		{ code: e.code ?? 'network_error', message },
-		{ message, description: redact(String(e.message ?? ''), secrets), itemIndex: call.itemIndex },
+		{ message, description: redact(String(e.message ?? ''), secrets), itemIndex: call.itemIndex, attempts },
 	);
 }
 

@@ -3,27 +3,17 @@
  * deterministic default nonce, and the per-execution memory that makes a retried item reuse its
  * first submission. Every problem becomes an error naming the field and the item.
  */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { WireDeposit } from '../../shared/gateway/canonical';
 import { parseJsonPreservingBigInts } from '../../shared/gateway/json';
-import { GatewayInputError } from '../../shared/gateway/keys';
 import { sha256Hex } from '../../shared/gateway/signing';
-import { fieldError } from '../../transport/items';
+import { fieldError, type FieldNaming } from '../../transport/nodeErrors';
 
 /** Default lifetime of an intent: now + 15 minutes (well inside the 24 h horizon of §8). */
 export const DEFAULT_EXPIRY_MS = 15 * 60 * 1000;
 /** A remembered expiry is reused on retry only while this much time is left. */
 const MIN_REMAINING_MS = 60 * 1000;
-
-type NodeErrorWithCode = NodeOperationError & { errorCode?: string };
-
-/** A pre-send error: names field and item, says nothing was sent, carries the gateway's code. */
-export function preSendError(ctx: IExecuteFunctions, itemIndex: number, field: string, problem: string, code: string): NodeOperationError {
-	const error: NodeErrorWithCode = fieldError(ctx, itemIndex, field, problem);
-	error.errorCode = code;
-	return error;
-}
 
 /** The parameter-facing name of a core field path (`deposits[0].asset.tokenId` -> `deposits[0].tokenId`). */
 function displayField(field: string): string {
@@ -48,13 +38,14 @@ function codeForField(field: string): string {
 	return byField[field] ?? 'invalid_input';
 }
 
-/** Turns a protocol-core input error into a pre-send NodeOperationError. */
-export function inputError(ctx: IExecuteFunctions, itemIndex: number, error: unknown): NodeOperationError {
-	if (error instanceof GatewayInputError) {
-		return preSendError(ctx, itemIndex, displayField(error.field), error.message, codeForField(error.field));
-	}
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-}
+/** Reasons of the core that are the gateway's own admission codes for the same mistake. */
+const ADMISSION_REASONS = new Set(['duplicate_transfer_id', 'chain_id_mismatch', 'below_min_deposit']);
+
+/** The gateway's naming of core fields: parameter names and the admission code for each. */
+export const GATEWAY_FIELDS: FieldNaming = {
+	field: displayField,
+	errorCode: (error) => (error.reason !== undefined && ADMISSION_REASONS.has(error.reason) ? error.reason : codeForField(error.field)),
+};
 
 function describe(value: unknown): string {
 	if (value === null) return 'null';
@@ -75,7 +66,7 @@ export function stringParam(ctx: IExecuteFunctions, itemIndex: number, field: st
 		typeof value === 'number'
 			? `${value} is a JS number that may have lost digits; pass it as a string`
 			: `must be text, got ${describe(value)}; pass it as a string`;
-	throw preSendError(ctx, itemIndex, field, problem, codeForField(field));
+	throw fieldError(ctx.getNode(), itemIndex, field, problem, codeForField(field));
 }
 
 /**
@@ -91,7 +82,7 @@ function amountOf(ctx: IExecuteFunctions, itemIndex: number, field: string, valu
 		typeof value === 'number'
 			? `${value} is not a whole number of base units that JavaScript holds exactly (at most 2^53 - 1); pass it as a string of digits, for example "18446744073709551615"`
 			: `must be a string of digits or a whole number, got ${describe(value)}; pass it as a string of digits`;
-	throw preSendError(ctx, itemIndex, field, problem, 'invalid_amount');
+	throw fieldError(ctx.getNode(), itemIndex, field, problem, 'invalid_amount');
 }
 
 function depositOf(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, k: number): WireDeposit {
@@ -119,12 +110,12 @@ export function readDeposits(ctx: IExecuteFunctions, itemIndex: number, options:
 		try {
 			list = parseJsonPreservingBigInts(list);
 		} catch {
-			throw preSendError(ctx, itemIndex, 'depositsJson', 'is not valid JSON', 'invalid_deposits');
+			throw fieldError(ctx.getNode(), itemIndex, 'depositsJson', 'is not valid JSON', 'invalid_deposits');
 		}
 	}
 	if (!Array.isArray(list) || list.some((e) => typeof e !== 'object' || e === null || Array.isArray(e))) {
-		throw preSendError(
-			ctx,
+		throw fieldError(
+			ctx.getNode(),
 			itemIndex,
 			'depositsJson',
 			'must be a JSON array of {sparkTransferId, assetType: "btc" | "token", tokenId?, amount} objects',
@@ -133,7 +124,7 @@ export function readDeposits(ctx: IExecuteFunctions, itemIndex: number, options:
 	}
 	if (list.length === 0) return toDeposits(fixed);
 	if (fixed.length > 0) {
-		throw preSendError(ctx, itemIndex, 'depositsJson', 'set either the Deposits list or Deposits (JSON), not both', 'invalid_deposits');
+		throw fieldError(ctx.getNode(), itemIndex, 'depositsJson', 'set either the Deposits list or Deposits (JSON), not both', 'invalid_deposits');
 	}
 	return toDeposits(list as IDataObject[]);
 }
@@ -146,11 +137,11 @@ export function parseExpiresAt(ctx: IExecuteFunctions, itemIndex: number, value:
 	else if (typeof value === 'string') ms = Date.parse(value.trim());
 	else ms = Number.NaN;
 	if (!Number.isSafeInteger(ms) || ms < 0) {
-		throw preSendError(ctx, itemIndex, 'expiresAt', 'must be unix milliseconds or an ISO 8601 timestamp', 'invalid_expires_at');
+		throw fieldError(ctx.getNode(), itemIndex, 'expiresAt', 'must be unix milliseconds or an ISO 8601 timestamp', 'invalid_expires_at');
 	}
 	if (ms > 0 && ms < 1e12) {
-		throw preSendError(
-			ctx,
+		throw fieldError(
+			ctx.getNode(),
 			itemIndex,
 			'expiresAt',
 			`${ms} looks like unix seconds; the gateway expects unix milliseconds (§2.1)`,

@@ -1,23 +1,18 @@
 /**
  * Network info (execution-gateway.md §2.3a) with the client cache §4 allows: 60 seconds per
- * gateway URL, kept in a module-level map (no timers: entries age out when read). Concurrent
- * items share one in-flight request.
+ * gateway URL, in the one ExpiringCache (shared in-flight requests, failures not kept).
  */
 import { NodeApiError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { NetworkInfoSchema, type NetworkInfo } from '../../shared/gateway/schemas';
+import { ExpiringCache } from '../../transport/expiringCache';
 import { joinUrl } from '../../transport/request';
 import { publicGet } from './transport';
 
 /** §4 / §8: network info client cache, 60 seconds. */
 export const NETWORK_INFO_TTL_MS = 60_000;
 
-interface CacheEntry {
-	fetchedAt: number;
-	info: Promise<NetworkInfo>;
-}
-
-const cache = new Map<string, CacheEntry>();
+const cache = new ExpiringCache<NetworkInfo>(NETWORK_INFO_TTL_MS);
 
 /** Forgets every cached network info (tests, or after a suspected re-key). */
 export function clearNetworkInfoCache(): void {
@@ -38,7 +33,7 @@ async function fetchNetworkInfo(ctx: IExecuteFunctions, gatewayUrl: string, forc
 
 /** Drops the cached info of one gateway, after the gateway contradicted it (chain, pause, minimum). */
 export function forgetNetworkInfo(gatewayUrl: string): void {
-	cache.delete(joinUrl(gatewayUrl, ''));
+	cache.forget(joinUrl(gatewayUrl, ''));
 }
 
 /** Network info of `gatewayUrl`: cached for 60 s unless `forceRefresh`, which also refreshes the cache. */
@@ -48,14 +43,6 @@ export async function getNetworkInfo(
 	opts: { forceRefresh?: boolean; itemIndex: number },
 ): Promise<NetworkInfo> {
 	const key = joinUrl(gatewayUrl, '');
-	const now = Date.now();
-	const hit = cache.get(key);
-	if (!opts.forceRefresh && hit && now - hit.fetchedAt < NETWORK_INFO_TTL_MS) return await hit.info;
-	const entry: CacheEntry = { fetchedAt: now, info: fetchNetworkInfo(ctx, key, opts.forceRefresh === true, opts.itemIndex) };
-	cache.set(key, entry);
-	// A failed fetch is never cached: the next item asks again. The error itself reaches the caller.
-	entry.info.catch(() => {
-		if (cache.get(key) === entry) cache.delete(key);
-	});
-	return await entry.info;
+	const refresh = opts.forceRefresh === true;
+	return await cache.get(key, async () => await fetchNetworkInfo(ctx, key, refresh, opts.itemIndex), refresh);
 }

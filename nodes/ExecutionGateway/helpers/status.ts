@@ -2,10 +2,12 @@
  * Intent status (execution-gateway.md §2.3, §3): lookup by submission id, the parsed reason of an
  * EXPIRED intent, and waiting until a final state by polling (§6: no events, status is polled).
  */
-import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { parseRevertLine } from '../../shared/gateway/revert';
 import { isFinalIntentStatus, IntentStatusSchema, normalizeIntentStatus } from '../../shared/gateway/schemas';
+import { ItemError } from '../../transport/nodeErrors';
+import { waitUntilFinal } from '../../transport/waitUntilFinal';
 import { joinUrl } from '../../transport/request';
 import { authenticatedCall } from './transport';
 
@@ -125,35 +127,30 @@ export function waitOptionsOf(options: IDataObject): WaitOptions {
 	};
 }
 
+/** The intent to follow: its gateway, its submission id, and its last known status (if any). */
+export interface SubmittedIntent {
+	gatewayUrl: string;
+	submissionId: string;
+	last?: IDataObject;
+}
+
 /** Polls until FINALIZED or EXPIRED (§3), starting from `last` when the caller already has a status. */
-export async function waitForFinal(
-	ctx: IExecuteFunctions,
-	gatewayUrl: string,
-	submissionId: string,
-	wait: WaitOptions,
-	itemIndex: number,
-	last?: IDataObject,
-): Promise<IDataObject> {
-	const deadline = Date.now() + wait.timeoutMs;
-	let current = last ?? (await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex));
-	while (!isFinalIntentStatus(current.status)) {
-		const remaining = deadline - Date.now();
-		if (remaining <= 0) {
-			if (wait.onTimeout === 'returnLast') return { ...current, waitTimedOut: true };
-			const error = new NodeOperationError(
-				ctx.getNode(),
-				`Intent ${submissionId} is still ${String(current.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`,
-				{
-					itemIndex,
-					description: 'Raise "Wait Timeout", or set "On Wait Timeout" to return the last status and look it up later with Intent > Get.',
-				},
-			);
-			(error as NodeOperationError & { errorCode?: string }).errorCode = 'wait_timeout';
-			throw error;
-		}
+export async function waitForFinal(ctx: IExecuteFunctions, itemIndex: number, intent: SubmittedIntent, wait: WaitOptions): Promise<IDataObject> {
+	const { gatewayUrl, submissionId, last } = intent;
+	const end = await waitUntilFinal({
+		first: last ?? (await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex)),
+		read: async () => await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex),
+		endOf: (current) => (isFinalIntentStatus(current.status) ? 'final' : undefined),
+		intervalMs: wait.pollIntervalMs,
+		deadline: Date.now() + wait.timeoutMs,
 		// The last poll lands on the deadline rather than after it.
-		await sleep(Math.min(wait.pollIntervalMs, remaining));
-		current = await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex);
-	}
-	return current;
+		lastReadOnDeadline: true,
+	});
+	if (end.endedBy === 'final') return end.state;
+	if (wait.onTimeout === 'returnLast') return { ...end.state, waitTimedOut: true };
+	throw new ItemError(ctx.getNode(), `Intent ${submissionId} is still ${String(end.state.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`, {
+		itemIndex,
+		description: 'Raise "Wait Timeout", or set "On Wait Timeout" to return the last status and look it up later with Intent > Get.',
+		errorCode: 'wait_timeout',
+	});
 }

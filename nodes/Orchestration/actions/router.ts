@@ -1,7 +1,6 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
-import { processItems } from '../../transport/items';
-import { assertToolActionAllowed } from '../../transport/toolMode';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { chosenOperation, processItems } from '../../transport/items';
 import { asAuthentication, serviceAccess } from '../helpers/access';
 import { concurrencyOf } from '../helpers/params';
 import * as accumulationAddress from './accumulationAddress';
@@ -31,14 +30,7 @@ export const TOOL_ACTIONS: Record<string, string> = {
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const op = resources[resource]?.[operation];
-	if (!op) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
-	}
-	const action = TOOL_ACTIONS[`${resource}.${operation}`];
-	if (action !== undefined) assertToolActionAllowed(this, action);
+	const op = chosenOperation(this, resources, TOOL_ACTIONS);
 	if (this.getInputData().length === 0) return [[]];
 	const access = await serviceAccess(this, asAuthentication(this.getNodeParameter('authentication', 0)));
 	const items = await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, itemIndex, { access }));

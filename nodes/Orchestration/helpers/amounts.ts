@@ -3,44 +3,15 @@
  * (orchestration-service.md §2); users may type decimals instead, converted exactly with the
  * asset's `decimals` from the routes listing. Outputs gain decimal `...Formatted` fields.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import {
-	decimalToSmallestUnit,
-	isDigits,
-	smallestUnitToDecimal,
-} from '../../shared/orchestration/amounts';
-import { amountFailureOf, type AmountFormat } from '../../shared/orchestration/inputs';
+import type { IDataObject } from 'n8n-workflow';
+import { isDigits, smallestUnitToDecimal } from '../../shared/orchestration/amounts';
+import type { AmountFormat } from '../../shared/orchestration/inputs';
 import { MAX_AMOUNT_LENGTH } from '../../shared/orchestration/limits';
-import { fieldError } from '../../transport/items';
 
 export type { AmountFormat };
 
 export function asAmountFormat(value: unknown): AmountFormat {
 	return value === 'decimal' ? 'decimal' : 'smallestUnit';
-}
-
-/** The wire amount: as typed for smallest units, or the exact conversion of a decimal. */
-export function toWireAmount(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: string,
-	format: AmountFormat,
-	decimals: number | undefined,
-	assetLabel: string,
-): string {
-	if (format === 'smallestUnit') return value;
-	if (decimals === undefined) {
-		throw fieldError(
-			ctx,
-			itemIndex,
-			field,
-			`the decimals of ${assetLabel} are not in the routes listing, so a decimal amount cannot be converted; give smallest units instead`,
-		);
-	}
-	const failure = amountFailureOf(() => decimalToSmallestUnit(value, decimals, assetLabel));
-	if (failure) throw fieldError(ctx, itemIndex, field, failure.message);
-	return decimalToSmallestUnit(value, decimals, assetLabel);
 }
 
 /**

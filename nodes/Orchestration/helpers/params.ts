@@ -2,7 +2,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import { ProtocolError } from '../../shared/orchestration/errors';
 import { amountInputText, integerInput, pathSegment, textInput } from '../../shared/orchestration/inputs';
-import { fieldError } from '../../transport/items';
+import { fieldError } from '../../transport/nodeErrors';
 import { DEFAULT_CONCURRENCY } from './fields';
 
 /** The operation's "Options" collection (empty when the operation has none). */
@@ -18,7 +18,7 @@ export function checked<T>(ctx: IExecuteFunctions, itemIndex: number, field: str
 	} catch (error) {
 		failure = error;
 	}
-	if (failure instanceof ProtocolError) throw fieldError(ctx, itemIndex, field, failure.message);
+	if (failure instanceof ProtocolError) throw fieldError(ctx.getNode(), itemIndex, field, failure.message);
 	throw new NodeOperationError(ctx.getNode(), failure as Error, { itemIndex });
 }
 

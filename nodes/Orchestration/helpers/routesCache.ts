@@ -1,9 +1,9 @@
 /**
  * One routes fetch shared by the dropdowns, amount conversion and route.getAll: cached per base URL
- * (and key, since the listing is partner-aware, §4.3) for 60 s in a module-level Map. No timers:
- * entries expire by timestamp and are pruned on access. Concurrent callers share one request.
+ * (and key, since the listing is partner-aware, §4.3) for 60 s in the one ExpiringCache.
  */
 import { NodeOperationError } from 'n8n-workflow';
+import { ExpiringCache } from '../../transport/expiringCache';
 import type { RequestContext } from '../../transport/request';
 import type { ServiceAccess } from './access';
 import { orchestrationRequest } from './request';
@@ -12,39 +12,16 @@ import { RoutesCatalogue } from './routes';
 export const ROUTES_PATH = '/v2/orchestration/routes';
 export const ROUTES_TTL_MS = 60_000;
 
-interface CacheEntry {
-	expiresAt: number;
-	catalogue: Promise<RoutesCatalogue>;
-}
+const cache = new ExpiringCache<RoutesCatalogue>(ROUTES_TTL_MS);
 
-const cache = new Map<string, CacheEntry>();
-
-function cacheKey(access: ServiceAccess): string {
-	return `${access.baseUrl}|${access.credentialType}|${access.keyFingerprint}`;
-}
-
-function prune(now: number): void {
-	for (const [key, entry] of cache) if (entry.expiresAt <= now) cache.delete(key);
-}
-
-/** The routes catalogue for this credential, from the cache when fresh. */
+/** The routes catalogue for this credential (partner-aware, §4.3), from the cache when fresh. */
 export async function getRoutesCatalogue(
 	ctx: RequestContext,
 	access: ServiceAccess,
 	itemIndex?: number,
 ): Promise<RoutesCatalogue> {
-	const now = Date.now();
-	prune(now);
-	const key = cacheKey(access);
-	const hit = cache.get(key);
-	if (hit) return await hit.catalogue;
-	const catalogue = fetchCatalogue(ctx, access, itemIndex);
-	cache.set(key, { expiresAt: now + ROUTES_TTL_MS, catalogue });
-	// A failed fetch is not cached: the next caller tries again.
-	catalogue.catch(() => {
-		if (cache.get(key)?.catalogue === catalogue) cache.delete(key);
-	});
-	return await catalogue;
+	const key = `${access.baseUrl}|${access.credentialType}|${access.keyFingerprint}`;
+	return await cache.get(key, async () => await fetchCatalogue(ctx, access, itemIndex));
 }
 
 async function fetchCatalogue(ctx: RequestContext, access: ServiceAccess, itemIndex?: number): Promise<RoutesCatalogue> {

@@ -1,31 +1,23 @@
 /** Request validation before anything is sent: the shared zod schemas, reported per field and item. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
-import { formatZodPath } from '../../shared/orchestration/errors';
+import type { ZodType, ZodTypeDef } from 'zod';
+import { parseRequest } from '../../shared/orchestration/errors';
 import { mergeAdditionalFields } from '../../shared/orchestration/inputs';
 import { checked } from './params';
-import { fieldError } from '../../transport/items';
+import { fieldError, itemErrorOf } from '../../transport/nodeErrors';
 
-function issueText(issue: ZodIssue): string {
-	if (issue.code === 'invalid_enum_value') {
-		return `"${String(issue.received)}" is not one of ${issue.options.map(String).join(', ')}`;
-	}
-	return issue.message;
-}
-
-/** Parses `value` or throws a NodeOperationError naming the first wrong field and the item. */
+/** Parses `value` or throws an error naming the first wrong field and the item. */
 export function validateRequest<Output, Input>(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	schema: ZodType<Output, ZodTypeDef, Input>,
 	value: unknown,
 ): Output {
-	const result = schema.safeParse(value);
-	if (result.success) return result.data;
-	const [first, ...rest] = result.error.issues;
-	const others = rest.map((i) => `${formatZodPath(i.path)}: ${issueText(i)}`);
-	const problem = issueText(first) + (others.length ? ` (also: ${others.join('; ')})` : '');
-	throw fieldError(ctx, itemIndex, formatZodPath(first.path), problem);
+	try {
+		return parseRequest(schema, value);
+	} catch (error) {
+		throw itemErrorOf(ctx.getNode(), itemIndex, error);
+	}
 }
 
 /** The "Additional Body Fields" JSON: an object merged into the body, or nothing. */
@@ -36,11 +28,11 @@ export function parseAdditionalFields(ctx: IExecuteFunctions, itemIndex: number,
 		try {
 			value = JSON.parse(raw);
 		} catch {
-			throw fieldError(ctx, itemIndex, field, 'is not valid JSON');
+			throw fieldError(ctx.getNode(), itemIndex, field, 'is not valid JSON');
 		}
 	}
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		throw fieldError(ctx, itemIndex, field, 'must be a JSON object, e.g. {"zeroconfEnabled": true}');
+		throw fieldError(ctx.getNode(), itemIndex, field, 'must be a JSON object, e.g. {"zeroconfEnabled": true}');
 	}
 	return value as IDataObject;
 }

@@ -3,7 +3,7 @@
  * camelCase JSON in the spec's field order, SHA-256 over its UTF-8 bytes, secp256k1 DER signature.
  * The JSON text is written by hand so u64 amounts stay exact digits (never a JS number).
  */
-import { decodeSignedEip1559, Eip1559Error } from './eip1559';
+import { decodeSignedEip1559, Eip1559Error, type DecodedEip1559 } from './eip1559';
 import { GatewayInputError } from './errors';
 import { attempt, bytesToHex, bytesToPrefixedHex } from './hex';
 import { jsonInteger, jsonString } from './json';
@@ -84,13 +84,39 @@ function buildTransfer(deposit: WireDeposit, index: number): CanonicalTransfer {
 	return { transferId, amountSats, assetType: 'SparkToken', tokenId };
 }
 
-/** keccak256 of the signed transaction bytes (§2.4 `signedTxHash`), after full decoding. */
-export function signedTxHashOf(evmTransaction: string): string {
+/** The signed EIP-1559 transaction of an `execute` action, fully decoded once (§2.1, §2.4). */
+export function decodeEvmTransaction(evmTransaction: string): DecodedEip1559 {
 	const decoded = attempt(() => decodeSignedEip1559(evmTransaction));
-	if (decoded.ok) return decoded.value.hash;
+	if (decoded.ok) return decoded.value;
 	const e = decoded.error;
 	if (e instanceof Eip1559Error) throw new GatewayInputError('evmTransaction', e.reason, e.message);
 	throw e;
+}
+
+/** keccak256 of the signed transaction bytes (§2.4 `signedTxHash`), after full decoding. */
+export function signedTxHashOf(evmTransaction: string): string {
+	return decodeEvmTransaction(evmTransaction).hash;
+}
+
+/** §2.4 transfers of the wire deposits (the list may be empty). */
+export function buildTransfers(deposits: unknown): CanonicalTransfer[] {
+	if (!Array.isArray(deposits)) {
+		throw new GatewayInputError('deposits', 'invalid_type', 'deposits must be an array (it may be empty)');
+	}
+	return (deposits as WireDeposit[]).map(buildTransfer);
+}
+
+/** §2.1: exactly one of recipient and evmTransaction. */
+export function assertOneAction(intent: Pick<WireIntent, 'recipient' | 'evmTransaction'>): void {
+	const hasRecipient = isPresent(intent.recipient);
+	if (hasRecipient !== isPresent(intent.evmTransaction)) return;
+	throw new GatewayInputError(
+		'action',
+		hasRecipient ? 'both_actions' : 'no_action',
+		hasRecipient
+			? 'set exactly one of recipient and evmTransaction, not both'
+			: 'set exactly one of recipient (deposit-only) and evmTransaction (deposit-and-execute)',
+	);
 }
 
 /**
@@ -100,22 +126,9 @@ export function signedTxHashOf(evmTransaction: string): string {
  */
 export function buildCanonicalIntent(intent: WireIntent): CanonicalIntent {
 	const chainId = validateChainId(intent.chainId);
-	if (!Array.isArray(intent.deposits)) {
-		throw new GatewayInputError('deposits', 'invalid_type', 'deposits must be an array (it may be empty)');
-	}
-	const transfers = intent.deposits.map(buildTransfer);
-	const hasRecipient = isPresent(intent.recipient);
-	const hasTx = isPresent(intent.evmTransaction);
-	if (hasRecipient === hasTx) {
-		throw new GatewayInputError(
-			'action',
-			hasRecipient ? 'both_actions' : 'no_action',
-			hasRecipient
-				? 'set exactly one of recipient and evmTransaction, not both'
-				: 'set exactly one of recipient (deposit-only) and evmTransaction (deposit-and-execute)',
-		);
-	}
-	const action: CanonicalAction = hasRecipient
+	const transfers = buildTransfers(intent.deposits);
+	assertOneAction(intent);
+	const action: CanonicalAction = isPresent(intent.recipient)
 		? { type: 'deposit', recipient: validateRecipient(intent.recipient) }
 		: { type: 'execute', signedTxHash: signedTxHashOf(intent.evmTransaction as string) };
 	const nonce = validateNonce(intent.nonce);

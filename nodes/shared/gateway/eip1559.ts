@@ -8,6 +8,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 
 import { bigintToBytes, bigintToFixedBytes, bytesToBigint, bytesToHex, bytesToPrefixedHex, strip0x, tryHexToBytes } from './hex';
+import { ProtocolError } from '../errors';
 import { toPrivateKeyBytes } from './keys';
 import { RlpError, rlpDecode, rlpEncode, type RlpItem } from './rlp';
 
@@ -28,12 +29,11 @@ export type Eip1559ErrorReason =
 	| 'invalid_signature'
 	| 'invalid_y_parity';
 
-export class Eip1559Error extends Error {
-	readonly reason: Eip1559ErrorReason;
+export class Eip1559Error extends ProtocolError {
+	declare readonly reason: Eip1559ErrorReason;
 	constructor(reason: Eip1559ErrorReason, message: string) {
-		super(message);
+		super(message, { field: 'evmTransaction', reason });
 		this.name = 'Eip1559Error';
-		this.reason = reason;
 	}
 }
 

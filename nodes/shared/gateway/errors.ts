@@ -1,17 +1,18 @@
 /**
- * Input errors of the gateway protocol core. The n8n glue turns them into NodeOperationError and
- * the sandbox into `{error: {code, message}}`; messages never repeat secret input (keys, tokens).
+ * Input errors of the gateway protocol core: the core's one error (field, reason, message). The n8n
+ * glue turns them into an item error and the sandbox into `{error: {code, message}}`; messages never
+ * repeat secret input (keys, tokens).
  */
-export class GatewayInputError extends Error {
+import { ProtocolError } from '../errors';
+
+export class GatewayInputError extends ProtocolError {
 	/** Name of the offending input (`privateKey`, `deposits[0].amount`, ...). */
-	readonly field: string;
+	declare readonly field: string;
 	/** Machine-readable reason (`invalid_hex`, `wrong_length`, `out_of_range`, ...). */
-	readonly reason: string;
+	declare readonly reason: string;
 
 	constructor(field: string, reason: string, message: string) {
-		super(message);
+		super(message, { field, reason });
 		this.name = 'GatewayInputError';
-		this.field = field;
-		this.reason = reason;
 	}
 }

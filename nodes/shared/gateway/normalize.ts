@@ -30,9 +30,9 @@ function normalizeDeposit(d: WireDeposit): WireDeposit {
 	return typeof d.sparkTransferId === 'string' ? { ...d, sparkTransferId: normalizeTransferId(d.sparkTransferId) } : d;
 }
 
-/** The wire intent as the public client would sign and send it. */
-export function normalizeWireIntent(intent: WireIntent): WireIntent {
-	const out: WireIntent = { ...intent, deposits: Array.isArray(intent.deposits) ? intent.deposits.map(normalizeDeposit) : intent.deposits };
+/** The wire intent (or its deposits and action alone) as the public client would sign and send it. */
+export function normalizeWireIntent<T extends Pick<WireIntent, 'deposits' | 'recipient' | 'evmTransaction'>>(intent: T): T {
+	const out: T = { ...intent, deposits: Array.isArray(intent.deposits) ? intent.deposits.map(normalizeDeposit) : intent.deposits };
 	if (typeof intent.recipient === 'string') out.recipient = normalizeRecipient(intent.recipient);
 	if (typeof intent.evmTransaction === 'string') out.evmTransaction = normalizeEvmTransaction(intent.evmTransaction);
 	return out;

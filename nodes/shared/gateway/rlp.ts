@@ -2,11 +2,14 @@
  * Recursive Length Prefix serialization (Ethereum yellow paper, appendix B). Decoding is strict:
  * canonical lengths only and no trailing bytes, so one transaction has exactly one encoding.
  */
+import { ProtocolError } from '../errors';
+
 export type RlpItem = Uint8Array | RlpItem[];
 
-export class RlpError extends Error {
+/** A malformed encoding; only signed EVM transactions are RLP here, hence the field. */
+export class RlpError extends ProtocolError {
 	constructor(message: string) {
-		super(message);
+		super(message, { field: 'evmTransaction', reason: 'bad_rlp' });
 		this.name = 'RlpError';
 	}
 }

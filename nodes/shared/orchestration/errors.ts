@@ -1,24 +1,8 @@
-// Errors thrown by the protocol core: plain Error subclasses with a `field` and a machine `reason`,
-// which the n8n glue turns into NodeOperationError with the item index (ARCHITECTURE.md).
+// Zod issues as the core's ProtocolError (field + reason + message), see nodes/shared/errors.ts.
 import type { ZodError, ZodIssue, ZodType, ZodTypeDef } from 'zod';
+import { ProtocolError } from '../errors';
 
-export interface ProtocolErrorOptions {
-	field?: string;
-	reason?: string;
-	cause?: unknown;
-}
-
-export class ProtocolError extends Error {
-	field?: string;
-	reason?: string;
-
-	constructor(message: string, options: ProtocolErrorOptions = {}) {
-		super(message, options.cause === undefined ? undefined : { cause: options.cause });
-		this.name = 'ProtocolError';
-		if (options.field !== undefined) this.field = options.field;
-		if (options.reason !== undefined) this.reason = options.reason;
-	}
-}
+export { ProtocolError, type ProtocolErrorOptions } from '../errors';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -75,4 +59,21 @@ export function parseWithSchema<Output, Input>(
 
 function fail(message: string, field: string | undefined, reason: string): never {
 	throw new ProtocolError(message, { field, reason });
+}
+
+function issueText(issue: ZodIssue): string {
+	if (issue.code === 'invalid_enum_value') {
+		return `"${String(issue.received)}" is not one of ${issue.options.map(String).join(', ')}`;
+	}
+	return issue.message;
+}
+
+/** Parses a request or throws a ProtocolError naming its first wrong field (the others listed after it). */
+export function parseRequest<Output, Input>(schema: ZodType<Output, ZodTypeDef, Input>, value: unknown): Output {
+	const result = schema.safeParse(value);
+	if (result.success) return result.data;
+	const [first, ...rest] = result.error.issues;
+	const others = rest.map((i) => `${formatZodPath(i.path)}: ${issueText(i)}`);
+	const problem = issueText(first) + (others.length ? ` (also: ${others.join('; ')})` : '');
+	throw new ProtocolError(problem, { field: formatZodPath(first.path), reason: 'invalid_request' });
 }

@@ -1,7 +1,9 @@
 // X-Idempotency-Key (spec 4): fresh per operation, reused when retrying the same request.
 // The live service accepts 1..255 printable ASCII characters (public-notes).
 import { createHash } from 'node:crypto';
+import { inField } from '../errors';
 import { ProtocolError } from './errors';
+import { textInput } from './inputs';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_MIN_LENGTH } from './limits';
 
 /**
@@ -113,4 +115,13 @@ export function submitIdempotencyKey(body: Record<string, unknown>): string {
 	const reference: Record<string, unknown> = {};
 	for (const field of SUBMIT_REFERENCE_FIELDS) reference[field] = body[field];
 	return SUBMIT_KEY_PREFIX + createHash('sha256').update(canonicalJson(reference)).digest('hex');
+}
+
+/** The key the user set (not trimmed: it must stay the one earlier runs sent), checked once; undefined when unset. */
+export function explicitIdempotencyKey(raw: unknown): string | undefined {
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const key = typeof raw === 'string' ? raw : inField('idempotencyKey', () => textInput(raw));
+	const problem = validateIdempotencyKey(key);
+	if (problem !== undefined) throw new ProtocolError(problem, { field: 'idempotencyKey', reason: 'invalid_idempotency_key' });
+	return key;
 }

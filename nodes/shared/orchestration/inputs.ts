@@ -137,10 +137,11 @@ export function textInput(value: unknown): string {
 
 /**
  * The request with the "Additional Fields" members added. A member the operation already set from
- * its own, validated parameters is refused (it would silently override them); others pass through.
+ * its own, validated parameters (or sets later: `alsoSet`) is refused (it would silently override
+ * them); others pass through.
  */
-export function mergeAdditionalFields(body: Record<string, unknown>, extra: Record<string, unknown>): Record<string, unknown> {
-	const collisions = Object.keys(extra).filter((key) => Object.prototype.hasOwnProperty.call(body, key));
+export function mergeAdditionalFields(body: Record<string, unknown>, extra: Record<string, unknown>, alsoSet: string[] = []): Record<string, unknown> {
+	const collisions = Object.keys(extra).filter((key) => Object.prototype.hasOwnProperty.call(body, key) || alsoSet.includes(key));
 	if (collisions.length > 0) {
 		const names = collisions.map((key) => `"${key}"`).join(', ');
 		throw new ProtocolError(

@@ -107,7 +107,7 @@ export const QuoteRequestObjectSchema = z
 	.passthrough();
 
 /** spec 1, 4.1: an amountless invoice exists only for exact-in, variable quotes to lightning:BTC. */
-function refineAmountless(value: z.infer<typeof QuoteRequestObjectSchema>, ctx: z.RefinementCtx): void {
+function refineAmountless(value: Omit<z.infer<typeof QuoteRequestObjectSchema>, 'amount'>, ctx: z.RefinementCtx): void {
 	if (value.amountlessInvoice !== true) return;
 	const destination = normalizeAssetInput(String(value.destinationAsset));
 	const toLightningBtc = value.destinationChain === 'lightning' && (destination === 'BTC' || destination === 'lightning:BTC');
@@ -120,8 +120,8 @@ function refineAmountless(value: z.infer<typeof QuoteRequestObjectSchema>, ctx: 
 	});
 }
 
-/** POST /v1/orchestration/quote body (spec 4.1, public-notes). */
-export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine((value, ctx) => {
+/** The cross-field rules of a quote request, none of which involves the amount. */
+function refineQuote(value: Omit<z.infer<typeof QuoteRequestObjectSchema>, 'amount'>, ctx: z.RefinementCtx): void {
 	// spec 4.1: the affiliate list is mutually exclusive with appFees
 	if (value.appFees !== undefined && value.affiliateIds !== undefined) {
 		ctx.addIssue({
@@ -132,7 +132,16 @@ export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine((value, c
 	}
 	refineModes(value, ctx);
 	refineAmountless(value, ctx);
-});
+}
+
+/** POST /v1/orchestration/quote body (spec 4.1, public-notes). */
+export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine(refineQuote);
+
+/**
+ * The quote request before its amount is in smallest units: a decimal amount needs the asset's
+ * decimals from the routes listing first (§4.1), and the amount text is checked on its own.
+ */
+export const QuoteDraftSchema = QuoteRequestObjectSchema.omit({ amount: true }).superRefine(refineQuote);
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
 /** A query-string integer arrives as text; digits become a number, anything else is checked as is. */
@@ -140,7 +149,7 @@ const queryInt = <T extends z.ZodTypeAny>(schema: T) =>
 	z.preprocess((v) => (typeof v === 'string' && /^[0-9]{1,9}$/.test(v) ? Number(v) : v), schema);
 
 /** GET /v1/orchestration/estimate query (public-notes); slippageBps may come as query text. */
-export const EstimateRequestSchema = z
+const EstimateRequestObjectSchema = z
 	.object({
 		sourceChain: ChainSchema,
 		sourceAsset: AssetInputSchema,
@@ -153,8 +162,10 @@ export const EstimateRequestSchema = z
 		slippageBps: queryInt(SlippageBpsSchema.optional()),
 		affiliateId: NonEmpty.optional(),
 	})
-	.passthrough()
-	.superRefine(refineModes);
+	.passthrough();
+export const EstimateRequestSchema = EstimateRequestObjectSchema.superRefine(refineModes);
+/** The estimate query before its amount is in smallest units (see QuoteDraftSchema). */
+export const EstimateDraftSchema = EstimateRequestObjectSchema.omit({ amount: true }).superRefine(refineModes);
 export type EstimateRequest = z.infer<typeof EstimateRequestSchema>;
 
 /** POST /v1/orchestration/submit body: the quote plus the source reference (public-notes). */
@@ -241,6 +252,8 @@ export const OfframpRequestSchema = z
 	})
 	.passthrough();
 export type OfframpRequest = z.infer<typeof OfframpRequestSchema>;
+/** The offramp body before its amount is in smallest units (see QuoteDraftSchema). */
+export const OfframpDraftSchema = OfframpRequestSchema.omit({ amount: true });
 
 function isHttpUrl(s: string): boolean {
 	if (!URL.canParse(s)) return false;

@@ -4,7 +4,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../sandbox';
 import {
 	ADDR,
@@ -39,7 +39,9 @@ const quoteNode = (key: string, extra: { origin?: string; parameters?: INodePara
 
 /** Asserts a NodeApiError with the service's code, the HTTP status and the hint. */
 function expectServiceError(error: IDataObject, code: string, status: number, hint: string | RegExp): void {
-	expect(error.constructor.name).toBe('NodeApiError');
+	// n8n recognises node errors by name (n8n-core rethrowNodeError); the class is NodeApiError's ServiceError.
+	expect(error).toBeInstanceOf(NodeApiError);
+	expect(error.name).toBe('NodeApiError');
 	expect(error.message).toMatch(new RegExp(`^${code}: `));
 	expect(error.httpCode).toBe(String(status));
 	expect(error.errorCode).toBe(code);

@@ -3,34 +3,35 @@
  * credential's key, and submits the wire request (§2.1) to POST /api/v1/execute. Every rule the
  * client can check runs before anything is sent; u64 amounts never pass through a JS number.
  */
-import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
 
-import {
-	buildCanonicalIntent,
-	serializeCanonicalIntent,
-	serializeWireIntent,
-	type CanonicalIntent,
-	type WireIntent,
-} from '../../../shared/gateway/canonical';
-import { decodeSignedEip1559, type DecodedEip1559 } from '../../../shared/gateway/eip1559';
+import { serializeCanonicalIntent, serializeWireIntent } from '../../../shared/gateway/canonical';
 import { bytesToHex } from '../../../shared/gateway/hex';
-import { normalizeWireIntent } from '../../../shared/gateway/normalize';
+import {
+	checkAgainstNetwork,
+	intentMessage,
+	planIntent,
+	wireIntent,
+	type IntentHeader,
+	type IntentInput,
+	type IntentPlan,
+} from '../../../shared/gateway/intentPlan';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/schemas';
 import { sha256Bytes, signDigestDer } from '../../../shared/gateway/signing';
-import { validateExpiresAt } from '../../../shared/gateway/validation';
+import { fieldError, ItemError, itemErrorOf, planned, ServiceError } from '../../../transport/nodeErrors';
 import { joinUrl } from '../../../transport/request';
 import {
 	deriveNonce,
 	expiryFor,
-	inputError,
+	GATEWAY_FIELDS,
 	intentMemo,
+	type IntentMemo,
 	parseExpiresAt,
-	preSendError,
 	readDeposits,
 	stringParam,
 } from '../../helpers/intentInput';
 import { forgetNetworkInfo, getNetworkInfo } from '../../helpers/networkInfo';
-import { signerOf } from '../../helpers/signer';
+import { signerOf, type GatewaySigner } from '../../helpers/signer';
 import { waitForFinal, waitOptionFields, waitOptionsOf } from '../../helpers/status';
 import { authenticatedCall, hintFor } from '../../helpers/transport';
 
@@ -200,7 +201,7 @@ function readAction(ctx: IExecuteFunctions, itemIndex: number): ActionFields {
 			field === 'recipient'
 				? 'is empty: a deposit-only intent needs exactly one action, a recipient address'
 				: 'is empty: a deposit-and-execute intent needs exactly one action, a signed EIP-1559 transaction';
-		throw preSendError(ctx, itemIndex, field, problem, 'invalid_action');
+		throw fieldError(ctx.getNode(), itemIndex, field, problem, 'invalid_action');
 	}
 	return field === 'recipient' ? { recipient: value } : { evmTransaction: value };
 }
@@ -220,87 +221,39 @@ function pausedWarning(ctx: IExecuteFunctions, itemIndex: number, info: NetworkI
 	if (!info.paused) return undefined;
 	const refuse = typeof options.refuseWhenPaused === 'boolean' ? options.refuseWhenPaused : ctx.getNode().typeVersion < 1.1;
 	if (!refuse) return 'Network Info reported paused: true; the intent was submitted anyway (the flag is advisory). Check its status before relying on it.';
-	const error = new NodeOperationError(ctx.getNode(), `The gateway network is paused (item ${itemIndex}): no intent is accepted now`, {
+	throw new ItemError(ctx.getNode(), `The gateway network is paused (item ${itemIndex}): no intent is accepted now`, {
 		itemIndex,
 		description: 'Network Info reports paused: true and "Refuse When Paused" is on. Nothing was sent; try again once the gateway resumes.',
-	});
-	(error as NodeOperationError & { errorCode?: string }).errorCode = 'network_paused';
-	throw error;
-}
-
-/** §2.3a / §8: another chain, or a BTC amount under minDepositSats, never leaves. */
-function checkAgainstNetwork(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	info: NetworkInfo,
-	intent: CanonicalIntent,
-	explicitChainId: number | undefined,
-	evm: DecodedEip1559 | undefined,
-): void {
-	const chainId = info.execution.chainId;
-	if (explicitChainId !== undefined && explicitChainId !== chainId) {
-		throw preSendError(ctx, itemIndex, 'chainId', `is ${explicitChainId} but the gateway's execution chain ID (Network Info) is ${chainId}`, 'chain_id_mismatch');
-	}
-	if (evm && evm.chainId !== BigInt(chainId)) {
-		throw preSendError(
-			ctx,
-			itemIndex,
-			'evmTransaction',
-			`is signed for chain ${evm.chainId}, but the gateway executes on chain ${chainId}`,
-			'invalid_evm_transaction',
-		);
-	}
-	const min = BigInt(info.minDepositSats);
-	intent.transfers.forEach((t, k) => {
-		if (t.assetType === 'NativeSats' && t.amountSats < min) {
-			throw preSendError(
-				ctx,
-				itemIndex,
-				`deposits[${k}].amount`,
-				`${t.amountSats} sats is below the gateway minimum of ${min} sats (Network Info: minDepositSats)`,
-				'below_min_deposit',
-			);
-		}
+		errorCode: 'network_paused',
 	});
 }
 
 /** Answers that mean the cached network info (§2.3a) is out of date. */
 const STALE_NETWORK_INFO_CODES = new Set(['chain_id_mismatch', 'network_paused', 'below_min_deposit']);
 
-/** §3: a transfer funds one intent, so the same id twice in one intent can never be admitted. */
-function checkDistinctTransfers(ctx: IExecuteFunctions, itemIndex: number, intent: CanonicalIntent): void {
-	const seen = new Map<string, number>();
-	intent.transfers.forEach((t, k) => {
-		const first = seen.get(t.transferId.toLowerCase());
-		if (first !== undefined) {
-			throw preSendError(ctx, itemIndex, `deposits[${k}].sparkTransferId`, `repeats deposits[${first}]: each Spark transfer may appear once`, 'duplicate_transfer_id');
-		}
-		seen.set(t.transferId.toLowerCase(), k);
-	});
-}
-
 /** Rebuilds a transport error for this item with the gateway hint; nonce_replayed says what it means here. */
-function submissionError(ctx: IExecuteFunctions, error: unknown, itemIndex: number, nonce: string, gatewayUrl: string): Error {
-	if (!(error instanceof NodeApiError)) return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-	const code = (error as NodeApiError & { errorCode?: string }).errorCode;
+function submissionError(ctx: IExecuteFunctions, itemIndex: number, error: unknown, sent: { nonce: string; gatewayUrl: string }): Error {
+	const { nonce, gatewayUrl } = sent;
+	if (!(error instanceof ServiceError)) return itemErrorOf(ctx.getNode(), itemIndex, error);
+	const code = error.errorCode;
 	// The next item or run fetches network info again instead of trusting the cache.
 	if (code && STALE_NETWORK_INFO_CODES.has(code)) forgetNetworkInfo(gatewayUrl);
 	const description =
 		code === 'nonce_replayed'
 			? `Nonce "${nonce}" was already used by this keypair, so this intent was not submitted twice. Either an earlier attempt reached the gateway and its answer was lost, or this item already ran with the same nonce (an execution retried as a whole, or a pinned Nonce). Look the first submission up with Intent > Get; to submit a new intent on purpose, set a new Nonce.`
 			: (error.description ?? hintFor(code));
-	const rebuilt = new NodeApiError(ctx.getNode(), (error.errorResponse ?? { message: error.message }) as JsonObject, {
+	return new ServiceError(ctx.getNode(), (error.errorResponse ?? { message: error.message }) as JsonObject, {
 		message: error.message,
 		description: description ?? undefined,
 		httpCode: error.httpCode ?? undefined,
 		itemIndex,
+		errorCode: code,
+		attempts: error.attempts,
 	});
-	(rebuilt as NodeApiError & { errorCode?: string }).errorCode = code;
-	return rebuilt;
 }
 
-function actionSummary(evm: DecodedEip1559 | undefined, actionFields: ActionFields): IDataObject {
-	return evm ? { signedTxHash: evm.hash, evmSigner: evm.fromChecksum } : { recipient: (actionFields as { recipient: string }).recipient };
+function actionSummary(plan: IntentPlan): IDataObject {
+	return plan.evm ? { signedTxHash: plan.evm.hash, evmSigner: plan.evm.fromChecksum } : { recipient: (plan.action as { recipient: string }).recipient };
 }
 
 /**
@@ -308,8 +261,7 @@ function actionSummary(evm: DecodedEip1559 | undefined, actionFields: ActionFiel
  * try of this execution): the gateway accepted that first attempt (§2.1 nonce replay protection).
  */
 function isOwnReplay(error: unknown, sentBefore: boolean): boolean {
-	const e = error as { errorCode?: string; attempts?: number };
-	return e.errorCode === 'nonce_replayed' && (sentBefore || (e.attempts ?? 1) > 1);
+	return error instanceof ServiceError && error.errorCode === 'nonce_replayed' && (sentBefore || error.attempts > 1);
 }
 
 /** The outcome of a lost answer: the intent exists once; its submission id was in the answer that never arrived. */
@@ -325,92 +277,68 @@ function acceptedEarlier(nonce: string, sent: IDataObject): IDataObject {
 	};
 }
 
-export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	let deposits = readDeposits(ctx, itemIndex, options);
-	let actionFields = readAction(ctx, itemIndex);
-	const now = Date.now();
+/** The item's intent, read once: deposits, action and the options the user set. */
+function readIntentInput(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): IntentInput {
 	const hasExpiresAt = options.expiresAt !== undefined && options.expiresAt !== '';
-	const explicitExpiresAt = hasExpiresAt ? parseExpiresAt(ctx, itemIndex, options.expiresAt) : undefined;
-	const explicitNonce = stringParam(ctx, itemIndex, 'nonce', options.nonce) || undefined;
-	const explicitChainId = optionalChainId(options);
+	return {
+		deposits: readDeposits(ctx, itemIndex, options),
+		action: readAction(ctx, itemIndex),
+		expiresAt: hasExpiresAt ? parseExpiresAt(ctx, itemIndex, options.expiresAt) : undefined,
+		nonce: stringParam(ctx, itemIndex, 'nonce', options.nonce) || undefined,
+		chainId: optionalChainId(options),
+	};
+}
 
-	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
-	let provisional: CanonicalIntent;
-	let evm: DecodedEip1559 | undefined;
+/** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
+async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: { signer: GatewaySigner; plan: IntentPlan; header: IntentHeader }, memo: IntentMemo): Promise<IDataObject> {
+	const { signer, plan, header } = intent;
+	const digest = sha256Bytes(serializeCanonicalIntent(intentMessage(plan, header)));
+	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
+	const sentBefore = memo.sentDigest === signed.digestHex;
+	memo.sentDigest = signed.digestHex;
+	const signature = { messageDigest: signed.digestHex, signerPublicKey: signer.publicKey, chainId: header.chainId };
+	let body: unknown;
 	try {
-		if (explicitExpiresAt !== undefined) validateExpiresAt(explicitExpiresAt, now);
-		// The public client's normalisation, so the signed message and the request carry the same values.
-		const normalized = normalizeWireIntent({ chainId: 1, deposits, ...actionFields, nonce: 'pending', expiresAt: now });
-		deposits = normalized.deposits;
-		actionFields = 'recipient' in actionFields ? { recipient: normalized.recipient as string } : { evmTransaction: normalized.evmTransaction as string };
-		provisional = buildCanonicalIntent({
-			chainId: explicitChainId ?? 1,
-			deposits,
-			...actionFields,
-			nonce: explicitNonce ?? 'pending',
-			expiresAt: explicitExpiresAt ?? now,
-		});
-		if ('evmTransaction' in actionFields) evm = decodeSignedEip1559(actionFields.evmTransaction);
+		const request = serializeWireIntent({ ...wireIntent(plan, header), signature: signed.signature });
+		body = (await authenticatedCall<unknown>(ctx, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request, itemIndex })).body;
 	} catch (error) {
-		throw inputError(ctx, itemIndex, error);
+		if (!isOwnReplay(error, sentBefore)) throw submissionError(ctx, itemIndex, error, { nonce: header.nonce, gatewayUrl: signer.gatewayUrl });
+		return acceptedEarlier(header.nonce, { ...signature, expiresAt: header.expiresAt, ...actionSummary(plan) });
 	}
-	checkDistinctTransfers(ctx, itemIndex, provisional);
+	const accepted = ExecuteResponseSchema.safeParse(body);
+	if (!accepted.success) {
+		const message = 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)';
+		throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
+	}
+	const { submissionId, intentId, status } = accepted.data;
+	const shown = { submissionId, intentId, status: normalizeIntentStatus(status) as string, ...signature };
+	return { ...shown, nonce: header.nonce, expiresAt: header.expiresAt, ...actionSummary(plan) };
+}
 
-	const signer = await signerOf(ctx, itemIndex);
-	const info = await getNetworkInfo(ctx, signer.gatewayUrl, { itemIndex });
-	const warning = pausedWarning(ctx, itemIndex, info, options);
-	checkAgainstNetwork(ctx, itemIndex, info, provisional, explicitChainId, evm);
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const input = readIntentInput(this, itemIndex, options);
+	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
+	const plan = planned(this, itemIndex, () => planIntent(input, Date.now()), GATEWAY_FIELDS);
+
+	const signer = await signerOf(this, itemIndex);
+	const info = await getNetworkInfo(this, signer.gatewayUrl, { itemIndex });
+	const warning = pausedWarning(this, itemIndex, info, options);
+	planned(this, itemIndex, () => checkAgainstNetwork(plan, info), GATEWAY_FIELDS);
 	const chainId = info.execution.chainId;
 
-	const content = serializeCanonicalIntent({ ...provisional, chainId, nonce: '', expiresAt: 0 });
-	const nonce = explicitNonce ?? deriveNonce(ctx, itemIndex, content);
-	const memo = intentMemo(ctx, nonce, content);
+	const content = serializeCanonicalIntent(intentMessage(plan, { chainId, nonce: '', expiresAt: 0 }));
+	const nonce = plan.nonce ?? deriveNonce(this, itemIndex, content);
+	const memo = intentMemo(this, nonce, content);
 	if (!memo.submission) {
-		const expiresAt = expiryFor(memo, explicitExpiresAt, Date.now());
-		const wire: WireIntent = { chainId, deposits, ...actionFields, nonce, expiresAt };
-		// §2.4: the message already built and checked above, with the final chain id, nonce and expiry
-		// (signIntent would rebuild it and decode the EVM transaction once more).
-		const digest = sha256Bytes(serializeCanonicalIntent({ ...provisional, chainId, nonce, expiresAt }));
-		const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
-		const sentBefore = memo.sentDigest === signed.digestHex;
-		memo.sentDigest = signed.digestHex;
-		let body: unknown;
-		try {
-			body = (
-				await authenticatedCall<unknown>(ctx, {
-					method: 'POST',
-					url: joinUrl(signer.gatewayUrl, '/api/v1/execute'),
-					body: serializeWireIntent({ ...wire, signature: signed.signature }),
-					itemIndex,
-				})
-			).body;
-		} catch (error) {
-			if (!isOwnReplay(error, sentBefore)) throw submissionError(ctx, error, itemIndex, nonce, signer.gatewayUrl);
-			memo.submission = acceptedEarlier(nonce, { messageDigest: signed.digestHex, signerPublicKey: signer.publicKey, chainId, expiresAt, ...actionSummary(evm, actionFields) });
-			return { ...memo.submission };
-		}
-		const accepted = ExecuteResponseSchema.safeParse(body);
-		if (!accepted.success) {
-			const message = 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)';
-			throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
-		}
-		memo.submission = {
-			submissionId: accepted.data.submissionId,
-			intentId: accepted.data.intentId,
-			status: normalizeIntentStatus(accepted.data.status) as string,
-			messageDigest: signed.digestHex,
-			signerPublicKey: signer.publicKey,
-			chainId,
-			nonce,
-			expiresAt,
-			...actionSummary(evm, actionFields),
-		};
+		const expiresAt = expiryFor(memo, plan.expiresAt, Date.now());
+		memo.submission = await submit(this, itemIndex, { signer, plan, header: { chainId, nonce, expiresAt } }, memo);
+		if (memo.submission.outcome === 'accepted_earlier') return { ...memo.submission };
 	}
 	const submission: IDataObject = { ...(memo.submission as IDataObject), ...(warning ? { warning } : {}) };
 	const wait = waitOptionsOf(options);
 	// After a lost answer the submission id is unknown, so there is nothing to poll.
 	if (!wait.waitUntilFinal || submission.submissionId === null) return submission;
-	const final = await waitForFinal(ctx, signer.gatewayUrl, String(submission.submissionId), wait, itemIndex);
+	const final = await waitForFinal(this, itemIndex, { gatewayUrl: signer.gatewayUrl, submissionId: String(submission.submissionId) }, wait);
 	return { ...submission, ...final };
 }

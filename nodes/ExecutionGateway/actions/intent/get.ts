@@ -1,7 +1,8 @@
 /** intent.get: GET /api/v1/intents/{submissionId} (execution-gateway.md §2.3, §4), optionally until final. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { preSendError, stringParam } from '../../helpers/intentInput';
+import { fieldError } from '../../../transport/nodeErrors';
+import { stringParam } from '../../helpers/intentInput';
 import { gatewayUrlOf } from '../../helpers/signer';
 import { fetchIntent, waitForFinal, waitOptionFields, waitOptionsOf } from '../../helpers/status';
 
@@ -28,13 +29,13 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const submissionId = stringParam(ctx, itemIndex, 'submissionId', ctx.getNodeParameter('submissionId', itemIndex, ''));
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const submissionId = stringParam(this, itemIndex, 'submissionId', this.getNodeParameter('submissionId', itemIndex, ''));
 	if (submissionId === '') {
-		throw preSendError(ctx, itemIndex, 'submissionId', 'is empty', 'invalid_submission_id');
+		throw fieldError(this.getNode(), itemIndex, 'submissionId', 'is empty', 'invalid_submission_id');
 	}
-	const wait = waitOptionsOf(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
-	const gatewayUrl = await gatewayUrlOf(ctx, itemIndex);
-	if (wait.waitUntilFinal) return await waitForFinal(ctx, gatewayUrl, submissionId, wait, itemIndex);
-	return await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex);
+	const wait = waitOptionsOf(this.getNodeParameter('options', itemIndex, {}) as IDataObject);
+	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
+	if (wait.waitUntilFinal) return await waitForFinal(this, itemIndex, { gatewayUrl, submissionId }, wait);
+	return await fetchIntent(this, gatewayUrl, submissionId, itemIndex);
 }

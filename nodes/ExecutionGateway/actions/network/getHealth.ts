@@ -7,9 +7,9 @@ import { publicGet } from '../../helpers/transport';
 
 export const description: INodeProperties[] = [];
 
-export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const gatewayUrl = await gatewayUrlOf(ctx, itemIndex);
-	const body = await publicGet<unknown>(ctx, joinUrl(gatewayUrl, '/api/v1/health'), undefined, itemIndex);
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
+	const body = await publicGet<unknown>(this, joinUrl(gatewayUrl, '/api/v1/health'), undefined, itemIndex);
 	// A 2xx answer means alive; a body that is not an object is kept as text.
 	if (body !== null && typeof body === 'object' && !Array.isArray(body)) return { healthy: true, ...(body as IDataObject) };
 	return { healthy: true, body: body === undefined ? null : String(body) };

@@ -27,9 +27,9 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const gatewayUrl = await gatewayUrlOf(ctx, itemIndex);
-	const info = await getNetworkInfo(ctx, gatewayUrl, { forceRefresh: options.forceRefresh === true, itemIndex });
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
+	const info = await getNetworkInfo(this, gatewayUrl, { forceRefresh: options.forceRefresh === true, itemIndex });
 	return structuredClone(info) as IDataObject;
 }

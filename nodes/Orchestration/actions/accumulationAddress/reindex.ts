@@ -31,7 +31,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: `/v1/accumulation-addresses/${idOrAddress}/reindex`,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'accumulationAddress.reindex', { idOrAddress }, explicitKey),
+		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey: explicitKey }),
 		itemIndex,
 		requiredScope: 'accumulation:create',
 	});

@@ -17,7 +17,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		method: 'POST',
 		path: '/v1/accumulation-addresses/sync',
 		// §4.4: no body; the key is still derived per item so a retried item reuses it
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'accumulationAddress.sync', {}, explicitKey),
+		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'accumulationAddress.sync', body: {}, explicitKey: explicitKey }),
 		itemIndex,
 	});
 	return res.body;

@@ -5,7 +5,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { OnrampRequestSchema } from '../../../shared/orchestration/schemas';
+import { smallestUnitAmount } from '../../../shared/orchestration/quotePlan';
 import { idempotencyKeyFor } from '../../../transport/idempotency';
+import { planned } from '../../../transport/nodeErrors';
 import {
 	additionalFieldsOption,
 	affiliateIdOption,
@@ -29,7 +31,6 @@ import {
 	explicitIdempotencyKey,
 	provisionalAmount,
 	readAmount,
-	wireAmount,
 } from '../../helpers/quoteInput';
 import { quoteOutput } from '../../helpers/quoteOutput';
 import { ONRAMP_SOURCE } from '../../helpers/routes';
@@ -114,13 +115,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	const destination = catalogue?.find(body.destinationChain as string, body.destinationAsset as string);
 	if (amount) {
 		const exactOut = body.amountMode === 'exact_out';
-		body.amount = wireAmount(
-			this,
-			itemIndex,
-			amount,
-			exactOut ? destination : source,
-			exactOut ? `${body.destinationChain}:${body.destinationAsset}` : ONRAMP_SOURCE,
-		);
+		const label = exactOut ? `${body.destinationChain}:${body.destinationAsset}` : ONRAMP_SOURCE;
+		body.amount = planned(this, itemIndex, () => smallestUnitAmount(amount, exactOut ? destination : source, label));
 	}
 	const headers = turnstileHeaders(this, itemIndex, options);
 	const res = await orchestrationRequest<IDataObject>(this, access, {
@@ -128,7 +124,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		path: '/v1/orchestration/onramp',
 		body,
 		headers,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'order.createOnramp', body, explicitKey),
+		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'order.createOnramp', body, explicitKey: explicitKey }),
 		itemIndex,
 		requiredScope: 'orders:onramp',
 		secrets: [headers?.['cf-turnstile-response']],

@@ -5,7 +5,6 @@
  */
 import {
 	NodeOperationError,
-	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeProperties,
@@ -13,7 +12,8 @@ import {
 import { ProtocolError } from '../../../shared/orchestration/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
-import { fieldError } from '../../../transport/items';
+import { fieldError } from '../../../transport/nodeErrors';
+import { waitUntilFinal } from '../../../transport/waitUntilFinal';
 import type { ServiceAccess } from '../../helpers/access';
 import { concurrencyOption, optionsCollection, showFor } from '../../helpers/fields';
 import { text } from '../../helpers/params';
@@ -224,19 +224,23 @@ function waitLimits(ctx: IExecuteFunctions, itemIndex: number, expiresAt: string
 }
 
 /** Polls (never faster than every 3 s) until final, the wait timeout, or an unpaid quote's end. */
-async function waitUntilFinal(ctx: IExecuteFunctions, l: Lookup, first: NormalizedStatus | undefined): Promise<WaitResult> {
+async function waitForOrder(ctx: IExecuteFunctions, l: Lookup, first: NormalizedStatus | undefined): Promise<WaitResult> {
 	const byQuote = 'quoteId' in l.qs;
 	const expiresAt = byQuote && first === undefined ? await quoteExpiry(ctx, l) : undefined;
 	const limits = waitLimits(ctx, l.itemIndex, expiresAt);
-	let state = first;
-	for (;;) {
-		if (state?.isFinal) return { state, endedBy: 'final', expiresAt };
-		const unpaidOver = state === undefined && limits.quoteDeadline !== undefined && Date.now() >= limits.quoteDeadline;
-		if (unpaidOver) return { state, endedBy: 'quoteExpired', expiresAt };
-		if (Date.now() + limits.intervalMs > limits.deadline) return { state, endedBy: 'timeout', expiresAt };
-		await sleep(limits.intervalMs);
-		state = await readOrder(ctx, l, byQuote);
-	}
+	const { state, endedBy } = await waitUntilFinal<NormalizedStatus | undefined>({
+		first,
+		read: async () => await readOrder(ctx, l, byQuote),
+		endOf: (current) => {
+			if (current?.isFinal) return 'final';
+			const unpaidOver = current === undefined && limits.quoteDeadline !== undefined && Date.now() >= limits.quoteDeadline;
+			return unpaidOver ? 'quoteExpired' : undefined;
+		},
+		intervalMs: limits.intervalMs,
+		deadline: limits.deadline,
+		lastReadOnDeadline: false,
+	});
+	return { state, endedBy: endedBy as WaitEnd, expiresAt };
 }
 
 /** What went wrong when waiting did not reach a final status, for the error and its hint. */
@@ -271,14 +275,14 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
 	const lookupBy = text(this, 'lookupBy', itemIndex) === 'quoteId' ? 'quoteId' : 'id';
 	const identifier = text(this, lookupBy, itemIndex);
-	if (identifier === '') throw fieldError(this, itemIndex, lookupBy, 'is required');
+	if (identifier === '') throw fieldError(this.getNode(), itemIndex, lookupBy, 'is required');
 	const readToken = access.isClientKey ? text(this, 'readToken', itemIndex) || undefined : undefined;
 	const lookup: Lookup = { access, itemIndex, qs: { [lookupBy]: identifier }, readToken };
 	const wait = this.getNodeParameter('waitUntilFinal', itemIndex, false) as boolean;
 
 	// waiting by quote ID keeps polling through 404s: the order appears only once the deposit is paid
 	const first = await readOrder(this, lookup, wait && lookupBy === 'quoteId');
-	const result: WaitResult = wait ? await waitUntilFinal(this, lookup, first) : { state: first, endedBy: 'final' };
+	const result: WaitResult = wait ? await waitForOrder(this, lookup, first) : { state: first, endedBy: 'final' };
 	if (result.endedBy !== 'final' && this.getNodeParameter('onTimeout', itemIndex, 'error') !== 'returnLastState') {
 		throw waitFailure(this, itemIndex, lookup, result);
 	}

@@ -1,7 +1,9 @@
 /** quote.create: POST /v1/orchestration/quote (orchestration-service.md §4.1). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { QuoteRequestSchema } from '../../../shared/orchestration/schemas';
+import { completeQuote, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
 import { idempotencyKeyFor } from '../../../transport/idempotency';
+import { planned } from '../../../transport/nodeErrors';
+import type { ServiceAccess } from '../../helpers/access';
 import {
 	additionalFieldsOption,
 	affiliateIdOption,
@@ -17,18 +19,10 @@ import {
 	slippageBpsOption,
 } from '../../helpers/fields';
 import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
-import {
-	assertNoClientFeeFields,
-	assetParam,
-	explicitIdempotencyKey,
-	provisionalAmount,
-	readAmount,
-	readFeeFields,
-	resolveQuoteAmount,
-} from '../../helpers/quoteInput';
+import { catalogueFor, readAmount, readFeeFields, readQuoteRoute } from '../../helpers/quoteInput';
 import { quoteOutput } from '../../helpers/quoteOutput';
 import { orchestrationRequest } from '../../helpers/request';
-import { validateRequest, withAdditionalFields } from '../../helpers/validation';
+import { parseAdditionalFields } from '../../helpers/validation';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['create']);
@@ -109,41 +103,37 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const options = optionsOf(this, itemIndex);
-	const amountMode = text(this, 'amountMode', itemIndex) || 'exact_in';
-	const amount = readAmount(this, itemIndex);
-	const body: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
-		sourceChain: text(this, 'sourceChain', itemIndex),
-		sourceAsset: assetParam(this, 'sourceAsset', itemIndex),
-		destinationChain: text(this, 'destinationChain', itemIndex),
-		destinationAsset: assetParam(this, 'destinationAsset', itemIndex),
-		amount: provisionalAmount(amount),
-		recipientAddress: text(this, 'recipientAddress', itemIndex),
-		amountMode,
-		deliveryMode: amountMode === 'exact_in' ? text(this, 'deliveryMode', itemIndex) || undefined : undefined,
+/** The item's quote request, read once (item index inside); checked by planQuote. */
+function readQuoteInput(ctx: IExecuteFunctions, itemIndex: number, access: ServiceAccess): QuoteInput {
+	const options = optionsOf(ctx, itemIndex);
+	const amount = readAmount(ctx, itemIndex);
+	const request = {
+		...readQuoteRoute(ctx, itemIndex),
+		recipientAddress: text(ctx, 'recipientAddress', itemIndex),
 		includeCalldata: options.includeCalldata === true ? true : undefined,
 		amountlessInvoice: options.amountlessInvoice === true ? true : undefined,
-		affiliateId: optionText(this, itemIndex, options, 'affiliateId'),
-		refundAddress: optionText(this, itemIndex, options, 'refundAddress'),
-		refundChain: optionText(this, itemIndex, options, 'refundChain'),
-		slippageBps: optionInteger(this, itemIndex, options, 'slippageBps'),
-		...readFeeFields(this, itemIndex, options),
-	});
-	// Everything that can be checked without the service is checked before the first request.
-	validateRequest(this, itemIndex, QuoteRequestSchema, body);
-	assertNoClientFeeFields(this, itemIndex, access, body);
-	const explicitKey = explicitIdempotencyKey(this, itemIndex, options);
+		affiliateId: optionText(ctx, itemIndex, options, 'affiliateId'),
+		refundAddress: optionText(ctx, itemIndex, options, 'refundAddress'),
+		refundChain: optionText(ctx, itemIndex, options, 'refundChain'),
+		slippageBps: optionInteger(ctx, itemIndex, options, 'slippageBps'),
+		...readFeeFields(ctx, itemIndex, options),
+	};
+	const additionalFields = parseAdditionalFields(ctx, itemIndex, options.additionalFields);
+	return { request, amount, additionalFields, idempotencyKey: options.idempotencyKey, isClientKey: access.isClientKey };
+}
 
-	const sides = await resolveQuoteAmount(this, itemIndex, access, amount, body);
-
+/** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
+export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
+	const plan = planned(this, itemIndex, () => planQuote(readQuoteInput(this, itemIndex, access)));
+	const catalogue = await catalogueFor(this, access, itemIndex, plan.routes === 'required');
+	const { request, source, destination } = planned(this, itemIndex, () => completeQuote(plan, catalogue));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/quote',
-		body,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'quote.create', body, explicitKey),
+		body: request as IDataObject,
+		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'quote.create', body: request, explicitKey: plan.idempotencyKey }),
 		itemIndex,
 		requiredScope: 'orders:quote',
 	});
-	return quoteOutput(res.body, sides);
+	return quoteOutput(res.body, { catalogue, source, destination });
 }

@@ -3,8 +3,11 @@
  * or a Lightning address (orchestration-service.md §1, §4.2; path per public-notes.md).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { OfframpRequestSchema } from '../../../shared/orchestration/schemas';
+import { planQuote, requestWithAmount, smallestUnitAmount, type QuoteInput } from '../../../shared/orchestration/quotePlan';
+import { OfframpDraftSchema } from '../../../shared/orchestration/schemas';
 import { idempotencyKeyFor } from '../../../transport/idempotency';
+import { planned } from '../../../transport/nodeErrors';
+import type { ServiceAccess } from '../../helpers/access';
 import {
 	additionalFieldsOption,
 	affiliateIdOption,
@@ -21,19 +24,11 @@ import {
 	sourceChainField,
 } from '../../helpers/fields';
 import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
-import {
-	assertNoClientFeeFields,
-	assetParam,
-	catalogueFor,
-	explicitIdempotencyKey,
-	provisionalAmount,
-	readAmount,
-	wireAmount,
-} from '../../helpers/quoteInput';
+import { assetParam, catalogueFor, readAmount } from '../../helpers/quoteInput';
 import { quoteOutput } from '../../helpers/quoteOutput';
 import { OFFRAMP_DESTINATION } from '../../helpers/routes';
 import { orchestrationRequest } from '../../helpers/request';
-import { validateRequest, withAdditionalFields } from '../../helpers/validation';
+import { parseAdditionalFields } from '../../helpers/validation';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['createOfframp']);
@@ -57,32 +52,35 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+/** The item's offramp request, read once; checked by planQuote against the offramp's draft schema. */
+function readOfframpInput(ctx: IExecuteFunctions, itemIndex: number, access: ServiceAccess): QuoteInput {
+	const options = optionsOf(ctx, itemIndex);
+	const amount = readAmount(ctx, itemIndex);
+	const request = {
+		sourceChain: text(ctx, 'sourceChain', itemIndex),
+		sourceAsset: assetParam(ctx, 'sourceAsset', itemIndex),
+		recipientAddress: text(ctx, 'recipientAddress', itemIndex),
+		refundAddress: optionText(ctx, itemIndex, options, 'refundAddress'),
+		slippageBps: optionInteger(ctx, itemIndex, options, 'slippageBps'),
+		affiliateId: optionText(ctx, itemIndex, options, 'affiliateId'),
+	};
+	const additionalFields = parseAdditionalFields(ctx, itemIndex, options.additionalFields);
+	return { request, amount, additionalFields, idempotencyKey: options.idempotencyKey, isClientKey: access.isClientKey };
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const options = optionsOf(this, itemIndex);
-	const amount = readAmount(this, itemIndex);
-	const body: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
-		sourceChain: text(this, 'sourceChain', itemIndex),
-		sourceAsset: assetParam(this, 'sourceAsset', itemIndex),
-		amount: provisionalAmount(amount),
-		recipientAddress: text(this, 'recipientAddress', itemIndex),
-		refundAddress: optionText(this, itemIndex, options, 'refundAddress'),
-		slippageBps: optionInteger(this, itemIndex, options, 'slippageBps'),
-		affiliateId: optionText(this, itemIndex, options, 'affiliateId'),
-	});
-	validateRequest(this, itemIndex, OfframpRequestSchema, body);
-	assertNoClientFeeFields(this, itemIndex, access, body);
-	const explicitKey = explicitIdempotencyKey(this, itemIndex, options);
-
-	const catalogue = await catalogueFor(this, access, itemIndex, amount.format === 'decimal');
-	const source = catalogue?.find(body.sourceChain as string, body.sourceAsset as string);
+	const plan = planned(this, itemIndex, () => planQuote(readOfframpInput(this, itemIndex, access), OfframpDraftSchema));
+	const catalogue = await catalogueFor(this, access, itemIndex, plan.routes === 'required');
+	const { sourceChain, sourceAsset } = plan.draft as Record<string, string>;
+	const source = catalogue?.find(sourceChain, sourceAsset);
 	const destination = catalogue?.byRoutingKey(OFFRAMP_DESTINATION);
-	body.amount = wireAmount(this, itemIndex, amount, source, `${body.sourceChain}:${body.sourceAsset}`);
-
+	const amount = planned(this, itemIndex, () => smallestUnitAmount(plan.amount, source, `${sourceChain}:${sourceAsset}`));
+	const body = requestWithAmount(plan.draft, amount, 'sourceAsset') as IDataObject;
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/offramp',
 		body,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'quote.createOfframp', body, explicitKey),
+		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'quote.createOfframp', body, explicitKey: plan.idempotencyKey }),
 		itemIndex,
 		requiredScope: 'orders:quote',
 	});

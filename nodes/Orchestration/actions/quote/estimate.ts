@@ -1,6 +1,8 @@
 /** quote.estimate: GET /v1/orchestration/estimate, public and without side effects (public-notes.md). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { EstimateRequestSchema } from '../../../shared/orchestration/schemas';
+import { completeQuote, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
+import { EstimateDraftSchema } from '../../../shared/orchestration/schemas';
+import { planned } from '../../../transport/nodeErrors';
 import {
 	additionalFieldsOption,
 	affiliateIdOption,
@@ -11,11 +13,11 @@ import {
 	showFor,
 	slippageBpsOption,
 } from '../../helpers/fields';
-import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
-import { assetParam, provisionalAmount, readAmount, resolveQuoteAmount } from '../../helpers/quoteInput';
+import { optionInteger, optionText, optionsOf } from '../../helpers/params';
+import { catalogueFor, readAmount, readQuoteRoute } from '../../helpers/quoteInput';
 import { formatQuoteAmounts } from '../../helpers/quoteOutput';
 import { orchestrationRequest } from '../../helpers/request';
-import { validateRequest, withAdditionalFields } from '../../helpers/validation';
+import { parseAdditionalFields } from '../../helpers/validation';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['estimate']);
@@ -38,31 +40,30 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+/** The item's estimate query, read once; checked by planQuote against the estimate's draft schema. */
+function readEstimateInput(ctx: IExecuteFunctions, itemIndex: number): QuoteInput {
+	const options = optionsOf(ctx, itemIndex);
+	const amount = readAmount(ctx, itemIndex);
+	const request = {
+		...readQuoteRoute(ctx, itemIndex),
+		recipientAddress: optionText(ctx, itemIndex, options, 'recipientAddress'),
+		slippageBps: optionInteger(ctx, itemIndex, options, 'slippageBps'),
+		affiliateId: optionText(ctx, itemIndex, options, 'affiliateId'),
+	};
+	const additionalFields = parseAdditionalFields(ctx, itemIndex, options.additionalFields);
+	// An estimate has no fee fields and no idempotency key (a GET without side effects).
+	return { request, amount, additionalFields, idempotencyKey: undefined, isClientKey: false };
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const options = optionsOf(this, itemIndex);
-	const amountMode = text(this, 'amountMode', itemIndex) || 'exact_in';
-	const amount = readAmount(this, itemIndex);
-	const query: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
-		sourceChain: text(this, 'sourceChain', itemIndex),
-		sourceAsset: assetParam(this, 'sourceAsset', itemIndex),
-		destinationChain: text(this, 'destinationChain', itemIndex),
-		destinationAsset: assetParam(this, 'destinationAsset', itemIndex),
-		amount: provisionalAmount(amount),
-		amountMode,
-		deliveryMode: amountMode === 'exact_in' ? text(this, 'deliveryMode', itemIndex) || undefined : undefined,
-		recipientAddress: optionText(this, itemIndex, options, 'recipientAddress'),
-		slippageBps: optionInteger(this, itemIndex, options, 'slippageBps'),
-		affiliateId: optionText(this, itemIndex, options, 'affiliateId'),
-	});
-	validateRequest(this, itemIndex, EstimateRequestSchema, query);
-
-	const sides = await resolveQuoteAmount(this, itemIndex, access, amount, query);
-
+	const plan = planned(this, itemIndex, () => planQuote(readEstimateInput(this, itemIndex), EstimateDraftSchema));
+	const catalogue = await catalogueFor(this, access, itemIndex, plan.routes === 'required');
+	const { request, source, destination } = planned(this, itemIndex, () => completeQuote(plan, catalogue));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',
 		path: '/v1/orchestration/estimate',
-		qs: query,
+		qs: request as IDataObject,
 		itemIndex,
 	});
-	return formatQuoteAmounts(res.body, sides);
+	return formatQuoteAmounts(res.body, { catalogue, source, destination });
 }

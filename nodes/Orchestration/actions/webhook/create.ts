@@ -58,7 +58,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 		method: 'POST',
 		path: '/v1/webhooks',
 		body,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, 'webhook.create', body, explicitKey),
+		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'webhook.create', body, explicitKey: explicitKey }),
 		itemIndex,
 	});
 	const { secret, ...rest } = res.body;

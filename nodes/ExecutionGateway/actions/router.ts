@@ -1,0 +1,22 @@
+/** Dispatches one node run to the operation of the chosen resource, item by item. */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { chosenOperation, processItems } from '../../transport/items';
+import * as intent from './intent';
+import * as network from './network';
+import type { OperationModule } from './types';
+
+export const resources: Record<string, Record<string, OperationModule>> = {
+	intent: intent.operations,
+	network: network.operations,
+};
+
+/** Operations an AI agent may run only with "Allow Actions as AI Tool" (they move funds). */
+export const TOOL_ACTIONS: Record<string, string> = { 'intent.execute': 'Intent > Execute' };
+
+/** Items in flight at once: enough to overlap round trips, few enough to stay polite to the gateway. */
+const CONCURRENCY = 4;
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const op = chosenOperation(this, resources, TOOL_ACTIONS);
+	return [await processItems(this, CONCURRENCY, async (itemIndex) => await op.execute.call(this, itemIndex))];
+}

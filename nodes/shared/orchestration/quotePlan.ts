@@ -1,0 +1,116 @@
+/**
+ * The plan of Quote > Create and Quote > Estimate (orchestration-service.md §4.1, public-notes): every rule the client can check
+ * before a request leaves, what to fetch first (the routes listing, §4.3, when a decimal amount
+ * needs the asset's decimals) and the request once the amount is in smallest units. Pure.
+ */
+import { inField, ProtocolError } from '../errors';
+import { assertWholeCents, decimalToSmallestUnit } from './amounts';
+import { isStablecoin } from './enums';
+import { parseRequest } from './errors';
+import { explicitIdempotencyKey } from './idempotency';
+import { mergeAdditionalFields, type AmountFormat } from './inputs';
+import type { ZodType } from 'zod';
+import { QuoteDraftSchema, type RouteAsset } from './schemas';
+
+/** An amount as the user typed it: smallest units, or a decimal converted with the asset's decimals. */
+export interface AmountInput {
+	value: string;
+	format: AmountFormat;
+}
+
+/** What the item asks for: the members the operation sets (amount apart), the extra JSON, the key. */
+export interface QuoteInput {
+	request: Record<string, unknown>;
+	amount: AmountInput;
+	additionalFields: Record<string, unknown>;
+	idempotencyKey: unknown;
+	isClientKey: boolean;
+}
+
+export interface QuotePlan {
+	/** The checked request, without its amount. */
+	draft: Record<string, unknown>;
+	amount: AmountInput;
+	/** The routes listing is needed (decimal amount) or only adds readable amounts to the output. */
+	routes: 'required' | 'optional';
+	idempotencyKey?: string;
+}
+
+/** Finds an asset of the routes listing by chain and asset input. */
+export interface AssetLookup {
+	find(chain: string, asset: string): RouteAsset | undefined;
+}
+
+export interface PlannedQuote {
+	request: Record<string, unknown>;
+	source?: RouteAsset;
+	destination?: RouteAsset;
+}
+
+/** Drops undefined and empty-string members so optional parameters left blank are not sent. */
+export function withoutBlanks(body: Record<string, unknown>): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+/** §5: quote, onramp and accumulation creation refuse client-key fee fields (403 client_key_fee_fields_forbidden). */
+export function assertNoClientFeeFields(body: Record<string, unknown>, isClientKey: boolean): void {
+	if (!isClientKey) return;
+	if (body.appFees !== undefined) {
+		throw new ProtocolError('client keys cannot send fee fields; remove the app fees or use a server key', { field: 'appFees', reason: 'client_key_fee_fields_forbidden' });
+	}
+	if (Array.isArray(body.affiliateIds) && body.affiliateIds.some((a) => typeof a !== 'string')) {
+		const message = 'client keys cannot send affiliate fee overrides; give plain affiliate IDs or use a server key';
+		throw new ProtocolError(message, { field: 'affiliateIds', reason: 'client_key_fee_fields_forbidden' });
+	}
+}
+
+/**
+ * Checks the item's quote (or estimate) request against its draft schema; additional fields may add
+ * members, never replace the operation's (amount included).
+ */
+export function planQuote(input: QuoteInput, draftSchema: ZodType = QuoteDraftSchema): QuotePlan {
+	const own = withoutBlanks(input.request);
+	const draft = inField('additionalFields', () => mergeAdditionalFields(own, input.additionalFields, ['amount']));
+	// The request goes out as built (members in the order set); the schema only checks it.
+	parseRequest(draftSchema, draft);
+	assertNoClientFeeFields(draft, input.isClientKey);
+	const idempotencyKey = explicitIdempotencyKey(input.idempotencyKey);
+	return { draft, amount: input.amount, routes: input.amount.format === 'decimal' ? 'required' : 'optional', idempotencyKey };
+}
+
+/** The amount in smallest units of `asset` (the routes listing's decimals for a decimal amount). */
+export function smallestUnitAmount(amount: AmountInput, asset: RouteAsset | undefined, assetLabel: string): string {
+	if (amount.format === 'smallestUnit') return amount.value;
+	if (asset === undefined) {
+		const message = `the decimals of ${assetLabel} are not in the routes listing, so a decimal amount cannot be converted; give smallest units instead`;
+		throw new ProtocolError(message, { field: 'amount', reason: 'unknown_decimals' });
+	}
+	return inField('amount', () => decimalToSmallestUnit(amount.value, asset.decimals, asset.id));
+}
+
+/** The request with `amount` right after the member `after` (where the service's examples put it). */
+export function requestWithAmount(draft: Record<string, unknown>, amount: string, after: string): Record<string, unknown> {
+	const request: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(draft)) {
+		request[key] = value;
+		if (key === after) request.amount = amount;
+	}
+	return request;
+}
+
+/**
+ * The request with its amount in smallest units of the side it counts (§4.1: the source, or the
+ * destination under exact_out); a stablecoin exact_out amount must be whole cents (§4.1).
+ */
+export function completeQuote(plan: QuotePlan, routes: AssetLookup | undefined): PlannedQuote {
+	const { sourceChain, sourceAsset, destinationChain, destinationAsset, amountMode } = plan.draft as Record<string, string>;
+	const source = routes?.find(sourceChain, sourceAsset);
+	const destination = routes?.find(destinationChain, destinationAsset);
+	const exactOut = amountMode === 'exact_out';
+	const label = exactOut ? `${destinationChain}:${destinationAsset}` : `${sourceChain}:${sourceAsset}`;
+	const amount = smallestUnitAmount(plan.amount, exactOut ? destination : source, label);
+	if (exactOut && destination && isStablecoin(destination.asset)) {
+		inField('amount', () => assertWholeCents(amount, destination.decimals, destination.id));
+	}
+	return { request: requestWithAmount(plan.draft, amount, 'destinationAsset'), source, destination };
+}

@@ -1,0 +1,41 @@
+import { waitUntilFinal } from '../../../nodes/transport/waitUntilFinal';
+
+describe('waitUntilFinal: the one poller of both action nodes', () => {
+	it('reads until a state ends the wait, and says which end it was', async () => {
+		let reads = 0;
+		const end = await waitUntilFinal({
+			first: 0,
+			read: async () => ++reads,
+			endOf: (n) => (n === 3 ? 'final' : undefined),
+			intervalMs: 5,
+			deadline: Date.now() + 10_000,
+			lastReadOnDeadline: true,
+		});
+		expect(end).toEqual({ state: 3, endedBy: 'final' });
+	});
+
+	it('stops at the deadline: a last read on it, or none once a full interval no longer fits', async () => {
+		const run = async (lastReadOnDeadline: boolean) => {
+			const times: number[] = [];
+			const start = Date.now();
+			const end = await waitUntilFinal({
+				first: 'PENDING',
+				read: async () => (times.push(Date.now() - start), 'PENDING'),
+				endOf: () => undefined,
+				intervalMs: 60,
+				deadline: start + 150,
+				lastReadOnDeadline,
+			});
+			return { end, times };
+		};
+		// Only lower bounds: a busy machine may sleep longer, never shorter.
+		const onDeadline = await run(true);
+		expect(onDeadline.end.endedBy).toBe('timeout');
+		expect(onDeadline.times.at(-1)).toBeGreaterThanOrEqual(145);
+		const fullIntervals = await run(false);
+		expect(fullIntervals.end.endedBy).toBe('timeout');
+		const gaps = fullIntervals.times.map((t, i) => t - (i === 0 ? 0 : fullIntervals.times[i - 1]));
+		expect(gaps.length).toBeGreaterThan(0);
+		for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(59);
+	});
+});
