@@ -35,13 +35,23 @@ function rememberInRun(ctx: IExecuteFunctions, items: INodeExecutionData[], opti
 	memories.replays.flush();
 }
 
+let storeTurn: Promise<unknown> = Promise.resolve();
+
+/** n8n's store reads, then rewrites the whole key list: concurrent runs on one worker would drop each other's keys. */
+function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+	const turn = storeTurn.then(fn, fn);
+	storeTurn = turn.catch(() => undefined);
+	return turn;
+}
+
 /** On a queue-mode worker (no stored static data): n8n's processed-data store, shared by all processes. */
 async function dropProcessed(ctx: IExecuteFunctions, items: INodeExecutionData[], options: TriggerOptions): Promise<INodeExecutionData[]> {
 	if (options.deduplicate === false || ctx.getMode() === 'manual' || isStoredStaticData(ctx.getWorkflowStaticData('node'))) return items;
 	const keys = items.map((item) => metaOf(item).duplicateKey).filter((k): k is string => typeof k === 'string');
 	if (keys.length !== items.length || typeof ctx.helpers.checkProcessedAndRecord !== 'function') return items;
 	try {
-		const { processed } = await ctx.helpers.checkProcessedAndRecord(keys, 'node', { mode: 'entries', maxEntries: 100_000 });
+		const store = ctx.helpers.checkProcessedAndRecord.bind(ctx.helpers);
+		const { processed } = await oneAtATime(() => store(keys, 'node', { mode: 'entries', maxEntries: 100_000 }));
 		const seen = new Set(processed.map(String));
 		return items.filter((item) => !seen.has(metaOf(item).duplicateKey as string));
 	} catch (error) {

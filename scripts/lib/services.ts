@@ -118,7 +118,8 @@ export class Postgres {
 	/** One statement through psql; rows as tab-separated lines. Asynchronous so in-process servers keep answering. */
 	async sql(statement: string, database = this.database): Promise<string[]> {
 		const args = ['-X', '-q', '-A', '-t', '-F', '\t', '-h', '127.0.0.1', '-p', String(this.port), '-U', this.user, '-d', database, '-c', statement];
-		const { stdout } = await run(path.join(this.bin, 'psql'), args);
+		// Execution data of a few thousand runs exceeds execFile's 1 MB default.
+		const { stdout } = await run(path.join(this.bin, 'psql'), args, { maxBuffer: 1 << 28 });
 		return stdout.split('\n').filter((l) => l !== '');
 	}
 

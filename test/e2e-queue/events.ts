@@ -1,5 +1,6 @@
 /** Events the sandbox emits and re-sends for the queue-mode suite, and what n8n made of them. */
 import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
 import type { Sandbox } from '../../sandbox';
 import { pickSandboxKeys } from '../../scripts/lib/examples';
 import { bodyHash, type Balancer } from '../../scripts/lib/balancer';
@@ -110,16 +111,47 @@ export interface RunTally {
 	runs: number;
 	/** Distinct orders (one event each) among them. */
 	distinct: number;
+	/** Effective runs: executions in which "Received" (the node after the trigger) ran with an order. */
+	effective: number;
 	byStatus: Record<string, number>;
 	orderIds: Set<string>;
+	/** Effective runs per order id. */
+	effectiveByOrder: Map<string, number>;
 }
 
-/** Settled executions of the workflow and the distinct orders they ran for (data.id in the run data). */
-export async function tallyRuns(stack: QueueStack, workflowId: string): Promise<RunTally> {
+type Flatted = { parse: (text: string) => unknown };
+interface StoredRun { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json?: { data?: { id?: unknown } } }> | null> } }>> } }
+
+/** n8n stores execution data in `flatted` format; its own copy reads it. */
+function flattedOf(installDir: string): Flatted {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return require(path.join(installDir, 'node_modules', 'flatted')) as Flatted;
+}
+
+/** Order ids that "Received" output in one execution's stored data (empty when it did not run). */
+export function receivedOrders(flatted: Flatted, data: string): string[] {
+	const runs = (flatted.parse(data) as StoredRun).resultData?.runData?.Received ?? [];
+	const items = runs.flatMap((r) => (r.data?.main ?? []).flatMap((out) => out ?? []));
+	return items.map((i) => i.json?.data?.id).filter((id): id is string => typeof id === 'string');
+}
+
+/** Settled executions of the workflow, the distinct orders they carry, and the effective runs read from n8n's run data. */
+export async function tallyRuns(stack: QueueStack, workflowId: string, installDir: string): Promise<RunTally> {
 	const { total, byStatus } = await stack.settledRuns(workflowId);
+	const flatted = flattedOf(installDir);
 	const rows = await stack.pg.sql(
-		`select (regexp_match(d.data, 'ord_[0-9a-z]+'))[1] from execution_data d join execution_entity e on e.id = d."executionId" where e."workflowId" = '${workflowId}'`,
+		`select (regexp_match(d.data, 'ord_[0-9a-z]+'))[1], d.data from execution_data d join execution_entity e on e.id = d."executionId" where e."workflowId" = '${workflowId}'`,
 	);
-	const orderIds = new Set(rows.filter((r) => r.startsWith('ord_')));
-	return { runs: total, distinct: orderIds.size, byStatus, orderIds };
+	const orderIds = new Set<string>();
+	const effectiveByOrder = new Map<string, number>();
+	let effective = 0;
+	for (const row of rows) {
+		const tab = row.indexOf('\t');
+		const id = row.slice(0, tab);
+		if (id.startsWith('ord_')) orderIds.add(id);
+		const ran = receivedOrders(flatted, row.slice(tab + 1));
+		if (ran.length > 0) effective++;
+		for (const o of new Set(ran)) effectiveByOrder.set(o, (effectiveByOrder.get(o) ?? 0) + 1);
+	}
+	return { runs: total, distinct: orderIds.size, effective, byStatus, orderIds, effectiveByOrder };
 }
