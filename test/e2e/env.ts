@@ -53,7 +53,10 @@ export async function executeWorkflow(env: E2eEnv, id: string): Promise<RunResul
 	// Log lines come first; the run data is the JSON block that starts with a bare "{" line.
 	const start = r.stdout.search(/^\{$/m);
 	if (r.code === 0 && start >= 0) {
-		const run = JSON.parse(r.stdout.slice(start)) as {
+		// The block ends at the first unindented "}" line: log lines may follow it.
+		const block = r.stdout.slice(start);
+		const end = block.search(/^\}$/m);
+		const run = JSON.parse(end >= 0 ? block.slice(0, end + 1) : block) as {
 			data: { resultData: { runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } };
 		};
 		for (const [node, runs] of Object.entries(run.data.resultData.runData)) {
