@@ -1,11 +1,10 @@
 /**
- * The trigger's memories, kept where a delivery is accepted (spec 6: at least once; make
- * processing idempotent). webhook() writes them into the node's static data, which n8n saves
- * after the request in the process that received it (single mode and webhook processes alike);
- * execute() writes nothing, so a queue-mode worker (which runs with empty static data and saves
- * what the run wrote) never overwrites them or the registration.
+ * The trigger's memories (spec 6: at least once; make processing idempotent), kept in the node's
+ * static data:
  * - deliveries: duplicate keys by time over the whole retry horizon (deliveryMemory.ts);
  * - signatures: verified signatures within the tolerance window, always on (replays).
+ * webhook() looks them up and writes them; n8n 2.41.1 saves that write only when the request starts
+ * no run, so a run saves them too (execution.ts; a queue-mode worker writes nothing there).
  * Each process also keeps what it accepted until a later request shows it saved: a concurrent
  * save by another request (last writer wins) is healed by the next write, and a copy arriving
  * here before the save is caught.

@@ -8,6 +8,7 @@
  * there the run writes nothing, and asks n8n's processed-data store instead (see docs).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { DEFAULT_MEMORY_BOUND } from '../shared/orchestration/deliveryMemory';
 import { memoriesOf } from './memories';
 import type { TriggerOptions } from './description';
 import { outputItem } from './output';
@@ -51,7 +52,7 @@ async function dropProcessed(ctx: IExecuteFunctions, items: INodeExecutionData[]
 	if (keys.length !== items.length || typeof ctx.helpers.checkProcessedAndRecord !== 'function') return items;
 	try {
 		const store = ctx.helpers.checkProcessedAndRecord.bind(ctx.helpers);
-		const { processed } = await oneAtATime(() => store(keys, 'node', { mode: 'entries', maxEntries: 100_000 }));
+		const { processed } = await oneAtATime(() => store(keys, 'node', { mode: 'entries', maxEntries: DEFAULT_MEMORY_BOUND }));
 		const seen = new Set(processed.map(String));
 		return items.filter((item) => !seen.has(metaOf(item).duplicateKey as string));
 	} catch (error) {
