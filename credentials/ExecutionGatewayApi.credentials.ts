@@ -14,9 +14,10 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { GatewayInputError, parsePrivateKey, publicKeyFromPrivateKey } from '../nodes/shared/gateway/keys';
+import { ProtocolError } from '../nodes/shared/errors';
+import { parsePrivateKey, publicKeyFromPrivateKey } from '../nodes/shared/gateway/keys';
 import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/schemas';
-import { signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/signing';
+import { signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
 import { assertSecureUrl, baseUrlOf, isUnderBase } from '../nodes/transport/secureUrl';
 
 const CREDENTIAL_NAME = 'Execution Gateway credential';
@@ -64,7 +65,7 @@ function privateKeyOf(credentials: ICredentialDataDecryptedObject): Uint8Array {
 	try {
 		return parsePrivateKey(typeof credentials.privateKey === 'string' ? credentials.privateKey : '', 'privateKey');
 	} catch (error) {
-		const reason = error instanceof GatewayInputError ? error.message : 'privateKey is not a valid secp256k1 private key';
+		const reason = error instanceof ProtocolError ? error.message : 'privateKey is not a valid secp256k1 private key';
 		throw new Error(`Execution Gateway credential: invalid "Private Key": ${reason}`);
 	}
 }

@@ -2,7 +2,7 @@ import {
 	buildCanonicalIntent,
 	decodeSignedEip1559,
 	Eip1559Error,
-	GatewayInputError,
+	ProtocolError,
 	intentDigest,
 	intentIdFromDigest,
 	parseU64,
@@ -34,12 +34,12 @@ export interface AdmittedIntent {
 
 type Body = Record<string, unknown>;
 
-/** Runs a protocol-core check and reports its GatewayInputError under `code`. */
+/** Runs a protocol-core check and reports its ProtocolError under `code`. */
 function check<T>(code: string, fn: () => T): T {
 	try {
 		return fn();
 	} catch (e) {
-		if (e instanceof GatewayInputError) throw rejectAdmission(code, e.message);
+		if (e instanceof ProtocolError) throw rejectAdmission(code, e.message);
 		throw e;
 	}
 }

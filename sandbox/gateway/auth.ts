@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import {
-	GatewayInputError,
+	ProtocolError,
 	normalizeCompressedPublicKey,
 	verifyChallengeSignature,
 } from '../../nodes/shared/gateway';
@@ -18,7 +18,7 @@ function publicKeyOf(value: unknown): string {
 	try {
 		return normalizeCompressedPublicKey(value);
 	} catch (e) {
-		if (e instanceof GatewayInputError) throw rejectAdmission('invalid_public_key', e.message);
+		if (e instanceof ProtocolError) throw rejectAdmission('invalid_public_key', e.message);
 		throw e;
 	}
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 import {
-	GatewayInputError,
+	ProtocolError,
 	INTENT_STATUSES,
 	parseU64,
 	validateTokenId,
@@ -29,7 +29,7 @@ function field<T>(fn: () => T): T {
 	try {
 		return fn();
 	} catch (e) {
-		if (e instanceof GatewayInputError) throw rejectAdmission('invalid_request', e.message);
+		if (e instanceof ProtocolError) throw rejectAdmission('invalid_request', e.message);
 		throw e;
 	}
 }

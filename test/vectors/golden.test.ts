@@ -17,7 +17,7 @@ import {
 } from '../../nodes/shared/gateway/canonical';
 import { bytesToHex } from '../../nodes/shared/gateway/hex';
 import { publicKeyFromPrivateKey } from '../../nodes/shared/gateway/keys';
-import { sha256Bytes, signChallenge, signDigestDer, verifyDerSignature } from '../../nodes/shared/gateway/signing';
+import { sha256Bytes, signChallenge, signDigestDer, verifyDerSignature } from '../../nodes/shared/gateway/keys';
 import { computeWebhookSignature, verifyWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
 import { startSandbox } from '../../sandbox';
 import { receiver } from '../sandbox/helpers';

@@ -6,8 +6,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { WireDeposit } from '../../shared/gateway/canonical';
-import { parseJsonPreservingBigInts } from '../../shared/gateway/json';
-import { sha256Hex } from '../../shared/gateway/signing';
+import { parseJsonPreservingBigInts } from '../../shared/gateway/canonical';
+import { sha256Hex } from '../../shared/gateway/keys';
 import { fieldError, type FieldNaming } from '../../transport/nodeErrors';
 
 /** Default lifetime of an intent: now + 15 minutes (well inside the 24 h horizon of §8). */

@@ -1,7 +1,8 @@
 /** The node's signer: the credential's keypair, parsed once per item and never echoed. */
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
-import { GatewayInputError, parsePrivateKey, publicKeyFromPrivateKey } from '../../shared/gateway/keys';
+import { ProtocolError } from '../../shared/errors';
+import { parsePrivateKey, publicKeyFromPrivateKey } from '../../shared/gateway/keys';
 import { joinUrl } from '../../transport/request';
 import { insecureUrlReason } from '../../transport/secureUrl';
 import { CREDENTIAL_TYPE } from './transport';
@@ -19,8 +20,8 @@ export async function signerOf(ctx: IExecuteFunctions, itemIndex: number): Promi
 	try {
 		privateKey = parsePrivateKey(typeof credentials.privateKey === 'string' ? credentials.privateKey : '', 'privateKey');
 	} catch (error) {
-		// GatewayInputError messages describe the problem (length, characters) without the value.
-		const reason = error instanceof GatewayInputError ? error.message : 'privateKey is not a valid secp256k1 private key';
+		// ProtocolError messages describe the problem (length, characters) without the value.
+		const reason = error instanceof ProtocolError ? error.message : 'privateKey is not a valid secp256k1 private key';
 		throw new NodeOperationError(ctx.getNode(), `The Execution Gateway credential's "Private Key" is invalid: ${reason}`, {
 			itemIndex,
 			description: 'Open the credential and paste the 32-byte private key as 64 hex characters (0x optional). Nothing was sent.',

@@ -4,10 +4,9 @@
  * The JSON text is written by hand so u64 amounts stay exact digits (never a JS number).
  */
 import { decodeSignedEip1559, Eip1559Error, type DecodedEip1559 } from './eip1559';
-import { GatewayInputError } from './errors';
+import { ProtocolError } from '../errors';
 import { attempt, bytesToHex, bytesToPrefixedHex } from './hex';
-import { jsonInteger, jsonString } from './json';
-import { sha256Bytes, signDigestDer, verifyDerSignature } from './signing';
+import { sha256Bytes, signDigestDer, verifyDerSignature } from './keys';
 import {
 	parseU64,
 	validateChainId,
@@ -15,9 +14,7 @@ import {
 	validateRecipient,
 	validateTokenId,
 	validateTransferId,
-} from './validation';
-
-export { parseJsonPreservingBigInts } from './json';
+} from './intentFields';
 
 export type WireAsset = { type: 'btc' } | { type: 'token'; tokenId: string };
 
@@ -63,6 +60,48 @@ export type CanonicalIntent = {
 	expiresAt: number;
 };
 
+/* JSON text that keeps u64 amounts exact (§2.1, §8). */
+
+type ReviverContext = { source?: string };
+type SourceReviver = (this: unknown, key: string, value: unknown, context?: ReviverContext) => unknown;
+
+const INTEGER_LITERAL = /^-?(0|[1-9][0-9]*)$/;
+
+export interface ParseJsonOptions {
+	/**
+	 * Return number literals written with a fraction or exponent (`1.0`, `1e3`) as their source
+	 * text instead of a JS number, so integer-only fields (u64 amounts, chainId) can reject them
+	 * rather than silently accept `1e3` as 1000. Default false.
+	 */
+	nonIntegerLiteralsAsSource?: boolean;
+}
+
+/**
+ * JSON.parse that returns integer literals beyond Number.MAX_SAFE_INTEGER as exact `bigint`
+ * (via the reviver's `context.source`, Node >= 21). Safe integers stay JS numbers, so ordinary
+ * fields read as usual.
+ */
+export function parseJsonPreservingBigInts(text: string, options: ParseJsonOptions = {}): unknown {
+	const reviver: SourceReviver = (_key, value, context) => {
+		if (typeof value !== 'number' || !context?.source) return value;
+		if (INTEGER_LITERAL.test(context.source)) return Number.isSafeInteger(value) ? value : BigInt(context.source);
+		return options.nonIntegerLiteralsAsSource ? context.source : value;
+	};
+	return JSON.parse(text, reviver as (this: unknown, key: string, value: unknown) => unknown);
+}
+
+/** A JSON string literal (same escaping as JSON.stringify). */
+export function jsonString(value: string): string {
+	return JSON.stringify(value);
+}
+
+/** A JSON integer literal from a safe integer `number` or any `bigint`, never through a float. */
+export function jsonInteger(value: number | bigint, field: string): string {
+	if (typeof value === 'bigint') return value.toString();
+	if (!Number.isSafeInteger(value)) throw new RangeError(`${field} must be a safe integer`);
+	return String(value);
+}
+
 function isPresent(value: unknown): boolean {
 	return value !== undefined && value !== null;
 }
@@ -70,12 +109,12 @@ function isPresent(value: unknown): boolean {
 function buildTransfer(deposit: WireDeposit, index: number): CanonicalTransfer {
 	const at = `deposits[${index}]`;
 	if (typeof deposit !== 'object' || deposit === null) {
-		throw new GatewayInputError(at, 'invalid_type', `${at} must be an object`);
+		throw new ProtocolError(`${at} must be an object`, { field: at, reason: 'invalid_type' });
 	}
 	const asset = deposit.asset as unknown;
 	const type = typeof asset === 'object' && asset !== null ? (asset as { type?: unknown }).type : undefined;
 	if (type !== 'btc' && type !== 'token') {
-		throw new GatewayInputError(`${at}.asset.type`, 'invalid_asset', `${at}.asset must be {type: "btc"} or {type: "token", tokenId}`);
+		throw new ProtocolError(`${at}.asset must be {type: "btc"} or {type: "token", tokenId}`, { field: `${at}.asset.type`, reason: 'invalid_asset' });
 	}
 	const transferId = validateTransferId(deposit.sparkTransferId, type, `${at}.sparkTransferId`);
 	const amountSats = parseU64(deposit.amount, `${at}.amount`);
@@ -89,7 +128,7 @@ export function decodeEvmTransaction(evmTransaction: string): DecodedEip1559 {
 	const decoded = attempt(() => decodeSignedEip1559(evmTransaction));
 	if (decoded.ok) return decoded.value;
 	const e = decoded.error;
-	if (e instanceof Eip1559Error) throw new GatewayInputError('evmTransaction', e.reason, e.message);
+	if (e instanceof Eip1559Error) throw new ProtocolError(e.message, { field: 'evmTransaction', reason: e.reason });
 	throw e;
 }
 
@@ -101,7 +140,7 @@ export function signedTxHashOf(evmTransaction: string): string {
 /** §2.4 transfers of the wire deposits (the list may be empty). */
 export function buildTransfers(deposits: unknown): CanonicalTransfer[] {
 	if (!Array.isArray(deposits)) {
-		throw new GatewayInputError('deposits', 'invalid_type', 'deposits must be an array (it may be empty)');
+		throw new ProtocolError('deposits must be an array (it may be empty)', { field: 'deposits', reason: 'invalid_type' });
 	}
 	return (deposits as WireDeposit[]).map(buildTransfer);
 }
@@ -110,13 +149,9 @@ export function buildTransfers(deposits: unknown): CanonicalTransfer[] {
 export function assertOneAction(intent: Pick<WireIntent, 'recipient' | 'evmTransaction'>): void {
 	const hasRecipient = isPresent(intent.recipient);
 	if (hasRecipient !== isPresent(intent.evmTransaction)) return;
-	throw new GatewayInputError(
-		'action',
-		hasRecipient ? 'both_actions' : 'no_action',
-		hasRecipient
+	throw new ProtocolError(hasRecipient
 			? 'set exactly one of recipient and evmTransaction, not both'
-			: 'set exactly one of recipient (deposit-only) and evmTransaction (deposit-and-execute)',
-	);
+			: 'set exactly one of recipient (deposit-only) and evmTransaction (deposit-and-execute)', { field: 'action', reason: hasRecipient ? 'both_actions' : 'no_action' });
 }
 
 /**
@@ -133,7 +168,7 @@ export function buildCanonicalIntent(intent: WireIntent): CanonicalIntent {
 		: { type: 'execute', signedTxHash: signedTxHashOf(intent.evmTransaction as string) };
 	const nonce = validateNonce(intent.nonce);
 	if (typeof intent.expiresAt !== 'number' || !Number.isSafeInteger(intent.expiresAt) || intent.expiresAt < 0) {
-		throw new GatewayInputError('expiresAt', 'invalid_type', 'expiresAt must be an integer of unix milliseconds');
+		throw new ProtocolError('expiresAt must be an integer of unix milliseconds', { field: 'expiresAt', reason: 'invalid_type' });
 	}
 	return { chainId, transfers, action, nonce, expiresAt: intent.expiresAt };
 }

@@ -15,10 +15,9 @@ import {
 	type WireIntent,
 } from './canonical';
 import type { DecodedEip1559 } from './eip1559';
-import { GatewayInputError } from './errors';
-import { normalizeWireIntent } from './normalize';
+import { ProtocolError } from '../errors';
 import type { NetworkInfo } from './schemas';
-import { validateChainId, validateExpiresAt, validateNonce, validateRecipient } from './validation';
+import { normalizeWireIntent, validateChainId, validateExpiresAt, validateNonce, validateRecipient } from './intentFields';
 
 export type IntentAction = { recipient: string } | { evmTransaction: string };
 
@@ -64,7 +63,7 @@ function assertDistinctTransfers(transfers: CanonicalTransfer[]): void {
 		const first = seen.get(t.transferId.toLowerCase());
 		if (first !== undefined) {
 			const field = `deposits[${k}].sparkTransferId`;
-			throw new GatewayInputError(field, 'duplicate_transfer_id', `repeats deposits[${first}]: each Spark transfer may appear once`);
+			throw new ProtocolError(`repeats deposits[${first}]: each Spark transfer may appear once`, { field, reason: 'duplicate_transfer_id' });
 		}
 		seen.set(t.transferId.toLowerCase(), k);
 	});
@@ -89,16 +88,16 @@ export function planIntent(input: IntentInput, nowMs: number): IntentPlan {
 export function checkAgainstNetwork(plan: IntentPlan, info: NetworkInfo): void {
 	const chainId = info.execution.chainId;
 	if (plan.chainId !== undefined && plan.chainId !== chainId) {
-		throw new GatewayInputError('chainId', 'chain_id_mismatch', `is ${plan.chainId} but the gateway's execution chain ID (Network Info) is ${chainId}`);
+		throw new ProtocolError(`is ${plan.chainId} but the gateway's execution chain ID (Network Info) is ${chainId}`, { field: 'chainId', reason: 'chain_id_mismatch' });
 	}
 	if (plan.evm && plan.evm.chainId !== BigInt(chainId)) {
-		throw new GatewayInputError('evmTransaction', 'invalid_evm_transaction', `is signed for chain ${plan.evm.chainId}, but the gateway executes on chain ${chainId}`);
+		throw new ProtocolError(`is signed for chain ${plan.evm.chainId}, but the gateway executes on chain ${chainId}`, { field: 'evmTransaction', reason: 'invalid_evm_transaction' });
 	}
 	const min = BigInt(info.minDepositSats);
 	plan.transfers.forEach((t, k) => {
 		if (t.assetType === 'NativeSats' && t.amountSats < min) {
 			const message = `${t.amountSats} sats is below the gateway minimum of ${min} sats (Network Info: minDepositSats)`;
-			throw new GatewayInputError(`deposits[${k}].amount`, 'below_min_deposit', message);
+			throw new ProtocolError(message, { field: `deposits[${k}].amount`, reason: 'below_min_deposit' });
 		}
 	});
 }

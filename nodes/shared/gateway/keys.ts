@@ -1,10 +1,14 @@
-/** secp256k1 key handling for the gateway signer (execution-gateway.md §4, §5). */
+/**
+ * The gateway signer (execution-gateway.md §2.4, §4, §5): secp256k1 keys, SHA-256 and ECDSA with
+ * DER signatures, low S only. All arithmetic is @noble/curves; this module fixes the encodings and
+ * the policy. Errors name the field and never echo a key.
+ */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
 
-import { GatewayInputError } from './errors';
-import { bytesToHex, strip0x, tryHexToBytes } from './hex';
-
-export { GatewayInputError } from './errors';
+import { ProtocolError } from '../errors';
+import { attempt, bytesToHex, strip0x, tryHexToBytes } from './hex';
 
 const KEY_HEX_RE = /^[0-9a-fA-F]{64}$/;
 const COMPRESSED_HEX_RE = /^0[23][0-9a-fA-F]{64}$/;
@@ -15,33 +19,21 @@ const COMPRESSED_HEX_RE = /^0[23][0-9a-fA-F]{64}$/;
  */
 export function parsePrivateKey(hex: string, field = 'privateKey'): Uint8Array {
 	if (typeof hex !== 'string') {
-		throw new GatewayInputError(field, 'not_a_string', `${field} must be a hex string`);
+		throw new ProtocolError(`${field} must be a hex string`, { field, reason: 'not_a_string' });
 	}
 	const body = strip0x(hex.trim());
 	if (body.length === 0) {
-		throw new GatewayInputError(field, 'empty', `${field} is empty`);
+		throw new ProtocolError(`${field} is empty`, { field, reason: 'empty' });
 	}
 	if (!/^[0-9a-fA-F]*$/.test(body)) {
-		throw new GatewayInputError(
-			field,
-			'invalid_hex',
-			`${field} must contain only hex digits (0-9, a-f), optionally prefixed with 0x`,
-		);
+		throw new ProtocolError(`${field} must contain only hex digits (0-9, a-f), optionally prefixed with 0x`, { field, reason: 'invalid_hex' });
 	}
 	if (!KEY_HEX_RE.test(body)) {
-		throw new GatewayInputError(
-			field,
-			'wrong_length',
-			`${field} must be 64 hex characters (32 bytes), got ${body.length} characters`,
-		);
+		throw new ProtocolError(`${field} must be 64 hex characters (32 bytes), got ${body.length} characters`, { field, reason: 'wrong_length' });
 	}
 	const bytes = tryHexToBytes(body) as Uint8Array;
 	if (!secp256k1.utils.isValidSecretKey(bytes)) {
-		throw new GatewayInputError(
-			field,
-			'out_of_range',
-			`${field} is not a valid secp256k1 private key (must be between 1 and the curve order minus 1)`,
-		);
+		throw new ProtocolError(`${field} is not a valid secp256k1 private key (must be between 1 and the curve order minus 1)`, { field, reason: 'out_of_range' });
 	}
 	return bytes;
 }
@@ -50,11 +42,7 @@ export function parsePrivateKey(hex: string, field = 'privateKey'): Uint8Array {
 export function toPrivateKeyBytes(priv: Uint8Array | string): Uint8Array {
 	if (typeof priv === 'string') return parsePrivateKey(priv);
 	if (!(priv instanceof Uint8Array) || !secp256k1.utils.isValidSecretKey(priv)) {
-		throw new GatewayInputError(
-			'privateKey',
-			'out_of_range',
-			'privateKey is not a valid 32-byte secp256k1 private key',
-		);
+		throw new ProtocolError('privateKey is not a valid 32-byte secp256k1 private key', { field: 'privateKey', reason: 'out_of_range' });
 	}
 	return priv;
 }
@@ -74,14 +62,117 @@ export function isCompressedPublicKey(hex: unknown): hex is string {
 	}
 }
 
-/** Lowercase compressed public key, or a GatewayInputError naming `field`. */
+/** Lowercase compressed public key, or a ProtocolError naming `field`. */
 export function normalizeCompressedPublicKey(hex: unknown, field = 'publicKey'): string {
 	if (!isCompressedPublicKey(hex)) {
-		throw new GatewayInputError(
-			field,
-			'invalid_public_key',
-			`${field} must be a 33-byte compressed secp256k1 public key: 66 hex characters starting with 02 or 03, without 0x`,
-		);
+		throw new ProtocolError(`${field} must be a 33-byte compressed secp256k1 public key: 66 hex characters starting with 02 or 03, without 0x`, { field, reason: 'invalid_public_key' });
 	}
 	return hex.toLowerCase();
+}
+
+/** SHA-256 of bytes, or of the UTF-8 encoding of a string. */
+export function sha256Bytes(data: Uint8Array | string): Uint8Array {
+	return sha256(typeof data === 'string' ? utf8ToBytes(data) : data);
+}
+
+/** SHA-256 as lowercase hex without prefix. */
+export function sha256Hex(data: Uint8Array | string): string {
+	return bytesToHex(sha256Bytes(data));
+}
+
+function assertDigest(digest: Uint8Array): void {
+	if (!(digest instanceof Uint8Array) || digest.length !== 32) {
+		throw new ProtocolError('digest must be 32 bytes', { field: 'digest', reason: 'wrong_length' });
+	}
+}
+
+/** Signs a 32-byte digest as-is (no second hash); DER hex, always low S (BIP-62 / EIP-2 policy). */
+export function signDigestDer(digest: Uint8Array, priv: Uint8Array | string): string {
+	assertDigest(digest);
+	const sig = secp256k1.sign(digest, toPrivateKeyBytes(priv), {
+		prehash: false,
+		lowS: true,
+		format: 'der',
+	});
+	return bytesToHex(sig);
+}
+
+/**
+ * Verifies a DER signature over a 32-byte digest. False (never an exception) for malformed or
+ * non-canonical DER, high S, a bad public key or a wrong signature.
+ */
+export function verifyDerSignature(sigHex: string, digest: Uint8Array, publicKeyHex: string): boolean {
+	try {
+		if (!(digest instanceof Uint8Array) || digest.length !== 32) return false;
+		if (!isCompressedPublicKey(strip0x(String(publicKeyHex)))) return false;
+		const der = tryHexToBytes(sigHex);
+		if (!der || der.length < 8 || der.length > 72) return false;
+		const sig = secp256k1.Signature.fromBytes(der, 'der');
+		// Non-canonical DER (padding, long-form lengths) must not re-encode to the same bytes.
+		if (bytesToHex(sig.toBytes('der')) !== bytesToHex(der)) return false;
+		if (sig.hasHighS()) return false;
+		const pub = tryHexToBytes(strip0x(publicKeyHex)) as Uint8Array;
+		return secp256k1.verify(der, digest, pub, { prehash: false, lowS: true, format: 'der' });
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Why a challenge must not be signed, or undefined. The key signs intents as SHA-256 of their
+ * canonical JSON (§2.4) with the same scheme as challenges (§5): a challenge that is a JSON object
+ * or array could be an intent, and its signature would authorize it. No other rule: §5 does not
+ * show the challenge's format, and the public client signs whatever text it is given.
+ */
+export function unsafeChallengeReason(challengeString: string): string | undefined {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(challengeString);
+	} catch {
+		return undefined;
+	}
+	if (parsed === null || typeof parsed !== 'object') return undefined;
+	const keys = Array.isArray(parsed) ? [] : Object.keys(parsed);
+	const intentLike = ['chainId', 'transfers', 'action', 'nonce', 'expiresAt'].some((k) => keys.includes(k));
+	return intentLike
+		? 'the challenge has the shape of a canonical intent: signing it would authorize moving funds'
+		: `the challenge is a JSON ${Array.isArray(parsed) ? 'array' : 'object'}, which could be mistaken for a signed intent`;
+}
+
+/** The challenge signature of §5: DER over SHA-256 of the UTF-8 `challengeString`; refuses intent-like text. */
+export function signChallenge(challengeString: string, priv: Uint8Array | string): string {
+	const unsafe = unsafeChallengeReason(challengeString);
+	if (unsafe !== undefined) throw new ProtocolError(`Refusing to sign: ${unsafe}`, { field: 'challengeString', reason: 'unsafe_challenge' });
+	return signDigestDer(sha256Bytes(challengeString), priv);
+}
+
+/** Checks a §5 challenge signature; never throws. */
+export function verifyChallengeSignature(
+	sigHex: string,
+	challengeString: string,
+	publicKeyHex: string,
+): boolean {
+	if (typeof challengeString !== 'string') return false;
+	return verifyDerSignature(sigHex, sha256Bytes(challengeString), publicKeyHex);
+}
+
+/** DER hex to 64-byte compact `r || s` hex; throws a ProtocolError on malformed DER. */
+export function derToCompact(derHex: string): string {
+	const der = tryHexToBytes(derHex);
+	const parsed = der ? attempt(() => secp256k1.Signature.fromBytes(der, 'der').toBytes('compact')) : null;
+	if (!parsed?.ok) {
+		throw new ProtocolError('signature is not a valid DER-encoded ECDSA signature', { field: 'signature', reason: 'invalid_der' });
+	}
+	return bytesToHex(parsed.value);
+}
+
+/** 64-byte compact `r || s` hex to DER hex; throws a ProtocolError on malformed input. */
+export function compactToDer(compactHex: string): string {
+	const compact = tryHexToBytes(compactHex);
+	const parsed =
+		compact?.length === 64 ? attempt(() => secp256k1.Signature.fromBytes(compact, 'compact').toBytes('der')) : null;
+	if (!parsed?.ok) {
+		throw new ProtocolError('signature must be 64 bytes (128 hex characters) of r || s with 0 < r, s < n', { field: 'signature', reason: 'invalid_compact' });
+	}
+	return bytesToHex(parsed.value);
 }

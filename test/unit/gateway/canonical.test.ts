@@ -1,6 +1,6 @@
 import {
 	buildCanonicalIntent,
-	GatewayInputError,
+	ProtocolError,
 	intentDigest,
 	parseJsonPreservingBigInts,
 	publicKeyFromPrivateKey,
@@ -149,8 +149,8 @@ describe('buildCanonicalIntent rejections', () => {
 		} catch (e) {
 			caught = e;
 		}
-		expect(caught).toBeInstanceOf(GatewayInputError);
-		expect((caught as GatewayInputError).field).toBe(field);
+		expect(caught).toBeInstanceOf(ProtocolError);
+		expect((caught as ProtocolError).field).toBe(field);
 	});
 
 	it('rejects an unsigned evmTransaction with the decoder reason', () => {

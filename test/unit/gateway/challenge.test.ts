@@ -1,7 +1,7 @@
 /** §5 challenge signing refuses text that could be an intent (issue 14 point 1), and nothing else. */
-import { GatewayInputError } from '../../../nodes/shared/gateway/errors';
+import { ProtocolError } from '../../../nodes/shared/errors';
 import { challengeTextOf } from '../../../nodes/shared/gateway/schemas';
-import { signChallenge, unsafeChallengeReason, verifyChallengeSignature } from '../../../nodes/shared/gateway/signing';
+import { signChallenge, unsafeChallengeReason, verifyChallengeSignature } from '../../../nodes/shared/gateway/keys';
 import { publicKeyFromPrivateKey } from '../../../nodes/shared/gateway/keys';
 
 const KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
@@ -18,7 +18,7 @@ describe('challenge signing', () => {
 		['a JSON array', '[1,2,3]', /JSON array/],
 	])('refuses %s, before signing', (_name, text, reason) => {
 		expect(unsafeChallengeReason(text)).toMatch(reason);
-		expect(() => signChallenge(text, KEY)).toThrow(GatewayInputError);
+		expect(() => signChallenge(text, KEY)).toThrow(ProtocolError);
 		expect(() => signChallenge(text, KEY)).toThrow(/Refusing to sign/);
 	});
 

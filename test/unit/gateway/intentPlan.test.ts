@@ -1,5 +1,5 @@
 import { buildCanonicalIntent, serializeCanonicalIntent, signedTxHashOf } from '../../../nodes/shared/gateway/canonical';
-import { GatewayInputError } from '../../../nodes/shared/gateway/errors';
+import { ProtocolError } from '../../../nodes/shared/errors';
 import { checkAgainstNetwork, intentMessage, planIntent, wireIntent, type IntentInput } from '../../../nodes/shared/gateway/intentPlan';
 import type { NetworkInfo } from '../../../nodes/shared/gateway/schemas';
 
@@ -18,15 +18,15 @@ const DEPOSIT: IntentInput = {
 };
 const INFO = { execution: { chainId: 1 }, minDepositSats: '1000', paused: false } as unknown as NetworkInfo;
 
-function reasonOf(fn: () => unknown): { field: string; reason: string } {
+function reasonOf(fn: () => unknown): { field?: string; reason?: string } {
 	try {
 		fn();
 	} catch (error) {
-		expect(error).toBeInstanceOf(GatewayInputError);
-		const e = error as GatewayInputError;
+		expect(error).toBeInstanceOf(ProtocolError);
+		const e = error as ProtocolError;
 		return { field: e.field, reason: e.reason };
 	}
-	throw new Error('expected a GatewayInputError');
+	throw new Error('expected a ProtocolError');
 }
 
 describe('planIntent: the checks of Intent > Execute before anything is signed or sent', () => {

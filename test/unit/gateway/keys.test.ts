@@ -1,5 +1,5 @@
 import {
-	GatewayInputError,
+	ProtocolError,
 	isCompressedPublicKey,
 	normalizeCompressedPublicKey,
 	parsePrivateKey,
@@ -9,15 +9,15 @@ import { nodeCompressedPublicKey, SECP256K1_N } from './helpers';
 
 const KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 
-function expectInputError(fn: () => unknown, reason: string, secret?: string): GatewayInputError {
+function expectInputError(fn: () => unknown, reason: string, secret?: string): ProtocolError {
 	let caught: unknown;
 	try {
 		fn();
 	} catch (e) {
 		caught = e;
 	}
-	expect(caught).toBeInstanceOf(GatewayInputError);
-	const err = caught as GatewayInputError;
+	expect(caught).toBeInstanceOf(ProtocolError);
+	const err = caught as ProtocolError;
 	expect(err.reason).toBe(reason);
 	expect(err.field).toBe('privateKey');
 	if (secret) expect(err.message).not.toContain(secret.slice(2, 12));
@@ -81,7 +81,7 @@ describe('publicKeyFromPrivateKey', () => {
 	});
 
 	it('rejects invalid bytes', () => {
-		expect(() => publicKeyFromPrivateKey(new Uint8Array(32))).toThrow(GatewayInputError);
+		expect(() => publicKeyFromPrivateKey(new Uint8Array(32))).toThrow(ProtocolError);
 	});
 });
 

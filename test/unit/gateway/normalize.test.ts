@@ -1,7 +1,7 @@
 /** The public client's normalisation before signing (issue 10), and statuses in any letter case. */
-import { normalizeEvmTransaction, normalizeRecipient, normalizeTransferId, normalizeWireIntent } from '../../../nodes/shared/gateway/normalize';
+import { normalizeEvmTransaction, normalizeRecipient, normalizeTransferId, normalizeWireIntent } from '../../../nodes/shared/gateway/intentFields';
 import { isFinalIntentStatus, normalizeIntentStatus } from '../../../nodes/shared/gateway/schemas';
-import { GatewayInputError } from '../../../nodes/shared/gateway/errors';
+import { ProtocolError } from '../../../nodes/shared/errors';
 
 describe('normalisation before signing', () => {
 	it('transfer ids: dashed UUIDs and 0x become plain lower-case hex; anything else stays for validation', () => {
@@ -15,7 +15,7 @@ describe('normalisation before signing', () => {
 	it('recipient: checked as given, then lower case', () => {
 		expect(normalizeRecipient('0x2c7536E3605D9C16a7a3D7b1898e529396a65c23')).toBe('0x2c7536e3605d9c16a7a3d7b1898e529396a65c23');
 		expect(normalizeRecipient('0x2C7536E3605D9C16A7A3D7B1898E529396A65C23')).toBe('0x2c7536e3605d9c16a7a3d7b1898e529396a65c23');
-		expect(() => normalizeRecipient('0x2c7536E3605D9C16a7a3D7b1898e529396a65C23')).toThrow(GatewayInputError);
+		expect(() => normalizeRecipient('0x2c7536E3605D9C16a7a3D7b1898e529396a65C23')).toThrow(ProtocolError);
 	});
 
 	it('evmTransaction: always with 0x', () => {

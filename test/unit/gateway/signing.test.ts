@@ -1,7 +1,7 @@
 import {
 	compactToDer,
 	derToCompact,
-	GatewayInputError,
+	ProtocolError,
 	publicKeyFromPrivateKey,
 	sha256Bytes,
 	sha256Hex,
@@ -109,7 +109,7 @@ describe('signDigestDer / verifyDerSignature', () => {
 	});
 
 	it('rejects digests that are not 32 bytes when signing', () => {
-		expect(() => signDigestDer(new Uint8Array(31), KEY)).toThrow(GatewayInputError);
+		expect(() => signDigestDer(new Uint8Array(31), KEY)).toThrow(ProtocolError);
 	});
 });
 
@@ -147,11 +147,11 @@ describe('derToCompact / compactToDer', () => {
 		expect(compactToDer(compactOf(0x80n, 1n))).toBe('3007020200800201' + '01');
 	});
 
-	it('throws GatewayInputError on malformed input', () => {
-		expect(() => derToCompact('zz')).toThrow(GatewayInputError);
-		expect(() => derToCompact('3006020101')).toThrow(GatewayInputError);
-		expect(() => compactToDer('00'.repeat(63))).toThrow(GatewayInputError);
-		expect(() => compactToDer(compactOf(0n, 1n))).toThrow(GatewayInputError);
-		expect(() => compactToDer(compactOf(SECP256K1_N, 1n))).toThrow(GatewayInputError);
+	it('throws ProtocolError on malformed input', () => {
+		expect(() => derToCompact('zz')).toThrow(ProtocolError);
+		expect(() => derToCompact('3006020101')).toThrow(ProtocolError);
+		expect(() => compactToDer('00'.repeat(63))).toThrow(ProtocolError);
+		expect(() => compactToDer(compactOf(0n, 1n))).toThrow(ProtocolError);
+		expect(() => compactToDer(compactOf(SECP256K1_N, 1n))).toThrow(ProtocolError);
 	});
 });

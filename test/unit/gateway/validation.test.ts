@@ -1,6 +1,6 @@
 import {
 	EXPIRES_AT_HORIZON_MS,
-	GatewayInputError,
+	ProtocolError,
 	parseU64,
 	validateChainId,
 	validateExpiresAt,
@@ -10,14 +10,14 @@ import {
 	validateTransferId,
 } from '../../../nodes/shared/gateway';
 
-function rejection(fn: () => unknown): GatewayInputError {
+function rejection(fn: () => unknown): ProtocolError {
 	try {
 		fn();
 	} catch (e) {
-		expect(e).toBeInstanceOf(GatewayInputError);
-		return e as GatewayInputError;
+		expect(e).toBeInstanceOf(ProtocolError);
+		return e as ProtocolError;
 	}
-	throw new Error('expected a GatewayInputError');
+	throw new Error('expected a ProtocolError');
 }
 
 describe('validateTransferId (spec §2.4)', () => {

@@ -17,7 +17,7 @@ import {
 	type IntentPlan,
 } from '../../../shared/gateway/intentPlan';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/schemas';
-import { sha256Bytes, signDigestDer } from '../../../shared/gateway/signing';
+import { sha256Bytes, signDigestDer } from '../../../shared/gateway/keys';
 import { fieldError, ItemError, itemErrorOf, planned, ServiceError } from '../../../transport/nodeErrors';
 import { joinUrl } from '../../../transport/request';
 import {
