@@ -15,9 +15,8 @@ import type {
 } from 'n8n-workflow';
 
 import { ProtocolError } from '../nodes/shared/errors';
-import { parsePrivateKey, publicKeyFromPrivateKey } from '../nodes/shared/gateway/keys';
+import { parsePrivateKey, publicKeyFromPrivateKey, signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
 import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/schemas';
-import { signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
 import { assertSecureUrl, baseUrlOf, isUnderBase } from '../nodes/transport/secureUrl';
 
 const CREDENTIAL_NAME = 'Execution Gateway credential';

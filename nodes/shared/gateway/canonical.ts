@@ -186,15 +186,23 @@ function serializeAction(a: CanonicalAction): string {
 		: `{"type":"execute","signedTxHash":${jsonString(a.signedTxHash)}}`;
 }
 
-/** §2.4 JSON text, byte-exact: chainId, transfers, action, nonce, expiresAt; no whitespace. */
-export function serializeCanonicalIntent(msg: CanonicalIntent): string {
+/** The §2.4 message before its header's nonce and expiry: chainId, transfers, action (an open JSON object). */
+export function serializeCanonicalBody(msg: Pick<CanonicalIntent, 'chainId' | 'transfers' | 'action'>): string {
 	return (
 		`{"chainId":${jsonInteger(msg.chainId, 'chainId')}` +
 		`,"transfers":[${msg.transfers.map(serializeTransfer).join(',')}]` +
-		`,"action":${serializeAction(msg.action)}` +
-		`,"nonce":${jsonString(msg.nonce)}` +
-		`,"expiresAt":${jsonInteger(msg.expiresAt, 'expiresAt')}}`
+		`,"action":${serializeAction(msg.action)}`
 	);
+}
+
+/** Closes a serialized body with the nonce and expiry, the last fields of §2.4. */
+export function closeCanonicalBody(body: string, header: Pick<CanonicalIntent, 'nonce' | 'expiresAt'>): string {
+	return `${body},"nonce":${jsonString(header.nonce)},"expiresAt":${jsonInteger(header.expiresAt, 'expiresAt')}}`;
+}
+
+/** §2.4 JSON text, byte-exact: chainId, transfers, action, nonce, expiresAt; no whitespace. */
+export function serializeCanonicalIntent(msg: CanonicalIntent): string {
+	return closeCanonicalBody(serializeCanonicalBody(msg), msg);
 }
 
 /** SHA-256 over the UTF-8 bytes of the canonical JSON (§2.4). */

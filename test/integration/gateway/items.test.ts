@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/helpers/networkInfo';
+import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
 import { executeNode } from '../../harness/n8n';
 import {
 	btcTransferId,

@@ -5,35 +5,24 @@
  */
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
 
-import { serializeCanonicalIntent, serializeWireIntent } from '../../../shared/gateway/canonical';
+import { closeCanonicalBody, serializeCanonicalBody, serializeWireIntent } from '../../../shared/gateway/canonical';
 import { bytesToHex } from '../../../shared/gateway/hex';
-import {
-	checkAgainstNetwork,
-	intentMessage,
-	planIntent,
-	wireIntent,
-	type IntentHeader,
-	type IntentInput,
-	type IntentPlan,
-} from '../../../shared/gateway/intentPlan';
-import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/schemas';
+import { checkAgainstNetwork, planIntent, wireIntent, type IntentHeader, type IntentPlan } from '../../../shared/gateway/intentPlan';
 import { sha256Bytes, signDigestDer } from '../../../shared/gateway/keys';
-import { fieldError, ItemError, itemErrorOf, planned, ServiceError } from '../../../transport/nodeErrors';
+import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/schemas';
+import { ItemError, itemErrorOf, planned, ServiceError } from '../../../transport/nodeErrors';
 import { joinUrl } from '../../../transport/request';
 import {
-	deriveNonce,
-	expiryFor,
+	authenticatedCall,
+	forgetNetworkInfo,
 	GATEWAY_FIELDS,
-	intentMemo,
-	type IntentMemo,
-	parseExpiresAt,
-	readDeposits,
-	stringParam,
-} from '../../helpers/intentInput';
-import { forgetNetworkInfo, getNetworkInfo } from '../../helpers/networkInfo';
-import { signerOf, type GatewaySigner } from '../../helpers/signer';
-import { waitForFinal, waitOptionFields, waitOptionsOf } from '../../helpers/status';
-import { authenticatedCall, hintFor } from '../../helpers/transport';
+	getNetworkInfo,
+	hintFor,
+	signerOf,
+	type GatewaySigner,
+} from '../../gateway';
+import { waitForFinal, waitOptionFields, waitOptionsOf } from '../../intentStatus';
+import { deriveNonce, expiryFor, intentMemo, readExecuteItem, type IntentMemo } from './executeItem';
 
 const show = { resource: ['intent'], operation: ['execute'] };
 
@@ -189,30 +178,6 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-type ActionFields = { recipient: string } | { evmTransaction: string };
-
-/** §2.1: exactly one of recipient and evmTransaction. */
-function readAction(ctx: IExecuteFunctions, itemIndex: number): ActionFields {
-	const action = ctx.getNodeParameter('action', itemIndex) as string;
-	const field = action === 'execute' ? 'evmTransaction' : 'recipient';
-	const value = stringParam(ctx, itemIndex, field, ctx.getNodeParameter(field, itemIndex, '') as unknown);
-	if (value === '') {
-		const problem =
-			field === 'recipient'
-				? 'is empty: a deposit-only intent needs exactly one action, a recipient address'
-				: 'is empty: a deposit-and-execute intent needs exactly one action, a signed EIP-1559 transaction';
-		throw fieldError(ctx.getNode(), itemIndex, field, problem, 'invalid_action');
-	}
-	return field === 'recipient' ? { recipient: value } : { evmTransaction: value };
-}
-
-/** "Chain ID" of the options: 0 or empty means "from network info"; digits from an expression count as a number. */
-function optionalChainId(options: IDataObject): number | undefined {
-	const v = options.chainId;
-	if (v === undefined || v === null || v === '' || v === 0) return undefined;
-	return typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : (v as number);
-}
-
 /**
  * §2.3a `paused` is advisory on the live service (issue 10): by default the intent is sent and the
  * output carries a warning; with "Refuse When Paused" (the default of node version 1) it never leaves.
@@ -277,22 +242,18 @@ function acceptedEarlier(nonce: string, sent: IDataObject): IDataObject {
 	};
 }
 
-/** The item's intent, read once: deposits, action and the options the user set. */
-function readIntentInput(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): IntentInput {
-	const hasExpiresAt = options.expiresAt !== undefined && options.expiresAt !== '';
-	return {
-		deposits: readDeposits(ctx, itemIndex, options),
-		action: readAction(ctx, itemIndex),
-		expiresAt: hasExpiresAt ? parseExpiresAt(ctx, itemIndex, options.expiresAt) : undefined,
-		nonce: stringParam(ctx, itemIndex, 'nonce', options.nonce) || undefined,
-		chainId: optionalChainId(options),
-	};
+/** What is signed and sent: the plan under its final header, and the §2.4 body serialized once. */
+interface Submission {
+	signer: GatewaySigner;
+	plan: IntentPlan;
+	header: IntentHeader;
+	canonicalBody: string;
 }
 
 /** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
-async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: { signer: GatewaySigner; plan: IntentPlan; header: IntentHeader }, memo: IntentMemo): Promise<IDataObject> {
+async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: Submission, memo: IntentMemo): Promise<IDataObject> {
 	const { signer, plan, header } = intent;
-	const digest = sha256Bytes(serializeCanonicalIntent(intentMessage(plan, header)));
+	const digest = sha256Bytes(closeCanonicalBody(intent.canonicalBody, header));
 	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
 	const sentBefore = memo.sentDigest === signed.digestHex;
 	memo.sentDigest = signed.digestHex;
@@ -316,8 +277,7 @@ async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: { signe
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const input = readIntentInput(this, itemIndex, options);
+	const { input, options } = readExecuteItem(this, itemIndex);
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
 	const plan = planned(this, itemIndex, () => planIntent(input, Date.now()), GATEWAY_FIELDS);
 
@@ -327,12 +287,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	planned(this, itemIndex, () => checkAgainstNetwork(plan, info), GATEWAY_FIELDS);
 	const chainId = info.execution.chainId;
 
-	const content = serializeCanonicalIntent(intentMessage(plan, { chainId, nonce: '', expiresAt: 0 }));
-	const nonce = plan.nonce ?? deriveNonce(this, itemIndex, content);
-	const memo = intentMemo(this, nonce, content);
+	// The body (chain, transfers, action) seeds the default nonce and is closed with the header to sign.
+	const canonicalBody = serializeCanonicalBody({ chainId, transfers: plan.transfers, action: plan.canonicalAction });
+	const nonce = plan.nonce ?? deriveNonce(this, itemIndex, canonicalBody);
+	const memo = intentMemo(this, nonce, canonicalBody);
 	if (!memo.submission) {
-		const expiresAt = expiryFor(memo, plan.expiresAt, Date.now());
-		memo.submission = await submit(this, itemIndex, { signer, plan, header: { chainId, nonce, expiresAt } }, memo);
+		const header = { chainId, nonce, expiresAt: expiryFor(memo, plan.expiresAt, Date.now()) };
+		memo.submission = await submit(this, itemIndex, { signer, plan, header, canonicalBody }, memo);
 		if (memo.submission.outcome === 'accepted_earlier') return { ...memo.submission };
 	}
 	const submission: IDataObject = { ...(memo.submission as IDataObject), ...(warning ? { warning } : {}) };

@@ -2,9 +2,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fieldError } from '../../../transport/nodeErrors';
-import { stringParam } from '../../helpers/intentInput';
-import { gatewayUrlOf } from '../../helpers/signer';
-import { fetchIntent, waitForFinal, waitOptionFields, waitOptionsOf } from '../../helpers/status';
+import { gatewayUrlOf, stringParam } from '../../gateway';
+import { fetchIntent, waitForFinal, waitOptionFields, waitOptionsOf } from '../../intentStatus';
 
 const show = { resource: ['intent'], operation: ['get'] };
 

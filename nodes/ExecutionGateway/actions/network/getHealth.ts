@@ -2,8 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { joinUrl } from '../../../transport/request';
-import { gatewayUrlOf } from '../../helpers/signer';
-import { publicGet } from '../../helpers/transport';
+import { gatewayUrlOf, publicGet } from '../../gateway';
 
 export const description: INodeProperties[] = [];
 

@@ -1,8 +1,7 @@
 /** network.getInfo: GET /api/v1/network/info (execution-gateway.md §2.3a, §4), cached 60 s per gateway URL. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { getNetworkInfo } from '../../helpers/networkInfo';
-import { gatewayUrlOf } from '../../helpers/signer';
+import { gatewayUrlOf, getNetworkInfo } from '../../gateway';
 
 const show = { resource: ['network'], operation: ['getInfo'] };
 

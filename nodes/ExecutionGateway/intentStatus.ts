@@ -4,12 +4,12 @@
  */
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { parseRevertLine } from '../../shared/gateway/revert';
-import { isFinalIntentStatus, IntentStatusSchema, normalizeIntentStatus } from '../../shared/gateway/schemas';
-import { ItemError } from '../../transport/nodeErrors';
-import { waitUntilFinal } from '../../transport/waitUntilFinal';
-import { joinUrl } from '../../transport/request';
-import { authenticatedCall } from './transport';
+import { parseRevertLine } from '../shared/gateway/revert';
+import { isFinalIntentStatus, IntentStatusSchema, normalizeIntentStatus } from '../shared/gateway/schemas';
+import { ItemError } from '../transport/nodeErrors';
+import { waitUntilFinal } from '../transport/waitUntilFinal';
+import { joinUrl } from '../transport/request';
+import { authenticatedCall } from './gateway';
 
 /** §3: why an intent expires, from the code at the start of its statusMessage. */
 function failureKind(code: string | undefined): string {

@@ -1,73 +1,16 @@
 /**
- * From node parameters to the wire intent (execution-gateway.md §2.1): deposits, expiry, the
- * deterministic default nonce, and the per-execution memory that makes a retried item reuse its
- * first submission. Every problem becomes an error naming the field and the item.
+ * One item of Intent > Execute (execution-gateway.md §2.1): its parameters read once into the
+ * plan's input (deposits, action, the options the user set), and its identity across n8n's Retry
+ * On Fail (the derived nonce, the expiry and the submission it remembers). Every problem becomes
+ * an error naming the field and the item, before anything is sent.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { WireDeposit } from '../../shared/gateway/canonical';
-import { parseJsonPreservingBigInts } from '../../shared/gateway/canonical';
-import { sha256Hex } from '../../shared/gateway/keys';
-import { fieldError, type FieldNaming } from '../../transport/nodeErrors';
-
-/** Default lifetime of an intent: now + 15 minutes (well inside the 24 h horizon of §8). */
-export const DEFAULT_EXPIRY_MS = 15 * 60 * 1000;
-/** A remembered expiry is reused on retry only while this much time is left. */
-const MIN_REMAINING_MS = 60 * 1000;
-
-/** The parameter-facing name of a core field path (`deposits[0].asset.tokenId` -> `deposits[0].tokenId`). */
-function displayField(field: string): string {
-	return field.replace(/\.asset\.tokenId$/, '.tokenId').replace(/\.asset\.type$/, '.assetType');
-}
-
-/** The admission code the gateway would answer for the same mistake. */
-function codeForField(field: string): string {
-	if (field.endsWith('sparkTransferId')) return 'invalid_transfer_id';
-	if (field.endsWith('tokenId')) return 'invalid_token_id';
-	if (field.endsWith('amount')) return 'invalid_amount';
-	if (field.endsWith('asset.type') || field.endsWith('assetType')) return 'invalid_asset';
-	const byField: Record<string, string> = {
-		evmTransaction: 'invalid_evm_transaction',
-		action: 'invalid_action',
-		recipient: 'invalid_recipient',
-		expiresAt: 'invalid_expires_at',
-		chainId: 'invalid_chain_id',
-		nonce: 'invalid_nonce',
-		deposits: 'invalid_deposits',
-	};
-	return byField[field] ?? 'invalid_input';
-}
-
-/** Reasons of the core that are the gateway's own admission codes for the same mistake. */
-const ADMISSION_REASONS = new Set(['duplicate_transfer_id', 'chain_id_mismatch', 'below_min_deposit']);
-
-/** The gateway's naming of core fields: parameter names and the admission code for each. */
-export const GATEWAY_FIELDS: FieldNaming = {
-	field: displayField,
-	errorCode: (error) => (error.reason !== undefined && ADMISSION_REASONS.has(error.reason) ? error.reason : codeForField(error.field)),
-};
-
-function describe(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-/**
- * A parameter that must be text (ids, recipient, signed transaction, token id, nonce): trimmed;
- * a safe whole number becomes its digits; objects, arrays, booleans and unsafe numbers are refused
- * before anything is sent, instead of travelling as "[object Object]" or rounded digits.
- */
-export function stringParam(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') return value.trim();
-	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-	const problem =
-		typeof value === 'number'
-			? `${value} is a JS number that may have lost digits; pass it as a string`
-			: `must be text, got ${describe(value)}; pass it as a string`;
-	throw fieldError(ctx.getNode(), itemIndex, field, problem, codeForField(field));
-}
+import { parseJsonPreservingBigInts, type WireDeposit } from '../../../shared/gateway/canonical';
+import type { IntentInput } from '../../../shared/gateway/intentPlan';
+import { sha256Hex } from '../../../shared/gateway/keys';
+import { fieldError } from '../../../transport/nodeErrors';
+import { describeValue, stringParam } from '../../gateway';
 
 /**
  * §2.1 u64 amount, exact: a string of digits, a bigint parsed from JSON text, or a JS number that
@@ -81,7 +24,7 @@ function amountOf(ctx: IExecuteFunctions, itemIndex: number, field: string, valu
 	const problem =
 		typeof value === 'number'
 			? `${value} is not a whole number of base units that JavaScript holds exactly (at most 2^53 - 1); pass it as a string of digits, for example "18446744073709551615"`
-			: `must be a string of digits or a whole number, got ${describe(value)}; pass it as a string of digits`;
+			: `must be a string of digits or a whole number, got ${describeValue(value)}; pass it as a string of digits`;
 	throw fieldError(ctx.getNode(), itemIndex, field, problem, 'invalid_amount');
 }
 
@@ -150,6 +93,54 @@ export function parseExpiresAt(ctx: IExecuteFunctions, itemIndex: number, value:
 	}
 	return ms;
 }
+
+
+type ActionFields = { recipient: string } | { evmTransaction: string };
+
+/** §2.1: exactly one of recipient and evmTransaction. */
+function readAction(ctx: IExecuteFunctions, itemIndex: number): ActionFields {
+	const action = ctx.getNodeParameter('action', itemIndex) as string;
+	const field = action === 'execute' ? 'evmTransaction' : 'recipient';
+	const value = stringParam(ctx, itemIndex, field, ctx.getNodeParameter(field, itemIndex, '') as unknown);
+	if (value === '') {
+		const problem =
+			field === 'recipient'
+				? 'is empty: a deposit-only intent needs exactly one action, a recipient address'
+				: 'is empty: a deposit-and-execute intent needs exactly one action, a signed EIP-1559 transaction';
+		throw fieldError(ctx.getNode(), itemIndex, field, problem, 'invalid_action');
+	}
+	return field === 'recipient' ? { recipient: value } : { evmTransaction: value };
+}
+
+/** "Chain ID" of the options: 0 or empty means "from network info"; digits from an expression count as a number. */
+function optionalChainId(options: IDataObject): number | undefined {
+	const v = options.chainId;
+	if (v === undefined || v === null || v === '' || v === 0) return undefined;
+	return typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v.trim()) : (v as number);
+}
+
+/** The item's intent, read once: deposits, action and the options the user set. */
+function readIntentInput(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): IntentInput {
+	const hasExpiresAt = options.expiresAt !== undefined && options.expiresAt !== '';
+	return {
+		deposits: readDeposits(ctx, itemIndex, options),
+		action: readAction(ctx, itemIndex),
+		expiresAt: hasExpiresAt ? parseExpiresAt(ctx, itemIndex, options.expiresAt) : undefined,
+		nonce: stringParam(ctx, itemIndex, 'nonce', options.nonce) || undefined,
+		chainId: optionalChainId(options),
+	};
+}
+
+/** The item, read once: the plan's input and the options collection (wait options, paused policy). */
+export function readExecuteItem(ctx: IExecuteFunctions, itemIndex: number): { input: IntentInput; options: IDataObject } {
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	return { input: readIntentInput(ctx, itemIndex, options), options };
+}
+
+/** Default lifetime of an intent: now + 15 minutes (well inside the 24 h horizon of §8). */
+export const DEFAULT_EXPIRY_MS = 15 * 60 * 1000;
+/** A remembered expiry is reused on retry only while this much time is left. */
+const MIN_REMAINING_MS = 60 * 1000;
 
 /**
  * Default nonce: 32 hex characters of a hash of workflow id, execution id, node name, item index and the intent's

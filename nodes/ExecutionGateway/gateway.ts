@@ -1,0 +1,227 @@
+/**
+ * The node's gateway client: the credential (URL and signer key, never echoed), the bearer calls
+ * (execute, intent lookup) with n8n's re-authentication after a 401, the public calls sent without
+ * credentials (§4: Auth none, so discovery never depends on the key), and Network Info (§2.3a)
+ * with the 60-second client cache §4 allows.
+ */
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestMethods,
+} from 'n8n-workflow';
+
+import { ProtocolError } from '../shared/errors';
+import { parsePrivateKey, publicKeyFromPrivateKey } from '../shared/gateway/keys';
+import { NetworkInfoSchema, type NetworkInfo } from '../shared/gateway/schemas';
+import { ERROR_HINTS } from '../transport/errors';
+import { ExpiringCache } from '../transport/expiringCache';
+import { fieldError, type FieldNaming } from '../transport/nodeErrors';
+import { callService, joinUrl, type ServiceResponse } from '../transport/request';
+import { insecureUrlReason } from '../transport/secureUrl';
+
+export const CREDENTIAL_TYPE = 'executionGatewayApi';
+
+/** Hints for the gateway's admission codes (execution-gateway.md §7, §8). */
+export const GATEWAY_HINTS: Record<string, string> = {
+	chain_id_mismatch: "The chain ID differs from the gateway's execution chain ID (Network Info).",
+	invalid_expires_at: 'Expires At must be in the future and at most 24 hours ahead.',
+	nonce_replayed: 'This nonce was already used by this key. A retried item reuses its nonce on purpose: the first submission went through.',
+	invalid_signature: 'The gateway could not verify the intent signature against this keypair.',
+	transfer_already_claimed: 'A Spark transfer funds at most one intent; this one is claimed by another intent.',
+	below_min_deposit: 'A BTC deposit is below the gateway minimum (minDepositSats in Network Info).',
+	network_paused: 'The gateway network is paused; try again later.',
+	invalid_action: 'Set exactly one of Recipient (deposit only) and EVM Transaction (deposit and execute).',
+	invalid_evm_transaction: 'EVM Transaction must be the hex of a signed EIP-1559 (type 0x02) transaction.',
+	invalid_transfer_id: 'Spark transfer ids are plain hex: 32 characters for BTC, 64 for tokens.',
+	invalid_token_id: 'Token ids are 32 bytes: 64 plain hex characters.',
+	invalid_amount: 'Amounts are unsigned 64-bit integers in base units, written as decimal digits.',
+	invalid_asset: 'Asset Type is BTC or Token (a token deposit needs its Token ID).',
+	invalid_recipient: 'Recipient must be an EVM address: 0x followed by 40 hex characters.',
+	invalid_nonce: 'The nonce must be a non-empty string of at most 256 characters.',
+	duplicate_transfer_id: 'Each Spark transfer may appear once in an intent.',
+	token_expired: 'The access token expired and could not be renewed; test the credential.',
+	not_found: 'No intent with this submission id exists for this keypair.',
+};
+
+export function hintFor(code: string | undefined): string | undefined {
+	return code ? (GATEWAY_HINTS[code] ?? ERROR_HINTS[code]) : undefined;
+}
+
+/** Per node run: the first bearer call, which the others wait for (see authenticatedCall). */
+const firstBearerCall = new WeakMap<IExecuteFunctions, Promise<void>>();
+
+/**
+ * A bearer call: n8n adds the token, renews it after a 401 (preAuthentication) and repeats once.
+ * The first call of a node run goes alone, so items running in parallel share the token it
+ * obtains instead of each running the challenge and verify round trip.
+ */
+export async function authenticatedCall<T>(
+	ctx: IExecuteFunctions,
+	call: { method: IHttpRequestMethods; url: string; body?: string; itemIndex: number },
+): Promise<ServiceResponse<T>> {
+	const send = async () =>
+		(await callService.call(ctx, {
+			credentialType: CREDENTIAL_TYPE,
+			method: call.method,
+			url: call.url,
+			body: call.body,
+			itemIndex: call.itemIndex,
+			reauthenticateOn401: true,
+			hints: GATEWAY_HINTS,
+		})) as ServiceResponse<T>;
+	const first = firstBearerCall.get(ctx);
+	if (first) {
+		await first;
+		return await send();
+	}
+	const result = send();
+	firstBearerCall.set(
+		ctx,
+		result.then(
+			() => undefined,
+			() => undefined,
+		),
+	);
+	return await result;
+}
+
+/** A GET without credentials through the shared transport (its retry budget, errors and hints). */
+export async function publicGet<T>(ctx: IExecuteFunctions, url: string, qs: IDataObject | undefined, itemIndex: number): Promise<T> {
+	const res = await callService.call(ctx, { method: 'GET', url, qs, itemIndex, hints: GATEWAY_HINTS });
+	return res.body as T;
+}
+
+export interface GatewaySigner {
+	gatewayUrl: string;
+	privateKey: Uint8Array;
+	/** 33-byte compressed hex, the identity the bearer token stands for (§2.1, §5). */
+	publicKey: string;
+}
+
+export async function signerOf(ctx: IExecuteFunctions, itemIndex: number): Promise<GatewaySigner> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	let privateKey: Uint8Array;
+	try {
+		privateKey = parsePrivateKey(typeof credentials.privateKey === 'string' ? credentials.privateKey : '', 'privateKey');
+	} catch (error) {
+		// ProtocolError messages describe the problem (length, characters) without the value.
+		const reason = error instanceof ProtocolError ? error.message : 'privateKey is not a valid secp256k1 private key';
+		throw new NodeOperationError(ctx.getNode(), `The Execution Gateway credential's "Private Key" is invalid: ${reason}`, {
+			itemIndex,
+			description: 'Open the credential and paste the 32-byte private key as 64 hex characters (0x optional). Nothing was sent.',
+		});
+	}
+	return { gatewayUrl: secureGatewayUrl(ctx, credentials.gatewayUrl, itemIndex), privateKey, publicKey: publicKeyFromPrivateKey(privateKey) };
+}
+
+/** The credential's Gateway URL, refused before any request unless https (or loopback http). */
+function secureGatewayUrl(ctx: IExecuteFunctions, url: unknown, itemIndex: number): string {
+	const reason = insecureUrlReason(url);
+	if (reason !== undefined) {
+		throw new NodeOperationError(ctx.getNode(), `The Execution Gateway credential's "Gateway URL" is refused: ${reason}`, {
+			itemIndex,
+			description: 'Open the credential and use the https:// address of the gateway. Nothing was sent.',
+		});
+	}
+	return joinUrl(url, '');
+}
+
+/** Only the gateway URL: the public endpoints work even when the key is wrong. */
+export async function gatewayUrlOf(ctx: IExecuteFunctions, itemIndex: number): Promise<string> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	return secureGatewayUrl(ctx, credentials.gatewayUrl, itemIndex);
+}
+
+/** §4 / §8: network info client cache, 60 seconds. */
+export const NETWORK_INFO_TTL_MS = 60_000;
+
+const cache = new ExpiringCache<NetworkInfo>(NETWORK_INFO_TTL_MS);
+
+/** Forgets every cached network info (tests, or after a suspected re-key). */
+export function clearNetworkInfoCache(): void {
+	cache.clear();
+}
+
+async function fetchNetworkInfo(ctx: IExecuteFunctions, gatewayUrl: string, forceRefresh: boolean, itemIndex: number): Promise<NetworkInfo> {
+	// §4: `forceRefresh=1` asks the gateway to bypass its own cache too.
+	const body = await publicGet<unknown>(ctx, joinUrl(gatewayUrl, '/api/v1/network/info'), forceRefresh ? { forceRefresh: '1' } : undefined, itemIndex);
+	const result = NetworkInfoSchema.safeParse(body);
+	if (!result.success) {
+		const issue = result.error.issues[0];
+		const message = `The gateway's network info is not the §2.3a shape (${issue.path.join('.') || 'body'}: ${issue.message})`;
+		throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
+	}
+	return result.data;
+}
+
+/** Drops the cached info of one gateway, after the gateway contradicted it (chain, pause, minimum). */
+export function forgetNetworkInfo(gatewayUrl: string): void {
+	cache.forget(joinUrl(gatewayUrl, ''));
+}
+
+/** Network info of `gatewayUrl`: cached for 60 s unless `forceRefresh`, which also refreshes the cache. */
+export async function getNetworkInfo(
+	ctx: IExecuteFunctions,
+	gatewayUrl: string,
+	opts: { forceRefresh?: boolean; itemIndex: number },
+): Promise<NetworkInfo> {
+	const key = joinUrl(gatewayUrl, '');
+	const refresh = opts.forceRefresh === true;
+	return await cache.get(key, async () => await fetchNetworkInfo(ctx, key, refresh, opts.itemIndex), refresh);
+}
+
+/** The parameter-facing name of a core field path (`deposits[0].asset.tokenId` -> `deposits[0].tokenId`). */
+function displayField(field: string): string {
+	return field.replace(/\.asset\.tokenId$/, '.tokenId').replace(/\.asset\.type$/, '.assetType');
+}
+
+/** The admission code the gateway would answer for the same mistake. */
+function codeForField(field: string): string {
+	if (field.endsWith('sparkTransferId')) return 'invalid_transfer_id';
+	if (field.endsWith('tokenId')) return 'invalid_token_id';
+	if (field.endsWith('amount')) return 'invalid_amount';
+	if (field.endsWith('asset.type') || field.endsWith('assetType')) return 'invalid_asset';
+	const byField: Record<string, string> = {
+		evmTransaction: 'invalid_evm_transaction',
+		action: 'invalid_action',
+		recipient: 'invalid_recipient',
+		expiresAt: 'invalid_expires_at',
+		chainId: 'invalid_chain_id',
+		nonce: 'invalid_nonce',
+		deposits: 'invalid_deposits',
+	};
+	return byField[field] ?? 'invalid_input';
+}
+
+/** Reasons of the core that are the gateway's own admission codes for the same mistake. */
+const ADMISSION_REASONS = new Set(['duplicate_transfer_id', 'chain_id_mismatch', 'below_min_deposit']);
+
+/** The gateway's naming of core fields: parameter names and the admission code for each. */
+export const GATEWAY_FIELDS: FieldNaming = {
+	field: displayField,
+	errorCode: (error) => (error.reason !== undefined && ADMISSION_REASONS.has(error.reason) ? error.reason : codeForField(error.field)),
+};
+
+export function describeValue(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * A parameter that must be text (ids, recipient, signed transaction, token id, nonce): trimmed;
+ * a safe whole number becomes its digits; objects, arrays, booleans and unsafe numbers are refused
+ * before anything is sent, instead of travelling as "[object Object]" or rounded digits.
+ */
+export function stringParam(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+	const problem =
+		typeof value === 'number'
+			? `${value} is a JS number that may have lost digits; pass it as a string`
+			: `must be text, got ${describeValue(value)}; pass it as a string`;
+	throw fieldError(ctx.getNode(), itemIndex, field, problem, codeForField(field));
+}
