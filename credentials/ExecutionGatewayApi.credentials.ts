@@ -16,7 +16,7 @@ import type {
 
 import { ProtocolError } from '../nodes/shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey, signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
-import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/schemas';
+import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/responses';
 import { assertSecureUrl, baseUrlOf, isUnderBase } from '../nodes/transport/secureUrl';
 
 const CREDENTIAL_NAME = 'Execution Gateway credential';

@@ -14,7 +14,7 @@ import {
 
 import { ProtocolError } from '../shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey } from '../shared/gateway/keys';
-import { NetworkInfoSchema, type NetworkInfo } from '../shared/gateway/schemas';
+import { NetworkInfoSchema, type NetworkInfo } from '../shared/gateway/responses';
 import { ERROR_HINTS } from '../transport/errors';
 import { ExpiringCache } from '../transport/expiringCache';
 import { fieldError, type FieldNaming } from '../transport/nodeErrors';

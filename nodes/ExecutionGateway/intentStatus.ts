@@ -1,52 +1,14 @@
 /**
- * Intent status (execution-gateway.md §2.3, §3): lookup by submission id, the parsed reason of an
- * EXPIRED intent, and waiting until a final state by polling (§6: no events, status is polled).
+ * Intent status (execution-gateway.md §2.3, §3): lookup by submission id with the parsed reason of
+ * an EXPIRED intent, and waiting until a final state by polling (§6: no events, status is polled).
  */
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { parseRevertLine } from '../shared/gateway/revert';
-import { isFinalIntentStatus, IntentStatusSchema, normalizeIntentStatus } from '../shared/gateway/schemas';
+import { isFinalIntentStatus, IntentStatusSchema, normalizeIntentStatus, statusReasonOf } from '../shared/gateway/responses';
 import { ItemError } from '../transport/nodeErrors';
 import { waitUntilFinal } from '../transport/waitUntilFinal';
 import { joinUrl } from '../transport/request';
 import { authenticatedCall } from './gateway';
-
-/** §3: why an intent expires, from the code at the start of its statusMessage. */
-function failureKind(code: string | undefined): string {
-	if (!code) return 'other';
-	if (code.startsWith('oracle')) return 'oracle';
-	if (code.includes('deadline') || code === 'expired') return 'deadline';
-	if (code.startsWith('admission')) return 'admission';
-	return 'other';
-}
-
-/**
- * The EXPIRED reason (§2.3): a revert line parsed into stage, outcome, intent index, tx hash, gas
- * and decoded output (public-notes.md), or `code: detail` text (oracle, deadline, admission).
- */
-export function statusReasonOf(statusMessage: string | null): IDataObject | null {
-	if (statusMessage === null || statusMessage.trim() === '') return null;
-	const revert = parseRevertLine(statusMessage);
-	if (revert && (revert.stage !== undefined || revert.outcome !== undefined || revert.output !== undefined)) {
-		const reason: IDataObject = { kind: 'revert' };
-		if (revert.prefix !== undefined) reason.code = revert.prefix;
-		if (revert.stage !== undefined) reason.stage = revert.stage;
-		if (revert.outcome !== undefined) reason.outcome = revert.outcome;
-		if (revert.intentIndex !== undefined) reason.intentIndex = revert.intentIndex;
-		if (revert.txHash !== undefined) reason.txHash = revert.txHash;
-		if (revert.reason !== undefined) reason.reason = revert.reason;
-		// Gas is a u64 on the chain: kept as a decimal string.
-		if (revert.gasUsed !== undefined) reason.gasUsed = revert.gasUsed;
-		if (revert.output !== undefined) reason.output = revert.output;
-		if (revert.decoded !== undefined) reason.decoded = { ...revert.decoded };
-		return reason;
-	}
-	const text = statusMessage.trim();
-	const coded = /^([a-z][a-z0-9_]*)(?::\s*([\s\S]*))?$/.exec(text);
-	const code = coded && (coded[2] !== undefined || coded[1].includes('_')) ? coded[1] : undefined;
-	const detail = code ? coded?.[2] : text;
-	return { kind: failureKind(code), ...(code ? { code } : {}), ...(detail ? { detail } : {}) };
-}
 
 /** §2.3 fields (unknown ones passed through) plus `statusReason` for an EXPIRED intent. */
 export function intentStatusOutput(ctx: IExecuteFunctions, body: unknown, itemIndex: number): IDataObject {
@@ -58,7 +20,7 @@ export function intentStatusOutput(ctx: IExecuteFunctions, body: unknown, itemIn
 	}
 	// The spec's spelling in the output, whatever case the gateway answers in (issue 10).
 	const out: IDataObject = { ...(result.data as IDataObject), status: normalizeIntentStatus(result.data.status) as string };
-	if (out.status === 'EXPIRED') out.statusReason = statusReasonOf(result.data.statusMessage);
+	if (out.status === 'EXPIRED') out.statusReason = statusReasonOf(result.data.statusMessage) as IDataObject | null;
 	return out;
 }
 

@@ -1,16 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
-import {
-	encodeErrorString,
-	encodePanic,
-	formatRevertLine,
-	isFinalIntentStatus,
-	type IntentStatus,
-} from '../../nodes/shared/gateway';
+import { isFinalIntentStatus, type IntentStatus } from '../../nodes/shared/gateway';
 import type { SandboxClock } from '../clock';
 import type { AdmittedIntent } from './admission';
 import { conflict } from './errors';
 import { DEFAULT_REVERT_MESSAGE } from './markers';
+import { encodeErrorString, encodePanic, formatRevertLine } from './revertLines';
 import type { GatewayState, IntentRecord, RevertPlan } from './state';
 
 const STATUS_RANK: Record<IntentStatus, number> = { ACCEPTED: 0, INCLUDED_PENDING_FINALITY: 1, FINALIZED: 2, EXPIRED: 2 };

@@ -6,10 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
 import {
-	ChallengeResponseSchema,
 	decodeSignedEip1559,
 	ExecuteResponseSchema,
-	GatewayErrorBodySchema,
 	IntentStatusSchema,
 	NetworkInfoSchema,
 	parseRevertLine,
@@ -22,6 +20,7 @@ import {
 	type IntentStatusResponse,
 	type WireIntent,
 } from '../../nodes/shared/gateway';
+import { ChallengeResponseSchema, GatewayErrorBodySchema } from '../../sandbox/gateway/wireSchemas';
 import { SandboxClock } from '../../sandbox/clock';
 import { buildGatewayApp, type GatewayApp, type GatewayAppOptions } from '../../sandbox/gateway/app';
 import { errorRevertCalldata, panicRevertCalldata } from '../../sandbox/gateway/markers';

@@ -6,5 +6,4 @@ export * from './rlp';
 export * from './eip1559';
 export * from './intentFields';
 export * from './canonical';
-export * from './revert';
-export * from './schemas';
+export * from './responses';

@@ -16,7 +16,7 @@ import {
 } from './canonical';
 import type { DecodedEip1559 } from './eip1559';
 import { ProtocolError } from '../errors';
-import type { NetworkInfo } from './schemas';
+import type { NetworkInfo } from './responses';
 import { normalizeWireIntent, validateChainId, validateExpiresAt, validateNonce, validateRecipient } from './intentFields';
 
 export type IntentAction = { recipient: string } | { evmTransaction: string };

@@ -1,6 +1,6 @@
 /** §5 challenge signing refuses text that could be an intent (issue 14 point 1), and nothing else. */
 import { ProtocolError } from '../../../nodes/shared/errors';
-import { challengeTextOf } from '../../../nodes/shared/gateway/schemas';
+import { challengeTextOf } from '../../../nodes/shared/gateway/responses';
 import { signChallenge, unsafeChallengeReason, verifyChallengeSignature } from '../../../nodes/shared/gateway/keys';
 import { publicKeyFromPrivateKey } from '../../../nodes/shared/gateway/keys';
 

@@ -1,7 +1,7 @@
 import { buildCanonicalIntent, serializeCanonicalIntent, signedTxHashOf } from '../../../nodes/shared/gateway/canonical';
 import { ProtocolError } from '../../../nodes/shared/errors';
 import { checkAgainstNetwork, intentMessage, planIntent, wireIntent, type IntentInput } from '../../../nodes/shared/gateway/intentPlan';
-import type { NetworkInfo } from '../../../nodes/shared/gateway/schemas';
+import type { NetworkInfo } from '../../../nodes/shared/gateway/responses';
 
 /** Mainnet EIP-1559 transaction 0x0ec0b6a2... on chain 1 (see eip1559.test.ts for its provenance). */
 const MAINNET_RAW =

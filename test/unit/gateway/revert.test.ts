@@ -1,11 +1,5 @@
-import {
-	decodeRevertOutput,
-	encodeErrorString,
-	encodePanic,
-	formatRevertLine,
-	parseRevertLine,
-	PANIC_CODE_MEANINGS,
-} from '../../../nodes/shared/gateway';
+import { decodeRevertOutput, parseRevertLine, PANIC_CODE_MEANINGS } from '../../../nodes/shared/gateway';
+import { encodeErrorString, encodePanic, formatRevertLine } from '../../../sandbox/gateway/revertLines';
 
 const TX = '0x0ec0b6a2df4d87424e5f6ad2a654e27aaeb7dac20ae9e8385cc09087ad532ee0';
 /** Error("Not enough Ether provided.") as ABI-encoded in the Solidity documentation (revert example). */

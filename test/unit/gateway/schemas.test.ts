@@ -1,15 +1,13 @@
 import {
-	ChallengeRequestSchema,
 	ExecuteResponseSchema,
 	FINAL_INTENT_STATUSES,
-	GatewayErrorBodySchema,
 	INTENT_STATUSES,
 	IntentStatusSchema,
 	isFinalIntentStatus,
 	NetworkInfoSchema,
-	VerifyRequestSchema,
 	VerifyResponseSchema,
 } from '../../../nodes/shared/gateway';
+import { ChallengeRequestSchema, GatewayErrorBodySchema, VerifyRequestSchema } from '../../../sandbox/gateway/wireSchemas';
 
 describe('gateway schemas', () => {
 	it('lists the spec §3 statuses and the final ones', () => {

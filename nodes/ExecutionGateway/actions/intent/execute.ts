@@ -9,7 +9,7 @@ import { closeCanonicalBody, serializeCanonicalBody, serializeWireIntent } from 
 import { bytesToHex } from '../../../shared/gateway/hex';
 import { checkAgainstNetwork, planIntent, wireIntent, type IntentHeader, type IntentPlan } from '../../../shared/gateway/intentPlan';
 import { sha256Bytes, signDigestDer } from '../../../shared/gateway/keys';
-import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/schemas';
+import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/responses';
 import { ItemError, itemErrorOf, planned, ServiceError } from '../../../transport/nodeErrors';
 import { joinUrl } from '../../../transport/request';
 import {
