@@ -2,8 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fieldError } from '../../../transport/nodeErrors';
-import { gatewayUrlOf, stringParam } from '../../gateway';
-import { fetchIntent, waitForFinal, waitOptionFields, waitOptionsOf } from '../../intentStatus';
+import { fetchIntent, gatewayUrlOf, stringParam, waitForFinal, waitOptionFields, waitOptionsOf } from '../../gateway';
 
 const show = { resource: ['intent'], operation: ['get'] };
 
