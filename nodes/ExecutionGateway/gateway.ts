@@ -266,6 +266,11 @@ export interface WaitOptions {
 	onTimeout: 'error' | 'returnLast';
 }
 
+/** An operation's "Options" collection, shown for that operation only. */
+export function optionsCollection(show: Record<string, string[]>, options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, displayOptions: { show }, options };
+}
+
 /** Options shared by intent.execute and intent.get (inside their "Options" collection). */
 export const waitOptionFields: INodeProperties[] = [
 	{

@@ -32,6 +32,7 @@ import {
 	GATEWAY_FIELDS,
 	getNetworkInfo,
 	hintFor,
+	optionsCollection,
 	signerOf,
 	stringParam,
 	waitForFinal,
@@ -140,58 +141,50 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { ...show, action: ['execute'] } },
 		description: 'Hex of the signed EIP-1559 transaction (RLP); its signer is the account the deposits credit',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Chain ID',
-				name: 'chainId',
-				type: 'number',
-				default: 0,
-				description:
-					"Execution chain ID; 0 takes it from Network Info. A given value must equal the gateway's chain ID, checked before sending.",
-			},
-			{
-				displayName: 'Deposits (JSON)',
-				name: 'depositsJson',
-				type: 'json',
-				default: '[]',
-				description:
-					'Deposits as a JSON array of {sparkTransferId, assetType: "btc" | "token", tokenId, amount}, instead of the Deposits list. Write large amounts as strings or plain digits; they stay exact.',
-			},
-			{
-				displayName: 'Expires At',
-				name: 'expiresAt',
-				type: 'string',
-				default: '',
-				placeholder: '2030-01-01T12:00:00Z',
-				description:
-					'Unix milliseconds or an ISO 8601 timestamp, at most 24 hours ahead. Empty: now + 15 minutes, kept the same when n8n retries the item.',
-			},
-			{
-				displayName: 'Nonce',
-				name: 'nonce',
-				type: 'string',
-				default: '',
-				description:
-					'Unique per keypair; the gateway refuses a reused nonce. Empty: 32 hex characters derived from workflow, execution, node, item and intent content, so a retried item cannot create a second intent. Set your own (for example an order ID) to deduplicate across executions.',
-			},
-			{
-				displayName: 'Refuse When Paused',
-				name: 'refuseWhenPaused',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to refuse the intent, before sending, when Network Info reports paused. Off: paused is advisory (the live service may still admit intents) and the output carries a warning.',
-			},
-			...waitOptionFields,
-		],
-	},
+	optionsCollection(show, [
+		{
+			displayName: 'Chain ID',
+			name: 'chainId',
+			type: 'number',
+			default: 0,
+			description:
+				"Execution chain ID; 0 takes it from Network Info. A given value must equal the gateway's chain ID, checked before sending.",
+		},
+		{
+			displayName: 'Deposits (JSON)',
+			name: 'depositsJson',
+			type: 'json',
+			default: '[]',
+			description:
+				'Deposits as a JSON array of {sparkTransferId, assetType: "btc" | "token", tokenId, amount}, instead of the Deposits list. Write large amounts as strings or plain digits; they stay exact.',
+		},
+		{
+			displayName: 'Expires At',
+			name: 'expiresAt',
+			type: 'string',
+			default: '',
+			placeholder: '2030-01-01T12:00:00Z',
+			description:
+				'Unix milliseconds or an ISO 8601 timestamp, at most 24 hours ahead. Empty: now + 15 minutes, kept the same when n8n retries the item.',
+		},
+		{
+			displayName: 'Nonce',
+			name: 'nonce',
+			type: 'string',
+			default: '',
+			description:
+				'Unique per keypair; the gateway refuses a reused nonce. Empty: 32 hex characters derived from workflow, execution, node, item and intent content, so a retried item cannot create a second intent. Set your own (for example an order ID) to deduplicate across executions.',
+		},
+		{
+			displayName: 'Refuse When Paused',
+			name: 'refuseWhenPaused',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to refuse the intent, before sending, when Network Info reports paused. Off: paused is advisory (the live service may still admit intents) and the output carries a warning.',
+		},
+		...waitOptionFields,
+	]),
 ];
 
 /* Reading the item once, and its identity across n8n's Retry On Fail (nonce, expiry, memory). */

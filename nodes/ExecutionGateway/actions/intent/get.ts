@@ -2,7 +2,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fieldError } from '../../../transport/nodeErrors';
-import { fetchIntent, gatewayUrlOf, stringParam, waitForFinal, waitOptionFields, waitOptionsOf } from '../../gateway';
+import {
+	fetchIntent,
+	gatewayUrlOf,
+	optionsCollection,
+	stringParam,
+	waitForFinal,
+	waitOptionFields,
+	waitOptionsOf,
+} from '../../gateway';
 
 const show = { resource: ['intent'], operation: ['get'] };
 
@@ -16,15 +24,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 		description: 'The submissionId returned when the intent was executed',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [...waitOptionFields],
-	},
+	optionsCollection(show, waitOptionFields),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {

@@ -1,29 +1,21 @@
 /** network.getInfo: GET /api/v1/network/info (execution-gateway.md §2.3a, §4), cached 60 s per gateway URL. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { gatewayUrlOf, getNetworkInfo } from '../../gateway';
+import { gatewayUrlOf, getNetworkInfo, optionsCollection } from '../../gateway';
 
 const show = { resource: ['network'], operation: ['getInfo'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Force Refresh',
-				name: 'forceRefresh',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to bypass the 60-second cache and send forceRefresh=1 to the gateway, for example after a suspected re-key',
-			},
-		],
-	},
+	optionsCollection(show, [
+		{
+			displayName: 'Force Refresh',
+			name: 'forceRefresh',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to bypass the 60-second cache and send forceRefresh=1 to the gateway, for example after a suspected re-key',
+		},
+	]),
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
