@@ -1,9 +1,12 @@
 import {
-	buildCanonicalIntent,
+	assertDistinctTransfers,
+	assertMinDeposits,
+	buildTransfers,
 	decodeSignedEip1559,
 	Eip1559Error,
 	ProtocolError,
 	intentDigest,
+	type CanonicalAction,
 	intentIdFromDigest,
 	parseU64,
 	validateExpiresAt,
@@ -44,13 +47,22 @@ function check<T>(code: string, fn: () => T): T {
 	}
 }
 
+/** The same, for the rules whose message does not start with the field it names. */
+function checkField<T>(code: string, fn: () => T): T {
+	try {
+		return fn();
+	} catch (e) {
+		if (e instanceof ProtocolError) throw rejectAdmission(code, `${e.field}: ${e.message}`);
+		throw e;
+	}
+}
+
 function isPresent(value: unknown): boolean {
 	return value !== undefined && value !== null;
 }
 
-function readTransfers(body: Body, minDepositSats: number): IntentTransfer[] {
+function readTransfers(body: Body): IntentTransfer[] {
 	if (!Array.isArray(body.deposits)) throw rejectAdmission('invalid_request', 'deposits must be an array (it may be empty)');
-	const seen = new Set<string>();
 	return body.deposits.map((raw: unknown, i): IntentTransfer => {
 		const at = `deposits[${i}]`;
 		if (typeof raw !== 'object' || raw === null) throw rejectAdmission('invalid_request', `${at} must be an object`);
@@ -67,13 +79,6 @@ function readTransfers(body: Body, minDepositSats: number): IntentTransfer[] {
 			throw rejectAdmission('invalid_amount', `${at}.amount must be an unsigned 64-bit integer`);
 		}
 		const amount = check('invalid_amount', () => parseU64(amountRaw, `${at}.amount`));
-		// §8: the minimum deposit is in sats, so it applies to BTC deposits.
-		if (assetType === 'btc' && amount < BigInt(minDepositSats)) {
-			throw rejectAdmission('below_min_deposit', `${at}.amount ${amount} is below minDepositSats ${minDepositSats}`);
-		}
-		const key = sparkTransferId.toLowerCase();
-		if (seen.has(key)) throw rejectAdmission('duplicate_transfer_id', `${at}.sparkTransferId appears more than once in this intent`);
-		seen.add(key);
 		return { sparkTransferId, assetType, tokenId, amount };
 	});
 }
@@ -125,24 +130,22 @@ export function admitExecute(state: GatewayState, signer: string, bodyRaw: unkno
 	}
 	const recipient = hasRecipient ? check('invalid_recipient', () => validateRecipient(body.recipient)) : undefined;
 	const tx = hasTx ? readEvmTransaction(body.evmTransaction, config.chainId) : undefined;
-	const transfers = readTransfers(body, config.minDepositSats);
+	const transfers = readTransfers(body);
 
 	if (typeof body.signature !== 'string' || body.signature.length === 0) {
 		throw rejectAdmission('invalid_signature', 'signature is required: DER hex over SHA-256 of the canonical intent message');
 	}
-	const wire: WireIntent = {
-		chainId: config.chainId,
-		deposits: transfers.map((t) => ({
-			sparkTransferId: t.sparkTransferId,
-			asset: t.assetType === 'token' ? { type: 'token', tokenId: t.tokenId as string } : { type: 'btc' },
-			amount: t.amount,
-		})),
-		recipient,
-		evmTransaction: hasTx ? (body.evmTransaction as string) : undefined,
-		nonce,
-		expiresAt,
-	};
-	const digest = intentDigest(check('invalid_request', () => buildCanonicalIntent(wire)));
+	const deposits: WireIntent['deposits'] = transfers.map((t) => ({
+		sparkTransferId: t.sparkTransferId,
+		asset: t.assetType === 'token' ? { type: 'token', tokenId: t.tokenId as string } : { type: 'btc' },
+		amount: t.amount,
+	}));
+	// The client's own rules (§3, §8), and the message rebuilt from the parts already checked: no second decode.
+	const canonicalTransfers = check('invalid_request', () => buildTransfers(deposits));
+	checkField('below_min_deposit', () => assertMinDeposits(canonicalTransfers, config.minDepositSats));
+	checkField('duplicate_transfer_id', () => assertDistinctTransfers(canonicalTransfers));
+	const action: CanonicalAction = tx ? { type: 'execute', signedTxHash: tx.hash } : { type: 'deposit', recipient: recipient as string };
+	const digest = intentDigest({ chainId: config.chainId, transfers: canonicalTransfers, action, nonce, expiresAt });
 	if (!verifyDerSignature(body.signature, digest, signer)) {
 		throw rejectAdmission(
 			'invalid_signature',

@@ -6,4 +6,5 @@ export * from './rlp';
 export * from './eip1559';
 export * from './intentFields';
 export * from './canonical';
+export * from './intentPlan';
 export * from './responses';

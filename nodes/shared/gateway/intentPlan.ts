@@ -57,7 +57,7 @@ function planAction(action: IntentAction): { canonicalAction: CanonicalAction; e
 }
 
 /** §3: a transfer funds one intent, so the same id twice in one intent can never be admitted. */
-function assertDistinctTransfers(transfers: CanonicalTransfer[]): void {
+export function assertDistinctTransfers(transfers: CanonicalTransfer[]): void {
 	const seen = new Map<string, number>();
 	transfers.forEach((t, k) => {
 		const first = seen.get(t.transferId.toLowerCase());
@@ -93,8 +93,13 @@ export function checkAgainstNetwork(plan: IntentPlan, info: NetworkInfo): void {
 	if (plan.evm && plan.evm.chainId !== BigInt(chainId)) {
 		throw new ProtocolError(`is signed for chain ${plan.evm.chainId}, but the gateway executes on chain ${chainId}`, { field: 'evmTransaction', reason: 'invalid_evm_transaction' });
 	}
-	const min = BigInt(info.minDepositSats);
-	plan.transfers.forEach((t, k) => {
+	assertMinDeposits(plan.transfers, info.minDepositSats);
+}
+
+/** §8: every BTC deposit is at least minDepositSats (the minimum is in sats, so tokens are exempt). */
+export function assertMinDeposits(transfers: CanonicalTransfer[], minDepositSats: number): void {
+	const min = BigInt(minDepositSats);
+	transfers.forEach((t, k) => {
 		if (t.assetType === 'NativeSats' && t.amountSats < min) {
 			const message = `${t.amountSats} sats is below the gateway minimum of ${min} sats (Network Info: minDepositSats)`;
 			throw new ProtocolError(message, { field: `deposits[${k}].amount`, reason: 'below_min_deposit' });
