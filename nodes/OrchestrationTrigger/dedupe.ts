@@ -9,6 +9,7 @@
  * save by another request (last writer wins) is healed by the next write, and a copy arriving
  * here before the save is caught.
  */
+import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import {
 	DEFAULT_MEMORY_BOUND,
@@ -17,6 +18,7 @@ import {
 	compactKey,
 	emptyMemory,
 	memoryHas,
+	mergeMemories,
 	readMemory,
 	rememberKeys,
 	type DeliveryMemoryState,
@@ -124,14 +126,22 @@ function settle(layer: ProcessLayer, state: DeliveryMemoryState, place: MemoryPl
 	for (const key of layer.unsaved.keys()) if (has(layer, state, key)) layer.unsaved.delete(key);
 }
 
+/** Names this process's writes, so an older copy of its own state is told from another process's. */
+const WRITER = randomUUID();
+
 /**
- * What this process last wrote when it is newer than the stored copy (counted writes) or the same
- * one, else the stored copy (another process wrote since).
+ * The state this request works on: what this process last wrote when the stored copy is that or an
+ * older copy of it; otherwise both merged (another process wrote since: last writer wins in n8n,
+ * so each side keeps what the other wrote). The merge goes into `written`, the object this process
+ * assigns on every write.
  */
-function newestState(layer: ProcessLayer, loaded: DeliveryMemoryState): DeliveryMemoryState {
+function newestState(layer: ProcessLayer, loaded: DeliveryMemoryState, place: MemoryPlace): DeliveryMemoryState {
 	const { written } = layer;
 	if (written === undefined) return loaded;
-	return written.n > loaded.n || (written.n === loaded.n && written.keys === loaded.keys) ? written : loaded;
+	if (written.keys === loaded.keys || (loaded.w === WRITER && loaded.n <= written.n)) return written;
+	Object.assign(written, mergeMemories(written, loaded, place.nowMs, place.limits), { w: WRITER });
+	layer.index = undefined;
+	return written;
 }
 
 function has(layer: ProcessLayer, state: DeliveryMemoryState, compact: string): boolean {
@@ -162,7 +172,7 @@ export interface StoredMemory extends DuplicateMemory {
 export function storedMemory(place: MemoryPlace): StoredMemory {
 	const layer = processLayer(place.namespace);
 	const loaded = readMemory(place.staticData[place.field]);
-	let state = newestState(layer, loaded);
+	let state = newestState(layer, loaded, place);
 	settle(layer, state, place);
 	return {
 		has(key) {
@@ -184,7 +194,7 @@ export function storedMemory(place: MemoryPlace): StoredMemory {
 			const before = state;
 			state = rememberKeys(state, fresh, place.nowMs, place.limits, true);
 			reindex(layer, before, state, fresh);
-			layer.written = Object.assign(layer.written ?? emptyMemory(), state);
+			layer.written = Object.assign(layer.written ?? emptyMemory(), state, { w: WRITER });
 			state = layer.written;
 			// Assigning a member marks n8n's observable static data as changed, so it is saved.
 			place.staticData[place.field] = layer.written as unknown as IDataObject;

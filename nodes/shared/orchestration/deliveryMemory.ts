@@ -17,13 +17,15 @@ export const DEFAULT_MEMORY_BOUND = 100_000;
 
 /**
  * Stored form: `keys` oldest first; `buckets` flat pairs [bucket number, count], oldest first;
- * `n` counts the writes, so a reader can tell the newer of two copies.
+ * `n` counts the writes, `w` names the writer (a process), so a reader can tell an older copy of
+ * its own writes from another writer's.
  */
 export interface DeliveryMemoryState {
 	v: 1;
 	keys: string;
 	buckets: number[];
 	n: number;
+	w?: string;
 }
 
 export interface MemoryLimits {
@@ -55,7 +57,9 @@ export function readMemory(value: unknown): DeliveryMemoryState {
 	if (typeof keys !== 'string' || !Array.isArray(buckets) || buckets.length % 2 !== 0) return emptyMemory();
 	if (!buckets.every((b) => Number.isSafeInteger(b) && b >= 0)) return emptyMemory();
 	if (keys.length !== countOf(buckets) * COMPACT_KEY_LENGTH) return emptyMemory();
-	return { v: 1, keys, buckets, n: Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : 0 };
+	const state: DeliveryMemoryState = { v: 1, keys, buckets, n: Number.isSafeInteger(n) && (n as number) >= 0 ? (n as number) : 0 };
+	const { w } = value as Partial<DeliveryMemoryState>;
+	return typeof w === 'string' ? { ...state, w } : state;
 }
 
 export function memorySize(state: DeliveryMemoryState): number {
@@ -123,4 +127,36 @@ export function rememberKeys(
 	if (last >= 0 && buckets[last] >= bucket) buckets[last + 1] += fresh.length;
 	else buckets.push(bucket, fresh.length);
 	return trimMemory({ v: 1, keys: trimmed.keys + fresh.join(''), buckets, n: trimmed.n + 1 }, nowMs, limits);
+}
+
+/** The bucket of each entry, oldest first. */
+function bucketOfEach(state: DeliveryMemoryState): number[] {
+	const out: number[] = [];
+	for (let i = 0; i < state.buckets.length; i += 2) for (let c = 0; c < state.buckets[i + 1]; c++) out.push(state.buckets[i]);
+	return out;
+}
+
+/**
+ * Both copies' entries, each key once at its earliest time, oldest first, then trimmed: two writers
+ * that saved over each other (last writer wins) lose nothing once either merges. O(a + b).
+ */
+export function mergeMemories(a: DeliveryMemoryState, b: DeliveryMemoryState, nowMs: number, limits: MemoryLimits): DeliveryMemoryState {
+	const times = [bucketOfEach(a), bucketOfEach(b)];
+	const states = [a, b];
+	const seen = new Set<string>();
+	const keys: string[] = [];
+	const buckets: number[] = [];
+	const next = [0, 0];
+	while (next[0] < times[0].length || next[1] < times[1].length) {
+		const from = next[1] >= times[1].length || (next[0] < times[0].length && times[0][next[0]] <= times[1][next[1]]) ? 0 : 1;
+		const at = next[from]++;
+		const key = states[from].keys.slice(at * COMPACT_KEY_LENGTH, (at + 1) * COMPACT_KEY_LENGTH);
+		if (seen.has(key)) continue;
+		seen.add(key);
+		keys.push(key);
+		const bucket = times[from][at];
+		if (buckets.length > 0 && buckets[buckets.length - 2] === bucket) buckets[buckets.length - 1]++;
+		else buckets.push(bucket, 1);
+	}
+	return trimMemory({ v: 1, keys: keys.join(''), buckets, n: Math.max(a.n, b.n) }, nowMs, limits);
 }
