@@ -158,6 +158,11 @@ export class OrchestrationTrigger implements INodeType {
 			replays: memories.replays,
 		});
 
+		if (decision.outcome !== 'rejected') {
+			// A verified request writes back what a concurrent save of another process dropped.
+			memories.duplicates?.flush();
+			memories.replays.flush();
+		}
 		if (decision.outcome === 'accepted') {
 			const delivery = {
 				envelope: decision.envelope,

@@ -21,6 +21,7 @@ import {
 	mergeMemories,
 	readMemory,
 	rememberKeys,
+	trimMemory,
 	type DeliveryMemoryState,
 	type MemoryLimits,
 } from '../shared/orchestration/deliveryMemory';
@@ -133,15 +134,17 @@ const WRITER = randomUUID();
  * The state this request works on: what this process last wrote when the stored copy is that or an
  * older copy of it; otherwise both merged (another process wrote since: last writer wins in n8n,
  * so each side keeps what the other wrote). The merge goes into `written`, the object this process
- * assigns on every write.
+ * assigns on every write. `stale`: the stored copy lacks keys this process knows (a concurrent save
+ * of another process dropped them), so a verified request writes them back (`flush`).
  */
-function newestState(layer: ProcessLayer, loaded: DeliveryMemoryState, place: MemoryPlace): DeliveryMemoryState {
+function newestState(layer: ProcessLayer, loaded: DeliveryMemoryState, place: MemoryPlace): { state: DeliveryMemoryState; stale: boolean } {
 	const { written } = layer;
-	if (written === undefined) return loaded;
-	if (written.keys === loaded.keys || (loaded.w === WRITER && loaded.n <= written.n)) return written;
-	Object.assign(written, mergeMemories(written, loaded, place.nowMs, place.limits), { w: WRITER });
+	if (written === undefined) return { state: loaded, stale: false };
+	if (written.keys === loaded.keys || (loaded.w === WRITER && loaded.n <= written.n)) return { state: written, stale: false };
+	const merged = mergeMemories(written, loaded, place.nowMs, place.limits);
+	Object.assign(written, merged, { w: WRITER });
 	layer.index = undefined;
-	return written;
+	return { state: written, stale: merged.keys !== trimMemory(loaded, place.nowMs, place.limits).keys };
 }
 
 function has(layer: ProcessLayer, state: DeliveryMemoryState, compact: string): boolean {
@@ -160,30 +163,27 @@ function reindex(layer: ProcessLayer, before: DeliveryMemoryState, after: Delive
 }
 
 /**
- * A memory kept in static data: `store` writes a key only when the stored state lacks it; `flush`
- * writes what this process remembered when the stored state is older.
+ * A memory kept in static data: `remember` writes an accepted key; `flush` writes back what this
+ * process knows when the stored copy lacks some of it.
  */
 export interface StoredMemory extends DuplicateMemory {
-	store(key: string): void;
 	flush(): void;
 }
 
-/** One memory on the node's static data plus this process's layer. Only `remember` and `store` write. */
+/** One memory on the node's static data plus this process's layer. Only `remember` and `flush` write. */
 export function storedMemory(place: MemoryPlace): StoredMemory {
 	const layer = processLayer(place.namespace);
 	const loaded = readMemory(place.staticData[place.field]);
-	let state = newestState(layer, loaded, place);
+	const newest = newestState(layer, loaded, place);
+	let state = newest.state;
 	settle(layer, state, place);
 	return {
 		has(key) {
 			const compact = compactKey(key);
 			return layer.unsaved.has(compact) || layer.recent.has(compact) || has(layer, state, compact);
 		},
-		store(key) {
-			if (!memoryHas(loaded, compactKey(key))) this.remember(key);
-		},
 		flush() {
-			if (layer.written !== undefined && layer.written.n > loaded.n) place.staticData[place.field] = layer.written as unknown as IDataObject;
+			if (newest.stale && layer.written !== undefined) place.staticData[place.field] = layer.written as unknown as IDataObject;
 		},
 		remember(key) {
 			const compact = compactKey(key);

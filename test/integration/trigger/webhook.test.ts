@@ -290,6 +290,15 @@ describe('Orchestration Trigger: webhook handler', () => {
 		const retry = await deliverInMemory(h, theirs.body, signedHeaders(SECRET, theirs.body, Date.now() + 5));
 		expect(retry.json?.ignored).toBe('duplicate');
 		expect(retry.result.workflowData).toBeUndefined();
+		// That verified request wrote back this process's keys, which the other's save had dropped.
+		const healed = readMemory(nodeStaticData(h).deliveries);
+		for (const key of [...own, theirKey]) expect(memoryHas(healed, key)).toBe(true);
+		// A forged request writes nothing, whatever the stored copy lacks.
+		nodeStaticData(h).deliveries = { v: 1, keys: theirKey, buckets: [bucket, 1], n: 1, w: 'another-process' };
+		const root = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+		root.__dataChanged = false;
+		expect((await deliverInMemory(h, theirs.body, signedHeaders('whsec_another_secret_x', theirs.body))).status).toBe(401);
+		expect(root.__dataChanged).toBe(false);
 		// The next accepted delivery saves every key of both processes.
 		const next = signed(envelope());
 		const nextKey = keyOf((await deliverInMemory(h, next.body, next.headers)).result.workflowData![0]);
@@ -331,11 +340,13 @@ describe('Orchestration Trigger: webhook handler', () => {
 		const concurrent = triggerHarness({ parameters: existing(), staticData: {}, workflowId: first.workflow.id });
 		const duplicate = await deliverInMemory(concurrent, env.body, signedHeaders(SECRET, env.body, Date.now() + 9));
 		expect(duplicate.json?.ignored).toBe('duplicate');
-		// The test URL is another endpoint for duplicates: its own memory (a fresh signature runs)...
-		const test = await deliverInMemory(concurrent, env.body, signedHeaders(SECRET, env.body, Date.now() + 11), true);
+		// The test URL (its own static data snapshot in n8n) is another endpoint for duplicates: its own
+		// memory (a fresh signature runs)...
+		const testUrl = triggerHarness({ parameters: existing(), staticData: {}, workflowId: first.workflow.id });
+		const test = await deliverInMemory(testUrl, env.body, signedHeaders(SECRET, env.body, Date.now() + 11), true);
 		expect(test.result.workflowData).toHaveLength(1);
 		// ...but a production delivery replayed there, with its signature, starts nothing.
-		const replayed = await deliverInMemory(concurrent, env.body, env.headers, true);
+		const replayed = await deliverInMemory(testUrl, env.body, env.headers, true);
 		expect([replayed.status, replayed.json?.ignored, replayed.result.workflowData]).toEqual([200, 'replay', undefined]);
 	});
 
