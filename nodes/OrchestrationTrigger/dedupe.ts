@@ -18,10 +18,11 @@ import {
 	compactKey,
 	emptyMemory,
 	memoryHas,
-	mergeMemories,
+	addEntries,
+	entriesMissing,
+	memorySize,
 	readMemory,
 	rememberKeys,
-	trimMemory,
 	type DeliveryMemoryState,
 	type MemoryLimits,
 } from '../shared/orchestration/deliveryMemory';
@@ -141,24 +142,41 @@ function newestState(layer: ProcessLayer, loaded: DeliveryMemoryState, place: Me
 	const { written } = layer;
 	if (written === undefined) return { state: loaded, stale: false };
 	if (written.keys === loaded.keys || (loaded.w === WRITER && loaded.n <= written.n)) return { state: written, stale: false };
-	const merged = mergeMemories(written, loaded, place.nowMs, place.limits);
-	Object.assign(written, merged, { w: WRITER });
-	layer.index = undefined;
-	return { state: written, stale: merged.keys !== trimMemory(loaded, place.nowMs, place.limits).keys };
+	const index = indexOf(layer, written);
+	const missing = entriesMissing(loaded, (key) => index.has(key));
+	const stale = memorySize(loaded) - missing.length < memorySize(written);
+	if (missing.length > 0) {
+		const beforeKeys = written.keys;
+		Object.assign(written, addEntries(written, missing, place.nowMs, place.limits));
+		reindex(layer, beforeKeys, written, missing.map((e) => e.key));
+	}
+	Object.assign(written, { n: Math.max(written.n, loaded.n), w: WRITER });
+	return { state: written, stale };
+}
+
+/** The key set of `written`, built once and then kept in step by reindex. */
+function indexOf(layer: ProcessLayer, written: DeliveryMemoryState): Set<string> {
+	layer.index ??= new Set(Array.from({ length: memorySize(written) }, (_, i) => written.keys.substr(i * COMPACT_KEY_LENGTH, COMPACT_KEY_LENGTH)));
+	return layer.index;
 }
 
 function has(layer: ProcessLayer, state: DeliveryMemoryState, compact: string): boolean {
 	return state === layer.written && layer.index !== undefined ? layer.index.has(compact) : memoryHas(state, compact);
 }
 
-/** Keeps the index of `written` in step: drops the keys that left its front, adds the new ones. */
-function reindex(layer: ProcessLayer, before: DeliveryMemoryState, after: DeliveryMemoryState, fresh: string[]): void {
-	const dropped = before.keys.length / COMPACT_KEY_LENGTH + fresh.length - after.keys.length / COMPACT_KEY_LENGTH;
-	if (before !== layer.written || layer.index === undefined || dropped > before.keys.length / COMPACT_KEY_LENGTH) {
-		layer.index = new Set(Array.from({ length: after.keys.length / COMPACT_KEY_LENGTH }, (_, i) => after.keys.substr(i * COMPACT_KEY_LENGTH, COMPACT_KEY_LENGTH)));
+/**
+ * Keeps the index of `written` in step when `after` is `beforeKeys` plus `fresh` at its end, trimmed
+ * from the front: drops the keys that left the front, adds the new ones; otherwise rebuilds it.
+ */
+function reindex(layer: ProcessLayer, beforeKeys: string | undefined, after: DeliveryMemoryState, fresh: string[]): void {
+	const appended = beforeKeys !== undefined && after.keys.endsWith(fresh.join(''));
+	const dropped = appended ? (beforeKeys.length - after.keys.length) / COMPACT_KEY_LENGTH + fresh.length : 0;
+	if (!appended || layer.index === undefined || dropped > beforeKeys.length / COMPACT_KEY_LENGTH) {
+		layer.index = undefined;
+		indexOf(layer, after);
 		return;
 	}
-	for (let i = 0; i < dropped; i++) layer.index.delete(before.keys.substr(i * COMPACT_KEY_LENGTH, COMPACT_KEY_LENGTH));
+	for (let i = 0; i < dropped; i++) layer.index.delete(beforeKeys.substr(i * COMPACT_KEY_LENGTH, COMPACT_KEY_LENGTH));
 	for (const key of fresh) layer.index.add(key);
 }
 
@@ -191,9 +209,9 @@ export function storedMemory(place: MemoryPlace): StoredMemory {
 			layer.recent.set(compact, place.nowMs);
 			expire(layer.recent, place.nowMs, place.limits);
 			const fresh = [...new Set([...legacyKeys(place.staticData), ...layer.unsaved.keys()])].filter((k) => !has(layer, state, k));
-			const before = state;
+			const beforeKeys = state === layer.written ? state.keys : undefined;
 			state = rememberKeys(state, fresh, place.nowMs, place.limits, true);
-			reindex(layer, before, state, fresh);
+			reindex(layer, beforeKeys, state, fresh);
 			layer.written = Object.assign(layer.written ?? emptyMemory(), state, { w: WRITER });
 			state = layer.written;
 			// Assigning a member marks n8n's observable static data as changed, so it is saved.

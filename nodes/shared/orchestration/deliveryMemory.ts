@@ -160,3 +160,44 @@ export function mergeMemories(a: DeliveryMemoryState, b: DeliveryMemoryState, no
 	}
 	return trimMemory({ v: 1, keys: keys.join(''), buckets, n: Math.max(a.n, b.n) }, nowMs, limits);
 }
+
+/** The entries of `other` that `known` lacks, oldest first, each with its bucket. */
+export function entriesMissing(other: DeliveryMemoryState, known: (key: string) => boolean): Array<{ key: string; bucket: number }> {
+	const missing: Array<{ key: string; bucket: number }> = [];
+	let at = 0;
+	for (let i = 0; i < other.buckets.length; i += 2) {
+		for (let c = 0; c < other.buckets[i + 1]; c++, at++) {
+			const key = other.keys.slice(at * COMPACT_KEY_LENGTH, (at + 1) * COMPACT_KEY_LENGTH);
+			if (!known(key)) missing.push({ key, bucket: other.buckets[i] });
+		}
+	}
+	return missing;
+}
+
+/**
+ * Adds entries `state` lacks (from entriesMissing): appended when none is older than its newest
+ * bucket (the usual case: another writer's latest keys), else a full merge. Then trimmed.
+ */
+export function addEntries(
+	state: DeliveryMemoryState,
+	entries: ReadonlyArray<{ key: string; bucket: number }>,
+	nowMs: number,
+	limits: MemoryLimits,
+): DeliveryMemoryState {
+	const last = state.buckets.length > 0 ? state.buckets[state.buckets.length - 2] : -Infinity;
+	if (entries.some((e) => e.bucket < last)) {
+		const other: DeliveryMemoryState = { v: 1, keys: '', buckets: [], n: 0 };
+		for (const e of entries) appendEntry(other, e);
+		return mergeMemories(state, other, nowMs, limits);
+	}
+	const out: DeliveryMemoryState = { v: 1, keys: state.keys, buckets: state.buckets.slice(), n: state.n };
+	for (const e of entries) appendEntry(out, e);
+	return trimMemory(out, nowMs, limits);
+}
+
+function appendEntry(state: DeliveryMemoryState, entry: { key: string; bucket: number }): void {
+	state.keys += entry.key;
+	const last = state.buckets.length - 2;
+	if (last >= 0 && state.buckets[last] === entry.bucket) state.buckets[last + 1]++;
+	else state.buckets.push(entry.bucket, 1);
+}

@@ -276,8 +276,10 @@ describe('Orchestration Trigger: webhook handler', () => {
 		const keyOf = (run: INodeExecutionData[]) => compactKey(String((run[0].json.delivery as IDataObject).duplicateKey));
 		// This process accepts three deliveries: its write count is ahead of the other process's.
 		const own = [];
+		const ownEnvelopes = [];
 		for (let i = 0; i < 3; i++) {
 			const env = signed(envelope());
+			ownEnvelopes.push(env);
 			own.push(keyOf((await deliverInMemory(h, env.body, env.headers)).result.workflowData![0]));
 		}
 		// The other webhook process, which loaded the static data before any of them, saves after them
@@ -290,6 +292,10 @@ describe('Orchestration Trigger: webhook handler', () => {
 		const retry = await deliverInMemory(h, theirs.body, signedHeaders(SECRET, theirs.body, Date.now() + 5));
 		expect(retry.json?.ignored).toBe('duplicate');
 		expect(retry.result.workflowData).toBeUndefined();
+		// Its own events stay duplicates after the merge (the process index kept in step).
+		for (const env of ownEnvelopes) {
+			expect((await deliverInMemory(h, env.body, signedHeaders(SECRET, env.body, Date.now() + 6))).json?.ignored).toBe('duplicate');
+		}
 		// That verified request wrote back this process's keys, which the other's save had dropped.
 		const healed = readMemory(nodeStaticData(h).deliveries);
 		for (const key of [...own, theirKey]) expect(memoryHas(healed, key)).toBe(true);

@@ -11,6 +11,8 @@ import {
 	emptyMemory,
 	memoryHas,
 	memorySize,
+	addEntries,
+	entriesMissing,
 	mergeMemories,
 	readMemory,
 	rememberKeys,
@@ -145,6 +147,25 @@ describe('delivery memory by time (spec 6 retry horizon)', () => {
 			for (let i = 0; i < 10; i++) many = remember(many, 100 + i, T0 + i * MEMORY_BUCKET_MS);
 			const bounded = mergeMemories(many, b, T0 + 10 * HOUR, { ...limits, maxEntries: 4 });
 			expect(keysOf(bounded)).toEqual([107, 108, 109, 2].map(key));
+		});
+
+		test('entriesMissing + addEntries: another writer\'s newest keys are appended; older ones merge in order', () => {
+			let a = remember(emptyMemory(), 1, T0);
+			a = remember(a, 2, T0 + MEMORY_BUCKET_MS);
+			let b = remember(emptyMemory(), 1, T0);
+			b = remember(b, 3, T0 + 2 * MEMORY_BUCKET_MS);
+			const known = new Set(keysOf(a));
+			const missing = entriesMissing(b, (k) => known.has(k));
+			const bucket = Math.floor(T0 / MEMORY_BUCKET_MS);
+			expect(missing).toEqual([{ key: key(3), bucket: bucket + 2 }]);
+			const now = T0 + 3 * MEMORY_BUCKET_MS;
+			const appended = addEntries(a, missing, now, limits);
+			expect(keysOf(appended)).toEqual([1, 2, 3].map(key));
+			expect(appended).toEqual({ ...mergeMemories(a, b, now, limits), n: a.n });
+			// An entry older than the newest bucket is merged in time order, not appended.
+			const older = addEntries(appended, [{ key: key(9), bucket }], now, limits);
+			expect(keysOf(older)).toEqual([1, 9, 2, 3].map(key));
+			expect(older.buckets).toEqual([bucket, 2, bucket + 1, 1, bucket + 2, 1]);
 		});
 
 		test('100,000 keys each side merge in one pass', () => {
