@@ -6,7 +6,6 @@
  * for a copy that passed another process during a concurrent save (see docs/trigger-queue-mode.md).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { DEFAULT_MEMORY_BOUND } from '../shared/orchestration/deliveryMemory';
 import type { TriggerOptions } from './description';
 import { outputItem } from './output';
 import { isStoredStaticData } from './registration';
@@ -19,6 +18,14 @@ interface DeliveryMeta {
 function metaOf(item: INodeExecutionData): DeliveryMeta {
 	return (item.json.delivery as IDataObject | undefined) ?? {};
 }
+
+/**
+ * Keys n8n's store keeps for this node. It only has to catch a copy that passed the door while a
+ * concurrent save of another process dropped its key (seconds): the webhook processes' memory holds
+ * the whole retry horizon. n8n reads and rewrites the whole list per run (27 bytes a key), so 2,000
+ * (about 30 minutes of 100,000 events a day) and not the 100,000 of that memory (2.7 MB per run).
+ */
+export const WORKER_STORE_ENTRIES = 2_000;
 
 let storeTurn: Promise<unknown> = Promise.resolve();
 
@@ -36,7 +43,7 @@ async function dropProcessed(ctx: IExecuteFunctions, items: INodeExecutionData[]
 	if (keys.length !== items.length || typeof ctx.helpers.checkProcessedAndRecord !== 'function') return items;
 	try {
 		const store = ctx.helpers.checkProcessedAndRecord.bind(ctx.helpers);
-		const { processed } = await oneAtATime(() => store(keys, 'node', { mode: 'entries', maxEntries: DEFAULT_MEMORY_BOUND }));
+		const { processed } = await oneAtATime(() => store(keys, 'node', { mode: 'entries', maxEntries: WORKER_STORE_ENTRIES }));
 		const seen = new Set(processed.map(String));
 		return items.filter((item) => !seen.has(metaOf(item).duplicateKey as string));
 	} catch (error) {
