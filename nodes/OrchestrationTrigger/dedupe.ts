@@ -3,11 +3,10 @@
  * static data:
  * - deliveries: duplicate keys by time over the whole retry horizon (deliveryMemory.ts);
  * - signatures: verified signatures within the tolerance window, always on (replays).
- * webhook() looks them up and writes them; n8n 2.41.1 saves that write only when the request starts
- * no run, so a run saves them too (execution.ts; a queue-mode worker writes nothing there).
- * Each process also keeps what it accepted until a later request shows it saved: a concurrent
- * save by another request (last writer wins) is healed by the next write, and a copy arriving
- * here before the save is caught.
+ * webhook() looks them up and writes them, and answers itself so that n8n saves the write before
+ * the run starts (docs/trigger-queue-mode.md). Saves are last-writer-wins: each process merges the
+ * copies other processes saved into its own state and writes back keys a concurrent save dropped;
+ * it also keeps what it accepted in memory, so a copy arriving here before the save is caught.
  */
 import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
