@@ -21,7 +21,7 @@ import {
 	entriesMissing,
 	memorySize,
 	readMemory,
-	rememberKeys,
+	appendFreshKeys,
 	type DeliveryMemoryState,
 	type MemoryLimits,
 } from '../shared/orchestration/deliveryMemory';
@@ -209,7 +209,7 @@ export function storedMemory(place: MemoryPlace): StoredMemory {
 			expire(layer.recent, place.nowMs, place.limits);
 			const fresh = [...new Set([...legacyKeys(place.staticData), ...layer.unsaved.keys()])].filter((k) => !has(layer, state, k));
 			const beforeKeys = state === layer.written ? state.keys : undefined;
-			state = rememberKeys(state, fresh, place.nowMs, place.limits, true);
+			state = appendFreshKeys(state, fresh, place.nowMs, place.limits);
 			reindex(layer, beforeKeys, state, fresh);
 			layer.written = Object.assign(layer.written ?? emptyMemory(), state, { w: WRITER });
 			state = layer.written;

@@ -104,22 +104,20 @@ export function trimMemory(state: DeliveryMemoryState, nowMs: number, limits: Me
 	return expired + over > 0 ? dropOldest(state, expired + over) : state;
 }
 
-/**
- * Remembers compact keys accepted at `nowMs` (those already remembered are skipped) and counts the
- * write. A clock that went back files them in the newest bucket, so the order stays oldest first.
- */
-export function rememberKeys(
-	state: DeliveryMemoryState,
-	keys: readonly string[],
-	nowMs: number,
-	limits: MemoryLimits,
-	/** The caller already knows that none of `keys` is remembered (it keeps its own index). */
-	knownFresh = false,
-): DeliveryMemoryState {
+/** Remembers compact keys accepted at `nowMs` (those already remembered are skipped) and counts the write. */
+export function rememberKeys(state: DeliveryMemoryState, keys: readonly string[], nowMs: number, limits: MemoryLimits): DeliveryMemoryState {
 	const trimmed = trimMemory(state, nowMs, limits);
-	const known = !knownFresh && keys.length > 16 ? keySet(trimmed) : undefined;
-	const isKnown = (key: string) => !knownFresh && (known ? known.has(key) : memoryHas(trimmed, key));
-	const fresh = [...new Set(keys)].filter((key) => key.length === COMPACT_KEY_LENGTH && !isKnown(key));
+	const known = keys.length > 16 ? keySet(trimmed) : undefined;
+	return appendFreshKeys(trimmed, keys.filter((key) => !(known ? known.has(key) : memoryHas(trimmed, key))), nowMs, limits);
+}
+
+/**
+ * Appends keys the caller knows are not remembered (it keeps its own index) and counts the write.
+ * A clock that went back files them in the newest bucket, so the order stays oldest first.
+ */
+export function appendFreshKeys(state: DeliveryMemoryState, keys: readonly string[], nowMs: number, limits: MemoryLimits): DeliveryMemoryState {
+	const trimmed = trimMemory(state, nowMs, limits);
+	const fresh = [...new Set(keys)].filter((key) => key.length === COMPACT_KEY_LENGTH);
 	if (fresh.length === 0) return { ...trimmed, n: trimmed.n + 1 };
 	const buckets = trimmed.buckets.slice();
 	const bucket = Math.floor(nowMs / MEMORY_BUCKET_MS);
