@@ -154,8 +154,8 @@ function typedBytes(hex: unknown): Uint8Array {
 	return raw;
 }
 
-/** The payload's RLP list, so a field count or a bad yParity gets its own reason. */
-function payloadFields(raw: Uint8Array): RlpItem[] {
+/** Checks the payload's RLP list first, so a field count or a bad yParity gets its own reason. */
+function checkPayloadShape(raw: Uint8Array): void {
 	const fields = orFail('bad_rlp', 'evmTransaction has malformed RLP', () => rlpDecode(raw.subarray(1)));
 	if (!Array.isArray(fields)) fail('bad_rlp', 'evmTransaction payload must be an RLP list');
 	if (fields.length === UNSIGNED_FIELDS) fail('wrong_field_count', 'evmTransaction is unsigned (9 fields); a signed EIP-1559 transaction has 12');
@@ -164,7 +164,6 @@ function payloadFields(raw: Uint8Array): RlpItem[] {
 	if (!(yParity instanceof Uint8Array) || yParity.length > 1 || (yParity.length === 1 && yParity[0] !== 1)) {
 		fail('invalid_y_parity', 'yParity must be 0 or 1');
 	}
-	return fields;
 }
 
 /** 0 < r, s < n, then EIP-2 low S, then recovery: each with its own reason. */
@@ -207,7 +206,7 @@ function decoded(tx: Eip1559Tx, raw: Uint8Array, fromChecksum: string): DecodedE
  */
 export function decodeSignedEip1559(hex: string): DecodedEip1559 {
 	const raw = typedBytes(hex);
-	payloadFields(raw);
+	checkPayloadShape(raw);
 	const tx = orFail('bad_field', 'evmTransaction has an invalid field', () => Transaction.fromBytes(raw)) as Eip1559Tx;
 	return decoded(tx, raw, recoverSigner(tx));
 }
