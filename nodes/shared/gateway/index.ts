@@ -4,7 +4,6 @@ export * from './hex';
 export * from './json';
 export * from './keys';
 export * from './signing';
-export * from './rlp';
 export * from './eip1559';
 export * from './validation';
 export * from './canonical';
