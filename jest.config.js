@@ -1,4 +1,4 @@
-/** Jest runs TypeScript (and the ESM-only @noble packages) through SWC into CommonJS. */
+/** Jest runs TypeScript (and the ESM-only @noble, @scure, micro-eth-signer and micro-packed packages) through SWC into CommonJS. */
 /** @type {import('jest').Config} */
 module.exports = {
 	testEnvironment: 'node',
@@ -14,7 +14,7 @@ module.exports = {
 			},
 		],
 	},
-	transformIgnorePatterns: ['/node_modules/(?!(@noble)/)'],
+	transformIgnorePatterns: ['/node_modules/(?!(@noble|@scure|micro-eth-signer|micro-packed)/)'],
 	moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 	testTimeout: 30000,
 };

@@ -16,7 +16,7 @@ import { webhookSecretProblem } from '../shared/orchestration/webhooks';
 import { handleDelivery, type DeliveryDecision } from './delivery';
 import { triggerProperties, type TriggerOptions } from './description';
 import { eventSelectionOf, type EventSelection } from './events';
-import { rememberAndShape } from './execution';
+import { dropDuplicatesAndShape } from './execution';
 import { memoriesOf, toleranceOf } from './memories';
 import { deliveryItem } from './output';
 import {
@@ -97,7 +97,7 @@ export class OrchestrationTrigger implements INodeType {
 			{
 				name: WEBHOOK_NAME,
 				httpMethod: 'POST',
-				// Answered once the run is created; 'noData' gives an empty 200 (not n8n's "firstEntryJson" text).
+				// webhook() answers every request itself (an accepted one before its run is created).
 				responseMode: 'onReceived',
 				responseData: 'noData',
 				path: 'webhook',
@@ -132,9 +132,9 @@ export class OrchestrationTrigger implements INodeType {
 		},
 	};
 
-	/** Runs first in every run the webhook started: remembers the delivery (see execution.ts), shapes the output. */
+	/** Runs first in every run the webhook started: drops a duplicate on a queue-mode worker (execution.ts), shapes the output. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [await rememberAndShape.call(this)];
+		return [await dropDuplicatesAndShape.call(this)];
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -158,6 +158,11 @@ export class OrchestrationTrigger implements INodeType {
 			replays: memories.replays,
 		});
 
+		if (decision.outcome !== 'rejected') {
+			// A verified request writes back what a concurrent save of another process dropped.
+			memories.duplicates?.flush();
+			memories.replays.flush();
+		}
 		if (decision.outcome === 'accepted') {
 			const delivery = {
 				envelope: decision.envelope,
@@ -168,7 +173,10 @@ export class OrchestrationTrigger implements INodeType {
 				headers: req.headers as IDataObject,
 			};
 			const headers = { include: options.includeHeaders === true, sensitive: options.includeSensitiveHeaders === true };
-			return { workflowData: [[deliveryItem(delivery, headers)]] };
+			// Answered here, so n8n saves the memories this request wrote before it starts the run (the
+			// run's start clears the change flag): every process sees the key (docs/trigger-queue-mode.md).
+			res.status(200).end();
+			return { noWebhookResponse: true, workflowData: [[deliveryItem(delivery, headers)]] };
 		}
 		logDecision(this, decision);
 		if (decision.outcome === 'ignored') {

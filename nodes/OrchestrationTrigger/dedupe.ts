@@ -3,12 +3,12 @@
  * static data:
  * - deliveries: duplicate keys by time over the whole retry horizon (deliveryMemory.ts);
  * - signatures: verified signatures within the tolerance window, always on (replays).
- * webhook() looks them up and writes them; n8n 2.41.1 saves that write only when the request starts
- * no run, so a run saves them too (execution.ts; a queue-mode worker writes nothing there).
- * Each process also keeps what it accepted until a later request shows it saved: a concurrent
- * save by another request (last writer wins) is healed by the next write, and a copy arriving
- * here before the save is caught.
+ * webhook() looks them up and writes them, and answers itself so that n8n saves the write before
+ * the run starts (docs/trigger-queue-mode.md). Saves are last-writer-wins: each process merges the
+ * copies other processes saved into its own state and writes back keys a concurrent save dropped;
+ * it also keeps what it accepted in memory, so a copy arriving here before the save is caught.
  */
+import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import {
 	DEFAULT_MEMORY_BOUND,
@@ -17,8 +17,11 @@ import {
 	compactKey,
 	emptyMemory,
 	memoryHas,
+	addEntries,
+	entriesMissing,
+	memorySize,
 	readMemory,
-	rememberKeys,
+	appendFreshKeys,
 	type DeliveryMemoryState,
 	type MemoryLimits,
 } from '../shared/orchestration/deliveryMemory';
@@ -124,56 +127,80 @@ function settle(layer: ProcessLayer, state: DeliveryMemoryState, place: MemoryPl
 	for (const key of layer.unsaved.keys()) if (has(layer, state, key)) layer.unsaved.delete(key);
 }
 
+/** Names this process's writes, so an older copy of its own state is told from another process's. */
+const WRITER = randomUUID();
+
 /**
- * What this process last wrote when it is newer than the stored copy (counted writes) or the same
- * one, else the stored copy (another process wrote since).
+ * The state this request works on: what this process last wrote when the stored copy is that or an
+ * older copy of it; otherwise both merged (another process wrote since: last writer wins in n8n,
+ * so each side keeps what the other wrote). The merge goes into `written`, the object this process
+ * assigns on every write. `stale`: the stored copy lacks keys this process knows (a concurrent save
+ * of another process dropped them), so a verified request writes them back (`flush`).
  */
-function newestState(layer: ProcessLayer, loaded: DeliveryMemoryState): DeliveryMemoryState {
+function newestState(layer: ProcessLayer, loaded: DeliveryMemoryState, place: MemoryPlace): { state: DeliveryMemoryState; stale: boolean } {
 	const { written } = layer;
-	if (written === undefined) return loaded;
-	return written.n > loaded.n || (written.n === loaded.n && written.keys === loaded.keys) ? written : loaded;
+	if (written === undefined) return { state: loaded, stale: false };
+	if (written.keys === loaded.keys || (loaded.w === WRITER && loaded.n <= written.n)) return { state: written, stale: false };
+	const index = indexOf(layer, written);
+	const missing = entriesMissing(loaded, (key) => index.has(key));
+	const stale = memorySize(loaded) - missing.length < memorySize(written);
+	if (missing.length > 0) {
+		const beforeKeys = written.keys;
+		Object.assign(written, addEntries(written, missing, place.nowMs, place.limits));
+		reindex(layer, beforeKeys, written, missing.map((e) => e.key));
+	}
+	Object.assign(written, { n: Math.max(written.n, loaded.n), w: WRITER });
+	return { state: written, stale };
+}
+
+/** The key set of `written`, built once and then kept in step by reindex. */
+function indexOf(layer: ProcessLayer, written: DeliveryMemoryState): Set<string> {
+	layer.index ??= new Set(Array.from({ length: memorySize(written) }, (_, i) => written.keys.substr(i * COMPACT_KEY_LENGTH, COMPACT_KEY_LENGTH)));
+	return layer.index;
 }
 
 function has(layer: ProcessLayer, state: DeliveryMemoryState, compact: string): boolean {
 	return state === layer.written && layer.index !== undefined ? layer.index.has(compact) : memoryHas(state, compact);
 }
 
-/** Keeps the index of `written` in step: drops the keys that left its front, adds the new ones. */
-function reindex(layer: ProcessLayer, before: DeliveryMemoryState, after: DeliveryMemoryState, fresh: string[]): void {
-	const dropped = before.keys.length / COMPACT_KEY_LENGTH + fresh.length - after.keys.length / COMPACT_KEY_LENGTH;
-	if (before !== layer.written || layer.index === undefined || dropped > before.keys.length / COMPACT_KEY_LENGTH) {
-		layer.index = new Set(Array.from({ length: after.keys.length / COMPACT_KEY_LENGTH }, (_, i) => after.keys.substr(i * COMPACT_KEY_LENGTH, COMPACT_KEY_LENGTH)));
+/**
+ * Keeps the index of `written` in step when `after` is `beforeKeys` plus `fresh` at its end, trimmed
+ * from the front: drops the keys that left the front, adds the new ones; otherwise rebuilds it.
+ */
+function reindex(layer: ProcessLayer, beforeKeys: string | undefined, after: DeliveryMemoryState, fresh: string[]): void {
+	const appended = beforeKeys !== undefined && after.keys.endsWith(fresh.join(''));
+	const dropped = appended ? (beforeKeys.length - after.keys.length) / COMPACT_KEY_LENGTH + fresh.length : 0;
+	if (!appended || layer.index === undefined || dropped > beforeKeys.length / COMPACT_KEY_LENGTH) {
+		layer.index = undefined;
+		indexOf(layer, after);
 		return;
 	}
-	for (let i = 0; i < dropped; i++) layer.index.delete(before.keys.substr(i * COMPACT_KEY_LENGTH, COMPACT_KEY_LENGTH));
+	for (let i = 0; i < dropped; i++) layer.index.delete(beforeKeys.substr(i * COMPACT_KEY_LENGTH, COMPACT_KEY_LENGTH));
 	for (const key of fresh) layer.index.add(key);
 }
 
 /**
- * A memory kept in static data: `store` writes a key only when the stored state lacks it; `flush`
- * writes what this process remembered when the stored state is older.
+ * A memory kept in static data: `remember` writes an accepted key; `flush` writes back what this
+ * process knows when the stored copy lacks some of it.
  */
 export interface StoredMemory extends DuplicateMemory {
-	store(key: string): void;
 	flush(): void;
 }
 
-/** One memory on the node's static data plus this process's layer. Only `remember` and `store` write. */
+/** One memory on the node's static data plus this process's layer. Only `remember` and `flush` write. */
 export function storedMemory(place: MemoryPlace): StoredMemory {
 	const layer = processLayer(place.namespace);
 	const loaded = readMemory(place.staticData[place.field]);
-	let state = newestState(layer, loaded);
+	const newest = newestState(layer, loaded, place);
+	let state = newest.state;
 	settle(layer, state, place);
 	return {
 		has(key) {
 			const compact = compactKey(key);
 			return layer.unsaved.has(compact) || layer.recent.has(compact) || has(layer, state, compact);
 		},
-		store(key) {
-			if (!memoryHas(loaded, compactKey(key))) this.remember(key);
-		},
 		flush() {
-			if (layer.written !== undefined && layer.written.n > loaded.n) place.staticData[place.field] = layer.written as unknown as IDataObject;
+			if (newest.stale && layer.written !== undefined) place.staticData[place.field] = layer.written as unknown as IDataObject;
 		},
 		remember(key) {
 			const compact = compactKey(key);
@@ -181,10 +208,10 @@ export function storedMemory(place: MemoryPlace): StoredMemory {
 			layer.recent.set(compact, place.nowMs);
 			expire(layer.recent, place.nowMs, place.limits);
 			const fresh = [...new Set([...legacyKeys(place.staticData), ...layer.unsaved.keys()])].filter((k) => !has(layer, state, k));
-			const before = state;
-			state = rememberKeys(state, fresh, place.nowMs, place.limits, true);
-			reindex(layer, before, state, fresh);
-			layer.written = Object.assign(layer.written ?? emptyMemory(), state);
+			const beforeKeys = state === layer.written ? state.keys : undefined;
+			state = appendFreshKeys(state, fresh, place.nowMs, place.limits);
+			reindex(layer, beforeKeys, state, fresh);
+			layer.written = Object.assign(layer.written ?? emptyMemory(), state, { w: WRITER });
 			state = layer.written;
 			// Assigning a member marks n8n's observable static data as changed, so it is saved.
 			place.staticData[place.field] = layer.written as unknown as IDataObject;

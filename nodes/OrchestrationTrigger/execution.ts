@@ -1,15 +1,11 @@
 /**
- * The trigger's execute(), the first step of every run its webhook() started. n8n 2.41.1 does not
- * save what webhook() wrote to static data once a run starts (WorkflowRunner.run builds a second
- * Workflow on the same static data object for establishExecutionContext, which resets its change
- * flag), so the run remembers the accepted delivery: in single mode the run's static data is the
- * workflow's, read when the run starts, and saved when it ends. A queue-mode worker runs with
- * EMPTY static data and saves whatever the run wrote over the workflow's (registration included):
- * there the run writes nothing, and asks n8n's processed-data store instead (see docs).
+ * The trigger's execute(), the first step of every run its webhook() started. It writes no static
+ * data: webhook() remembered the delivery and n8n saved that before the run (the request answers
+ * itself). A queue-mode worker runs with EMPTY static data and would save whatever the run wrote over
+ * the workflow's (registration included). There it asks n8n's processed-data store, the second line
+ * for a copy that passed another process during a concurrent save (see docs/trigger-queue-mode.md).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { DEFAULT_MEMORY_BOUND } from '../shared/orchestration/deliveryMemory';
-import { memoriesOf } from './memories';
 import type { TriggerOptions } from './description';
 import { outputItem } from './output';
 import { isStoredStaticData } from './registration';
@@ -23,18 +19,13 @@ function metaOf(item: INodeExecutionData): DeliveryMeta {
 	return (item.json.delivery as IDataObject | undefined) ?? {};
 }
 
-/** Remembers each accepted delivery in the run's static data when it is the workflow's own. */
-function rememberInRun(ctx: IExecuteFunctions, items: INodeExecutionData[], options: TriggerOptions): void {
-	const staticData = ctx.getWorkflowStaticData('node');
-	if (ctx.getMode() === 'manual' || !isStoredStaticData(staticData)) return;
-	const memories = memoriesOf(ctx, staticData, options, Date.now());
-	for (const item of items) {
-		const { duplicateKey } = metaOf(item);
-		if (typeof duplicateKey === 'string') memories.duplicates?.store(duplicateKey);
-	}
-	// The run does not know the signatures; it saves the replay memory this process holds.
-	memories.replays.flush();
-}
+/**
+ * Keys n8n's store keeps for this node. It only has to catch a copy that passed the door while a
+ * concurrent save of another process dropped its key (seconds): the webhook processes' memory holds
+ * the whole retry horizon. n8n reads and rewrites the whole list per run (27 bytes a key), so 2,000
+ * (about 30 minutes of 100,000 events a day) and not the 100,000 of that memory (2.7 MB per run).
+ */
+export const WORKER_STORE_ENTRIES = 2_000;
 
 let storeTurn: Promise<unknown> = Promise.resolve();
 
@@ -52,7 +43,7 @@ async function dropProcessed(ctx: IExecuteFunctions, items: INodeExecutionData[]
 	if (keys.length !== items.length || typeof ctx.helpers.checkProcessedAndRecord !== 'function') return items;
 	try {
 		const store = ctx.helpers.checkProcessedAndRecord.bind(ctx.helpers);
-		const { processed } = await oneAtATime(() => store(keys, 'node', { mode: 'entries', maxEntries: DEFAULT_MEMORY_BOUND }));
+		const { processed } = await oneAtATime(() => store(keys, 'node', { mode: 'entries', maxEntries: WORKER_STORE_ENTRIES }));
 		const seen = new Set(processed.map(String));
 		return items.filter((item) => !seen.has(metaOf(item).duplicateKey as string));
 	} catch (error) {
@@ -62,9 +53,8 @@ async function dropProcessed(ctx: IExecuteFunctions, items: INodeExecutionData[]
 	}
 }
 
-export async function rememberAndShape(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function dropDuplicatesAndShape(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', 0, {}) as TriggerOptions;
 	const items = await dropProcessed(this, this.getInputData(), options);
-	rememberInRun(this, items, options);
 	return items.map((item, index) => outputItem(item, index, options.onlyData === true));
 }

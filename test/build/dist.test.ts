@@ -14,7 +14,13 @@ const { bundleWithMetafile, entries, distPathFor, ZOD_AT_RUNTIME, ROOT } = requi
 
 const N8N_PROVIDED = new Set(['n8n-workflow', ZOD_AT_RUNTIME]);
 const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-const BUDGET_BYTES = 300 * 1024;
+/**
+ * 300 KB until issue 13, plus 49 KB for micro-eth-signer (EIP-1559 decoding, hashing, recovery):
+ * dist/ went 295,383 -> 345,230 bytes, all in ExecutionGateway.node.js; the library's modules weigh
+ * 53,117 bytes minified (micro-packed 21,766, micro-eth-signer core tx/tx-internal/rlp/address/utils
+ * 27,243, @scure/base 4,108) and replaced 6,722 bytes of hand-written rlp.ts/eip1559.ts.
+ */
+const BUDGET_BYTES = 349 * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 

@@ -1,22 +1,23 @@
 /**
- * Signed EIP-1559 (type 0x02) transactions: decoding, hashing and signer recovery for the
- * `evmTransaction` of execution-gateway.md §2.1/§2.4, plus an encoder for tests and the sandbox.
- * Layout (EIP-1559): 0x02 || rlp([chainId, nonce, maxPriorityFeePerGas, maxFeePerGas, gasLimit,
- * to, value, data, accessList, yParity, r, s]); the signature covers keccak256 of the first nine.
+ * Signed EIP-1559 (type 0x02) transactions for the `evmTransaction` of execution-gateway.md
+ * §2.1/§2.4: a small adapter over micro-eth-signer, which decodes (strict RLP, canonical
+ * integers, field sizes), hashes and recovers the signer. This file only maps its failures to
+ * the reasons callers see, and signs for tests and the sandbox.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { addr, Transaction, type TxCoder } from 'micro-eth-signer';
+import { RLP } from 'micro-eth-signer/core/rlp.js';
 
-import { bigintToBytes, bigintToFixedBytes, bytesToBigint, bytesToHex, bytesToPrefixedHex, strip0x, tryHexToBytes } from './hex';
+import { bytesToPrefixedHex, tryHexToBytes } from './hex';
 import { ProtocolError } from '../errors';
 import { toPrivateKeyBytes } from './keys';
-import { RlpError, rlpDecode, rlpEncode, type RlpItem } from './rlp';
 
-export { RlpError, rlpDecode, rlpEncode, type RlpItem } from './rlp';
-
-const CURVE_N = secp256k1.Point.Fn.ORDER;
-const HALF_N = CURVE_N >> 1n;
 const TX_TYPE = 0x02;
+/** A signed type-2 payload: the nine signed fields, then yParity, r, s (EIP-1559). */
+const SIGNED_FIELDS = 12;
+const UNSIGNED_FIELDS = 9;
+const Y_PARITY = 9;
 
 export type Eip1559ErrorReason =
 	| 'not_hex'
@@ -36,6 +37,9 @@ export class Eip1559Error extends ProtocolError {
 		this.name = 'Eip1559Error';
 	}
 }
+
+/** An RLP item as tests build it: a byte string or a list of items. */
+export type RlpItem = Uint8Array | RlpItem[];
 
 export interface AccessListEntry {
 	address: string;
@@ -85,6 +89,37 @@ export interface DecodedEip1559 {
 	raw: string;
 }
 
+/** A decoded transaction whose type byte was checked to be 0x02. */
+type Eip1559Tx = InstanceType<typeof Transaction> & { raw: TxCoder<'eip1559'> };
+
+function fail(reason: Eip1559ErrorReason, message: string): never {
+	throw new Eip1559Error(reason, message);
+}
+
+function messageOf(error: unknown): string {
+	const fields = (error as { errors?: Array<{ field: string; error: string }> }).errors;
+	if (Array.isArray(fields)) return fields.map((f) => `${f.field}: ${f.error}`).join('; ');
+	return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs a library call; its failure becomes an Eip1559Error with `reason`. */
+function orFail<T>(reason: Eip1559ErrorReason, prefix: string, fn: () => T): T {
+	try {
+		return fn();
+	} catch (error) {
+		fail(reason, `${prefix}: ${messageOf(error)}`);
+	}
+}
+
+export function rlpEncode(item: RlpItem): Uint8Array {
+	return RLP.encode(item);
+}
+
+/** Decodes exactly one item; malformed or trailing bytes throw. */
+export function rlpDecode(bytes: Uint8Array): RlpItem {
+	return RLP.decode(bytes) as RlpItem;
+}
+
 export function keccak256(bytes: Uint8Array): Uint8Array {
 	return keccak_256(bytes);
 }
@@ -94,72 +129,21 @@ export function keccak256Hex(bytes: Uint8Array): string {
 	return bytesToPrefixedHex(keccak_256(bytes));
 }
 
-/** Ethereum address of a secp256k1 public key (compressed or uncompressed, bytes or hex). */
+/** Ethereum address (lowercase) of a secp256k1 public key (compressed or uncompressed, bytes or hex). */
 export function addressFromPublicKey(publicKey: Uint8Array | string): string {
 	const bytes = typeof publicKey === 'string' ? tryHexToBytes(publicKey) : publicKey;
-	if (!bytes) throw new Eip1559Error('bad_field', 'public key is not hex');
-	const uncompressed = secp256k1.Point.fromBytes(bytes).toBytes(false);
-	return bytesToPrefixedHex(keccak_256(uncompressed.slice(1)).slice(12));
+	if (!bytes) fail('bad_field', 'public key is not hex');
+	return orFail('bad_field', 'public key', () => addr.fromPublicKey(bytes)).toLowerCase();
 }
 
 /** EIP-55 mixed-case checksum of a `0x` + 40 hex address (any input case). */
 export function toChecksumAddress(address: string): string {
-	const body = strip0x(address).toLowerCase();
-	if (!/^[0-9a-f]{40}$/.test(body)) throw new Eip1559Error('bad_field', 'address must be 0x followed by 40 hex characters');
-	const hash = bytesToHex(keccak_256(new TextEncoder().encode(body)));
-	let out = '0x';
-	for (let i = 0; i < 40; i++) out += parseInt(hash[i], 16) >= 8 ? body[i].toUpperCase() : body[i];
-	return out;
+	if (!/^(0[xX])?[0-9a-fA-F]{40}$/.test(address)) fail('bad_field', 'address must be 0x followed by 40 hex characters');
+	return addr.addChecksum(address);
 }
 
-/** EIP-2718 envelope: the type byte followed by the RLP payload. */
-function typed(payload: Uint8Array): Uint8Array {
-	const out = new Uint8Array(payload.length + 1);
-	out[0] = TX_TYPE;
-	out.set(payload, 1);
-	return out;
-}
-
-function fail(reason: Eip1559ErrorReason, message: string): never {
-	throw new Eip1559Error(reason, message);
-}
-
-function asBytes(item: RlpItem | undefined, name: string): Uint8Array {
-	if (!(item instanceof Uint8Array)) fail('bad_field', `${name} must be a byte string, not a list`);
-	return item;
-}
-
-function asUint(item: RlpItem | undefined, name: string, maxBytes = 32): bigint {
-	const bytes = asBytes(item, name);
-	if (bytes.length > maxBytes) fail('bad_field', `${name} exceeds ${maxBytes * 8} bits`);
-	if (bytes.length > 0 && bytes[0] === 0) fail('bad_field', `${name} has a leading zero byte (non-canonical integer)`);
-	return bytesToBigint(bytes);
-}
-
-function decodeAccessList(item: RlpItem | undefined): AccessListEntry[] {
-	if (!Array.isArray(item)) fail('bad_field', 'accessList must be a list');
-	return item.map((entry, i) => {
-		if (!Array.isArray(entry) || entry.length !== 2) fail('bad_field', `accessList[${i}] must be [address, storageKeys]`);
-		const address = asBytes(entry[0], `accessList[${i}].address`);
-		if (address.length !== 20) fail('bad_field', `accessList[${i}].address must be 20 bytes`);
-		const keys = entry[1];
-		if (!Array.isArray(keys)) fail('bad_field', `accessList[${i}].storageKeys must be a list`);
-		return {
-			address: bytesToPrefixedHex(address),
-			storageKeys: keys.map((key, j) => {
-				const k = asBytes(key, `accessList[${i}].storageKeys[${j}]`);
-				if (k.length !== 32) fail('bad_field', `accessList[${i}].storageKeys[${j}] must be 32 bytes`);
-				return bytesToPrefixedHex(k);
-			}),
-		};
-	});
-}
-
-/**
- * Decodes and checks a signed EIP-1559 transaction: strict RLP, 12 fields, canonical integers,
- * yParity 0/1, 0 < r < n, 0 < s <= n/2 (EIP-2 low S), and a recoverable signer.
- */
-export function decodeSignedEip1559(hex: string): DecodedEip1559 {
+/** The envelope checks with this gateway's messages: hex, not empty, type byte 0x02 (EIP-2718). */
+function typedBytes(hex: unknown): Uint8Array {
 	if (typeof hex !== 'string') fail('not_hex', 'evmTransaction must be a hex string');
 	const raw = tryHexToBytes(hex.trim());
 	if (!raw) fail('not_hex', 'evmTransaction is not valid hex (even number of 0-9a-f digits, optional 0x)');
@@ -167,114 +151,86 @@ export function decodeSignedEip1559(hex: string): DecodedEip1559 {
 	if (raw[0] !== TX_TYPE) {
 		fail('wrong_type', `evmTransaction must be an EIP-1559 transaction (type byte 0x02), got 0x${raw[0].toString(16).padStart(2, '0')}`);
 	}
-	let fields: RlpItem;
-	try {
-		fields = rlpDecode(raw.subarray(1));
-	} catch (e) {
-		fail('bad_rlp', `evmTransaction has malformed RLP: ${e instanceof RlpError ? e.message : 'decode failed'}`);
-	}
+	return raw;
+}
+
+/** Checks the payload's RLP list first, so a field count or a bad yParity gets its own reason. */
+function checkPayloadShape(raw: Uint8Array): void {
+	const fields = orFail('bad_rlp', 'evmTransaction has malformed RLP', () => rlpDecode(raw.subarray(1)));
 	if (!Array.isArray(fields)) fail('bad_rlp', 'evmTransaction payload must be an RLP list');
-	if (fields.length !== 12) {
-		fail(
-			'wrong_field_count',
-			fields.length === 9
-				? 'evmTransaction is unsigned (9 fields); a signed EIP-1559 transaction has 12'
-				: `evmTransaction must have 12 fields, got ${fields.length}`,
-		);
-	}
-	const chainId = asUint(fields[0], 'chainId');
-	const nonce = asUint(fields[1], 'nonce');
-	const maxPriorityFeePerGas = asUint(fields[2], 'maxPriorityFeePerGas');
-	const maxFeePerGas = asUint(fields[3], 'maxFeePerGas');
-	const gasLimit = asUint(fields[4], 'gasLimit');
-	const toBytes = asBytes(fields[5], 'to');
-	if (toBytes.length !== 0 && toBytes.length !== 20) fail('bad_field', 'to must be 20 bytes or empty');
-	const value = asUint(fields[6], 'value');
-	const data = asBytes(fields[7], 'data');
-	const accessList = decodeAccessList(fields[8]);
-	const yParityBytes = asBytes(fields[9], 'yParity');
-	if (yParityBytes.length > 1 || (yParityBytes.length === 1 && yParityBytes[0] !== 1)) {
+	if (fields.length === UNSIGNED_FIELDS) fail('wrong_field_count', 'evmTransaction is unsigned (9 fields); a signed EIP-1559 transaction has 12');
+	if (fields.length !== SIGNED_FIELDS) fail('wrong_field_count', `evmTransaction must have 12 fields, got ${fields.length}`);
+	const yParity = fields[Y_PARITY];
+	if (!(yParity instanceof Uint8Array) || yParity.length > 1 || (yParity.length === 1 && yParity[0] !== 1)) {
 		fail('invalid_y_parity', 'yParity must be 0 or 1');
 	}
-	const yParity = (yParityBytes.length === 1 ? 1 : 0) as 0 | 1;
-	const r = asUint(fields[10], 'r');
-	const s = asUint(fields[11], 's');
-	if (r <= 0n || r >= CURVE_N || s <= 0n || s >= CURVE_N) fail('invalid_signature', 'signature r and s must be in 1..n-1');
-	if (s > HALF_N) fail('high_s', 'signature s is in the upper half of the curve order (EIP-2 requires low S)');
+}
 
-	const signingHash = keccak_256(typed(rlpEncode(fields.slice(0, 9))));
-	let from: string;
-	try {
-		const point = new secp256k1.Signature(r, s).addRecoveryBit(yParity).recoverPublicKey(signingHash);
-		from = bytesToPrefixedHex(keccak_256(point.toBytes(false).slice(1)).slice(12));
-	} catch {
-		fail('invalid_signature', 'signer cannot be recovered from the signature');
-	}
+/** 0 < r, s < n, then EIP-2 low S, then recovery: each with its own reason. */
+function recoverSigner(tx: Eip1559Tx): string {
+	const { r, s } = tx.raw;
+	const sig = orFail('invalid_signature', 'signature r and s must be in 1..n-1', () => new secp256k1.Signature(r ?? 0n, s ?? 0n));
+	if (sig.hasHighS()) fail('high_s', 'signature s is in the upper half of the curve order (EIP-2 requires low S)');
+	return orFail('invalid_signature', 'signer cannot be recovered from the signature', () => tx.sender);
+}
+
+const hex32 = (n: bigint | undefined) => `0x${(n ?? 0n).toString(16).padStart(64, '0')}`;
+
+function decoded(tx: Eip1559Tx, raw: Uint8Array, fromChecksum: string): DecodedEip1559 {
+	const t = tx.raw;
 	return {
 		type: 2,
-		chainId,
-		nonce,
-		maxPriorityFeePerGas,
-		maxFeePerGas,
-		gasLimit,
-		to: toBytes.length ? bytesToPrefixedHex(toBytes) : null,
-		value,
-		data: bytesToPrefixedHex(data),
-		accessList,
-		yParity,
-		r: bytesToPrefixedHex(bigintToFixedBytes(r, 32)),
-		s: bytesToPrefixedHex(bigintToFixedBytes(s, 32)),
-		hash: keccak256Hex(raw),
-		signingHash: bytesToPrefixedHex(signingHash),
-		from,
-		fromChecksum: toChecksumAddress(from),
+		chainId: t.chainId,
+		nonce: t.nonce,
+		maxPriorityFeePerGas: t.maxPriorityFeePerGas,
+		maxFeePerGas: t.maxFeePerGas,
+		gasLimit: t.gasLimit,
+		to: t.to === '0x' ? null : t.to.toLowerCase(),
+		value: t.value,
+		data: t.data.toLowerCase(),
+		accessList: t.accessList.map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys.map((k) => k.toLowerCase()) })),
+		yParity: t.yParity === 1 ? 1 : 0,
+		r: hex32(t.r),
+		s: hex32(t.s),
+		hash: tx.hash,
+		signingHash: keccak256Hex(tx.toBytes({ includeSignature: false })),
+		from: fromChecksum.toLowerCase(),
+		fromChecksum,
 		raw: bytesToPrefixedHex(raw),
 	};
 }
 
-function quantity(value: Quantity | undefined, name: string): Uint8Array {
+/**
+ * Decodes and checks a signed EIP-1559 transaction: strict RLP, 12 fields, canonical integers,
+ * yParity 0/1, 0 < r < n, 0 < s <= n/2 (EIP-2 low S), and a recoverable signer.
+ */
+export function decodeSignedEip1559(hex: string): DecodedEip1559 {
+	const raw = typedBytes(hex);
+	checkPayloadShape(raw);
+	const tx = orFail('bad_field', 'evmTransaction has an invalid field', () => Transaction.fromBytes(raw)) as Eip1559Tx;
+	return decoded(tx, raw, recoverSigner(tx));
+}
+
+function quantity(value: Quantity | undefined, name: string): bigint {
 	const v = typeof value === 'number' ? (Number.isSafeInteger(value) ? BigInt(value) : NaN) : (value ?? 0n);
-	if (typeof v !== 'bigint' || v < 0n) throw new Eip1559Error('bad_field', `${name} must be a non-negative integer`);
-	return bigintToBytes(v);
+	if (typeof v !== 'bigint' || v < 0n) fail('bad_field', `${name} must be a non-negative integer`);
+	return v;
 }
 
-function hexField(value: string | undefined, name: string, length?: number): Uint8Array {
-	const bytes = tryHexToBytes(value ?? '0x');
-	if (!bytes) throw new Eip1559Error('bad_field', `${name} must be hex`);
-	if (length !== undefined && bytes.length !== length) throw new Eip1559Error('bad_field', `${name} must be ${length} bytes`);
-	return bytes;
-}
-
-function unsignedFields(tx: UnsignedEip1559): RlpItem[] {
-	return [
-		quantity(tx.chainId, 'chainId'),
-		quantity(tx.nonce, 'nonce'),
-		quantity(tx.maxPriorityFeePerGas, 'maxPriorityFeePerGas'),
-		quantity(tx.maxFeePerGas, 'maxFeePerGas'),
-		quantity(tx.gasLimit, 'gasLimit'),
-		tx.to ? hexField(tx.to, 'to', 20) : new Uint8Array(0),
-		quantity(tx.value, 'value'),
-		hexField(tx.data, 'data'),
-		(tx.accessList ?? []).map((e) => [
-			hexField(e.address, 'accessList.address', 20),
-			e.storageKeys.map((k) => hexField(k, 'accessList.storageKey', 32)),
-		]),
-	];
-}
-
-/** Signs with RFC 6979 (deterministic), low S; returns the raw signed transaction as `0x` hex. */
+/** Signs with RFC 6979 (deterministic, no extra entropy), low S; returns the raw signed transaction as `0x` hex. */
 export function signEip1559(tx: UnsignedEip1559, priv: Uint8Array | string): string {
-	const fields = unsignedFields(tx);
-	const signingHash = keccak_256(typed(rlpEncode(fields)));
-	const sig = secp256k1.Signature.fromBytes(
-		secp256k1.sign(signingHash, toPrivateKeyBytes(priv), { prehash: false, lowS: true, format: 'recovered' }),
-		'recovered',
-	);
-	const signed = [
-		...fields,
-		bigintToBytes(BigInt(sig.recovery ?? 0)),
-		bigintToBytes(sig.r),
-		bigintToBytes(sig.s),
-	];
-	return bytesToPrefixedHex(typed(rlpEncode(signed)));
+	const fields = {
+		type: 'eip1559' as const,
+		chainId: quantity(tx.chainId, 'chainId'),
+		nonce: quantity(tx.nonce, 'nonce'),
+		maxPriorityFeePerGas: quantity(tx.maxPriorityFeePerGas, 'maxPriorityFeePerGas'),
+		maxFeePerGas: quantity(tx.maxFeePerGas, 'maxFeePerGas'),
+		gasLimit: quantity(tx.gasLimit, 'gasLimit'),
+		to: tx.to ? tx.to.toLowerCase() : '0x',
+		value: quantity(tx.value, 'value'),
+		data: tx.data ?? '',
+		accessList: tx.accessList ?? [],
+	};
+	const unsigned = orFail('bad_field', 'unsigned transaction', () => Transaction.prepare(fields, false));
+	return unsigned.signBy(toPrivateKeyBytes(priv), false).toHex().toLowerCase();
 }

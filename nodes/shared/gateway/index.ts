@@ -2,7 +2,6 @@
 export { ProtocolError } from '../errors';
 export * from './hex';
 export * from './keys';
-export * from './rlp';
 export * from './eip1559';
 export * from './intentFields';
 export * from './canonical';

@@ -98,6 +98,16 @@ function reject(reason: WebhookRejectionReason, message: string): WebhookVerific
 const SIG = 'X-Service-Signature';
 const TS = 'X-Service-Timestamp';
 
+/** Digits only, at most 15 so the value stays an exact integer in a double (a linear scan). */
+function isEpochMillis(timestamp: string): boolean {
+	if (timestamp.length > 15) return false;
+	for (let i = 0; i < timestamp.length; i++) {
+		const c = timestamp.charCodeAt(i);
+		if (c < 48 || c > 57) return false;
+	}
+	return true;
+}
+
 /**
  * Verifies one delivery. Order of checks: presence, format, clock window, then the HMAC, so cheap
  * rejections cost no hashing. The signature is compared as decoded bytes in constant time, so
@@ -122,13 +132,7 @@ export function verifyWebhookSignature(input: WebhookVerificationInput): Webhook
 	if (typeof timestamp !== 'string') {
 		return reject('malformed_timestamp', `${TS} must be one header value (it was sent more than once)`);
 	}
-	// Digits only, at most 15 so the value stays an exact integer in a double.
-	let malformedTs = timestamp.length > 15;
-	for (let i = 0; !malformedTs && i < timestamp.length; i++) {
-		const c = timestamp.charCodeAt(i);
-		malformedTs = c < 48 || c > 57;
-	}
-	if (malformedTs) return reject('malformed_timestamp', `${TS} must be epoch milliseconds (digits only)`);
+	if (!isEpochMillis(timestamp)) return reject('malformed_timestamp', `${TS} must be epoch milliseconds (digits only)`);
 	const timestampMs = Number(timestamp);
 	const toleranceSeconds = input.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
 	if (!(toleranceSeconds >= 0) || !Number.isFinite(toleranceSeconds)) {

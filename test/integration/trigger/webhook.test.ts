@@ -3,10 +3,11 @@
  * deduplication layers (persisted static data and this process), the window, event selection
  * and the output shape. Deliveries are signed here with node:crypto.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
 import { runWebhookMethod, startWebhookServer, testCredential, type WebhookServer } from '../../harness/n8n';
-import { compactKey, memoryHas, memorySize, readMemory } from '../../../nodes/shared/orchestration/deliveryMemory';
+import { MEMORY_BUCKET_MS, compactKey, memoryHas, memorySize, readMemory } from '../../../nodes/shared/orchestration/deliveryMemory';
+import { webhookDuplicateKey } from '../../../nodes/shared/orchestration/webhooks';
 import { ORDER_EVENTS } from '../../../nodes/shared/orchestration/enums';
 import { completeRun, deliverInMemory, envelope, nodeStaticData, post, signedHeaders, triggerHarness } from './helpers';
 
@@ -213,32 +214,34 @@ describe('Orchestration Trigger: webhook handler', () => {
 		expect(server.runs).toHaveLength(9);
 	});
 
-	it('the run saves the memory with the workflow static data; a queue-mode worker run (empty static data) writes nothing', async () => {
-		// n8n 2.41.1 drops what webhook() wrote once a run starts (WorkflowRunner.run re-wraps the same
-		// static data object for establishExecutionContext, resetting its change flag); the run's static
-		// data is the workflow's, read when the run starts, and saved when it ends (single mode).
+	it('webhook() writes the memory and answers 200 itself, so n8n saves the memory before the run; no run writes static data', async () => {
+		// n8n 2.41.1 saves static data a webhook request wrote from its response callback; once a run has
+		// started the change flag is cleared (WorkflowRunner.run re-wraps the same object), so the node
+		// answers itself (noWebhookResponse), which calls that callback before the run is created.
 		const activated = { 'node:Orchestration Trigger': { activatedAt: new Date().toISOString() } };
 		const h = triggerHarness({ parameters: existing(), staticData: JSON.parse(JSON.stringify(activated)) as IDataObject });
+		const hookRoot = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
 		const env = signed(envelope());
 		const accepted = await deliverInMemory(h, env.body, env.headers);
+		expect(accepted.result.noWebhookResponse).toBe(true);
+		expect(accepted.status).toBe(200);
+		expect(accepted.body).toBe('');
 		expect(accepted.result.workflowData?.[0]).toHaveLength(1);
 		const delivery = accepted.result.workflowData![0][0].json.delivery as IDataObject;
+		expect(hookRoot.__dataChanged).toBe(true);
+		expect(memoryHas(readMemory(nodeStaticData(h).deliveries), compactKey(String(delivery.duplicateKey)))).toBe(true);
+		expect(memorySize(readMemory(nodeStaticData(h).signatures))).toBe(1);
+		expect(nodeStaticData(h).activatedAt).toBe(activated['node:Orchestration Trigger'].activatedAt);
 
-		// The run in single mode: static data as stored (read before webhook() wrote anything).
-		const run = triggerHarness({ parameters: existing(), staticData: JSON.parse(JSON.stringify(activated)) as IDataObject, workflowId: h.workflow.id });
-		const runRoot = run.workflow.staticData as IDataObject & { __dataChanged?: boolean };
-		await completeRun(run, accepted.result.workflowData![0]);
-		expect(runRoot.__dataChanged).toBe(true);
-		expect(memoryHas(readMemory(nodeStaticData(run).deliveries), compactKey(String(delivery.duplicateKey)))).toBe(true);
-		expect(nodeStaticData(run).activatedAt).toBe(activated['node:Orchestration Trigger'].activatedAt);
-		expect(memorySize(readMemory(nodeStaticData(run).signatures))).toBeGreaterThanOrEqual(1);
-
-		// A queue-mode worker: empty static data. It writes nothing, so n8n saves nothing over the workflow.
-		const worker = triggerHarness({ parameters: existing(), staticData: {}, workflowId: h.workflow.id });
-		const workerRoot = worker.workflow.staticData as IDataObject & { __dataChanged?: boolean };
-		await completeRun(worker, accepted.result.workflowData![0]);
-		expect(workerRoot.__dataChanged).toBe(false);
-		expect(nodeStaticData(worker)).toEqual({});
+		// The run in single mode (static data as stored) and on a queue-mode worker (empty): neither writes.
+		for (const staticData of [JSON.parse(JSON.stringify(activated)) as IDataObject, {}]) {
+			const run = triggerHarness({ parameters: existing(), staticData, workflowId: h.workflow.id });
+			const runRoot = run.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+			const out = await completeRun(run, accepted.result.workflowData![0]);
+			expect(runRoot.__dataChanged).toBe(false);
+			expect(JSON.parse(JSON.stringify(run.workflow.staticData))).toEqual(JSON.parse(JSON.stringify(staticData)));
+			expect(out).toHaveLength(1);
+		}
 
 		// Refused and ignored deliveries change nothing either.
 		const root = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
@@ -266,6 +269,48 @@ describe('Orchestration Trigger: webhook handler', () => {
 		const retry = await deliverInMemory(restarted, env.body, signedHeaders(SECRET, env.body, Date.now() + 7));
 		expect(retry.json?.ignored).toBe('duplicate');
 		expect(retry.result.workflowData).toBeUndefined();
+	});
+
+	it('merges what another process saved over this one (last writer wins): its keys are caught, and the next save keeps both', async () => {
+		const h = triggerHarness({ parameters: existing() });
+		const keyOf = (run: INodeExecutionData[]) => compactKey(String((run[0].json.delivery as IDataObject).duplicateKey));
+		// This process accepts three deliveries: its write count is ahead of the other process's.
+		const own = [];
+		const ownEnvelopes = [];
+		for (let i = 0; i < 3; i++) {
+			const env = signed(envelope());
+			ownEnvelopes.push(env);
+			own.push(keyOf((await deliverInMemory(h, env.body, env.headers)).result.workflowData![0]));
+		}
+		// The other webhook process, which loaded the static data before any of them, saves after them
+		// with one key of its own (and its own writer id, a lower write count).
+		const theirs = signed(envelope());
+		const theirKey = compactKey(webhookDuplicateKey(JSON.parse(theirs.body)));
+		const bucket = Math.floor(Date.now() / MEMORY_BUCKET_MS);
+		nodeStaticData(h).deliveries = { v: 1, keys: theirKey, buckets: [bucket, 1], n: 1, w: 'another-process' };
+		// The service retries their event here: a duplicate, though this process's own copy is newer.
+		const retry = await deliverInMemory(h, theirs.body, signedHeaders(SECRET, theirs.body, Date.now() + 5));
+		expect(retry.json?.ignored).toBe('duplicate');
+		expect(retry.result.workflowData).toBeUndefined();
+		// Its own events stay duplicates after the merge (the process index kept in step).
+		for (const env of ownEnvelopes) {
+			expect((await deliverInMemory(h, env.body, signedHeaders(SECRET, env.body, Date.now() + 6))).json?.ignored).toBe('duplicate');
+		}
+		// That verified request wrote back this process's keys, which the other's save had dropped.
+		const healed = readMemory(nodeStaticData(h).deliveries);
+		for (const key of [...own, theirKey]) expect(memoryHas(healed, key)).toBe(true);
+		// A forged request writes nothing, whatever the stored copy lacks.
+		nodeStaticData(h).deliveries = { v: 1, keys: theirKey, buckets: [bucket, 1], n: 1, w: 'another-process' };
+		const root = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+		root.__dataChanged = false;
+		expect((await deliverInMemory(h, theirs.body, signedHeaders('whsec_another_secret_x', theirs.body))).status).toBe(401);
+		expect(root.__dataChanged).toBe(false);
+		// The next accepted delivery saves every key of both processes.
+		const next = signed(envelope());
+		const nextKey = keyOf((await deliverInMemory(h, next.body, next.headers)).result.workflowData![0]);
+		const saved = readMemory(nodeStaticData(h).deliveries);
+		for (const key of [...own, theirKey, nextKey]) expect(memoryHas(saved, key)).toBe(true);
+		expect(memorySize(saved)).toBe(5);
 	});
 
 	it('heals a key that a concurrent save overwrote (last writer wins) with the next write of this process', async () => {
@@ -301,11 +346,13 @@ describe('Orchestration Trigger: webhook handler', () => {
 		const concurrent = triggerHarness({ parameters: existing(), staticData: {}, workflowId: first.workflow.id });
 		const duplicate = await deliverInMemory(concurrent, env.body, signedHeaders(SECRET, env.body, Date.now() + 9));
 		expect(duplicate.json?.ignored).toBe('duplicate');
-		// The test URL is another endpoint for duplicates: its own memory (a fresh signature runs)...
-		const test = await deliverInMemory(concurrent, env.body, signedHeaders(SECRET, env.body, Date.now() + 11), true);
+		// The test URL (its own static data snapshot in n8n) is another endpoint for duplicates: its own
+		// memory (a fresh signature runs)...
+		const testUrl = triggerHarness({ parameters: existing(), staticData: {}, workflowId: first.workflow.id });
+		const test = await deliverInMemory(testUrl, env.body, signedHeaders(SECRET, env.body, Date.now() + 11), true);
 		expect(test.result.workflowData).toHaveLength(1);
 		// ...but a production delivery replayed there, with its signature, starts nothing.
-		const replayed = await deliverInMemory(concurrent, env.body, env.headers, true);
+		const replayed = await deliverInMemory(testUrl, env.body, env.headers, true);
 		expect([replayed.status, replayed.json?.ignored, replayed.result.workflowData]).toEqual([200, 'replay', undefined]);
 	});
 

@@ -6,7 +6,6 @@ import {
 	Eip1559Error,
 	keccak256Hex,
 	publicKeyFromPrivateKey,
-	RlpError,
 	rlpDecode,
 	rlpEncode,
 	signEip1559,
@@ -55,7 +54,7 @@ function expectReason(raw: string, reason: string): void {
 	expect((caught as Eip1559Error).reason).toBe(reason);
 }
 
-describe('RLP', () => {
+describe('RLP (micro-eth-signer, through the adapter)', () => {
 	// Vectors from the Ethereum wiki's RLP page / yellow paper appendix B.
 	const vectors: Array<[RlpItem, string]> = [
 		[ascii('dog'), '83646f67'],
@@ -93,7 +92,7 @@ describe('RLP', () => {
 		['c3836466', 'list item overruns the list'],
 		['', 'empty input'],
 	])('rejects %s (%s)', (encoded) => {
-		expect(() => rlpDecode(hex(encoded))).toThrow(RlpError);
+		expect(() => rlpDecode(hex(encoded))).toThrow(/RLP/);
 	});
 });
 
@@ -243,6 +242,28 @@ describe('decodeSignedEip1559: rejections', () => {
 		const listData = mainnetFields();
 		listData[7] = [];
 		expectReason(typed(listData), 'bad_field');
+	});
+
+	it('rejects what EIP-1559 and EIP-2681 make invalid: a tip above maxFee, a nonce of 2^64 - 1', () => {
+		const tipAboveMax = mainnetFields();
+		tipAboveMax[2] = hex('ffffffffff');
+		expectReason(typed(tipAboveMax), 'bad_field');
+		expect(() => decodeSignedEip1559(typed(tipAboveMax))).toThrow(/maxPriorityFeePerGas/);
+		const nonceMax = mainnetFields();
+		nonceMax[1] = hex('ffffffffffffffff');
+		expectReason(typed(nonceMax), 'bad_field');
+	});
+
+	it('rejects a list where a field is a byte string and an access list entry of the wrong shape', () => {
+		const flatAccessList = mainnetFields();
+		flatAccessList[8] = hex('01');
+		expectReason(typed(flatAccessList), 'bad_field');
+		const shortKey = mainnetFields();
+		shortKey[8] = [[hex('00'.repeat(20)), [hex('00'.repeat(31))]]];
+		expectReason(typed(shortKey), 'bad_field');
+		const listYParity = mainnetFields();
+		listYParity[9] = [];
+		expectReason(typed(listYParity), 'invalid_y_parity');
 	});
 
 	it('rejects r that is not an x coordinate on the curve', () => {

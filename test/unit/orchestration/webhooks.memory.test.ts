@@ -11,6 +11,9 @@ import {
 	emptyMemory,
 	memoryHas,
 	memorySize,
+	addEntries,
+	entriesMissing,
+	mergeMemories,
 	readMemory,
 	rememberKeys,
 	trimMemory,
@@ -111,5 +114,73 @@ describe('delivery memory by time (spec 6 retry horizon)', () => {
 		state = remember(state, 1, T0 + 1);
 		state = remember(state, 2, T0 + 2);
 		expect(state.n).toBe(3);
+	});
+
+	describe('merging two copies written over each other (two webhook processes, last writer wins)', () => {
+		const keysOf = (state: DeliveryMemoryState) => Array.from({ length: memorySize(state) }, (_, i) => state.keys.slice(i * COMPACT_KEY_LENGTH, (i + 1) * COMPACT_KEY_LENGTH));
+
+		test('keeps every key of both once, at its earliest time, oldest first, and the larger write count', () => {
+			// A wrote 1 (t0), 3 (t0 + 2 min); B wrote 2 (t0 + 1 min), 3 again (t0 + 3 min), 4 (t0 + 3 min).
+			let a = remember(emptyMemory(), 1, T0);
+			a = remember(a, 3, T0 + 2 * MEMORY_BUCKET_MS);
+			let b = remember(emptyMemory(), 2, T0 + MEMORY_BUCKET_MS);
+			b = rememberKeys(b, [key(3), key(4)], T0 + 3 * MEMORY_BUCKET_MS, limits);
+			b = remember(b, 5, T0 + 3 * MEMORY_BUCKET_MS);
+			const now = T0 + 4 * MEMORY_BUCKET_MS;
+			const merged = mergeMemories(a, b, now, limits);
+			expect(keysOf(merged)).toEqual([1, 2, 3, 4, 5].map(key));
+			const bucket = Math.floor(T0 / MEMORY_BUCKET_MS);
+			expect(merged.buckets).toEqual([bucket, 1, bucket + 1, 1, bucket + 2, 1, bucket + 3, 2]);
+			expect(merged.n).toBe(3);
+			expect(readMemory(JSON.parse(JSON.stringify(merged)))).toEqual(merged);
+			// Either order gives the same memory, and merging again changes nothing.
+			expect(mergeMemories(b, a, now, limits)).toEqual(merged);
+			expect(mergeMemories(merged, a, now, limits)).toEqual(merged);
+		});
+
+		test('the merge is trimmed: entries past the horizon leave, then the oldest over the bound', () => {
+			const a = remember(emptyMemory(), 1, T0);
+			const b = remember(emptyMemory(), 2, T0 + 10 * HOUR);
+			const late = mergeMemories(a, b, T0 + limits.horizonMs + MEMORY_BUCKET_MS, limits);
+			expect(keysOf(late)).toEqual([key(2)]);
+			let many = emptyMemory();
+			for (let i = 0; i < 10; i++) many = remember(many, 100 + i, T0 + i * MEMORY_BUCKET_MS);
+			const bounded = mergeMemories(many, b, T0 + 10 * HOUR, { ...limits, maxEntries: 4 });
+			expect(keysOf(bounded)).toEqual([107, 108, 109, 2].map(key));
+		});
+
+		test('entriesMissing + addEntries: another writer\'s newest keys are appended; older ones merge in order', () => {
+			let a = remember(emptyMemory(), 1, T0);
+			a = remember(a, 2, T0 + MEMORY_BUCKET_MS);
+			let b = remember(emptyMemory(), 1, T0);
+			b = remember(b, 3, T0 + 2 * MEMORY_BUCKET_MS);
+			const known = new Set(keysOf(a));
+			const missing = entriesMissing(b, (k) => known.has(k));
+			const bucket = Math.floor(T0 / MEMORY_BUCKET_MS);
+			expect(missing).toEqual([{ key: key(3), bucket: bucket + 2 }]);
+			const now = T0 + 3 * MEMORY_BUCKET_MS;
+			const appended = addEntries(a, missing, now, limits);
+			expect(keysOf(appended)).toEqual([1, 2, 3].map(key));
+			expect(appended).toEqual({ ...mergeMemories(a, b, now, limits), n: a.n });
+			// An entry older than the newest bucket is merged in time order, not appended.
+			const older = addEntries(appended, [{ key: key(9), bucket }], now, limits);
+			expect(keysOf(older)).toEqual([1, 9, 2, 3].map(key));
+			expect(older.buckets).toEqual([bucket, 2, bucket + 1, 1, bucket + 2, 1]);
+		});
+
+		test('100,000 keys each side merge in one pass', () => {
+			let a = emptyMemory();
+			let b = emptyMemory();
+			const batch = (from: number) => Array.from({ length: 1000 }, (_, i) => key(from + i));
+			for (let m = 0; m < 100; m++) {
+				a = rememberKeys(a, batch(m * 2000), T0 + m * MEMORY_BUCKET_MS, limits);
+				b = rememberKeys(b, batch(m * 2000 + 1000), T0 + m * MEMORY_BUCKET_MS, limits);
+			}
+			const merged = mergeMemories(a, b, T0 + 100 * MEMORY_BUCKET_MS, limits);
+			expect(memorySize(merged)).toBe(DEFAULT_MEMORY_BOUND);
+			// The bound keeps the newest 100,000 of the 200,000 distinct keys.
+			expect(memoryHas(merged, key(199_999))).toBe(true);
+			expect(memoryHas(merged, key(0))).toBe(false);
+		});
 	});
 });
