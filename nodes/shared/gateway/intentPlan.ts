@@ -8,6 +8,11 @@ import {
 	assertOneAction,
 	buildTransfers,
 	decodeEvmTransaction,
+	normalizeWireIntent,
+	validateChainId,
+	validateExpiresAt,
+	validateNonce,
+	validateRecipient,
 	type CanonicalAction,
 	type CanonicalIntent,
 	type CanonicalTransfer,
@@ -17,7 +22,6 @@ import {
 import type { DecodedEip1559 } from './eip1559';
 import { ProtocolError } from '../errors';
 import type { NetworkInfo } from './responses';
-import { normalizeWireIntent, validateChainId, validateExpiresAt, validateNonce, validateRecipient } from './intentFields';
 
 export type IntentAction = { recipient: string } | { evmTransaction: string };
 
