@@ -220,20 +220,38 @@ export function describeValue(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/**
- * A parameter that must be text (ids, recipient, signed transaction, token id, nonce): trimmed;
- * a safe whole number becomes its digits; objects, arrays, booleans and unsafe numbers are refused
- * before anything is sent, instead of travelling as "[object Object]" or rounded digits.
- */
-export function stringParam(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') return value.trim();
-	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-	const problem =
-		typeof value === 'number'
-			? `${value} is a JS number that may have lost digits; pass it as a string`
-			: `must be text, got ${describeValue(value)}; pass it as a string`;
-	throw fieldError(ctx.getNode(), itemIndex, field, problem, codeForField(field));
+/** One item of a run, read through one object: its parameters and its errors name the field and the item. */
+export class ItemReader {
+	constructor(
+		readonly ctx: IExecuteFunctions,
+		readonly itemIndex: number,
+	) {}
+
+	/** A node parameter of this item (`fallback` when unset). */
+	parameter<T>(name: string, fallback?: T): T {
+		return this.ctx.getNodeParameter(name, this.itemIndex, fallback as never) as T;
+	}
+
+	/**
+	 * A parameter that must be text (ids, recipient, signed transaction, token id, nonce): trimmed;
+	 * a safe whole number becomes its digits; objects, arrays, booleans and unsafe numbers are refused
+	 * before anything is sent, instead of travelling as "[object Object]" or rounded digits.
+	 */
+	text(field: string, value: unknown): string {
+		if (value === undefined || value === null) return '';
+		if (typeof value === 'string') return value.trim();
+		if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+		const problem =
+			typeof value === 'number'
+				? `${value} is a JS number that may have lost digits; pass it as a string`
+				: `must be text, got ${describeValue(value)}; pass it as a string`;
+		throw this.fail(field, problem);
+	}
+
+	/** `Invalid "<field>" in item N: <problem>` with the gateway's code for the same mistake. */
+	fail(field: string, problem: string, code = codeForField(field)): Error {
+		return fieldError(this.ctx.getNode(), this.itemIndex, field, problem, code);
+	}
 }
 
 /** §2.3 fields (unknown ones passed through) plus `statusReason` for an EXPIRED intent. */

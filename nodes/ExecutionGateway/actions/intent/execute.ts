@@ -23,7 +23,7 @@ import {
 } from '../../../shared/gateway/intentPlan';
 import { sha256Bytes, sha256Hex, signDigestDer } from '../../../shared/gateway/keys';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/responses';
-import { fieldError, ItemError, itemErrorOf, planned, ServiceError } from '../../../transport/nodeErrors';
+import { ItemError, itemErrorOf, planned, ServiceError } from '../../../transport/nodeErrors';
 import { joinUrl } from '../../../transport/request';
 import {
 	authenticatedCall,
@@ -32,9 +32,9 @@ import {
 	GATEWAY_FIELDS,
 	getNetworkInfo,
 	hintFor,
+	ItemReader,
 	optionsCollection,
 	signerOf,
-	stringParam,
 	waitForFinal,
 	waitOptionFields,
 	waitOptionsOf,
@@ -194,7 +194,7 @@ export const description: INodeProperties[] = [
  * is a safe whole number. Anything else is refused before sending (a larger number has already
  * lost digits in JavaScript).
  */
-function amountOf(ctx: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string | bigint {
+function amountOf(read: ItemReader, field: string, value: unknown): string | bigint {
 	if (typeof value === 'bigint') return value;
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
@@ -202,18 +202,18 @@ function amountOf(ctx: IExecuteFunctions, itemIndex: number, field: string, valu
 		typeof value === 'number'
 			? `${value} is not a whole number of base units that JavaScript holds exactly (at most 2^53 - 1); pass it as a string of digits, for example "18446744073709551615"`
 			: `must be a string of digits or a whole number, got ${describeValue(value)}; pass it as a string of digits`;
-	throw fieldError(ctx.getNode(), itemIndex, field, problem, 'invalid_amount');
+	throw read.fail(field, problem, 'invalid_amount');
 }
 
-function depositOf(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject, k: number): WireDeposit {
+function depositOf(read: ItemReader, entry: IDataObject, k: number): WireDeposit {
 	const at = `deposits[${k}]`;
 	const asset = entry.asset as IDataObject | undefined;
-	const assetType = stringParam(ctx, itemIndex, `${at}.assetType`, entry.assetType ?? asset?.type).toLowerCase();
-	const tokenId = stringParam(ctx, itemIndex, `${at}.tokenId`, entry.tokenId ?? asset?.tokenId);
+	const assetType = read.text(`${at}.assetType`, entry.assetType ?? asset?.type).toLowerCase();
+	const tokenId = read.text(`${at}.tokenId`, entry.tokenId ?? asset?.tokenId);
 	return {
-		sparkTransferId: stringParam(ctx, itemIndex, `${at}.sparkTransferId`, entry.sparkTransferId),
+		sparkTransferId: read.text(`${at}.sparkTransferId`, entry.sparkTransferId),
 		asset: (assetType === 'token' ? { type: 'token', tokenId } : { type: assetType === '' ? 'btc' : assetType }) as WireDeposit['asset'],
-		amount: amountOf(ctx, itemIndex, `${at}.amount`, entry.amount),
+		amount: amountOf(read, `${at}.amount`, entry.amount),
 	};
 }
 
@@ -221,52 +221,41 @@ function depositOf(ctx: IExecuteFunctions, itemIndex: number, entry: IDataObject
  * Deposits from the fixed collection, or from the "Deposits (JSON)" option when that holds a
  * non-empty array (u64 amounts beyond 2^53 are parsed exactly, never as a JS number).
  */
-export function readDeposits(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): WireDeposit[] {
-	const fixed = ctx.getNodeParameter('deposits.deposit', itemIndex, []) as IDataObject[];
+function readDeposits(read: ItemReader, options: IDataObject): WireDeposit[] {
+	const fixed = read.parameter<IDataObject[]>('deposits.deposit', []);
 	let list: unknown = options.depositsJson;
-	const toDeposits = (entries: IDataObject[]) => entries.map((e, k) => depositOf(ctx, itemIndex, e, k));
+	const toDeposits = (entries: IDataObject[]) => entries.map((e, k) => depositOf(read, e, k));
 	if (list === undefined || list === null || (typeof list === 'string' && list.trim() === '')) return toDeposits(fixed);
 	if (typeof list === 'string') {
 		try {
 			list = parseJsonPreservingBigInts(list);
 		} catch {
-			throw fieldError(ctx.getNode(), itemIndex, 'depositsJson', 'is not valid JSON', 'invalid_deposits');
+			throw read.fail('depositsJson', 'is not valid JSON', 'invalid_deposits');
 		}
 	}
 	if (!Array.isArray(list) || list.some((e) => typeof e !== 'object' || e === null || Array.isArray(e))) {
-		throw fieldError(
-			ctx.getNode(),
-			itemIndex,
-			'depositsJson',
-			'must be a JSON array of {sparkTransferId, assetType: "btc" | "token", tokenId?, amount} objects',
-			'invalid_deposits',
-		);
+		const problem = 'must be a JSON array of {sparkTransferId, assetType: "btc" | "token", tokenId?, amount} objects';
+		throw read.fail('depositsJson', problem, 'invalid_deposits');
 	}
 	if (list.length === 0) return toDeposits(fixed);
 	if (fixed.length > 0) {
-		throw fieldError(ctx.getNode(), itemIndex, 'depositsJson', 'set either the Deposits list or Deposits (JSON), not both', 'invalid_deposits');
+		throw read.fail('depositsJson', 'set either the Deposits list or Deposits (JSON), not both', 'invalid_deposits');
 	}
 	return toDeposits(list as IDataObject[]);
 }
 
 /** "Expires At": unix milliseconds (number or digits) or an ISO 8601 timestamp with a zone. */
-export function parseExpiresAt(ctx: IExecuteFunctions, itemIndex: number, value: unknown): number {
+function parseExpiresAt(read: ItemReader, value: unknown): number {
 	let ms: number;
 	if (typeof value === 'number') ms = value;
 	else if (typeof value === 'string' && /^\d+$/.test(value.trim())) ms = Number(value.trim());
 	else if (typeof value === 'string') ms = Date.parse(value.trim());
 	else ms = Number.NaN;
 	if (!Number.isSafeInteger(ms) || ms < 0) {
-		throw fieldError(ctx.getNode(), itemIndex, 'expiresAt', 'must be unix milliseconds or an ISO 8601 timestamp', 'invalid_expires_at');
+		throw read.fail('expiresAt', 'must be unix milliseconds or an ISO 8601 timestamp', 'invalid_expires_at');
 	}
 	if (ms > 0 && ms < 1e12) {
-		throw fieldError(
-			ctx.getNode(),
-			itemIndex,
-			'expiresAt',
-			`${ms} looks like unix seconds; the gateway expects unix milliseconds (§2.1)`,
-			'invalid_expires_at',
-		);
+		throw read.fail('expiresAt', `${ms} looks like unix seconds; the gateway expects unix milliseconds (§2.1)`, 'invalid_expires_at');
 	}
 	return ms;
 }
@@ -275,16 +264,16 @@ export function parseExpiresAt(ctx: IExecuteFunctions, itemIndex: number, value:
 type ActionFields = { recipient: string } | { evmTransaction: string };
 
 /** §2.1: exactly one of recipient and evmTransaction. */
-function readAction(ctx: IExecuteFunctions, itemIndex: number): ActionFields {
-	const action = ctx.getNodeParameter('action', itemIndex) as string;
+function readAction(read: ItemReader): ActionFields {
+	const action = read.parameter<string>('action');
 	const field = action === 'execute' ? 'evmTransaction' : 'recipient';
-	const value = stringParam(ctx, itemIndex, field, ctx.getNodeParameter(field, itemIndex, '') as unknown);
+	const value = read.text(field, read.parameter<unknown>(field, ''));
 	if (value === '') {
 		const problem =
 			field === 'recipient'
 				? 'is empty: a deposit-only intent needs exactly one action, a recipient address'
 				: 'is empty: a deposit-and-execute intent needs exactly one action, a signed EIP-1559 transaction';
-		throw fieldError(ctx.getNode(), itemIndex, field, problem, 'invalid_action');
+		throw read.fail(field, problem, 'invalid_action');
 	}
 	return field === 'recipient' ? { recipient: value } : { evmTransaction: value };
 }
@@ -297,21 +286,21 @@ function optionalChainId(options: IDataObject): number | undefined {
 }
 
 /** The item's intent, read once: deposits, action and the options the user set. */
-function readIntentInput(ctx: IExecuteFunctions, itemIndex: number, options: IDataObject): IntentInput {
+function readIntentInput(read: ItemReader, options: IDataObject): IntentInput {
 	const hasExpiresAt = options.expiresAt !== undefined && options.expiresAt !== '';
 	return {
-		deposits: readDeposits(ctx, itemIndex, options),
-		action: readAction(ctx, itemIndex),
-		expiresAt: hasExpiresAt ? parseExpiresAt(ctx, itemIndex, options.expiresAt) : undefined,
-		nonce: stringParam(ctx, itemIndex, 'nonce', options.nonce) || undefined,
+		deposits: readDeposits(read, options),
+		action: readAction(read),
+		expiresAt: hasExpiresAt ? parseExpiresAt(read, options.expiresAt) : undefined,
+		nonce: read.text('nonce', options.nonce) || undefined,
 		chainId: optionalChainId(options),
 	};
 }
 
 /** The item, read once: the plan's input and the options collection (wait options, paused policy). */
-export function readExecuteItem(ctx: IExecuteFunctions, itemIndex: number): { input: IntentInput; options: IDataObject } {
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return { input: readIntentInput(ctx, itemIndex, options), options };
+export function readExecuteItem(read: ItemReader): { input: IntentInput; options: IDataObject } {
+	const options = read.parameter<IDataObject>('options', {});
+	return { input: readIntentInput(read, options), options };
 }
 
 /** Default lifetime of an intent: now + 15 minutes (well inside the 24 h horizon of §8). */
@@ -466,7 +455,7 @@ async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: Submiss
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const { input, options } = readExecuteItem(this, itemIndex);
+	const { input, options } = readExecuteItem(new ItemReader(this, itemIndex));
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
 	const plan = planned(this, itemIndex, () => planIntent(input, Date.now()), GATEWAY_FIELDS);
 

@@ -1,12 +1,11 @@
 /** intent.get: GET /api/v1/intents/{submissionId} (execution-gateway.md §2.3, §4), optionally until final. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fieldError } from '../../../transport/nodeErrors';
 import {
 	fetchIntent,
 	gatewayUrlOf,
+	ItemReader,
 	optionsCollection,
-	stringParam,
 	waitForFinal,
 	waitOptionFields,
 	waitOptionsOf,
@@ -28,11 +27,10 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const submissionId = stringParam(this, itemIndex, 'submissionId', this.getNodeParameter('submissionId', itemIndex, ''));
-	if (submissionId === '') {
-		throw fieldError(this.getNode(), itemIndex, 'submissionId', 'is empty', 'invalid_submission_id');
-	}
-	const wait = waitOptionsOf(this.getNodeParameter('options', itemIndex, {}) as IDataObject);
+	const read = new ItemReader(this, itemIndex);
+	const submissionId = read.text('submissionId', read.parameter<unknown>('submissionId', ''));
+	if (submissionId === '') throw read.fail('submissionId', 'is empty', 'invalid_submission_id');
+	const wait = waitOptionsOf(read.parameter<IDataObject>('options', {}));
 	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
 	if (wait.waitUntilFinal) return await waitForFinal(this, itemIndex, { gatewayUrl, submissionId }, wait);
 	return await fetchIntent(this, gatewayUrl, submissionId, itemIndex);
