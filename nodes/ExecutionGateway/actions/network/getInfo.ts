@@ -1,7 +1,7 @@
 /** network.getInfo: GET /api/v1/network/info (execution-gateway.md §2.3a, §4), cached 60 s per gateway URL. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { gatewayUrlOf, getNetworkInfo, optionsCollection } from '../../gateway';
+import { gatewayUrlOf, getNetworkInfo, ItemReader, optionsCollection } from '../../gateway';
 
 const show = { resource: ['network'], operation: ['getInfo'] };
 
@@ -19,7 +19,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = new ItemReader(this, itemIndex).parameter<IDataObject>('options', {});
 	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
 	const info = await getNetworkInfo(this, gatewayUrl, { forceRefresh: options.forceRefresh === true, itemIndex });
 	return structuredClone(info) as IDataObject;
