@@ -9,12 +9,12 @@ import {
 	buildTransfers,
 	decodeEvmTransaction,
 	normalizeWireIntent,
+	serializeCanonicalBody,
 	validateChainId,
 	validateExpiresAt,
 	validateNonce,
 	validateRecipient,
 	type CanonicalAction,
-	type CanonicalIntent,
 	type CanonicalTransfer,
 	type WireDeposit,
 	type WireIntent,
@@ -111,9 +111,9 @@ export function assertMinDeposits(transfers: CanonicalTransfer[], minDepositSats
 	});
 }
 
-/** The §2.4 message of the plan under a header. */
-export function intentMessage(plan: IntentPlan, header: IntentHeader): CanonicalIntent {
-	return { ...header, transfers: plan.transfers, action: plan.canonicalAction };
+/** The §2.4 text of the plan on `chainId` before nonce and expiry: it seeds the default nonce and is closed to sign. */
+export function canonicalBodyOf(plan: IntentPlan, chainId: number): string {
+	return serializeCanonicalBody({ chainId, transfers: plan.transfers, action: plan.canonicalAction });
 }
 
 /** The §2.1 request of the plan under a header (signature added by the caller). */

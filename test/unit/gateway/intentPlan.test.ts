@@ -1,6 +1,6 @@
-import { buildCanonicalIntent, serializeCanonicalIntent, signedTxHashOf } from '../../../nodes/shared/gateway/canonical';
+import { buildCanonicalIntent, closeCanonicalBody, serializeCanonicalIntent, signedTxHashOf } from '../../../nodes/shared/gateway/canonical';
 import { ProtocolError } from '../../../nodes/shared/errors';
-import { checkAgainstNetwork, intentMessage, planIntent, wireIntent, type IntentInput } from '../../../nodes/shared/gateway/intentPlan';
+import { canonicalBodyOf, checkAgainstNetwork, planIntent, wireIntent, type IntentInput } from '../../../nodes/shared/gateway/intentPlan';
 import type { NetworkInfo } from '../../../nodes/shared/gateway/responses';
 
 /** Mainnet EIP-1559 transaction 0x0ec0b6a2... on chain 1 (see eip1559.test.ts for its provenance). */
@@ -37,7 +37,7 @@ describe('planIntent: the checks of Intent > Execute before anything is signed o
 		expect(wire.deposits[0].sparkTransferId).toBe('0123456789abcdef0123456789abcdef');
 		expect(wire.recipient).toBe('0x52908400098527886e0f7030069857d2e4169ee7');
 		// The planned message is the one the gateway rebuilds from the request (§2.4).
-		expect(serializeCanonicalIntent(intentMessage(plan, header))).toBe(serializeCanonicalIntent(buildCanonicalIntent(wire)));
+		expect(closeCanonicalBody(canonicalBodyOf(plan, header.chainId), header)).toBe(serializeCanonicalIntent(buildCanonicalIntent(wire)));
 	});
 
 	it('decodes the signed transaction once: its hash is the action, its chain is kept for the network check', () => {

@@ -8,12 +8,12 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodePrope
 import {
 	closeCanonicalBody,
 	parseJsonPreservingBigInts,
-	serializeCanonicalBody,
 	serializeWireIntent,
 	type WireDeposit,
 } from '../../../shared/gateway/canonical';
 import { bytesToHex } from '../../../shared/gateway/hex';
 import {
+	canonicalBodyOf,
 	checkAgainstNetwork,
 	planIntent,
 	wireIntent,
@@ -466,7 +466,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const chainId = info.execution.chainId;
 
 	// The body (chain, transfers, action) seeds the default nonce and is closed with the header to sign.
-	const canonicalBody = serializeCanonicalBody({ chainId, transfers: plan.transfers, action: plan.canonicalAction });
+	const canonicalBody = canonicalBodyOf(plan, chainId);
 	const nonce = plan.nonce ?? deriveNonce(this, itemIndex, canonicalBody);
 	const memo = intentMemo(this, nonce, canonicalBody);
 	if (!memo.submission) {
