@@ -1,6 +1,6 @@
 /** Reading node parameters of one item with the types the operations need. */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import { ProtocolError } from '../../shared/orchestration/errors';
+import { ProtocolError } from '../../shared/errors';
 import { amountInputText, integerInput, pathSegment, textInput } from '../../shared/orchestration/inputs';
 import { fieldError } from '../../transport/nodeErrors';
 import { DEFAULT_CONCURRENCY } from './fields';

@@ -1,7 +1,7 @@
 /** Request validation before anything is sent: the shared zod schemas, reported per field and item. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
-import { parseRequest } from '../../shared/orchestration/errors';
+import { parseRequest } from '../../shared/errors';
 import { mergeAdditionalFields } from '../../shared/orchestration/inputs';
 import { checked } from './params';
 import { fieldError, itemErrorOf } from '../../transport/nodeErrors';

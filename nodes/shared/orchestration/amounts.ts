@@ -7,7 +7,7 @@
 // typo in a money field), surrounding whitespace, signs, exponents, grouping separators.
 // Fractional zeros beyond the asset's precision are accepted because the value stays exact
 // ("1.5000000" with 6 decimals is 1500000).
-import { ProtocolError } from './errors';
+import { ProtocolError } from '../errors';
 import { MAX_AMOUNT_LENGTH, MAX_DECIMALS } from './limits';
 
 export type AmountErrorReason =

@@ -1,8 +1,7 @@
 // X-Idempotency-Key (spec 4): fresh per operation, reused when retrying the same request.
 // The live service accepts 1..255 printable ASCII characters (public-notes).
 import { createHash } from 'node:crypto';
-import { inField } from '../errors';
-import { ProtocolError } from './errors';
+import { inField, ProtocolError } from '../errors';
 import { textInput } from './inputs';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_MIN_LENGTH } from './limits';
 

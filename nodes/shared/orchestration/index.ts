@@ -1,7 +1,7 @@
 // Orchestration half of the protocol core: pure TypeScript, imports nothing from n8n.
 export * from './enums';
 export * from './limits';
-export * from './errors';
+export * from '../errors';
 export * from './amounts';
 export * from './schemas';
 export * from './webhooks';

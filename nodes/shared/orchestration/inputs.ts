@@ -2,7 +2,7 @@
 // source: typed text, or a value an expression produced (number, object...). Nothing is rounded,
 // truncated or stringified behind the user's back; every check is linear and length-capped first.
 import { AmountError, decimalToSmallestUnit, isDigits, trimTrailingZeros } from './amounts';
-import { ProtocolError } from './errors';
+import { ProtocolError } from '../errors';
 import { EXACT_DOUBLE_DIGITS, MAX_AMOUNT_LENGTH, MAX_DECIMALS, MAX_INTEGER_LENGTH } from './limits';
 
 export type AmountFormat = 'smallestUnit' | 'decimal';

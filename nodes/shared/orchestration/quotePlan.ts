@@ -3,10 +3,9 @@
  * before a request leaves, what to fetch first (the routes listing, §4.3, when a decimal amount
  * needs the asset's decimals) and the request once the amount is in smallest units. Pure.
  */
-import { inField, ProtocolError } from '../errors';
+import { inField, parseRequest, ProtocolError } from '../errors';
 import { assertWholeCents, decimalToSmallestUnit } from './amounts';
 import { isStablecoin } from './enums';
-import { parseRequest } from './errors';
 import { explicitIdempotencyKey } from './idempotency';
 import { mergeAdditionalFields, type AmountFormat } from './inputs';
 import type { ZodType } from 'zod';

@@ -17,7 +17,7 @@ import {
 	normalizeAssetInput,
 } from './enums';
 import { isDigits } from './amounts';
-import { parseWithSchema } from './errors';
+import { parseWithSchema } from '../errors';
 import {
 	AFFILIATE_IDS_MAX,
 	AFFILIATE_IDS_MIN,

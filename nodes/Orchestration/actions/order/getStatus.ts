@@ -9,7 +9,7 @@ import {
 	type IExecuteFunctions,
 	type INodeProperties,
 } from 'n8n-workflow';
-import { ProtocolError } from '../../../shared/orchestration/errors';
+import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
 import { fieldError } from '../../../transport/nodeErrors';
