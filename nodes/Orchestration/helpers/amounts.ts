@@ -4,9 +4,7 @@
  * asset's `decimals` from the routes listing. Outputs gain decimal `...Formatted` fields.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { isDigits, smallestUnitToDecimal } from '../../shared/orchestration/amounts';
-import type { AmountFormat } from '../../shared/orchestration/inputs';
-import { MAX_AMOUNT_LENGTH } from '../../shared/orchestration/limits';
+import { isDigits, MAX_AMOUNT_LENGTH, smallestUnitToDecimal, type AmountFormat } from '../../shared/orchestration/inputs';
 
 export type { AmountFormat };
 

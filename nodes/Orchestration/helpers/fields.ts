@@ -4,7 +4,7 @@
  * never change.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
-import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../../shared/orchestration/limits';
+import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../../shared/orchestration/schemas';
 
 export const DEFAULT_CONCURRENCY = 5;
 

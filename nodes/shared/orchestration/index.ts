@@ -2,7 +2,6 @@
 export * from './enums';
 export * from './limits';
 export * from '../errors';
-export * from './amounts';
 export * from './schemas';
 export * from './webhooks';
 export * from './idempotency';

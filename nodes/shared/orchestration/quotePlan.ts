@@ -4,10 +4,9 @@
  * needs the asset's decimals) and the request once the amount is in smallest units. Pure.
  */
 import { inField, parseRequest, ProtocolError } from '../errors';
-import { assertWholeCents, decimalToSmallestUnit } from './amounts';
 import { isStablecoin } from './enums';
 import { explicitIdempotencyKey } from './idempotency';
-import { mergeAdditionalFields, type AmountFormat } from './inputs';
+import { assertWholeCents, decimalToSmallestUnit, mergeAdditionalFields, type AmountFormat } from './inputs';
 import type { ZodType } from 'zod';
 import { QuoteDraftSchema, type RouteAsset } from './schemas';
 

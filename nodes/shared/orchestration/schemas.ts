@@ -16,20 +16,25 @@ import {
 	isValidAssetInput,
 	normalizeAssetInput,
 } from './enums';
-import { isDigits } from './amounts';
+import { isDigits, MAX_AMOUNT_LENGTH } from './inputs';
 import { parseWithSchema } from '../errors';
-import {
-	AFFILIATE_IDS_MAX,
-	AFFILIATE_IDS_MIN,
-	APP_FEES_MAX,
-	APP_FEES_MIN,
-	FEE_BPS_MAX,
-	MAX_AMOUNT_LENGTH,
-	REVIEWED_IDENTITIES_MAX,
-	REVIEWED_IDENTITIES_MIN,
-	SLIPPAGE_BPS_MAX,
-	SLIPPAGE_BPS_MIN,
-} from './limits';
+
+// ---------------------------------------------------------------- bounds (spec 8)
+
+/** `appFees` holds 1 to 16 entries (spec 4.1, 8). */
+export const APP_FEES_MIN = 1;
+export const APP_FEES_MAX = 16;
+/** The affiliate list of a quote holds 1 to 16 entries (spec 4.1, 8). */
+export const AFFILIATE_IDS_MIN = 1;
+export const AFFILIATE_IDS_MAX = 16;
+/** Reviewed token identities frozen by a quote: 1 to 32 (spec 2.2, 8). */
+export const REVIEWED_IDENTITIES_MIN = 1;
+export const REVIEWED_IDENTITIES_MAX = 32;
+/** Slippage tolerance in basis points (spec 4.1, 8). */
+export const SLIPPAGE_BPS_MIN = 0;
+export const SLIPPAGE_BPS_MAX = 1000;
+/** A fee in basis points cannot exceed 100%. */
+export const FEE_BPS_MAX = 10_000;
 
 // ---------------------------------------------------------------- building blocks
 
