@@ -3,7 +3,7 @@
  * (and key, since the listing is partner-aware, §4.3) for 60 s in the one ExpiringCache.
  */
 import { NodeOperationError } from 'n8n-workflow';
-import { ExpiringCache } from '../../transport/expiringCache';
+import { ExpiringCache } from '../../transport/request';
 import type { RequestContext } from '../../transport/request';
 import type { ServiceAccess } from './access';
 import { orchestrationRequest } from './request';

@@ -3,7 +3,7 @@
  * (orchestration-service.md §2.8, §4.4); the path takes the ID or the deposit address.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
+import { idempotencyKeyFor } from '../../helpers/request';
 import { idempotencyKeyOption, optionsCollection, showFor } from '../../helpers/fields';
 import { optionsOf, pathParam } from '../../helpers/params';
 import { explicitIdempotencyKey } from '../../helpers/quoteInput';

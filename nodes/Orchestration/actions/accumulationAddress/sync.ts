@@ -1,6 +1,6 @@
 /** accumulationAddress.sync (deprecated): POST /v1/accumulation-addresses/sync, no body (orchestration-service.md §2.8, §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
+import { idempotencyKeyFor } from '../../helpers/request';
 import { idempotencyKeyOption, optionsCollection, showFor } from '../../helpers/fields';
 import { optionsOf } from '../../helpers/params';
 import { explicitIdempotencyKey } from '../../helpers/quoteInput';

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { OnrampRequestSchema } from '../../../shared/orchestration/schemas';
 import { smallestUnitAmount } from '../../../shared/orchestration/quotePlan';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
+import { idempotencyKeyFor } from '../../helpers/request';
 import { planned } from '../../../transport/nodeErrors';
 import {
 	additionalFieldsOption,

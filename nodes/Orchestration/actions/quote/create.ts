@@ -1,7 +1,7 @@
 /** quote.create: POST /v1/orchestration/quote (orchestration-service.md §4.1). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { completeQuote, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
+import { idempotencyKeyFor } from '../../helpers/request';
 import { planned } from '../../../transport/nodeErrors';
 import type { ServiceAccess } from '../../helpers/access';
 import {

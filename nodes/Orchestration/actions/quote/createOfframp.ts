@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { planQuote, requestWithAmount, smallestUnitAmount, type QuoteInput } from '../../../shared/orchestration/quotePlan';
 import { OfframpDraftSchema } from '../../../shared/orchestration/schemas';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
+import { idempotencyKeyFor } from '../../helpers/request';
 import { planned } from '../../../transport/nodeErrors';
 import type { ServiceAccess } from '../../helpers/access';
 import {

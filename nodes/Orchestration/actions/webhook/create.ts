@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { WebhookCreateRequestSchema } from '../../../shared/orchestration/schemas';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
+import { idempotencyKeyFor } from '../../helpers/request';
 import { concurrencyOption, idempotencyKeyOption, optionsCollection, showFor } from '../../helpers/fields';
 import { optionsOf, text } from '../../helpers/params';
 import { explicitIdempotencyKey } from '../../helpers/quoteInput';
