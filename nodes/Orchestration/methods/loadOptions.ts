@@ -5,18 +5,29 @@
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { isAssetSymbol } from '../../shared/orchestration/enums';
+import { ONRAMP_SOURCE } from '../../shared/orchestration/orderPlan';
 import type { RouteAsset } from '../../shared/orchestration/schemas';
-import { asAuthentication, serviceAccess } from '../helpers/access';
 import {
-	assetLabel,
-	assetOptionValue,
+	asAuthentication,
+	getRoutesCatalogue,
 	OFFRAMP_DESTINATION,
-	ONRAMP_SOURCE,
 	routeListFor,
+	serviceAccess,
 	type RouteList,
 	type RoutesCatalogue,
-} from '../helpers/routes';
-import { getRoutesCatalogue } from '../helpers/routesCache';
+} from '../service';
+
+/** The dropdown value of an asset: its canonical symbol, or the routing key when the symbol is not canonical (§2.1). */
+function assetOptionValue(asset: RouteAsset, isCanonical: (symbol: string) => boolean): string {
+	return isCanonical(asset.asset) ? asset.asset : asset.id;
+}
+
+/** An asset's label in a dropdown: its display name and symbol. */
+function assetLabel(asset: RouteAsset): string {
+	const symbol = asset.assetDisplaySymbol ?? asset.asset;
+	const name = asset.assetDisplayName ?? symbol;
+	return name === symbol ? symbol : `${name} (${symbol})`;
+}
 
 async function catalogueOf(ctx: ILoadOptionsFunctions): Promise<RoutesCatalogue> {
 	const access = await serviceAccess(ctx, asAuthentication(ctx.getCurrentNodeParameter('authentication')));

@@ -7,3 +7,5 @@ export * from './webhooks';
 export * from './idempotency';
 export * from './deliveryMemory';
 export * from './inputs';
+export * from './quotePlan';
+export * from './orderPlan';

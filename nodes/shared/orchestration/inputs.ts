@@ -205,6 +205,22 @@ export function assertWholeCents(amountSmallest: string, decimals: number, asset
 	);
 }
 
+/**
+ * Returns a copy of `data` with `<field>Formatted` (decimal text) right after each field that has
+ * known decimals and holds a smallest-unit integer string; other fields stay as they are.
+ */
+export function withFormattedAmounts<T extends Record<string, unknown>>(data: T, decimalsByField: Record<string, number | undefined>): T {
+	const out: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(data)) {
+		out[key] = value;
+		const decimals = decimalsByField[key];
+		if (decimals === undefined || typeof value !== 'string' || !isDigits(value, MAX_AMOUNT_LENGTH)) continue;
+		if (Object.prototype.hasOwnProperty.call(data, `${key}Formatted`)) continue;
+		out[`${key}Formatted`] = smallestUnitToDecimal(value, decimals);
+	}
+	return out as T;
+}
+
 // ---------------------------------------------------------------- user inputs
 
 export type AmountFormat = 'smallestUnit' | 'decimal';

@@ -6,7 +6,7 @@
 import { inField, parseRequest, ProtocolError } from '../errors';
 import { isStablecoin } from './enums';
 import { explicitIdempotencyKey } from './idempotency';
-import { assertWholeCents, decimalToSmallestUnit, mergeAdditionalFields, type AmountFormat } from './inputs';
+import { assertWholeCents, decimalToSmallestUnit, mergeAdditionalFields, withFormattedAmounts, type AmountFormat } from './inputs';
 import type { ZodType } from 'zod';
 import { QuoteDraftSchema, type RouteAsset } from './schemas';
 
@@ -37,6 +37,12 @@ export interface QuotePlan {
 /** Finds an asset of the routes listing by chain and asset input. */
 export interface AssetLookup {
 	find(chain: string, asset: string): RouteAsset | undefined;
+}
+
+/** The routes listing as plans and answers read it: also by routing key, and a symbol's decimals. */
+export interface RoutesLookup extends AssetLookup {
+	byRoutingKey(id: string): RouteAsset | undefined;
+	decimalsOfSymbol(symbol: string, preferredChains: Array<string | undefined>): number | undefined;
 }
 
 export interface PlannedQuote {
@@ -111,4 +117,65 @@ export function completeQuote(plan: QuotePlan, routes: AssetLookup | undefined):
 		inField('amount', () => assertWholeCents(amount, destination.decimals, destination.id));
 	}
 	return { request: requestWithAmount(plan.draft, amount, 'destinationAsset'), source, destination };
+}
+
+// ---------------------------------------------------------------- the answer
+
+/** Fee parts of §2.2 and public-notes, all in `feeAsset`. */
+const FEE_FIELDS = [
+	'feeAmount',
+	'roundingFeeAmount',
+	'totalFeeAmount',
+	'appFeeAmount',
+	'appFeePlatformCutAmount',
+	'sweepFeeAmount',
+] as const;
+
+export interface QuoteSides {
+	catalogue?: RoutesLookup;
+	source?: RouteAsset;
+	destination?: RouteAsset;
+}
+
+function decimalsOf(symbol: unknown, sides: QuoteSides): number | undefined {
+	if (typeof symbol !== 'string' || symbol === '') return undefined;
+	for (const side of [sides.source, sides.destination]) {
+		if (side && (side.asset === symbol || side.id === symbol || side.assetDisplaySymbol === symbol)) return side.decimals;
+	}
+	return sides.catalogue?.decimalsOfSymbol(symbol, [sides.source?.chain, sides.destination?.chain]);
+}
+
+/** `...Formatted` next to amountIn (source), estimatedOut and lockedMinAmountOut (destination) and each fee. */
+export function formatQuoteAmounts<T extends Record<string, unknown>>(body: T, sides: QuoteSides): T {
+	const feeDecimals = decimalsOf(body.feeAsset, sides);
+	const decimals: Record<string, number | undefined> = {
+		amountIn: sides.source?.decimals,
+		estimatedOut: sides.destination?.decimals,
+		lockedMinAmountOut: sides.destination?.decimals,
+		networkCostAmount: decimalsOf(body.networkCostAsset, sides),
+	};
+	for (const f of FEE_FIELDS) decimals[f] = feeDecimals;
+	return withFormattedAmounts(body, decimals);
+}
+
+/** Whole seconds until `expiresAt` (never negative), or undefined when it is not a timestamp. */
+export function secondsUntil(expiresAt: unknown, nowMs = Date.now()): number | undefined {
+	if (typeof expiresAt !== 'string') return undefined;
+	const t = Date.parse(expiresAt);
+	if (Number.isNaN(t)) return undefined;
+	return Math.max(0, Math.floor((t - nowMs) / 1000));
+}
+
+/**
+ * A quote for the next node: formatted amounts, `secondsUntilExpiry` (a quote is firm for 2 min,
+ * §1) and `depositMemoRequired` (a memo or tag must go with the deposit when present, §2.2).
+ */
+export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: QuoteSides, nowMs = Date.now()): T {
+	const out: Record<string, unknown> = formatQuoteAmounts(body, sides);
+	const seconds = secondsUntil(body.expiresAt, nowMs);
+	if (seconds !== undefined) out.secondsUntilExpiry = seconds;
+	if ('depositAddress' in body) {
+		out.depositMemoRequired = typeof body.depositMemo === 'string' && body.depositMemo.trim() !== '';
+	}
+	return out as T;
 }

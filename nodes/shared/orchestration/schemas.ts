@@ -201,7 +201,7 @@ export function isFiatUsd(s: string): boolean {
 }
 
 /** POST /v1/orchestration/onramp body (spec 4.6, public-notes): exactly one of amount / amountFiatUsd. */
-export const OnrampRequestSchema = z
+const OnrampRequestObjectSchema = z
 	.object({
 		destinationChain: ChainSchema,
 		destinationAsset: AssetInputSchema,
@@ -213,20 +213,22 @@ export const OnrampRequestSchema = z
 		refundAddress: NonEmpty.optional(),
 		affiliateId: NonEmpty.optional(),
 	})
-	.passthrough()
-	.superRefine((value, ctx) => {
-		const hasSats = value.amount !== undefined;
-		const hasUsd = value.amountFiatUsd !== undefined;
-		if (hasSats === hasUsd) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: [hasSats ? 'amountFiatUsd' : 'amount'],
-				message: hasSats
-					? 'give either amount (sats) or amountFiatUsd, not both'
-					: 'required: amount (sats) or amountFiatUsd',
-			});
-		}
-	});
+	.passthrough();
+
+/** Why an onramp's amounts are wrong (exactly one of sats and USD), or undefined; the field it names. */
+export function onrampAmountProblem(hasSats: boolean, hasUsd: boolean): { field: string; message: string } | undefined {
+	if (hasSats !== hasUsd) return undefined;
+	return hasSats
+		? { field: 'amountFiatUsd', message: 'give either amount (sats) or amountFiatUsd, not both' }
+		: { field: 'amount', message: 'required: amount (sats) or amountFiatUsd' };
+}
+
+export const OnrampRequestSchema = OnrampRequestObjectSchema.superRefine((value, ctx) => {
+	const problem = onrampAmountProblem(value.amount !== undefined, value.amountFiatUsd !== undefined);
+	if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [problem.field], message: problem.message });
+});
+/** The onramp body before its amount is in smallest units (see QuoteDraftSchema); onrampAmountProblem checks the amounts. */
+export const OnrampDraftSchema = OnrampRequestObjectSchema.omit({ amount: true });
 export type OnrampRequest = z.infer<typeof OnrampRequestSchema>;
 
 /** `$username` of the payment app, or a Lightning address `name@domain.tld` (spec 1, 4.2). */

@@ -14,7 +14,7 @@ import {
 	QuoteResponseSchema,
 	smallestUnitToDecimal,
 } from '../../../nodes/shared/orchestration';
-import { withFormattedAmounts } from '../../../nodes/Orchestration/helpers/amounts';
+import { withFormattedAmounts } from '../../../nodes/shared/orchestration/inputs';
 
 const BOUND_MS = 50;
 const SIZES = [100_000, 1_000_000];

@@ -4,10 +4,11 @@
  * (§1, §9: reviewed equities need explicit admission).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { limitField, returnAllField, showFor } from '../../helpers/fields';
-import { limited } from '../../helpers/lists';
-import { filterRoutes, type RouteFilter } from '../../helpers/routes';
-import { getRoutesCatalogue } from '../../helpers/routesCache';
+import { isTokenizedEquity } from '../../../shared/orchestration/enums';
+import type { RouteAsset } from '../../../shared/orchestration/schemas';
+import { limitField, returnAllField, showFor } from '../../fields';
+import type { ItemReader } from '../../itemReader';
+import { getRoutesCatalogue, type RoutesCatalogue } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('route', ['getAll']);
@@ -71,6 +72,38 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+export interface RouteFilter {
+	chain?: string;
+	/** A symbol or routing key; matched case-insensitively against asset, display symbol and id. */
+	asset?: string;
+	/** Routing key the asset must reach (in the plain `route.to` list). */
+	reachableDestination?: string;
+	supportsExactOut?: boolean;
+	supportsFixed?: boolean;
+	includeTokenizedEquities?: boolean;
+}
+
+/** Filters the listing; tokenized equities only when asked for (§1, §9: admission only). */
+export function filterRoutes(catalogue: RoutesCatalogue, filter: RouteFilter): RouteAsset[] {
+	const asset = filter.asset?.trim().toLowerCase();
+	const destination = filter.reachableDestination?.trim();
+	const source = filter.chain ? catalogue.entriesOnChain(filter.chain) : catalogue.assets;
+	return source.filter((a) => {
+		if (!filter.includeTokenizedEquities && isTokenizedEquity(a.asset)) return false;
+		if (asset && a.asset.toLowerCase() !== asset && a.id.toLowerCase() !== asset && a.assetDisplaySymbol?.toLowerCase() !== asset) {
+			return false;
+		}
+		if (filter.supportsExactOut && nonEmpty(a.route.exactOutTo) === false) return false;
+		if (filter.supportsFixed && nonEmpty(a.route.fixedTo) === false) return false;
+		if (destination && !catalogue.reaches(a, destination, 'to')) return false;
+		return true;
+	});
+}
+
+function nonEmpty(list: unknown): boolean {
+	return list === 'all' || (Array.isArray(list) && list.length > 0);
+}
+
 export function routeFilterFrom(filters: IDataObject): RouteFilter {
 	const supports = Array.isArray(filters.supports) ? (filters.supports as string[]) : [];
 	const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
@@ -84,8 +117,8 @@ export function routeFilterFrom(filters: IDataObject): RouteFilter {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const catalogue = await getRoutesCatalogue(this, access, itemIndex);
-	return limited(this, itemIndex, filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[]);
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject[]> {
+	const filters = read.raw('filters', {}) as IDataObject;
+	const catalogue = await getRoutesCatalogue(this, access, read.itemIndex);
+	return read.limited(filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[]);
 }

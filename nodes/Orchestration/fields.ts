@@ -4,7 +4,7 @@
  * never change.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
-import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../../shared/orchestration/schemas';
+import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../shared/orchestration/schemas';
 
 export const DEFAULT_CONCURRENCY = 5;
 
@@ -285,3 +285,13 @@ export function quoteRouteFields(displayOptions: IDisplayOptions): INodeProperti
 		...amountFormatField(displayOptions),
 	];
 }
+
+/** Browser verification for submit and onramp (orchestration-service.md §5: header cf-turnstile-response). */
+export const turnstileTokenOption: INodeProperties = {
+	displayName: 'Browser Verification Token',
+	name: 'turnstileToken',
+	type: 'string',
+	typeOptions: { password: true },
+	default: '',
+	description: 'Sent as cf-turnstile-response when browser verification is enabled for the key',
+};
