@@ -33,7 +33,7 @@ export class ItemReader {
 	}
 
 	/** Runs a rule about one input; its error names `field` (rules such as textInput do not know it). */
-	check<T>(field: string, rule: () => T): T {
+	checkedField<T>(field: string, rule: () => T): T {
 		return this.plan(() => inField(field, rule));
 	}
 
@@ -54,51 +54,51 @@ export class ItemReader {
 	}
 
 	/** A text parameter, trimmed; '' when unset; objects, arrays and booleans are refused. */
-	text(name: string): string {
+	textParameter(name: string): string {
 		const value = this.raw(name);
-		return this.check(name, () => textInput(value));
+		return this.checkedField(name, () => textInput(value));
 	}
 
 	/** A text parameter that goes into the URL path: encoded, dot segments refused. */
 	pathSegment(name: string): string {
-		const value = this.text(name);
-		return this.check(name, () => pathSegment(value));
+		const value = this.textParameter(name);
+		return this.checkedField(name, () => pathSegment(value));
 	}
 
 	/** A decimal text parameter (e.g. USD): a JS number only when its text is exact; '' when unset. */
 	decimal(name: string): string {
 		const value = this.raw(name);
-		return this.check(name, () => amountInputText(value, 'decimal'));
+		return this.checkedField(name, () => amountInputText(value, 'decimal'));
 	}
 
 	/** An integer parameter; fractions, exponents and text are field errors; undefined when unset. */
 	integer(name: string): number | undefined {
 		const value = this.raw(name);
-		return this.check(name, () => integerInput(value));
+		return this.checkedField(name, () => integerInput(value));
 	}
 
 	/** An asset parameter with the legacy TON alias resolved (§2.1). */
 	asset(name: string): string {
-		const value = this.text(name);
+		const value = this.textParameter(name);
 		return value === '' ? value : normalizeAssetInput(value);
 	}
 
 	/** A text member of `from` (the options by default), trimmed; undefined when unset or empty. */
 	optionText(name: string, from: IDataObject = this.options, field = name): string | undefined {
-		const s = this.check(field, () => textInput(from[name]));
+		const s = this.checkedField(field, () => textInput(from[name]));
 		return s === '' ? undefined : s;
 	}
 
 	/** An integer member of `from` (the options by default); undefined when unset. */
 	optionInteger(name: string, from: IDataObject = this.options, field = name): number | undefined {
-		return this.check(field, () => integerInput(from[name]));
+		return this.checkedField(field, () => integerInput(from[name]));
 	}
 
 	/** "Amount Format" and an amount parameter, exact (a JS number only when it is exact), syntax checked. */
 	amount(field = 'amount'): AmountInput {
 		const format: AmountFormat = this.raw('amountFormat', 'smallestUnit') === 'decimal' ? 'decimal' : 'smallestUnit';
 		const raw = this.raw(field);
-		const value = this.check(field, () => {
+		const value = this.checkedField(field, () => {
 			const exact = amountInputText(raw, format);
 			assertAmountText(exact, format);
 			return exact;
@@ -152,14 +152,14 @@ export class ItemReader {
 
 /** Both sides of a quote or estimate and its modes (§4.1); fixed delivery exists only with exact_in. */
 export function readQuoteRoute(read: ItemReader): Record<string, unknown> {
-	const amountMode = read.text('amountMode') || 'exact_in';
+	const amountMode = read.textParameter('amountMode') || 'exact_in';
 	return {
-		sourceChain: read.text('sourceChain'),
+		sourceChain: read.textParameter('sourceChain'),
 		sourceAsset: read.asset('sourceAsset'),
-		destinationChain: read.text('destinationChain'),
+		destinationChain: read.textParameter('destinationChain'),
 		destinationAsset: read.asset('destinationAsset'),
 		amountMode,
-		deliveryMode: amountMode === 'exact_in' ? read.text('deliveryMode') || undefined : undefined,
+		deliveryMode: amountMode === 'exact_in' ? read.textParameter('deliveryMode') || undefined : undefined,
 	};
 }
 

@@ -35,7 +35,7 @@ async function catalogueOf(ctx: ILoadOptionsFunctions): Promise<RoutesCatalogue>
 }
 
 /** A plain (non-expression) text value of the node being edited, or undefined. */
-function current(ctx: ILoadOptionsFunctions, name: string): string | undefined {
+function chosenValue(ctx: ILoadOptionsFunctions, name: string): string | undefined {
 	const value = ctx.getCurrentNodeParameter(name);
 	if (typeof value !== 'string' || value === '' || value.startsWith('=')) return undefined;
 	return value;
@@ -68,7 +68,7 @@ function reachableFrom(
 }
 
 function modeList(ctx: ILoadOptionsFunctions): RouteList {
-	return routeListFor(current(ctx, 'amountMode'), current(ctx, 'deliveryMode'));
+	return routeListFor(chosenValue(ctx, 'amountMode'), chosenValue(ctx, 'deliveryMode'));
 }
 
 /** Sources whose plain route reaches `destinationId`. */
@@ -82,21 +82,21 @@ export async function getSourceChains(this: ILoadOptionsFunctions): Promise<INod
 
 export async function getSourceAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
-	const chain = current(this, 'sourceChain');
+	const chain = chosenValue(this, 'sourceChain');
 	return assetOptions(chain ? catalogue.entriesOnChain(chain) : catalogue.assets);
 }
 
 export async function getDestinationChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
-	const reachable = reachableFrom(catalogue, current(this, 'sourceChain'), current(this, 'sourceAsset'), modeList(this));
+	const reachable = reachableFrom(catalogue, chosenValue(this, 'sourceChain'), chosenValue(this, 'sourceAsset'), modeList(this));
 	return chainOptions(catalogue, reachable ? new Set(reachable.map((a) => a.chain)) : undefined);
 }
 
 export async function getDestinationAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
-	const chain = current(this, 'destinationChain');
+	const chain = chosenValue(this, 'destinationChain');
 	const reachable =
-		reachableFrom(catalogue, current(this, 'sourceChain'), current(this, 'sourceAsset'), modeList(this)) ??
+		reachableFrom(catalogue, chosenValue(this, 'sourceChain'), chosenValue(this, 'sourceAsset'), modeList(this)) ??
 		catalogue.assets;
 	return assetOptions(chain ? reachable.filter((a) => a.chain === chain) : reachable);
 }
@@ -110,7 +110,7 @@ export async function getOnrampDestinationChains(this: ILoadOptionsFunctions): P
 export async function getOnrampDestinationAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
 	const source = catalogue.byRoutingKey(ONRAMP_SOURCE);
-	const chain = current(this, 'destinationChain');
+	const chain = chosenValue(this, 'destinationChain');
 	const reachable = source ? catalogue.reachable(source, 'to') : catalogue.assets;
 	return assetOptions(chain ? reachable.filter((a) => a.chain === chain) : reachable);
 }
@@ -122,7 +122,7 @@ export async function getOfframpSourceChains(this: ILoadOptionsFunctions): Promi
 
 export async function getOfframpSourceAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
-	const chain = current(this, 'sourceChain');
+	const chain = chosenValue(this, 'sourceChain');
 	const sources = sourcesReaching(catalogue, OFFRAMP_DESTINATION);
 	return assetOptions(chain ? sources.filter((a) => a.chain === chain) : sources);
 }

@@ -56,16 +56,22 @@ export function withoutBlanks(body: Record<string, unknown>): Record<string, unk
 	return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined && v !== ''));
 }
 
+/** The fee field a body sets (app fees, or affiliate fee overrides), which client keys may not send (§5). */
+export function feeFieldOf(body: { appFees?: unknown; affiliateIds?: unknown }): 'appFees' | 'affiliateIds' | undefined {
+	if (body.appFees !== undefined) return 'appFees';
+	if (Array.isArray(body.affiliateIds) && body.affiliateIds.some((a) => typeof a !== 'string')) return 'affiliateIds';
+	return undefined;
+}
+
 /** §5: quote, onramp and accumulation creation refuse client-key fee fields (403 client_key_fee_fields_forbidden). */
 export function assertNoClientFeeFields(body: Record<string, unknown>, isClientKey: boolean): void {
-	if (!isClientKey) return;
-	if (body.appFees !== undefined) {
-		throw new ProtocolError('client keys cannot send fee fields; remove the app fees or use a server key', { field: 'appFees', reason: 'client_key_fee_fields_forbidden' });
-	}
-	if (Array.isArray(body.affiliateIds) && body.affiliateIds.some((a) => typeof a !== 'string')) {
-		const message = 'client keys cannot send affiliate fee overrides; give plain affiliate IDs or use a server key';
-		throw new ProtocolError(message, { field: 'affiliateIds', reason: 'client_key_fee_fields_forbidden' });
-	}
+	const field = isClientKey ? feeFieldOf(body) : undefined;
+	if (field === undefined) return;
+	const message =
+		field === 'appFees'
+			? 'client keys cannot send fee fields; remove the app fees or use a server key'
+			: 'client keys cannot send affiliate fee overrides; give plain affiliate IDs or use a server key';
+	throw new ProtocolError(message, { field, reason: 'client_key_fee_fields_forbidden' });
 }
 
 /**

@@ -126,7 +126,7 @@ function readQuoteInput(read: ItemReader, isClientKey: boolean): QuoteInput {
 	const amount = read.amount();
 	const request = {
 		...readQuoteRoute(read),
-		recipientAddress: read.text('recipientAddress'),
+		recipientAddress: read.textParameter('recipientAddress'),
 		includeCalldata: read.options.includeCalldata === true ? true : undefined,
 		amountlessInvoice: read.options.amountlessInvoice === true ? true : undefined,
 		affiliateId: read.optionText('affiliateId'),
