@@ -11,7 +11,7 @@ import {
 	type IHttpRequestMethods,
 	type ILoadOptionsFunctions,
 } from 'n8n-workflow';
-import { normalizeAssetInput, parseRoutingKey } from '../shared/orchestration/enums';
+import { CLIENT_KEY_PREFIX, normalizeAssetInput, parseRoutingKey, SERVER_KEY_PREFIX } from '../shared/orchestration/enums';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { RouteAssetSchema, routeTargetId, type RouteAsset, type RouteTarget } from '../shared/orchestration/schemas';
 import { callService, ExpiringCache, joinUrl, type RequestContext, type ServiceResponse } from '../transport/request';
@@ -24,7 +24,7 @@ export const SERVER_CREDENTIAL = 'orchestrationServerApi';
 export const CLIENT_CREDENTIAL = 'orchestrationClientApi';
 
 /** Key prefixes of orchestration-service.md §5. */
-const PREFIXES: Record<Authentication, string> = { serverKey: 'fn_', clientKey: 'fnp_' };
+const PREFIXES: Record<Authentication, string> = { serverKey: SERVER_KEY_PREFIX, clientKey: CLIENT_KEY_PREFIX };
 const CREDENTIAL_NAMES: Record<Authentication, string> = {
 	serverKey: 'Orchestration Server Key',
 	clientKey: 'Orchestration Client Key',

@@ -86,14 +86,19 @@ function refineModes(value: { amountMode?: string; deliveryMode?: string }, ctx:
 	}
 }
 
+/** Both sides of a quote or estimate and its amount, in the order the service's examples show (§4.1). */
+const ROUTE_AND_AMOUNT = {
+	sourceChain: ChainSchema,
+	sourceAsset: AssetInputSchema,
+	destinationChain: ChainSchema,
+	destinationAsset: AssetInputSchema,
+	amount: AmountSchema,
+};
+
 /** The quote request's object schema without the cross-field rules, for `.extend()` / `.shape`. */
 export const QuoteRequestObjectSchema = z
 	.object({
-		sourceChain: ChainSchema,
-		sourceAsset: AssetInputSchema,
-		destinationChain: ChainSchema,
-		destinationAsset: AssetInputSchema,
-		amount: AmountSchema,
+		...ROUTE_AND_AMOUNT,
 		recipientAddress: NonEmpty,
 		includeCalldata: z.boolean().optional(),
 		appFees: z.array(AppFeeSchema).min(APP_FEES_MIN).max(APP_FEES_MAX).optional(),
@@ -156,11 +161,7 @@ const queryInt = <T extends z.ZodTypeAny>(schema: T) =>
 /** GET /v1/orchestration/estimate query (public-notes); slippageBps may come as query text. */
 const EstimateRequestObjectSchema = z
 	.object({
-		sourceChain: ChainSchema,
-		sourceAsset: AssetInputSchema,
-		destinationChain: ChainSchema,
-		destinationAsset: AssetInputSchema,
-		amount: AmountSchema,
+		...ROUTE_AND_AMOUNT,
 		amountMode: AmountModeSchema.optional(),
 		deliveryMode: DeliveryModeSchema.optional(),
 		recipientAddress: NonEmpty.optional(),

@@ -119,18 +119,24 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-async function readStatus(l: Lookup): Promise<NormalizedStatus> {
-	const res = await orchestrationRequest(l.read.ctx, l.access, {
+/** A read of one order's view (status, or order by quote); client keys send the read token (§5). */
+async function readView<T>(l: Lookup, path: string): Promise<T> {
+	const res = await orchestrationRequest<T>(l.read.ctx, l.access, {
 		method: 'GET',
-		path: '/v1/orchestration/status',
+		path,
 		qs: l.qs,
 		headers: l.readToken ? { 'X-Read-Token': l.readToken } : undefined,
 		itemIndex: l.read.itemIndex,
 		requiredScope: 'orders:read',
 		secrets: [l.readToken],
 	});
+	return res.body;
+}
+
+async function readStatus(l: Lookup): Promise<NormalizedStatus> {
+	const body = await readView<unknown>(l, '/v1/orchestration/status');
 	try {
-		return normalizeStatusResponse(res.body);
+		return normalizeStatusResponse(body);
 	} catch (error) {
 		throw new NodeOperationError(l.read.ctx.getNode(), 'The status response has an unexpected shape', {
 			itemIndex: l.read.itemIndex,
@@ -173,16 +179,8 @@ async function readOrder(l: Lookup, orNotFound: boolean): Promise<NormalizedStat
 
 /** The quote's expiresAt, from GET /v1/orchestration/order?quoteId= (public-notes); a 404 means no such quote. */
 async function quoteExpiry(l: Lookup): Promise<string | undefined> {
-	const res = await orchestrationRequest<IDataObject>(l.read.ctx, l.access, {
-		method: 'GET',
-		path: '/v1/orchestration/order',
-		qs: l.qs,
-		headers: l.readToken ? { 'X-Read-Token': l.readToken } : undefined,
-		itemIndex: l.read.itemIndex,
-		requiredScope: 'orders:read',
-		secrets: [l.readToken],
-	});
-	const expiresAt = res.body?.expiresAt;
+	const body = await readView<IDataObject | undefined>(l, '/v1/orchestration/order');
+	const expiresAt = body?.expiresAt;
 	return typeof expiresAt === 'string' && !Number.isNaN(Date.parse(expiresAt)) ? expiresAt : undefined;
 }
 

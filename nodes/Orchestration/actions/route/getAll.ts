@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isTokenizedEquity } from '../../../shared/orchestration/enums';
 import type { RouteAsset } from '../../../shared/orchestration/schemas';
-import { limitField, returnAllField, showFor } from '../../fields';
+import { filtersCollection, limitField, returnAllField, showFor } from '../../fields';
 import type { ItemReader } from '../../itemReader';
 import { getRoutesCatalogue, type RoutesCatalogue } from '../../service';
 import type { OperationEnv } from '../types';
@@ -16,60 +16,52 @@ const show = showFor('route', ['getAll']);
 export const description: INodeProperties[] = [
 	returnAllField(show),
 	limitField(show),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show,
-		options: [
-			{
-				displayName: 'Asset',
-				name: 'asset',
-				type: 'string',
-				default: '',
-				placeholder: 'USDC',
-				description: 'Only this asset: a symbol (on any chain) or a routing key such as base:USDC',
-			},
-			{
-				displayName: 'Chain Name or ID',
-				name: 'chain',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getSourceChains' },
-				default: '',
-				description:
-					'Only assets on this chain. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Include Tokenized Equities',
-				name: 'includeTokenizedEquities',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to include reviewed tokenized-equity assets (shown only to admitted partners)',
-			},
-			{
-				displayName: 'Reachable Destination Name or ID',
-				name: 'reachableDestination',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getAssetRoutingKeys' },
-				default: '',
-				description:
-					'Only assets that can reach this destination. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Supports',
-				name: 'supports',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Exact Out', value: 'exactOut' },
-					{ name: 'Fixed Delivery', value: 'fixed' },
-				],
-				default: [],
-				description: 'Only assets with at least one destination in these modes',
-			},
-		],
-	},
+	filtersCollection(show, [
+		{
+			displayName: 'Asset',
+			name: 'asset',
+			type: 'string',
+			default: '',
+			placeholder: 'USDC',
+			description: 'Only this asset: a symbol (on any chain) or a routing key such as base:USDC',
+		},
+		{
+			displayName: 'Chain Name or ID',
+			name: 'chain',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getSourceChains' },
+			default: '',
+			description:
+				'Only assets on this chain. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Include Tokenized Equities',
+			name: 'includeTokenizedEquities',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to include reviewed tokenized-equity assets (shown only to admitted partners)',
+		},
+		{
+			displayName: 'Reachable Destination Name or ID',
+			name: 'reachableDestination',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getAssetRoutingKeys' },
+			default: '',
+			description:
+				'Only assets that can reach this destination. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Supports',
+			name: 'supports',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Exact Out', value: 'exactOut' },
+				{ name: 'Fixed Delivery', value: 'fixed' },
+			],
+			default: [],
+			description: 'Only assets with at least one destination in these modes',
+		},
+	]),
 ];
 
 export interface RouteFilter {

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { normalizeAssetInput } from '../../../shared/orchestration/enums';
 import { withoutBlanks } from '../../../shared/orchestration/quotePlan';
-import { showFor } from '../../fields';
+import { filtersCollection, showFor } from '../../fields';
 import type { ItemReader } from '../../itemReader';
 import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
@@ -20,20 +20,12 @@ const chainFilter = (name: string, displayName: string): INodeProperties => ({
 });
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show,
-		options: [
-			{ displayName: 'Destination Asset', name: 'destinationAsset', type: 'string', default: '', placeholder: 'USDC' },
-			chainFilter('destinationChain', 'Destination Chain Name or ID'),
-			{ displayName: 'Source Asset', name: 'sourceAsset', type: 'string', default: '', placeholder: 'BTC' },
-			chainFilter('sourceChain', 'Source Chain Name or ID'),
-		],
-	},
+	filtersCollection(show, [
+		{ displayName: 'Destination Asset', name: 'destinationAsset', type: 'string', default: '', placeholder: 'USDC' },
+		chainFilter('destinationChain', 'Destination Chain Name or ID'),
+		{ displayName: 'Source Asset', name: 'sourceAsset', type: 'string', default: '', placeholder: 'BTC' },
+		chainFilter('sourceChain', 'Source Chain Name or ID'),
+	]),
 ];
 
 export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
