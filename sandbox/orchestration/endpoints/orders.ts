@@ -29,7 +29,7 @@ function checkSourceReference(quote: QuoteRecord, body: z.infer<typeof SubmitReq
 	if (missing.length > 0) throw badRequest(`${missing.join(', ')}: required to submit a ${chain} deposit`);
 }
 
-export function registerOrderRoutes(app: FastifyInstance, ctx: OrchestrationContext): void {
+export function registerOrderEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
 	// spec §4.6: only the creating partner's keys can submit; anonymous quotes cannot be submitted
 	app.post('/v1/orchestration/submit', async (request, reply) => {
 		const caller = authenticate(ctx, request, { clientScope: 'orders:submit' });
