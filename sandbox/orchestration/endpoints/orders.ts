@@ -6,7 +6,7 @@ import { authenticate } from '../auth';
 import { catalogueView, type OrchestrationContext } from '../context';
 import { badRequest, forbidden, notFound, parseInput } from '../errors';
 import { idempotent } from '../idempotency';
-import { checkRateLimit, checkTurnstile } from '../limits';
+import { checkRateLimit, checkTurnstile } from '../clientKeyGuards';
 import { orderFromQuote } from '../deposits';
 import { priceNanoUsd } from '../pricing';
 import { assertQuoteLive, createQuote, priceQuote } from '../quotes';

@@ -4,7 +4,7 @@ import { authenticate } from '../auth';
 import { catalogueView, type Caller, type OrchestrationContext } from '../context';
 import { parseInput } from '../errors';
 import { idempotent } from '../idempotency';
-import { checkRateLimit } from '../limits';
+import { checkRateLimit } from '../clientKeyGuards';
 import { createQuote, economicsBody, priceQuote } from '../quotes';
 import type { QuoteRecord } from '../state';
 import { issueReadToken } from '../tokens';
