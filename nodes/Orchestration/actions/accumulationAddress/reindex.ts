@@ -29,7 +29,7 @@ export async function execute(this: IExecuteFunctions, read: ItemReader, { acces
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: `/v1/accumulation-addresses/${idOrAddress}/reindex`,
-		idempotencyKey: idempotencyKeyFor(this, read.itemIndex, { operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey }),
 		itemIndex: read.itemIndex,
 		requiredScope: 'accumulation:create',
 	});

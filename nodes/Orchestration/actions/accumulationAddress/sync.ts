@@ -15,7 +15,7 @@ export async function execute(this: IExecuteFunctions, read: ItemReader, { acces
 		method: 'POST',
 		path: '/v1/accumulation-addresses/sync',
 		// §4.4: no body; the key is still derived per item so a retried item reuses it
-		idempotencyKey: idempotencyKeyFor(this, read.itemIndex, { operation: 'accumulationAddress.sync', body: {}, explicitKey }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'accumulationAddress.sync', body: {}, explicitKey }),
 		itemIndex: read.itemIndex,
 	});
 	return res.body;

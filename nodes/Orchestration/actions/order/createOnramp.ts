@@ -99,14 +99,14 @@ function readOnrampInput(read: ItemReader, isClientKey: boolean): OnrampInput {
 export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planOnramp(readOnrampInput(read, access.isClientKey)));
 	const headers = read.turnstileHeaders();
-	const catalogue = await catalogueFor(this, access, read.itemIndex, plan.routes === 'required');
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
 	const { request, source, destination } = read.plan(() => completeOnramp(plan, catalogue));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/onramp',
 		body: request as IDataObject,
 		headers,
-		idempotencyKey: idempotencyKeyFor(this, read.itemIndex, { operation: 'order.createOnramp', body: request, explicitKey: plan.idempotencyKey }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'order.createOnramp', body: request, explicitKey: plan.idempotencyKey }),
 		itemIndex: read.itemIndex,
 		requiredScope: 'orders:onramp',
 		secrets: [headers?.['cf-turnstile-response']],

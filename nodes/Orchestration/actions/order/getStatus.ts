@@ -285,7 +285,7 @@ export async function execute(this: IExecuteFunctions, read: ItemReader, { acces
 }
 
 async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<IDataObject> {
-	const catalogue = await catalogueFor(l.read.ctx, l.access, l.read.itemIndex, false);
+	const catalogue = await catalogueFor(l.read, l.access, false);
 	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
 }
 

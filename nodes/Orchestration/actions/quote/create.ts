@@ -141,13 +141,13 @@ function readQuoteInput(read: ItemReader, isClientKey: boolean): QuoteInput {
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
 export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planQuote(readQuoteInput(read, access.isClientKey)));
-	const catalogue = await catalogueFor(this, access, read.itemIndex, plan.routes === 'required');
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
 	const { request, source, destination } = read.plan(() => completeQuote(plan, catalogue));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/quote',
 		body: request as IDataObject,
-		idempotencyKey: idempotencyKeyFor(this, read.itemIndex, { operation: 'quote.create', body: request, explicitKey: plan.idempotencyKey }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'quote.create', body: request, explicitKey: plan.idempotencyKey }),
 		itemIndex: read.itemIndex,
 		requiredScope: 'orders:quote',
 	});

@@ -61,7 +61,7 @@ function readOfframpInput(read: ItemReader, isClientKey: boolean): QuoteInput {
 
 export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planQuote(readOfframpInput(read, access.isClientKey), OfframpDraftSchema));
-	const catalogue = await catalogueFor(this, access, read.itemIndex, plan.routes === 'required');
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
 	const { sourceChain, sourceAsset } = plan.draft as Record<string, string>;
 	const source = catalogue?.find(sourceChain, sourceAsset);
 	const destination = catalogue?.byRoutingKey(OFFRAMP_DESTINATION);
@@ -71,7 +71,7 @@ export async function execute(this: IExecuteFunctions, read: ItemReader, { acces
 		method: 'POST',
 		path: '/v1/orchestration/offramp',
 		body,
-		idempotencyKey: idempotencyKeyFor(this, read.itemIndex, { operation: 'quote.createOfframp', body, explicitKey: plan.idempotencyKey }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'quote.createOfframp', body, explicitKey: plan.idempotencyKey }),
 		itemIndex: read.itemIndex,
 		requiredScope: 'orders:quote',
 	});

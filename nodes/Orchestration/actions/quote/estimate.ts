@@ -51,7 +51,7 @@ function readEstimateInput(read: ItemReader): QuoteInput {
 
 export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planQuote(readEstimateInput(read), EstimateDraftSchema));
-	const catalogue = await catalogueFor(this, access, read.itemIndex, plan.routes === 'required');
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
 	const { request, source, destination } = read.plan(() => completeQuote(plan, catalogue));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',

@@ -55,7 +55,7 @@ export async function execute(this: IExecuteFunctions, read: ItemReader, { acces
 		method: 'POST',
 		path: '/v1/webhooks',
 		body,
-		idempotencyKey: idempotencyKeyFor(this, read.itemIndex, { operation: 'webhook.create', body, explicitKey }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'webhook.create', body, explicitKey }),
 		itemIndex: read.itemIndex,
 	});
 	const { secret, ...rest } = res.body;
