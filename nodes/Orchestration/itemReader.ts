@@ -42,20 +42,20 @@ export class ItemReader {
 		return fieldError(this.ctx.getNode(), this.itemIndex, field, problem);
 	}
 
-	/** A parameter as stored (after expressions), `fallback` when unset. */
-	raw(name: string, fallback: unknown = ''): unknown {
+	/** A parameter as stored (after expressions), not checked; `fallback` when unset. */
+	unchecked(name: string, fallback: unknown = ''): unknown {
 		return this.ctx.getNodeParameter(name, this.itemIndex, fallback) as unknown;
 	}
 
 	/** The operation's "Options" collection (empty when the operation has none). */
 	get options(): IDataObject {
-		this.optionsRead ??= ((this.raw('options', {}) as IDataObject | undefined) ?? {});
+		this.optionsRead ??= ((this.unchecked('options', {}) as IDataObject | undefined) ?? {});
 		return this.optionsRead;
 	}
 
 	/** A text parameter, trimmed; '' when unset; objects, arrays and booleans are refused. */
 	textParameter(name: string): string {
-		const value = this.raw(name);
+		const value = this.unchecked(name);
 		return this.checkedField(name, () => textInput(value));
 	}
 
@@ -67,13 +67,13 @@ export class ItemReader {
 
 	/** A decimal text parameter (e.g. USD): a JS number only when its text is exact; '' when unset. */
 	decimal(name: string): string {
-		const value = this.raw(name);
+		const value = this.unchecked(name);
 		return this.checkedField(name, () => amountInputText(value, 'decimal'));
 	}
 
 	/** An integer parameter; fractions, exponents and text are field errors; undefined when unset. */
 	integer(name: string): number | undefined {
-		const value = this.raw(name);
+		const value = this.unchecked(name);
 		return this.checkedField(name, () => integerInput(value));
 	}
 
@@ -96,8 +96,8 @@ export class ItemReader {
 
 	/** "Amount Format" and an amount parameter, exact (a JS number only when it is exact), syntax checked. */
 	amount(field = 'amount'): AmountInput {
-		const format: AmountFormat = this.raw('amountFormat', 'smallestUnit') === 'decimal' ? 'decimal' : 'smallestUnit';
-		const raw = this.raw(field);
+		const format: AmountFormat = this.unchecked('amountFormat', 'smallestUnit') === 'decimal' ? 'decimal' : 'smallestUnit';
+		const raw = this.unchecked(field);
 		const value = this.checkedField(field, () => {
 			const exact = amountInputText(raw, format);
 			assertAmountText(exact, format);
@@ -144,8 +144,8 @@ export class ItemReader {
 
 	/** `list` cut to "Limit" unless "Return All". */
 	limited(list: IDataObject[]): IDataObject[] {
-		if (this.raw('returnAll', false)) return list;
-		const limit = Math.max(1, Number(this.raw('limit', 50)) || 50);
+		if (this.unchecked('returnAll', false)) return list;
+		const limit = Math.max(1, Number(this.unchecked('limit', 50)) || 50);
 		return list.slice(0, limit);
 	}
 }

@@ -200,9 +200,9 @@ interface WaitLimits {
 }
 
 function waitLimits(read: ItemReader, expiresAt: string | undefined): WaitLimits {
-	const intervalSeconds = Math.max(MIN_POLL_INTERVAL_SECONDS, Number(read.raw('pollIntervalSeconds', 5)) || MIN_POLL_INTERVAL_SECONDS);
-	const timeoutSeconds = Math.max(0, Number(read.raw('waitTimeoutSeconds', 600)) || 0);
-	const graceSeconds = Math.max(0, Number(read.raw('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
+	const intervalSeconds = Math.max(MIN_POLL_INTERVAL_SECONDS, Number(read.unchecked('pollIntervalSeconds', 5)) || MIN_POLL_INTERVAL_SECONDS);
+	const timeoutSeconds = Math.max(0, Number(read.unchecked('waitTimeoutSeconds', 600)) || 0);
+	const graceSeconds = Math.max(0, Number(read.unchecked('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
 	return {
 		intervalMs: intervalSeconds * 1000,
 		deadline: Date.now() + timeoutSeconds * 1000,
@@ -233,7 +233,7 @@ async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined): Pro
 /** What went wrong when waiting did not reach a final status, for the error and its hint. */
 function waitFailure(l: Lookup, wait: WaitResult): NodeOperationError {
 	const { ctx, itemIndex } = l.read;
-	const timeoutSeconds = Number(l.read.raw('waitTimeoutSeconds', 600)) || 0;
+	const timeoutSeconds = Number(l.read.unchecked('waitTimeoutSeconds', 600)) || 0;
 	const hint = 'Raise "Timeout (Seconds)", or set "On Timeout" to Return Last State to continue with the last status.';
 	if (wait.endedBy === 'quoteExpired') {
 		return new NodeOperationError(
@@ -266,12 +266,12 @@ export async function execute(this: IExecuteFunctions, read: ItemReader, { acces
 	if (identifier === '') throw read.fail(lookupBy, 'is required');
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
 	const lookup: Lookup = { read, access, qs: { [lookupBy]: identifier }, readToken };
-	const wait = read.raw('waitUntilFinal', false) as boolean;
+	const wait = read.unchecked('waitUntilFinal', false) as boolean;
 
 	// waiting by quote ID keeps polling through 404s: the order appears only once the deposit is paid
 	const first = await readOrder(lookup, wait && lookupBy === 'quoteId');
 	const result: WaitResult = wait ? await waitForOrder(lookup, first) : { state: first, endedBy: 'final' };
-	if (result.endedBy !== 'final' && read.raw('onTimeout', 'error') !== 'returnLastState') {
+	if (result.endedBy !== 'final' && read.unchecked('onTimeout', 'error') !== 'returnLastState') {
 		throw waitFailure(lookup, result);
 	}
 	const out = result.state ? await statusWithAmounts(lookup, result.state) : noOrderOutput(lookup, result);

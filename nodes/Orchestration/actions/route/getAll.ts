@@ -110,7 +110,7 @@ export function routeFilterFrom(filters: IDataObject): RouteFilter {
 }
 
 export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject[]> {
-	const filters = read.raw('filters', {}) as IDataObject;
+	const filters = read.unchecked('filters', {}) as IDataObject;
 	const catalogue = await getRoutesCatalogue(this, access, read.itemIndex);
 	return read.limited(filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[]);
 }

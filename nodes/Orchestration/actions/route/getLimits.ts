@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
-	const filters = read.raw('filters', {}) as IDataObject;
+	const filters = read.unchecked('filters', {}) as IDataObject;
 	// filters reach the query string: text only, never "[object Object]"
 	const filter = (name: string) => read.optionText(name, filters, `filters.${name}`);
 	const asset = (name: string) => {
