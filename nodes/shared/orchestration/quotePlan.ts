@@ -1,7 +1,8 @@
 /**
- * The plan of Quote > Create and Quote > Estimate (orchestration-service.md §4.1, public-notes): every rule the client can check
- * before a request leaves, what to fetch first (the routes listing, §4.3, when a decimal amount
- * needs the asset's decimals) and the request once the amount is in smallest units. Pure.
+ * The plan of Quote > Create, Estimate and Create Offramp (orchestration-service.md §4.1, §4.2,
+ * public-notes): every rule the client can check before a request leaves, what to fetch first (the
+ * routes listing, §4.3, when a decimal amount needs the asset's decimals), the request once the
+ * amount is in smallest units, and the answer shaped for the next node. Pure.
  */
 import { inField, parseRequest, ProtocolError } from '../errors';
 import { isStablecoin } from './enums';

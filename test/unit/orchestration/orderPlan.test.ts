@@ -1,4 +1,3 @@
-import { ProtocolError } from '../../../nodes/shared/errors';
 import { SUBMIT_KEY_PREFIX, submitIdempotencyKey } from '../../../nodes/shared/orchestration/idempotency';
 import {
 	completeOnramp,
@@ -9,6 +8,7 @@ import {
 } from '../../../nodes/shared/orchestration/orderPlan';
 import type { RoutesLookup } from '../../../nodes/shared/orchestration/quotePlan';
 import { OnrampRequestSchema, type RouteAsset } from '../../../nodes/shared/orchestration/schemas';
+import { protocolFailure } from './protocolFailure';
 
 const asset = (chain: string, symbol: string, decimals: number): RouteAsset => ({ id: `${chain}:${symbol}`, chain, asset: symbol, decimals, route: { to: 'all' } }) as RouteAsset;
 const ASSETS = [asset('lightning', 'BTC', 8), asset('base', 'USDC', 6)];
@@ -18,16 +18,6 @@ const ROUTES: RoutesLookup = {
 	byRoutingKey: (id) => ASSETS.find((a) => a.id === id),
 	decimalsOfSymbol: () => undefined,
 };
-
-function failureOf(fn: () => unknown): { field?: string; message: string } {
-	try {
-		fn();
-	} catch (error) {
-		expect(error).toBeInstanceOf(ProtocolError);
-		return { field: (error as ProtocolError).field, message: (error as ProtocolError).message };
-	}
-	throw new Error('expected a ProtocolError');
-}
 
 describe('planSubmit: Order > Submit checked before the first request (public-notes)', () => {
 	const SUBMIT = { request: { quoteId: 'q_1', txHash: '0xabc', sourceAddress: '' }, additionalFields: {}, idempotencyKey: undefined };
@@ -43,12 +33,12 @@ describe('planSubmit: Order > Submit checked before the first request (public-no
 
 	it('keeps the key the user set, checked once', () => {
 		expect(planSubmit({ ...SUBMIT, idempotencyKey: 'payout-7' }).idempotencyKey).toBe('payout-7');
-		expect(failureOf(() => planSubmit({ ...SUBMIT, idempotencyKey: 'bad\nkey' })).field).toBe('idempotencyKey');
+		expect(protocolFailure(() => planSubmit({ ...SUBMIT, idempotencyKey: 'bad\nkey' })).field).toBe('idempotencyKey');
 	});
 
 	it('names the field: schema, additional-field collision', () => {
-		expect(failureOf(() => planSubmit({ ...SUBMIT, request: { quoteId: '' } })).field).toBe('quoteId');
-		expect(failureOf(() => planSubmit({ ...SUBMIT, additionalFields: { quoteId: 'other' } })).field).toBe('additionalFields');
+		expect(protocolFailure(() => planSubmit({ ...SUBMIT, request: { quoteId: '' } })).field).toBe('quoteId');
+		expect(protocolFailure(() => planSubmit({ ...SUBMIT, additionalFields: { quoteId: 'other' } })).field).toBe('additionalFields');
 	});
 });
 
@@ -66,7 +56,7 @@ describe('planOnramp: Order > Create Onramp without a placeholder amount (§4.6,
 		expect(source?.id).toBe(ONRAMP_SOURCE);
 		expect(destination?.id).toBe('base:USDC');
 		expect(OnrampRequestSchema.safeParse(request).success).toBe(true);
-		expect(failureOf(() => completeOnramp(plan, undefined)).field).toBe('amount');
+		expect(protocolFailure(() => completeOnramp(plan, undefined)).field).toBe('amount');
 	});
 
 	it('counts an exact_out amount in the destination asset', () => {
@@ -81,17 +71,17 @@ describe('planOnramp: Order > Create Onramp without a placeholder amount (§4.6,
 	});
 
 	it('asks for exactly one of sats and USD, naming the same field as the request schema', () => {
-		const neither = failureOf(() => planOnramp({ ...SATS, amount: undefined }));
-		expect(neither).toEqual({ field: 'amount', message: 'required: amount (sats) or amountFiatUsd' });
-		const both = failureOf(() => planOnramp({ ...SATS, additionalFields: { amountFiatUsd: '5' } }));
-		expect(both).toEqual({ field: 'amountFiatUsd', message: 'give either amount (sats) or amountFiatUsd, not both' });
+		const neither = protocolFailure(() => planOnramp({ ...SATS, amount: undefined }));
+		expect(neither).toMatchObject({ field: 'amount', message: 'required: amount (sats) or amountFiatUsd' });
+		const both = protocolFailure(() => planOnramp({ ...SATS, additionalFields: { amountFiatUsd: '5' } }));
+		expect(both).toMatchObject({ field: 'amountFiatUsd', message: 'give either amount (sats) or amountFiatUsd, not both' });
 	});
 
 	it('names the field: schema, amount collision, client fee fields, idempotency key', () => {
-		expect(failureOf(() => planOnramp({ ...SATS, request: { ...REQUEST, destinationChain: 'mars' } })).field).toBe('destinationChain');
-		expect(failureOf(() => planOnramp({ ...SATS, additionalFields: { amount: '1' } })).field).toBe('additionalFields');
+		expect(protocolFailure(() => planOnramp({ ...SATS, request: { ...REQUEST, destinationChain: 'mars' } })).field).toBe('destinationChain');
+		expect(protocolFailure(() => planOnramp({ ...SATS, additionalFields: { amount: '1' } })).field).toBe('additionalFields');
 		const fees = { ...SATS, additionalFields: { appFees: [{ recipient: 'r', feeBps: 10 }] }, isClientKey: true };
-		expect(failureOf(() => planOnramp(fees)).field).toBe('appFees');
-		expect(failureOf(() => planOnramp({ ...SATS, idempotencyKey: '' + 'x'.repeat(256) })).field).toBe('idempotencyKey');
+		expect(protocolFailure(() => planOnramp(fees)).field).toBe('appFees');
+		expect(protocolFailure(() => planOnramp({ ...SATS, idempotencyKey: '' + 'x'.repeat(256) })).field).toBe('idempotencyKey');
 	});
 });
