@@ -103,6 +103,7 @@ export interface OrchestrationCall {
 	secrets?: Array<string | undefined>;
 }
 
+/** The node's one way to the service: the shared transport with this credential, its base URL and its key kind. */
 export async function orchestrationRequest<T = unknown>(
 	ctx: RequestContext,
 	access: ServiceAccess,
@@ -151,9 +152,6 @@ export function idempotencyKeyFor(read: ItemReader, request: KeyedRequest): stri
 }
 
 // ---------------------------------------------------------------- the routes catalogue
-
-/** An offramp delivers over Lightning (orchestration-service.md §1). */
-export const OFFRAMP_DESTINATION = 'lightning:BTC';
 
 /** Which route list applies: plain, exact_out (`route.exactOutTo`) or fixed delivery (`route.fixedTo`). */
 export type RouteList = 'to' | 'exactOutTo' | 'fixedTo';

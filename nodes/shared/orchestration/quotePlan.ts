@@ -11,6 +11,9 @@ import { assertWholeCents, decimalToSmallestUnit, mergeAdditionalFields, withFor
 import type { ZodType } from 'zod';
 import { QuoteDraftSchema, type RouteAsset } from './schemas';
 
+/** An offramp delivers over Lightning (orchestration-service.md §1). */
+export const OFFRAMP_DESTINATION = 'lightning:BTC';
+
 /** An amount as the user typed it: smallest units, or a decimal converted with the asset's decimals. */
 export interface AmountInput {
 	value: string;

@@ -3,7 +3,14 @@
  * or a Lightning address (orchestration-service.md §1, §4.2; path per public-notes.md).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { planQuote, quoteOutput, requestWithAmount, smallestUnitAmount, type QuoteInput } from '../../../shared/orchestration/quotePlan';
+import {
+	OFFRAMP_DESTINATION,
+	planQuote,
+	quoteOutput,
+	requestWithAmount,
+	smallestUnitAmount,
+	type QuoteInput,
+} from '../../../shared/orchestration/quotePlan';
 import { OfframpDraftSchema } from '../../../shared/orchestration/schemas';
 import {
 	additionalFieldsOption,
@@ -21,7 +28,7 @@ import {
 	sourceChainField,
 } from '../../fields';
 import type { ItemReader } from '../../itemReader';
-import { catalogueFor, idempotencyKeyFor, OFFRAMP_DESTINATION, orchestrationRequest } from '../../service';
+import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['createOfframp']);
