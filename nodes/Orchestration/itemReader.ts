@@ -17,7 +17,7 @@ import {
 } from '../shared/orchestration/inputs';
 import type { AmountInput } from '../shared/orchestration/quotePlan';
 import { fieldError, planned, type FieldNaming, type ItemError } from '../transport/nodeErrors';
-import { DEFAULT_CONCURRENCY } from './fields';
+import { DEFAULT_CONCURRENCY } from './parameters';
 
 export class ItemReader {
 	private optionsRead?: IDataObject;

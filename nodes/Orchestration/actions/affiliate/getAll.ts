@@ -1,6 +1,6 @@
 /** affiliate.getAll: GET /v1/affiliates, one item per affiliate profile (orchestration-service.md §2.7, §4.5). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { limitField, returnAllField, showFor } from '../../fields';
+import { limitField, returnAllField, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

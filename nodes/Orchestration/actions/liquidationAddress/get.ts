@@ -1,6 +1,6 @@
 /** liquidationAddress.get (deprecated): GET /v1/liquidation-addresses/{id} (orchestration-service.md §2.5, §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { showFor } from '../../fields';
+import { showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

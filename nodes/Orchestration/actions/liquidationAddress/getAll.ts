@@ -1,6 +1,6 @@
 /** liquidationAddress.getAll (deprecated): GET /v1/liquidation-addresses, one item per address (orchestration-service.md §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { limitField, returnAllField, showFor } from '../../fields';
+import { limitField, returnAllField, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

@@ -21,7 +21,7 @@ import {
 	showFor,
 	slippageBpsOption,
 	turnstileTokenOption,
-} from '../../fields';
+} from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

@@ -14,7 +14,7 @@ import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { withFormattedAmounts } from '../../../shared/orchestration/inputs';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
 import { waitUntilFinal } from '../../../transport/waitUntilFinal';
-import { concurrencyOption, optionsCollection, showFor } from '../../fields';
+import { concurrencyOption, optionsCollection, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';

@@ -13,7 +13,7 @@ import {
 	optionsCollection,
 	showFor,
 	turnstileTokenOption,
-} from '../../fields';
+} from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

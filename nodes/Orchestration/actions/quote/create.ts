@@ -14,7 +14,7 @@ import {
 	refundChainOption,
 	showFor,
 	slippageBpsOption,
-} from '../../fields';
+} from '../../parameters';
 import { readQuoteRoute, type ItemReader } from '../../itemReader';
 import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

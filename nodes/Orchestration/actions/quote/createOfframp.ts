@@ -26,7 +26,7 @@ import {
 	slippageBpsOption,
 	sourceAssetField,
 	sourceChainField,
-} from '../../fields';
+} from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

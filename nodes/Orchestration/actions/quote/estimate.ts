@@ -11,7 +11,7 @@ import {
 	quoteRouteFields,
 	showFor,
 	slippageBpsOption,
-} from '../../fields';
+} from '../../parameters';
 import { readQuoteRoute, type ItemReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isTokenizedEquity } from '../../../shared/orchestration/enums';
 import type { RouteAsset } from '../../../shared/orchestration/schemas';
-import { filtersCollection, limitField, returnAllField, showFor } from '../../fields';
+import { filtersCollection, limitField, returnAllField, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { getRoutesCatalogue, type RoutesCatalogue } from '../../service';
 import type { OperationEnv } from '../types';

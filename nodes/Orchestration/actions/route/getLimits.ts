@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { normalizeAssetInput } from '../../../shared/orchestration/enums';
 import { withoutBlanks } from '../../../shared/orchestration/quotePlan';
-import { filtersCollection, showFor } from '../../fields';
+import { filtersCollection, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

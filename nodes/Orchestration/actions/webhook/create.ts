@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { parseRequest } from '../../../shared/errors';
 import { WebhookCreateRequestSchema } from '../../../shared/orchestration/schemas';
-import { concurrencyOption, idempotencyKeyOption, optionsCollection, showFor } from '../../fields';
+import { concurrencyOption, idempotencyKeyOption, optionsCollection, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

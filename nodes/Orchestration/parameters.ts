@@ -1,5 +1,5 @@
 /**
- * Parameter builders shared by several operations. Names are the wire names of
+ * The parameter declarations several operations share. Names are the wire names of
  * orchestration-service.md §4.1 and public-notes.md; they are stored in users' workflows, so they
  * never change.
  */
