@@ -5,8 +5,7 @@
 import { NodeApiError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { NetworkInfoSchema, type NetworkInfo } from '../../shared/gateway/schemas';
-import { ExpiringCache } from '../../transport/expiringCache';
-import { joinUrl } from '../../transport/request';
+import { ExpiringCache, joinUrl } from '../../transport/request';
 import { publicGet } from './transport';
 
 /** §4 / §8: network info client cache, 60 seconds. */

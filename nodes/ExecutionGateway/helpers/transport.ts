@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
-import { ERROR_HINTS } from '../../transport/errors';
+import { ERROR_HINTS } from '../../transport/nodeErrors';
 import { callService, type ServiceResponse } from '../../transport/request';
 
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
