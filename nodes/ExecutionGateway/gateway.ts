@@ -24,10 +24,8 @@ import {
 	statusReasonOf,
 	type NetworkInfo,
 } from '../shared/gateway/responses';
-import { ERROR_HINTS } from '../transport/errors';
-import { ExpiringCache } from '../transport/expiringCache';
-import { fieldError, ItemError, type FieldNaming } from '../transport/nodeErrors';
-import { callService, joinUrl, type ServiceResponse } from '../transport/request';
+import { ERROR_HINTS, fieldError, ItemError, type FieldNaming } from '../transport/nodeErrors';
+import { callService, ExpiringCache, joinUrl, type ServiceResponse } from '../transport/request';
 import { insecureUrlReason } from '../transport/secureUrl';
 import { waitUntilFinal } from '../transport/waitUntilFinal';
 

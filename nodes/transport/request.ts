@@ -1,7 +1,6 @@
 /**
- * The single door to HTTP for every node of this package: authentication through n8n's
- * credential system, bounded retries with the same idempotency key, and service error bodies
- * turned into NodeApiError with code, HTTP status and a hint. No secret reaches an error.
+ * The single door to HTTP for every node of this package: authentication through n8n's credential
+ * system, bounded retries with the same idempotency key, and the one cache of answers. Service error bodies become a ServiceError in nodeErrors.ts.
  */
 import {
 	NodeApiError,
@@ -13,12 +12,8 @@ import {
 	type IHttpRequestOptions,
 	type ILoadOptionsFunctions,
 	type IWebhookFunctions,
-	type JsonObject,
 } from 'n8n-workflow';
-import { ERROR_HINTS, redact, scopeHint } from './errors';
-import { ServiceError } from './nodeErrors';
-import { baseUrlOf } from './secureUrl';
-import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, nextDelayMs, parseRetryAfter, type RetryPolicy } from './retry';
+import { errorOf, redact, secretsOf, throwNetworkError, throwServiceError } from './nodeErrors';
 
 export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
@@ -53,7 +48,7 @@ export interface ServiceResponse<T = unknown> {
 	attempts: number;
 }
 
-interface FullResponse {
+export interface FullResponse {
 	statusCode: number;
 	headers: Record<string, unknown>;
 	body: unknown;
@@ -61,7 +56,7 @@ interface FullResponse {
 
 /** Base URL of a credential without trailing slashes, joined with a path. */
 export function joinUrl(baseUrl: unknown, path: string): string {
-	const base = baseUrlOf(baseUrl);
+	const base = String(baseUrl ?? '').trim().replace(/\/+$/, '');
 	return `${base}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
@@ -75,101 +70,117 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-function errorOf(body: unknown): { code?: string; message?: string } {
-	const err = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-	if (err && typeof err === 'object') {
-		return {
-			code: typeof err.code === 'string' ? err.code : undefined,
-			message: typeof err.message === 'string' ? err.message : undefined,
-		};
-	}
-	return {};
+
+// ---------------------------------------------------------------- retries (pure)
+
+export interface RetryPolicy {
+	/** Attempts in all, the first included. */
+	maxAttempts: number;
+	/** Upper bound on the time spent waiting between attempts, in ms. */
+	maxElapsedMs: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+	/** Retry when the connection failed (safe only with an idempotency key or a read). */
+	retryNetworkErrors: boolean;
 }
 
-/** Credential fields whose values are secret; a public key or the URL a token belongs to are not. */
-function isSecretField(name: string): boolean {
-	return /key|token|secret|password/i.test(name) && !/publickey|url$/i.test(name);
+export const DEFAULT_RETRY: RetryPolicy = {
+	maxAttempts: 4,
+	maxElapsedMs: 30_000,
+	baseDelayMs: 500,
+	maxDelayMs: 8_000,
+	retryNetworkErrors: true,
+};
+
+/** Retry-After in seconds or as an HTTP date -> ms (public-notes.md: denials carry Retry-After). */
+export function parseRetryAfter(value: unknown, nowMs = Date.now()): number | undefined {
+	const v = Array.isArray(value) ? value[0] : value;
+	if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+	const text = String(v).trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
-async function secretsOf(ctx: RequestContext, call: ServiceCall): Promise<Array<string | undefined>> {
-	const secrets = (call.secrets ?? []).flatMap((s) => (s === undefined ? [] : [s, s.trim()]));
-	if (call.credentialType === undefined) return secrets;
-	try {
-		const creds = await ctx.getCredentials(call.credentialType);
-		for (const [k, v] of Object.entries(creds)) {
-			// The trimmed value too: credentials send the key trimmed, so a pasted key with a stray space would slip past.
-			if (typeof v === 'string' && isSecretField(k)) secrets.push(v, v.trim());
-		}
-	} catch {
-		// No credential to read: nothing more to redact.
-	}
-	return secrets;
+/** 429, 5xx and 409 idempotency_in_progress are retried with the same key; other 4xx never. */
+export function isRetryableStatus(status: number, errorCode?: string): boolean {
+	return status === 429 || status >= 500 || (status === 409 && errorCode === 'idempotency_in_progress');
 }
 
-/** Characters of an error body's text shown in an error; the rest is cut. */
-export const ERROR_TEXT_CHARS = 300;
-/** Only this much of a body is looked at, so no pattern ever runs over a huge answer. */
-const ERROR_SCAN_CHARS = 4_096;
+const NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ENOTFOUND',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'UND_ERR_SOCKET',
+]);
+
+export function isNetworkError(error: unknown): boolean {
+	const e = error as { code?: string; cause?: { code?: string }; message?: string; response?: unknown };
+	if (e?.response) return false;
+	const code = e?.code ?? e?.cause?.code;
+	if (code && NETWORK_CODES.has(code)) return true;
+	return /socket hang up|network|ECONNRESET|ECONNREFUSED/i.test(String(e?.message ?? ''));
+}
+
+/** Delay before attempt `attempt + 1` (attempt counts from 1): exponential with a cap, or Retry-After. */
+export function nextDelayMs(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
+	if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxElapsedMs);
+	return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+}
+
+// ---------------------------------------------------------------- the one cache
 
 /**
- * The readable text of an error body of any shape (public-notes.md: the live service's error
- * bodies vary): a message-like field of a JSON object, else the JSON itself; HTML without its
- * tags; plain text as is. Secrets removed, whitespace collapsed, cut to ERROR_TEXT_CHARS.
+ * Answers kept per key for a fixed time in module memory (routes listing, network info). No
+ * timers (entries age out when read); concurrent callers share one request; a failure is never kept.
  */
-export function errorBodyText(body: unknown, secrets: Array<string | undefined>): string {
-	if (body === undefined || body === null || body === '') return '';
-	let text: string;
-	if (typeof body === 'string') text = body.slice(0, ERROR_SCAN_CHARS);
-	else {
-		const b = body as { message?: unknown; error?: unknown; detail?: unknown; title?: unknown };
-		const nested = (b.error as { message?: unknown } | undefined)?.message;
-		const field = [b.message, nested, b.error, b.detail, b.title].find((v) => typeof v === 'string' && v.trim() !== '');
-		text = typeof field === 'string' ? field.slice(0, ERROR_SCAN_CHARS) : (JSON.stringify(body) ?? String(body)).slice(0, ERROR_SCAN_CHARS);
+interface Entry<V> {
+	expiresAt: number;
+	value: Promise<V>;
+}
+
+export class ExpiringCache<V> {
+	private readonly entries = new Map<string, Entry<V>>();
+
+	constructor(
+		private readonly ttlMs: number,
+		private readonly now: () => number = () => Date.now(),
+	) {}
+
+	/** The kept answer of `key` while fresh, else `load()`'s (kept from now on); `refresh` always loads. */
+	async get(key: string, load: () => Promise<V>, refresh = false): Promise<V> {
+		const now = this.now();
+		this.prune(now);
+		const hit = this.entries.get(key);
+		if (hit && !refresh) return await hit.value;
+		const entry: Entry<V> = { expiresAt: now + this.ttlMs, value: load() };
+		this.entries.set(key, entry);
+		// A failed load is not kept: the next caller tries again; the error itself reaches the caller.
+		entry.value.catch(() => {
+			if (this.entries.get(key) === entry) this.entries.delete(key);
+		});
+		return await entry.value;
 	}
-	if (/^\s*</.test(text)) text = text.replace(/<(script|style)[^>]*>[^<]*<\/\1>/gi, ' ').replace(/<[^>]{0,512}>/g, ' ');
-	const clean = redact(text.replace(/\s+/g, ' ').trim(), secrets);
-	return clean.length > ERROR_TEXT_CHARS ? `${clean.slice(0, ERROR_TEXT_CHARS)}…` : clean;
-}
 
-/** Throws the service's error as a ServiceError: code, HTTP status, message, a hint and the attempts made. */
-async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: FullResponse, attempts: number): Promise<never> {
-	const secrets = await secretsOf(ctx, call);
-	const { code, message } = errorOf(res.body);
-	const clean = (t: string) => redact(t, secrets);
-	const bodyText = code ? '' : errorBodyText(res.body, secrets);
-	const what = code ? `${code}: ${message ?? 'no message'}` : `HTTP ${res.statusCode}${bodyText ? `: ${bodyText}` : ' (empty body)'}`;
-	const hint =
-		code === 'scope_required'
-			? (scopeHint(call.requiredScope) ?? ERROR_HINTS[code])
-			: code
-				? (call.hints?.[code] ?? ERROR_HINTS[code])
-				: undefined;
-	const retried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-	const errorResponse: JsonObject = {
-		code: code ?? null,
-		message: clean(message ?? (bodyText || `HTTP ${res.statusCode}`)),
-		httpCode: String(res.statusCode),
-	};
-	// Callers tell an answer to a retry (an earlier attempt may have acted) from a first answer by `attempts`.
-	throw new ServiceError(ctx.getNode(), errorResponse, {
-		message: clean(`${what}${retried}`),
-		description: hint ? clean(hint) : undefined,
-		httpCode: String(res.statusCode),
-		itemIndex: call.itemIndex,
-		errorCode: code,
-		attempts,
-	});
-}
+	/** Drops one key (its answer was contradicted by the service). */
+	forget(key: string): void {
+		this.entries.delete(key);
+	}
 
-async function throwNetworkError(ctx: RequestContext, call: ServiceCall, error: unknown, attempts: number): Promise<never> {
-	const secrets = await secretsOf(ctx, call);
-	const e = error as { code?: string; message?: string };
-	const message = redact(`Could not reach the service (${e.code ?? 'network error'}) after ${attempts} attempt(s)`, secrets);
-	throw new ServiceError(
-		ctx.getNode(),
-		{ code: e.code ?? 'network_error', message },
-		{ message, description: redact(String(e.message ?? ''), secrets), itemIndex: call.itemIndex, attempts },
-	);
+	clear(): void {
+		this.entries.clear();
+	}
+
+	private prune(now: number): void {
+		for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+	}
 }
 
 /** Per-attempt timeout, 30 s; tests lower `ms` to make an answer arrive too late (test/integration/lostAnswers). */

@@ -11,13 +11,13 @@ import { WebhookDispatcher } from './deliveries';
 import { ApiError, errorBody, sendApiError } from './errors';
 import { publicStatus } from './order-view';
 import { OrderEngine } from './orders';
-import { registerCatalogueRoutes } from './routes/catalogue';
-import { registerControlRoutes } from './routes/control';
-import { registerLegacyRoutes } from './routes/legacy';
-import { registerOrderRoutes } from './routes/orders';
-import { registerPartnerRoutes } from './routes/partner';
-import { registerQuoteRoutes } from './routes/quotes';
-import { registerStatusRoutes } from './routes/status';
+import { registerCatalogueEndpoints } from './endpoints/catalogue';
+import { registerControlEndpoints } from './endpoints/control';
+import { registerLegacyEndpoints } from './endpoints/legacy';
+import { registerOrderEndpoints } from './endpoints/orders';
+import { registerPartnerEndpoints } from './endpoints/partner';
+import { registerQuoteEndpoints } from './endpoints/quotes';
+import { registerStatusEndpoints } from './endpoints/status';
 import { type RecordedRequest, SandboxState } from './state';
 
 export interface OrchestrationAppOptions {
@@ -118,13 +118,13 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 		ctx.gatewayFaults?.clear();
 	};
 
-	registerQuoteRoutes(app, ctx);
-	registerOrderRoutes(app, ctx);
-	registerStatusRoutes(app, ctx);
-	registerCatalogueRoutes(app, ctx);
-	registerPartnerRoutes(app, ctx);
-	registerLegacyRoutes(app, ctx);
-	registerControlRoutes(app, ctx, opts.keysJson, reset);
+	registerQuoteEndpoints(app, ctx);
+	registerOrderEndpoints(app, ctx);
+	registerStatusEndpoints(app, ctx);
+	registerCatalogueEndpoints(app, ctx);
+	registerPartnerEndpoints(app, ctx);
+	registerLegacyEndpoints(app, ctx);
+	registerControlEndpoints(app, ctx, opts.keysJson, reset);
 	await app.ready();
 	return {
 		app,

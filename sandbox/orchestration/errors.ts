@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { ZodType, ZodTypeDef } from 'zod';
-import { formatZodError } from '../../nodes/shared/orchestration/errors';
+import { formatZodError } from '../../nodes/shared/errors';
 
 /** An answer with the error body of spec §7: `{error: {code, message}}`. */
 export class ApiError extends Error {

@@ -1,3 +1,4 @@
+import { feeFieldOf } from '../../nodes/shared/orchestration/quotePlan';
 import type { Caller } from './context';
 import { badRequest, forbidden } from './errors';
 import { PLATFORM_FEE_BPS } from './pricing';
@@ -18,8 +19,8 @@ const MAX_APP_FEE_BPS = 5000;
  * 403 `client_key_fee_fields_forbidden`); unknown or disabled affiliates are `unsupported_fee_plan`.
  */
 export function resolveFeePlan(caller: Caller | undefined, input: FeeInput): FeePlan | undefined {
-	const overrides = (input.affiliateIds ?? []).some((a) => typeof a !== 'string');
-	if (input.appFees !== undefined || overrides) {
+	// the client's own rule (nodes/shared): app fees or affiliate fee overrides
+	if (feeFieldOf(input) !== undefined) {
 		if (caller?.type === 'client') {
 			throw forbidden('client_key_fee_fields_forbidden', 'client keys cannot set appFees or affiliate fee overrides');
 		}

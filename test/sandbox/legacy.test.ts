@@ -1,11 +1,4 @@
-import {
-	AccumulationAddressSchema,
-	AffiliateListSchema,
-	LiquidationAddressListSchema,
-	LiquidationAddressSchema,
-	ReindexResultSchema,
-	SyncResultSchema,
-} from '../../nodes/shared/orchestration/schemas';
+import { AccumulationAddressSchema, AffiliateListSchema, LiquidationAddressListSchema, LiquidationAddressSchema, ReindexResultSchema, SyncResultSchema } from '../../sandbox/orchestration/responses';
 import { ALL_SCOPES, type Client, SERVER, SERVER2, start } from './helpers';
 import type { Sandbox } from '../../sandbox';
 

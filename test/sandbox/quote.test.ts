@@ -1,4 +1,4 @@
-import { QuoteResponseSchema } from '../../nodes/shared/orchestration/schemas';
+import { QuoteResponseSchema } from '../../sandbox/orchestration/responses';
 import { ALL_SCOPES, CHECKOUT, type Client, quoteBody, SERVER, sleep, start } from './helpers';
 import type { Sandbox } from '../../sandbox';
 

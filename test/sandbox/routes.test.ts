@@ -1,5 +1,5 @@
 import { ASSET_SYMBOLS, CHAINS, TOKENIZED_EQUITY_SYMBOLS } from '../../nodes/shared/orchestration/enums';
-import { LimitsResponseSchema, RoutesResponseSchema } from '../../nodes/shared/orchestration/schemas';
+import { LimitsResponseSchema, RoutesResponseSchema } from '../../sandbox/orchestration/responses';
 import { type Client, quoteBody, SERVER, SERVER2, start } from './helpers';
 import type { Sandbox } from '../../sandbox';
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { WebhookEnvelopeSchema } from '../../nodes/shared/orchestration/schemas';
+import { WebhookEnvelopeSchema } from '../../sandbox/orchestration/responses';
 import { type Client, fundedOrder, receiver, type Received, SERVER, SERVER2, start, waitFor } from './helpers';
 import type { Sandbox } from '../../sandbox';
 

@@ -1,15 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ServiceAccess } from '../helpers/access';
+import type { ItemReader } from '../itemReader';
+import type { ServiceAccess } from '../service';
 
 /** What every operation gets besides its item: the checked credential. */
 export interface OperationEnv {
 	access: ServiceAccess;
 }
 
-/** One operation: runs for one input item and returns one output object or several. */
+/** One operation: reads its item once (read), plans, sends, shapes; one output object or several. */
 export type OperationExecute = (
 	this: IExecuteFunctions,
-	itemIndex: number,
+	read: ItemReader,
 	env: OperationEnv,
 ) => Promise<IDataObject | IDataObject[]>;
 

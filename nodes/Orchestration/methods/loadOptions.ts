@@ -5,18 +5,29 @@
  */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { isAssetSymbol } from '../../shared/orchestration/enums';
+import { ONRAMP_SOURCE } from '../../shared/orchestration/orderPlan';
+import { OFFRAMP_DESTINATION } from '../../shared/orchestration/quotePlan';
 import type { RouteAsset } from '../../shared/orchestration/schemas';
-import { asAuthentication, serviceAccess } from '../helpers/access';
 import {
-	assetLabel,
-	assetOptionValue,
-	OFFRAMP_DESTINATION,
-	ONRAMP_SOURCE,
+	asAuthentication,
+	getRoutesCatalogue,
 	routeListFor,
+	serviceAccess,
 	type RouteList,
 	type RoutesCatalogue,
-} from '../helpers/routes';
-import { getRoutesCatalogue } from '../helpers/routesCache';
+} from '../service';
+
+/** The dropdown value of an asset: its canonical symbol, or the routing key when the symbol is not canonical (§2.1). */
+function assetOptionValue(asset: RouteAsset, isCanonical: (symbol: string) => boolean): string {
+	return isCanonical(asset.asset) ? asset.asset : asset.id;
+}
+
+/** An asset's label in a dropdown: its display name and symbol. */
+function assetLabel(asset: RouteAsset): string {
+	const symbol = asset.assetDisplaySymbol ?? asset.asset;
+	const name = asset.assetDisplayName ?? symbol;
+	return name === symbol ? symbol : `${name} (${symbol})`;
+}
 
 async function catalogueOf(ctx: ILoadOptionsFunctions): Promise<RoutesCatalogue> {
 	const access = await serviceAccess(ctx, asAuthentication(ctx.getCurrentNodeParameter('authentication')));
@@ -24,7 +35,7 @@ async function catalogueOf(ctx: ILoadOptionsFunctions): Promise<RoutesCatalogue>
 }
 
 /** A plain (non-expression) text value of the node being edited, or undefined. */
-function current(ctx: ILoadOptionsFunctions, name: string): string | undefined {
+function chosenValue(ctx: ILoadOptionsFunctions, name: string): string | undefined {
 	const value = ctx.getCurrentNodeParameter(name);
 	if (typeof value !== 'string' || value === '' || value.startsWith('=')) return undefined;
 	return value;
@@ -57,7 +68,7 @@ function reachableFrom(
 }
 
 function modeList(ctx: ILoadOptionsFunctions): RouteList {
-	return routeListFor(current(ctx, 'amountMode'), current(ctx, 'deliveryMode'));
+	return routeListFor(chosenValue(ctx, 'amountMode'), chosenValue(ctx, 'deliveryMode'));
 }
 
 /** Sources whose plain route reaches `destinationId`. */
@@ -71,21 +82,21 @@ export async function getSourceChains(this: ILoadOptionsFunctions): Promise<INod
 
 export async function getSourceAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
-	const chain = current(this, 'sourceChain');
+	const chain = chosenValue(this, 'sourceChain');
 	return assetOptions(chain ? catalogue.entriesOnChain(chain) : catalogue.assets);
 }
 
 export async function getDestinationChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
-	const reachable = reachableFrom(catalogue, current(this, 'sourceChain'), current(this, 'sourceAsset'), modeList(this));
+	const reachable = reachableFrom(catalogue, chosenValue(this, 'sourceChain'), chosenValue(this, 'sourceAsset'), modeList(this));
 	return chainOptions(catalogue, reachable ? new Set(reachable.map((a) => a.chain)) : undefined);
 }
 
 export async function getDestinationAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
-	const chain = current(this, 'destinationChain');
+	const chain = chosenValue(this, 'destinationChain');
 	const reachable =
-		reachableFrom(catalogue, current(this, 'sourceChain'), current(this, 'sourceAsset'), modeList(this)) ??
+		reachableFrom(catalogue, chosenValue(this, 'sourceChain'), chosenValue(this, 'sourceAsset'), modeList(this)) ??
 		catalogue.assets;
 	return assetOptions(chain ? reachable.filter((a) => a.chain === chain) : reachable);
 }
@@ -99,7 +110,7 @@ export async function getOnrampDestinationChains(this: ILoadOptionsFunctions): P
 export async function getOnrampDestinationAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
 	const source = catalogue.byRoutingKey(ONRAMP_SOURCE);
-	const chain = current(this, 'destinationChain');
+	const chain = chosenValue(this, 'destinationChain');
 	const reachable = source ? catalogue.reachable(source, 'to') : catalogue.assets;
 	return assetOptions(chain ? reachable.filter((a) => a.chain === chain) : reachable);
 }
@@ -111,7 +122,7 @@ export async function getOfframpSourceChains(this: ILoadOptionsFunctions): Promi
 
 export async function getOfframpSourceAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
-	const chain = current(this, 'sourceChain');
+	const chain = chosenValue(this, 'sourceChain');
 	const sources = sourcesReaching(catalogue, OFFRAMP_DESTINATION);
 	return assetOptions(chain ? sources.filter((a) => a.chain === chain) : sources);
 }

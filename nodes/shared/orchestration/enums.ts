@@ -1,6 +1,12 @@
 // Closed value sets of the orchestration service (orchestration-service.md) and their guards.
 // Pure data: no n8n imports, no I/O.
 
+/** A type guard for membership of a closed list (one Set, built once). */
+function memberTest<T extends string>(values: readonly T[]): (x: unknown) => x is T {
+	const set: ReadonlySet<string> = new Set(values);
+	return (x: unknown): x is T => typeof x === 'string' && set.has(x);
+}
+
 /** Chains of spec 2.1, in the spec's order. */
 export const CHAINS = [
 	'arbitrum',
@@ -32,11 +38,7 @@ export const CHAINS = [
 ] as const;
 export type Chain = (typeof CHAINS)[number];
 
-const CHAIN_SET: ReadonlySet<string> = new Set(CHAINS);
-
-export function isChain(x: unknown): x is Chain {
-	return typeof x === 'string' && CHAIN_SET.has(x);
-}
+export const isChain = memberTest<Chain>(CHAINS);
 
 /** Canonical public asset symbols of spec 2.1, exactly as spelled there (case matters). */
 export const ASSET_SYMBOLS = [
@@ -110,11 +112,7 @@ export const ASSET_SYMBOLS = [
 ] as const;
 export type AssetSymbol = (typeof ASSET_SYMBOLS)[number];
 
-const ASSET_SET: ReadonlySet<string> = new Set(ASSET_SYMBOLS);
-
-export function isAssetSymbol(x: unknown): x is AssetSymbol {
-	return typeof x === 'string' && ASSET_SET.has(x);
-}
+export const isAssetSymbol = memberTest<AssetSymbol>(ASSET_SYMBOLS);
 
 /** Dollar stablecoins: their exact_out amounts must be whole cents (spec 4.1). */
 export const STABLECOIN_SYMBOLS = [
@@ -234,21 +232,13 @@ export const PUBLIC_STATUSES = [
 ] as const;
 export type PublicStatus = (typeof PUBLIC_STATUSES)[number];
 
-const STATUS_SET: ReadonlySet<string> = new Set(PUBLIC_STATUSES);
-
-export function isPublicStatus(x: unknown): x is PublicStatus {
-	return typeof x === 'string' && STATUS_SET.has(x);
-}
+export const isPublicStatus = memberTest<PublicStatus>(PUBLIC_STATUSES);
 
 /** Statuses after which an order does not change any more (spec 3, 6). */
 export const FINAL_STATUSES = ['completed', 'failed', 'unfulfilled', 'refunded'] as const satisfies readonly PublicStatus[];
 export type FinalStatus = (typeof FINAL_STATUSES)[number];
 
-const FINAL_SET: ReadonlySet<string> = new Set(FINAL_STATUSES);
-
-export function isFinalStatus(x: unknown): x is FinalStatus {
-	return typeof x === 'string' && FINAL_SET.has(x);
-}
+export const isFinalStatus = memberTest<FinalStatus>(FINAL_STATUSES);
 
 /**
  * Order statuses that end polling (read case-insensitively): spec 3's finals plus `expired`, which
@@ -290,11 +280,7 @@ export const STAGES = [
 ] as const;
 export type Stage = (typeof STAGES)[number];
 
-const STAGE_SET: ReadonlySet<string> = new Set(STAGES);
-
-export function isStage(x: unknown): x is Stage {
-	return typeof x === 'string' && STAGE_SET.has(x);
-}
+export const isStage = memberTest<Stage>(STAGES);
 
 /** Webhook event kinds, one per public status (spec 6); there is no `order.paused`. */
 export const ORDER_EVENTS = [
@@ -312,11 +298,7 @@ export const ORDER_EVENTS = [
 ] as const satisfies readonly `order.${PublicStatus}`[];
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
-const EVENT_SET: ReadonlySet<string> = new Set(ORDER_EVENTS);
-
-export function isOrderEvent(x: unknown): x is OrderEvent {
-	return typeof x === 'string' && EVENT_SET.has(x);
-}
+export const isOrderEvent = memberTest<OrderEvent>(ORDER_EVENTS);
 
 /** The event kind emitted when an order enters `status` (spec 6). */
 export function orderEventFor(status: PublicStatus): OrderEvent {

@@ -1,10 +1,12 @@
 // X-Idempotency-Key (spec 4): fresh per operation, reused when retrying the same request.
 // The live service accepts 1..255 printable ASCII characters (public-notes).
 import { createHash } from 'node:crypto';
-import { inField } from '../errors';
-import { ProtocolError } from './errors';
+import { inField, ProtocolError } from '../errors';
 import { textInput } from './inputs';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_MIN_LENGTH } from './limits';
+
+/** `X-Idempotency-Key`: 1 to 255 printable ASCII characters (spec 4; public-notes). */
+export const IDEMPOTENCY_KEY_MIN_LENGTH = 1;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 /**
  * JSON with object keys sorted (by UTF-16 code units) at every depth, so equal values give equal

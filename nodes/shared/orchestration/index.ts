@@ -1,10 +1,11 @@
 // Orchestration half of the protocol core: pure TypeScript, imports nothing from n8n.
 export * from './enums';
 export * from './limits';
-export * from './errors';
-export * from './amounts';
+export * from '../errors';
 export * from './schemas';
 export * from './webhooks';
 export * from './idempotency';
 export * from './deliveryMemory';
 export * from './inputs';
+export * from './quotePlan';
+export * from './orderPlan';

@@ -1,16 +1,18 @@
 /**
- * The plan of Quote > Create and Quote > Estimate (orchestration-service.md §4.1, public-notes): every rule the client can check
- * before a request leaves, what to fetch first (the routes listing, §4.3, when a decimal amount
- * needs the asset's decimals) and the request once the amount is in smallest units. Pure.
+ * The plan of Quote > Create, Estimate and Create Offramp (orchestration-service.md §4.1, §4.2,
+ * public-notes): every rule the client can check before a request leaves, what to fetch first (the
+ * routes listing, §4.3, when a decimal amount needs the asset's decimals), the request once the
+ * amount is in smallest units, and the answer shaped for the next node. Pure.
  */
-import { inField, ProtocolError } from '../errors';
-import { assertWholeCents, decimalToSmallestUnit } from './amounts';
+import { inField, parseRequest, ProtocolError } from '../errors';
 import { isStablecoin } from './enums';
-import { parseRequest } from './errors';
 import { explicitIdempotencyKey } from './idempotency';
-import { mergeAdditionalFields, type AmountFormat } from './inputs';
+import { assertWholeCents, decimalToSmallestUnit, mergeAdditionalFields, withFormattedAmounts, type AmountFormat } from './inputs';
 import type { ZodType } from 'zod';
 import { QuoteDraftSchema, type RouteAsset } from './schemas';
+
+/** An offramp delivers over Lightning (orchestration-service.md §1). */
+export const OFFRAMP_DESTINATION = 'lightning:BTC';
 
 /** An amount as the user typed it: smallest units, or a decimal converted with the asset's decimals. */
 export interface AmountInput {
@@ -41,6 +43,12 @@ export interface AssetLookup {
 	find(chain: string, asset: string): RouteAsset | undefined;
 }
 
+/** The routes listing as plans and answers read it: also by routing key, and a symbol's decimals. */
+export interface RoutesLookup extends AssetLookup {
+	byRoutingKey(id: string): RouteAsset | undefined;
+	decimalsOfSymbol(symbol: string, preferredChains: Array<string | undefined>): number | undefined;
+}
+
 export interface PlannedQuote {
 	request: Record<string, unknown>;
 	source?: RouteAsset;
@@ -52,16 +60,22 @@ export function withoutBlanks(body: Record<string, unknown>): Record<string, unk
 	return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined && v !== ''));
 }
 
+/** The fee field a body sets (app fees, or affiliate fee overrides), which client keys may not send (§5). */
+export function feeFieldOf(body: { appFees?: unknown; affiliateIds?: unknown }): 'appFees' | 'affiliateIds' | undefined {
+	if (body.appFees !== undefined) return 'appFees';
+	if (Array.isArray(body.affiliateIds) && body.affiliateIds.some((a) => typeof a !== 'string')) return 'affiliateIds';
+	return undefined;
+}
+
 /** §5: quote, onramp and accumulation creation refuse client-key fee fields (403 client_key_fee_fields_forbidden). */
 export function assertNoClientFeeFields(body: Record<string, unknown>, isClientKey: boolean): void {
-	if (!isClientKey) return;
-	if (body.appFees !== undefined) {
-		throw new ProtocolError('client keys cannot send fee fields; remove the app fees or use a server key', { field: 'appFees', reason: 'client_key_fee_fields_forbidden' });
-	}
-	if (Array.isArray(body.affiliateIds) && body.affiliateIds.some((a) => typeof a !== 'string')) {
-		const message = 'client keys cannot send affiliate fee overrides; give plain affiliate IDs or use a server key';
-		throw new ProtocolError(message, { field: 'affiliateIds', reason: 'client_key_fee_fields_forbidden' });
-	}
+	const field = isClientKey ? feeFieldOf(body) : undefined;
+	if (field === undefined) return;
+	const message =
+		field === 'appFees'
+			? 'client keys cannot send fee fields; remove the app fees or use a server key'
+			: 'client keys cannot send affiliate fee overrides; give plain affiliate IDs or use a server key';
+	throw new ProtocolError(message, { field, reason: 'client_key_fee_fields_forbidden' });
 }
 
 /**
@@ -113,4 +127,65 @@ export function completeQuote(plan: QuotePlan, routes: AssetLookup | undefined):
 		inField('amount', () => assertWholeCents(amount, destination.decimals, destination.id));
 	}
 	return { request: requestWithAmount(plan.draft, amount, 'destinationAsset'), source, destination };
+}
+
+// ---------------------------------------------------------------- the answer
+
+/** Fee parts of §2.2 and public-notes, all in `feeAsset`. */
+const FEE_FIELDS = [
+	'feeAmount',
+	'roundingFeeAmount',
+	'totalFeeAmount',
+	'appFeeAmount',
+	'appFeePlatformCutAmount',
+	'sweepFeeAmount',
+] as const;
+
+export interface QuoteSides {
+	catalogue?: RoutesLookup;
+	source?: RouteAsset;
+	destination?: RouteAsset;
+}
+
+function decimalsOf(symbol: unknown, sides: QuoteSides): number | undefined {
+	if (typeof symbol !== 'string' || symbol === '') return undefined;
+	for (const side of [sides.source, sides.destination]) {
+		if (side && (side.asset === symbol || side.id === symbol || side.assetDisplaySymbol === symbol)) return side.decimals;
+	}
+	return sides.catalogue?.decimalsOfSymbol(symbol, [sides.source?.chain, sides.destination?.chain]);
+}
+
+/** `...Formatted` next to amountIn (source), estimatedOut and lockedMinAmountOut (destination) and each fee. */
+export function formatQuoteAmounts<T extends Record<string, unknown>>(body: T, sides: QuoteSides): T {
+	const feeDecimals = decimalsOf(body.feeAsset, sides);
+	const decimals: Record<string, number | undefined> = {
+		amountIn: sides.source?.decimals,
+		estimatedOut: sides.destination?.decimals,
+		lockedMinAmountOut: sides.destination?.decimals,
+		networkCostAmount: decimalsOf(body.networkCostAsset, sides),
+	};
+	for (const f of FEE_FIELDS) decimals[f] = feeDecimals;
+	return withFormattedAmounts(body, decimals);
+}
+
+/** Whole seconds until `expiresAt` (never negative), or undefined when it is not a timestamp. */
+export function secondsUntil(expiresAt: unknown, nowMs = Date.now()): number | undefined {
+	if (typeof expiresAt !== 'string') return undefined;
+	const t = Date.parse(expiresAt);
+	if (Number.isNaN(t)) return undefined;
+	return Math.max(0, Math.floor((t - nowMs) / 1000));
+}
+
+/**
+ * A quote for the next node: formatted amounts, `secondsUntilExpiry` (a quote is firm for 2 min,
+ * §1) and `depositMemoRequired` (a memo or tag must go with the deposit when present, §2.2).
+ */
+export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: QuoteSides, nowMs = Date.now()): T {
+	const out: Record<string, unknown> = formatQuoteAmounts(body, sides);
+	const seconds = secondsUntil(body.expiresAt, nowMs);
+	if (seconds !== undefined) out.secondsUntilExpiry = seconds;
+	if ('depositAddress' in body) {
+		out.depositMemoRequired = typeof body.depositMemo === 'string' && body.depositMemo.trim() !== '';
+	}
+	return out as T;
 }

@@ -16,20 +16,25 @@ import {
 	isValidAssetInput,
 	normalizeAssetInput,
 } from './enums';
-import { isDigits } from './amounts';
-import { parseWithSchema } from './errors';
-import {
-	AFFILIATE_IDS_MAX,
-	AFFILIATE_IDS_MIN,
-	APP_FEES_MAX,
-	APP_FEES_MIN,
-	FEE_BPS_MAX,
-	MAX_AMOUNT_LENGTH,
-	REVIEWED_IDENTITIES_MAX,
-	REVIEWED_IDENTITIES_MIN,
-	SLIPPAGE_BPS_MAX,
-	SLIPPAGE_BPS_MIN,
-} from './limits';
+import { isDigits, MAX_AMOUNT_LENGTH } from './inputs';
+import { parseWithSchema } from '../errors';
+
+// ---------------------------------------------------------------- bounds (spec 8)
+
+/** `appFees` holds 1 to 16 entries (spec 4.1, 8). */
+export const APP_FEES_MIN = 1;
+export const APP_FEES_MAX = 16;
+/** The affiliate list of a quote holds 1 to 16 entries (spec 4.1, 8). */
+export const AFFILIATE_IDS_MIN = 1;
+export const AFFILIATE_IDS_MAX = 16;
+/** Reviewed token identities frozen by a quote: 1 to 32 (spec 2.2, 8). */
+export const REVIEWED_IDENTITIES_MIN = 1;
+export const REVIEWED_IDENTITIES_MAX = 32;
+/** Slippage tolerance in basis points (spec 4.1, 8). */
+export const SLIPPAGE_BPS_MIN = 0;
+export const SLIPPAGE_BPS_MAX = 1000;
+/** A fee in basis points cannot exceed 100%. */
+export const FEE_BPS_MAX = 10_000;
 
 // ---------------------------------------------------------------- building blocks
 
@@ -48,11 +53,11 @@ export const AmountModeSchema = z.enum(AMOUNT_MODES);
 export const DeliveryModeSchema = z.enum(DELIVERY_MODES);
 export const PriceLockModeSchema = z.enum(PRICE_LOCK_MODES);
 
-const int = () => z.number({ invalid_type_error: 'must be a number' }).int('must be an integer');
+export const int = () => z.number({ invalid_type_error: 'must be a number' }).int('must be an integer');
 export const FeeBpsSchema = int().min(0).max(FEE_BPS_MAX);
 /** spec 4.1, 8: integer 0..1000. */
 export const SlippageBpsSchema = int().min(SLIPPAGE_BPS_MIN).max(SLIPPAGE_BPS_MAX);
-const NonEmpty = z.string().min(1);
+export const NonEmpty = z.string().min(1);
 
 /** spec 2.6. Unknown keys kept (never stripped) so nothing the user sent silently disappears. */
 export const AppFeeSchema = z
@@ -81,14 +86,19 @@ function refineModes(value: { amountMode?: string; deliveryMode?: string }, ctx:
 	}
 }
 
+/** Both sides of a quote or estimate and its amount, in the order the service's examples show (§4.1). */
+const ROUTE_AND_AMOUNT = {
+	sourceChain: ChainSchema,
+	sourceAsset: AssetInputSchema,
+	destinationChain: ChainSchema,
+	destinationAsset: AssetInputSchema,
+	amount: AmountSchema,
+};
+
 /** The quote request's object schema without the cross-field rules, for `.extend()` / `.shape`. */
 export const QuoteRequestObjectSchema = z
 	.object({
-		sourceChain: ChainSchema,
-		sourceAsset: AssetInputSchema,
-		destinationChain: ChainSchema,
-		destinationAsset: AssetInputSchema,
-		amount: AmountSchema,
+		...ROUTE_AND_AMOUNT,
 		recipientAddress: NonEmpty,
 		includeCalldata: z.boolean().optional(),
 		appFees: z.array(AppFeeSchema).min(APP_FEES_MIN).max(APP_FEES_MAX).optional(),
@@ -151,11 +161,7 @@ const queryInt = <T extends z.ZodTypeAny>(schema: T) =>
 /** GET /v1/orchestration/estimate query (public-notes); slippageBps may come as query text. */
 const EstimateRequestObjectSchema = z
 	.object({
-		sourceChain: ChainSchema,
-		sourceAsset: AssetInputSchema,
-		destinationChain: ChainSchema,
-		destinationAsset: AssetInputSchema,
-		amount: AmountSchema,
+		...ROUTE_AND_AMOUNT,
 		amountMode: AmountModeSchema.optional(),
 		deliveryMode: DeliveryModeSchema.optional(),
 		recipientAddress: NonEmpty.optional(),
@@ -196,7 +202,7 @@ export function isFiatUsd(s: string): boolean {
 }
 
 /** POST /v1/orchestration/onramp body (spec 4.6, public-notes): exactly one of amount / amountFiatUsd. */
-export const OnrampRequestSchema = z
+const OnrampRequestObjectSchema = z
 	.object({
 		destinationChain: ChainSchema,
 		destinationAsset: AssetInputSchema,
@@ -208,20 +214,22 @@ export const OnrampRequestSchema = z
 		refundAddress: NonEmpty.optional(),
 		affiliateId: NonEmpty.optional(),
 	})
-	.passthrough()
-	.superRefine((value, ctx) => {
-		const hasSats = value.amount !== undefined;
-		const hasUsd = value.amountFiatUsd !== undefined;
-		if (hasSats === hasUsd) {
-			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
-				path: [hasSats ? 'amountFiatUsd' : 'amount'],
-				message: hasSats
-					? 'give either amount (sats) or amountFiatUsd, not both'
-					: 'required: amount (sats) or amountFiatUsd',
-			});
-		}
-	});
+	.passthrough();
+
+/** Why an onramp's amounts are wrong (exactly one of sats and USD), or undefined; the field it names. */
+export function onrampAmountProblem(hasSats: boolean, hasUsd: boolean): { field: string; message: string } | undefined {
+	if (hasSats !== hasUsd) return undefined;
+	return hasSats
+		? { field: 'amountFiatUsd', message: 'give either amount (sats) or amountFiatUsd, not both' }
+		: { field: 'amount', message: 'required: amount (sats) or amountFiatUsd' };
+}
+
+export const OnrampRequestSchema = OnrampRequestObjectSchema.superRefine((value, ctx) => {
+	const problem = onrampAmountProblem(value.amount !== undefined, value.amountFiatUsd !== undefined);
+	if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [problem.field], message: problem.message });
+});
+/** The onramp body before its amount is in smallest units (see QuoteDraftSchema); onrampAmountProblem checks the amounts. */
+export const OnrampDraftSchema = OnrampRequestObjectSchema.omit({ amount: true });
 export type OnrampRequest = z.infer<typeof OnrampRequestSchema>;
 
 /** `$username` of the payment app, or a Lightning address `name@domain.tld` (spec 1, 4.2). */
@@ -269,48 +277,8 @@ export type WebhookCreateRequest = z.infer<typeof WebhookCreateRequestSchema>;
 
 // ---------------------------------------------------------------- responses
 
-const OptStr = z.string().nullable().optional();
-const OptAmount = AmountSchema.nullable().optional();
-
-/** public-notes `networkCosts[]` item. */
-export const NetworkCostSchema = z
-	.object({
-		type: OptStr,
-		amount: OptStr,
-		asset: OptStr,
-		nativeAmount: OptStr,
-		nativeAsset: OptStr,
-		assumption: z.unknown().optional(),
-	})
-	.passthrough();
-
-/** spec 2.2 plus the optional fields named in public-notes; unknown fields are kept untouched. */
-export const QuoteResponseSchema = z
-	.object({
-		amountMode: AmountModeSchema,
-		estimatedOut: AmountSchema,
-		amountIn: AmountSchema,
-		feeAmount: AmountSchema,
-		roundingFeeAmount: AmountSchema,
-		totalFeeAmount: AmountSchema,
-		feeBps: int(),
-		feeAsset: z.string(),
-		route: z.array(z.string()),
-		quoteId: NonEmpty,
-		depositAddress: NonEmpty,
-		expiresAt: z.string(),
-		readToken: z.string().optional(),
-		depositMemo: OptStr,
-		deliveryMode: DeliveryModeSchema.optional(),
-		priceLockMode: PriceLockModeSchema.nullable().optional(),
-		lockedMinAmountOut: OptAmount,
-		networkCostAmount: OptAmount,
-		networkCostAsset: OptStr,
-		networkCostRequired: z.boolean().optional(),
-		networkCosts: z.array(NetworkCostSchema).optional(),
-	})
-	.passthrough();
-export type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
+export const OptStr = z.string().nullable().optional();
+export const OptAmount = AmountSchema.nullable().optional();
 
 /** The element shape of route arrays is not shown (spec 2.3): an id string or an object. */
 export const RouteTargetSchema = z.union([z.string(), z.object({}).passthrough()]);
@@ -348,122 +316,6 @@ export const RouteAssetSchema = z
 	.passthrough();
 export type RouteAsset = z.infer<typeof RouteAssetSchema>;
 
-/** GET /v2/orchestration/routes (spec 4.3). */
-export const RoutesResponseSchema = z.object({ assets: z.array(RouteAssetSchema) }).passthrough();
-export type RoutesResponse = z.infer<typeof RoutesResponseSchema>;
-
-/** spec 2.4 subscription; only `pending` is a documented status, so any string is accepted. */
-export const SubscriptionSchema = z
-	.object({
-		provider: z.string(),
-		chain: z.string(),
-		address: z.string(),
-		status: z.string(),
-		lastError: OptStr,
-		createdAt: OptStr,
-		updatedAt: OptStr,
-	})
-	.passthrough();
-
-/** spec 2.4 (deprecated model). */
-export const AccumulationAddressSchema = z
-	.object({
-		accumulationAddressId: NonEmpty,
-		label: OptStr,
-		sourceChain: z.string(),
-		sourceAsset: z.string(),
-		destinationAsset: z.string(),
-		recipientSparkAddress: z.string(),
-		feeBps: int(),
-		slippageBps: int(),
-		enabled: z.boolean(),
-		depositAddress: z.string(),
-		createdAt: z.string(),
-		updatedAt: z.string(),
-		disabledAt: OptStr,
-		subscriptions: z.array(SubscriptionSchema).optional(),
-		appFees: z.array(AppFeeSchema).optional(),
-	})
-	.passthrough();
-export type AccumulationAddress = z.infer<typeof AccumulationAddressSchema>;
-
-/** spec 2.5 (deprecated model). */
-export const LiquidationAddressSchema = z
-	.object({
-		liquidationAddressId: NonEmpty,
-		label: OptStr,
-		sparkAddress: z.string(),
-		l1DepositAddress: z.string(),
-		destination: z.object({ chain: z.string(), asset: z.string(), address: z.string() }).passthrough(),
-		feeBps: int(),
-		slippageBps: int(),
-		enabled: z.boolean(),
-		createdAt: z.string(),
-		updatedAt: z.string(),
-		disabledAt: OptStr,
-		appFees: z.array(AppFeeSchema).optional(),
-	})
-	.passthrough();
-export type LiquidationAddress = z.infer<typeof LiquidationAddressSchema>;
-
-/** GET /v1/liquidation-addresses (spec 4.4). */
-export const LiquidationAddressListSchema = z
-	.object({ liquidationAddresses: z.array(LiquidationAddressSchema) })
-	.passthrough();
-
-/** spec 2.8 sync result. */
-export const SyncResultSchema = z
-	.object({
-		ok: z.boolean(),
-		enabledCount: int(),
-		solanaAddressCount: int(),
-		errors: z.array(z.object({ provider: z.string(), error: z.string() }).passthrough()),
-	})
-	.passthrough();
-export type SyncResult = z.infer<typeof SyncResultSchema>;
-
-/** spec 2.8 reindex result. */
-export const ReindexResultSchema = z
-	.object({
-		ok: z.boolean(),
-		accumulationAddressId: z.string(),
-		sourceChain: z.string(),
-		sourceAsset: z.string(),
-		depositAddress: z.string(),
-		relay: z
-			.object({
-				message: z.string(),
-				triggeredCurrencies: z.array(
-					z.object({ currency: z.string(), symbol: z.string(), balance: z.string() }).passthrough(),
-				),
-				checkedCurrencies: int(),
-				failedCurrencies: int(),
-			})
-			.passthrough()
-			.optional(),
-	})
-	.passthrough();
-export type ReindexResult = z.infer<typeof ReindexResultSchema>;
-
-/** spec 2.7 affiliate profile. */
-export const AffiliateSchema = z
-	.object({
-		affiliateId: NonEmpty,
-		feeBps: int(),
-		payoutChain: z.string(),
-		payoutAsset: z.string(),
-		payoutAddress: z.string(),
-		enabled: z.boolean(),
-		createdAt: z.string(),
-		updatedAt: z.string(),
-		disabledAt: OptStr,
-	})
-	.passthrough();
-export type Affiliate = z.infer<typeof AffiliateSchema>;
-
-/** GET /v1/affiliates (spec 4.5). */
-export const AffiliateListSchema = z.object({ affiliates: z.array(AffiliateSchema) }).passthrough();
-
 /** POST /v1/webhooks response (spec 2.9): the secret is shown once. */
 export const WebhookCreateResponseSchema = z.object({ webhookId: NonEmpty, secret: NonEmpty }).passthrough();
 export type WebhookCreateResponse = z.infer<typeof WebhookCreateResponseSchema>;
@@ -481,7 +333,7 @@ export const FeePayoutEntrySchema = z
 	.passthrough();
 export type FeePayoutEntry = z.infer<typeof FeePayoutEntrySchema>;
 
-const LooseObject = z.object({}).passthrough();
+export const LooseObject = z.object({}).passthrough();
 
 /** spec 2.10 order snapshot: known members, null until the engine reaches the step. */
 export const OrderSchema = z
@@ -519,59 +371,6 @@ const StagesSchema = z.array(StageEntrySchema).optional();
 export const FlatStatusResponseSchema = OrderSchema.extend({ stages: StagesSchema }).passthrough();
 /** Status view as the live service sends it: `{order: {...}, stages: [...]}` (public-notes). */
 export const NestedStatusResponseSchema = z.object({ order: OrderSchema, stages: StagesSchema }).passthrough();
-/** GET /v1/orchestration/status: both shapes are accepted. */
-export const StatusResponseSchema = z.union([NestedStatusResponseSchema, FlatStatusResponseSchema]);
-export type StatusResponse = z.infer<typeof StatusResponseSchema>;
-
-/** POST /v1/orchestration/submit response (public-notes); readToken for client keys (spec 5). */
-export const SubmitResponseSchema = z
-	.object({ orderId: NonEmpty, status: z.string(), readToken: z.string().optional() })
-	.passthrough();
-export type SubmitResponse = z.infer<typeof SubmitResponseSchema>;
-
-/** POST /v1/orchestration/onramp response (public-notes): depositAddress is a BOLT11 invoice. */
-export const OnrampResponseSchema = z
-	.object({
-		orderId: NonEmpty,
-		quoteId: NonEmpty,
-		depositAddress: NonEmpty,
-		paymentLinks: z.unknown().optional(),
-		amountIn: AmountSchema,
-		estimatedOut: AmountSchema,
-		feeAmount: OptAmount,
-		totalFeeAmount: OptAmount,
-		expiresAt: z.string(),
-		readToken: z.string().optional(),
-	})
-	.passthrough();
-export type OnrampResponse = z.infer<typeof OnrampResponseSchema>;
-
-/** GET /v1/orchestration/limits (public-notes); route entries are not described, so kept whole. */
-export const LimitsResponseSchema = z.object({ generatedAt: z.string(), routes: z.array(LooseObject) }).passthrough();
-export type LimitsResponse = z.infer<typeof LimitsResponseSchema>;
-
-/** GET /v1/orchestration/order?quoteId= (public-notes): the quote with its order, null until funded. */
-export const OrderByQuoteResponseSchema = z
-	.object({ quoteId: z.string().optional(), order: OrderSchema.nullable() })
-	.passthrough();
-export type OrderByQuoteResponse = z.infer<typeof OrderByQuoteResponseSchema>;
-
-/** spec 6 envelope: `event` plus the order snapshot in `data`; `timestamp` per public-notes. */
-export const WebhookEnvelopeSchema = z
-	.object({
-		event: z.string().min(1),
-		timestamp: z.union([z.string(), z.number()]).optional(),
-		// spec 6: (data.id, event, data.updatedAt) is the duplicate key, so updatedAt is required here
-		data: OrderSchema.extend({ updatedAt: z.string() }).passthrough(),
-	})
-	.passthrough();
-export type WebhookEnvelope = z.infer<typeof WebhookEnvelopeSchema>;
-
-/** spec 7 error body. */
-export const ErrorBodySchema = z
-	.object({ error: z.object({ code: z.string(), message: z.string() }).passthrough() })
-	.passthrough();
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 // ---------------------------------------------------------------- status normalization
 

@@ -3,7 +3,7 @@
 // received bytes and the header timestamp, never over re-serialized JSON or a payload time.
 // The hot path is kept close to a bare createHmac call: no regexes, one small allocation.
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type Hmac, type KeyObject } from 'node:crypto';
-import { ProtocolError } from './errors';
+import { ProtocolError } from '../errors';
 import { WEBHOOK_TOLERANCE_SECONDS } from './limits';
 
 /** Header names as Node lower-cases them (spec 6: X-Service-Signature, X-Service-Timestamp). */

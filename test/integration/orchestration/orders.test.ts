@@ -185,6 +185,8 @@ describe('order.createOnramp', () => {
 		expect(out.estimatedOutFormatted).toEqual(expect.any(String));
 		const [post] = await control(sb).requests({ path: '/v1/orchestration/onramp' }).then((r) => r.slice(-1));
 		expect(post.body.amount).toBe('100000');
+		// the amount is written once, in smallest units, where the service's examples put it (no placeholder)
+		expect(Object.keys(post.body)).toEqual(['destinationChain', 'destinationAsset', 'recipientAddress', 'amount']);
 		expect(post.idempotencyKey).toMatch(/^n8n-/);
 	});
 

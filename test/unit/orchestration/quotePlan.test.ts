@@ -1,6 +1,6 @@
-import { ProtocolError } from '../../../nodes/shared/errors';
 import { completeQuote, planQuote, type AssetLookup, type QuoteInput } from '../../../nodes/shared/orchestration/quotePlan';
 import type { RouteAsset } from '../../../nodes/shared/orchestration/schemas';
+import { protocolFailure } from './protocolFailure';
 
 const REQUEST = {
 	sourceChain: 'base',
@@ -19,16 +19,6 @@ const ROUTES: AssetLookup = {
 	find: (chain, symbol) => [asset('base', 'USDC', 6), asset('solana', 'USDC', 6)].find((a) => a.chain === chain && a.asset === symbol),
 };
 
-function failureOf(fn: () => unknown): { field?: string; message: string } {
-	try {
-		fn();
-	} catch (error) {
-		expect(error).toBeInstanceOf(ProtocolError);
-		return { field: (error as ProtocolError).field, message: (error as ProtocolError).message };
-	}
-	throw new Error('expected a ProtocolError');
-}
-
 describe('planQuote: Quote > Create checked before the first request (§4.1)', () => {
 	it('needs the routes listing first only for a decimal amount, and holds no placeholder amount', () => {
 		const plan = planQuote(INPUT);
@@ -43,22 +33,22 @@ describe('planQuote: Quote > Create checked before the first request (§4.1)', (
 		expect(Object.keys(request).slice(0, 5)).toEqual(['sourceChain', 'sourceAsset', 'destinationChain', 'destinationAsset', 'amount']);
 		expect(request.amount).toBe('1500000');
 		expect(source?.decimals).toBe(6);
-		expect(failureOf(() => completeQuote(planQuote(INPUT), undefined)).field).toBe('amount');
+		expect(protocolFailure(() => completeQuote(planQuote(INPUT), undefined)).field).toBe('amount');
 	});
 
 	it('refuses a stablecoin exact_out amount that is not whole cents', () => {
 		const plan = planQuote({ ...INPUT, request: { ...REQUEST, amountMode: 'exact_out' }, amount: { value: '1.505', format: 'decimal' } });
-		expect(failureOf(() => completeQuote(plan, ROUTES)).field).toBe('amount');
+		expect(protocolFailure(() => completeQuote(plan, ROUTES)).field).toBe('amount');
 	});
 
 	it('names the field: schema, additional-field collision (amount included), client fee fields, idempotency key', () => {
-		expect(failureOf(() => planQuote({ ...INPUT, request: { ...REQUEST, sourceChain: 'mars' } })).field).toBe('sourceChain');
-		const collision = failureOf(() => planQuote({ ...INPUT, additionalFields: { amount: '1', zeroconfEnabled: true } }));
+		expect(protocolFailure(() => planQuote({ ...INPUT, request: { ...REQUEST, sourceChain: 'mars' } })).field).toBe('sourceChain');
+		const collision = protocolFailure(() => planQuote({ ...INPUT, additionalFields: { amount: '1', zeroconfEnabled: true } }));
 		expect(collision).toMatchObject({ field: 'additionalFields', message: expect.stringContaining('"amount"') });
 		const fees = { ...REQUEST, appFees: [{ recipient: 'r', feeBps: 10 }] };
-		expect(failureOf(() => planQuote({ ...INPUT, request: fees, isClientKey: true })).field).toBe('appFees');
+		expect(protocolFailure(() => planQuote({ ...INPUT, request: fees, isClientKey: true })).field).toBe('appFees');
 		expect(planQuote({ ...INPUT, request: fees }).draft.appFees).toEqual(fees.appFees);
-		expect(failureOf(() => planQuote({ ...INPUT, idempotencyKey: 'é' })).field).toBe('idempotencyKey');
+		expect(protocolFailure(() => planQuote({ ...INPUT, idempotencyKey: 'é' })).field).toBe('idempotencyKey');
 		expect(planQuote({ ...INPUT, idempotencyKey: ' payout-7 ' }).idempotencyKey).toBe(' payout-7 ');
 	});
 });

@@ -3,18 +3,9 @@
  * Each worst case (100 KB and 1 MB, as a parameter and as a service response field) must finish in
  * well under 50 ms; the former quadratic patterns took 9 to 36 s on 100 KB.
  */
-import {
-	amountInputText,
-	assertAmountText,
-	decimalToSmallestUnit,
-	isValidAssetInput,
-	normalizeStatusResponse,
-	OfframpRequestSchema,
-	OnrampRequestSchema,
-	QuoteResponseSchema,
-	smallestUnitToDecimal,
-} from '../../../nodes/shared/orchestration';
-import { withFormattedAmounts } from '../../../nodes/Orchestration/helpers/amounts';
+import { amountInputText, assertAmountText, decimalToSmallestUnit, isValidAssetInput, normalizeStatusResponse, OfframpRequestSchema, OnrampRequestSchema, smallestUnitToDecimal } from '../../../nodes/shared/orchestration';
+import { QuoteResponseSchema } from '../../../sandbox/orchestration/responses';
+import { withFormattedAmounts } from '../../../nodes/shared/orchestration/inputs';
 
 const BOUND_MS = 50;
 const SIZES = [100_000, 1_000_000];

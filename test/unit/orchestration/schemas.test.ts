@@ -1,38 +1,6 @@
 import type { ZodTypeAny } from 'zod';
-import {
-	AccumulationAddressSchema,
-	AffiliateListSchema,
-	AffiliateRefSchema,
-	AmountSchema,
-	AssetInputSchema,
-	ErrorBodySchema,
-	EstimateRequestSchema,
-	formatZodError,
-	LimitsResponseSchema,
-	LiquidationAddressListSchema,
-	normalizeStatusResponse,
-	NormalizedAssetInputSchema,
-	OfframpRequestSchema,
-	OnrampRequestSchema,
-	OnrampResponseSchema,
-	OrderByQuoteResponseSchema,
-	OrderSchema,
-	ProtocolError,
-	QuoteRequestSchema,
-	QuoteResponseSchema,
-	ReindexResultSchema,
-	ReviewedIdentitiesSchema,
-	routeTargetId,
-	RoutesResponseSchema,
-	StageEntrySchema,
-	StatusResponseSchema,
-	SubmitRequestSchema,
-	SubmitResponseSchema,
-	SyncResultSchema,
-	WebhookCreateRequestSchema,
-	WebhookCreateResponseSchema,
-	WebhookEnvelopeSchema,
-} from '../../../nodes/shared/orchestration';
+import { AffiliateRefSchema, AmountSchema, AssetInputSchema, EstimateRequestSchema, formatZodError, normalizeStatusResponse, NormalizedAssetInputSchema, OfframpRequestSchema, OnrampRequestSchema, OrderSchema, ProtocolError, QuoteRequestSchema, ReviewedIdentitiesSchema, routeTargetId, StageEntrySchema, SubmitRequestSchema, WebhookCreateRequestSchema, WebhookCreateResponseSchema } from '../../../nodes/shared/orchestration';
+import { AccumulationAddressSchema, AffiliateListSchema, ErrorBodySchema, LimitsResponseSchema, LiquidationAddressListSchema, OnrampResponseSchema, OrderByQuoteResponseSchema, QuoteResponseSchema, ReindexResultSchema, RoutesResponseSchema, StatusResponseSchema, SubmitResponseSchema, SyncResultSchema, WebhookEnvelopeSchema } from '../../../sandbox/orchestration/responses';
 
 /** Issues as "<path>: <message>" text, or 'ok'. */
 function check(schema: ZodTypeAny, value: unknown): string {

@@ -1,4 +1,4 @@
-import { ExpiringCache } from '../../../nodes/transport/expiringCache';
+import { ExpiringCache } from '../../../nodes/transport/request';
 
 function clockAt(start: number): { now: () => number; advance: (ms: number) => void } {
 	let t = start;

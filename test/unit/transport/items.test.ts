@@ -1,6 +1,6 @@
 /** Bounded concurrency of the action nodes: order, the in-flight bound, and stopping after a failure. */
 import { mapWithConcurrency } from '../../../nodes/transport/items';
-import { isRetryableStatus, nextDelayMs, parseRetryAfter, DEFAULT_RETRY } from '../../../nodes/transport/retry';
+import { isRetryableStatus, nextDelayMs, parseRetryAfter, DEFAULT_RETRY } from '../../../nodes/transport/request';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

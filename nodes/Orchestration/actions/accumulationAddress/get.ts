@@ -1,8 +1,8 @@
 /** accumulationAddress.get (deprecated): GET /v1/accumulation-addresses/{id} (orchestration-service.md §2.4, §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { showFor } from '../../helpers/fields';
-import { pathParam } from '../../helpers/params';
-import { orchestrationRequest } from '../../helpers/request';
+import { showFor } from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('accumulationAddress', ['get']);
@@ -18,12 +18,12 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const id = pathParam(this, 'accumulationAddressId', itemIndex);
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const id = read.pathSegment('accumulationAddressId');
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',
 		path: `/v1/accumulation-addresses/${id}`,
-		itemIndex,
+		itemIndex: read.itemIndex,
 	});
 	return res.body;
 }

@@ -3,11 +3,9 @@
  * (orchestration-service.md §2.8, §4.4); the path takes the ID or the deposit address.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
-import { idempotencyKeyOption, optionsCollection, showFor } from '../../helpers/fields';
-import { optionsOf, pathParam } from '../../helpers/params';
-import { explicitIdempotencyKey } from '../../helpers/quoteInput';
-import { orchestrationRequest } from '../../helpers/request';
+import { idempotencyKeyOption, optionsCollection, showFor } from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('accumulationAddress', ['reindex']);
@@ -25,14 +23,14 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [idempotencyKeyOption]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const idOrAddress = pathParam(this, 'idOrAddress', itemIndex);
-	const explicitKey = explicitIdempotencyKey(this, itemIndex, optionsOf(this, itemIndex));
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const idOrAddress = read.pathSegment('idOrAddress');
+	const explicitKey = read.idempotencyKey();
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: `/v1/accumulation-addresses/${idOrAddress}/reindex`,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey: explicitKey }),
-		itemIndex,
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey }),
+		itemIndex: read.itemIndex,
 		requiredScope: 'accumulation:create',
 	});
 	return res.body;

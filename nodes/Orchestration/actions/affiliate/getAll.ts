@@ -1,20 +1,20 @@
 /** affiliate.getAll: GET /v1/affiliates, one item per affiliate profile (orchestration-service.md §2.7, §4.5). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { limitField, returnAllField, showFor } from '../../helpers/fields';
-import { orchestrationRequest } from '../../helpers/request';
-import { listOf, limited } from '../../helpers/lists';
+import { limitField, returnAllField, showFor } from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('affiliate', ['getAll']);
 
 export const description: INodeProperties[] = [returnAllField(show), limitField(show)];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject[]> {
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',
 		path: '/v1/affiliates',
-		itemIndex,
+		itemIndex: read.itemIndex,
 		requiredScope: 'affiliates:read',
 	});
-	return limited(this, itemIndex, listOf(this, itemIndex, res.body, 'affiliates'));
+	return read.listOf(res.body, 'affiliates');
 }

@@ -1,8 +1,8 @@
 /** liquidationAddress.get (deprecated): GET /v1/liquidation-addresses/{id} (orchestration-service.md §2.5, §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { showFor } from '../../helpers/fields';
-import { pathParam } from '../../helpers/params';
-import { orchestrationRequest } from '../../helpers/request';
+import { showFor } from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('liquidationAddress', ['get']);
@@ -18,12 +18,12 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const id = pathParam(this, 'liquidationAddressId', itemIndex);
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const id = read.pathSegment('liquidationAddressId');
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',
 		path: `/v1/liquidation-addresses/${id}`,
-		itemIndex,
+		itemIndex: read.itemIndex,
 	});
 	return res.body;
 }

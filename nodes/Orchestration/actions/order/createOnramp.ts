@@ -4,10 +4,8 @@
  * order-bound read token (§5).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { OnrampRequestSchema } from '../../../shared/orchestration/schemas';
-import { smallestUnitAmount } from '../../../shared/orchestration/quotePlan';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
-import { planned } from '../../../transport/nodeErrors';
+import { completeOnramp, planOnramp, type OnrampInput } from '../../../shared/orchestration/orderPlan';
+import { quoteOutput } from '../../../shared/orchestration/quotePlan';
 import {
 	additionalFieldsOption,
 	affiliateIdOption,
@@ -22,22 +20,11 @@ import {
 	refundAddressOption,
 	showFor,
 	slippageBpsOption,
-} from '../../helpers/fields';
-import { decimalText, optionInteger, optionText, optionsOf, text } from '../../helpers/params';
-import {
-	assertNoClientFeeFields,
-	assetParam,
-	catalogueFor,
-	explicitIdempotencyKey,
-	provisionalAmount,
-	readAmount,
-} from '../../helpers/quoteInput';
-import { quoteOutput } from '../../helpers/quoteOutput';
-import { ONRAMP_SOURCE } from '../../helpers/routes';
-import { orchestrationRequest } from '../../helpers/request';
-import { validateRequest, withAdditionalFields } from '../../helpers/validation';
+	turnstileTokenOption,
+} from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
-import { turnstileHeaders, turnstileTokenOption } from '../../helpers/turnstile';
 
 const show = showFor('order', ['createOnramp']);
 const showSats = showFor('order', ['createOnramp'], { amountType: ['amount'] });
@@ -91,41 +78,36 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const options = optionsOf(this, itemIndex);
-	const bySats = text(this, 'amountType', itemIndex) !== 'amountFiatUsd';
-	const amount = bySats ? readAmount(this, itemIndex) : undefined;
-	const body: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
-		destinationChain: text(this, 'destinationChain', itemIndex),
-		destinationAsset: assetParam(this, 'destinationAsset', itemIndex),
-		recipientAddress: text(this, 'recipientAddress', itemIndex),
-		amount: amount ? provisionalAmount(amount) : undefined,
-		amountFiatUsd: bySats ? undefined : decimalText(this, 'amountFiatUsd', itemIndex),
-		amountMode: optionText(this, itemIndex, options, 'amountMode'),
-		slippageBps: optionInteger(this, itemIndex, options, 'slippageBps'),
-		refundAddress: optionText(this, itemIndex, options, 'refundAddress'),
-		affiliateId: optionText(this, itemIndex, options, 'affiliateId'),
-	});
-	validateRequest(this, itemIndex, OnrampRequestSchema, body);
-	assertNoClientFeeFields(this, itemIndex, access, body);
-	const explicitKey = explicitIdempotencyKey(this, itemIndex, options);
+/** The item's onramp, read once: sats (amount) or USD (amountFiatUsd); checked by planOnramp. */
+function readOnrampInput(read: ItemReader, isClientKey: boolean): OnrampInput {
+	const bySats = read.textParameter('amountType') !== 'amountFiatUsd';
+	const amount = bySats ? read.amount() : undefined;
+	const request = {
+		destinationChain: read.textParameter('destinationChain'),
+		destinationAsset: read.asset('destinationAsset'),
+		recipientAddress: read.textParameter('recipientAddress'),
+		amountFiatUsd: bySats ? undefined : read.decimal('amountFiatUsd'),
+		amountMode: read.optionText('amountMode'),
+		slippageBps: read.optionInteger('slippageBps'),
+		refundAddress: read.optionText('refundAddress'),
+		affiliateId: read.optionText('affiliateId'),
+	};
+	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.options.idempotencyKey, isClientKey };
+}
 
-	const catalogue = await catalogueFor(this, access, itemIndex, amount?.format === 'decimal');
-	const source = catalogue?.byRoutingKey(ONRAMP_SOURCE);
-	const destination = catalogue?.find(body.destinationChain as string, body.destinationAsset as string);
-	if (amount) {
-		const exactOut = body.amountMode === 'exact_out';
-		const label = exactOut ? `${body.destinationChain}:${body.destinationAsset}` : ONRAMP_SOURCE;
-		body.amount = planned(this, itemIndex, () => smallestUnitAmount(amount, exactOut ? destination : source, label));
-	}
-	const headers = turnstileHeaders(this, itemIndex, options);
+/** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const plan = read.plan(() => planOnramp(readOnrampInput(read, access.isClientKey)));
+	const headers = read.turnstileHeaders();
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const { request, source, destination } = read.plan(() => completeOnramp(plan, catalogue));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/onramp',
-		body,
+		body: request as IDataObject,
 		headers,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'order.createOnramp', body, explicitKey: explicitKey }),
-		itemIndex,
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'order.createOnramp', body: request, explicitKey: plan.idempotencyKey }),
+		itemIndex: read.itemIndex,
 		requiredScope: 'orders:onramp',
 		secrets: [headers?.['cf-turnstile-response']],
 	});

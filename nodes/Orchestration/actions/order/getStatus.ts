@@ -9,17 +9,14 @@ import {
 	type IExecuteFunctions,
 	type INodeProperties,
 } from 'n8n-workflow';
-import { ProtocolError } from '../../../shared/orchestration/errors';
+import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
+import { withFormattedAmounts } from '../../../shared/orchestration/inputs';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
-import { fieldError } from '../../../transport/nodeErrors';
 import { waitUntilFinal } from '../../../transport/waitUntilFinal';
-import type { ServiceAccess } from '../../helpers/access';
-import { concurrencyOption, optionsCollection, showFor } from '../../helpers/fields';
-import { text } from '../../helpers/params';
-import { orchestrationRequest } from '../../helpers/request';
-import { orderWithFormattedAmounts } from '../../helpers/orderAmounts';
-import { catalogueFor } from '../../helpers/quoteInput';
+import { concurrencyOption, optionsCollection, showFor } from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { catalogueFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
 
 /** public-notes.md: poll one order's status no faster than every 3 seconds. */
@@ -122,27 +119,27 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-async function readStatus(
-	ctx: IExecuteFunctions,
-	access: ServiceAccess,
-	itemIndex: number,
-	qs: IDataObject,
-	readToken: string | undefined,
-): Promise<NormalizedStatus> {
-	const res = await orchestrationRequest(ctx, access, {
+/** A read of one order's view (status, or order by quote); client keys send the read token (§5). */
+async function readView<T>(l: Lookup, path: string): Promise<T> {
+	const res = await orchestrationRequest<T>(l.read.ctx, l.access, {
 		method: 'GET',
-		path: '/v1/orchestration/status',
-		qs,
-		headers: readToken ? { 'X-Read-Token': readToken } : undefined,
-		itemIndex,
+		path,
+		qs: l.qs,
+		headers: l.readToken ? { 'X-Read-Token': l.readToken } : undefined,
+		itemIndex: l.read.itemIndex,
 		requiredScope: 'orders:read',
-		secrets: [readToken],
+		secrets: [l.readToken],
 	});
+	return res.body;
+}
+
+async function readStatus(l: Lookup): Promise<NormalizedStatus> {
+	const body = await readView<unknown>(l, '/v1/orchestration/status');
 	try {
-		return normalizeStatusResponse(res.body);
+		return normalizeStatusResponse(body);
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), 'The status response has an unexpected shape', {
-			itemIndex,
+		throw new NodeOperationError(l.read.ctx.getNode(), 'The status response has an unexpected shape', {
+			itemIndex: l.read.itemIndex,
 			description: error instanceof ProtocolError ? error.message : String(error),
 		});
 	}
@@ -160,9 +157,10 @@ export function statusOutput(state: NormalizedStatus): IDataObject {
 	};
 }
 
+/** One item's status lookup: its reader, the credential, the query and the read token. */
 interface Lookup {
+	read: ItemReader;
 	access: ServiceAccess;
-	itemIndex: number;
 	qs: IDataObject;
 	readToken: string | undefined;
 }
@@ -173,24 +171,16 @@ function isNotFound(error: unknown): boolean {
 }
 
 /** The status, or undefined while a quote has no order (404) and `orNotFound` is set. */
-async function readOrder(ctx: IExecuteFunctions, l: Lookup, orNotFound: boolean): Promise<NormalizedStatus | undefined> {
-	return await readStatus(ctx, l.access, l.itemIndex, l.qs, l.readToken).catch(async (error: unknown) =>
+async function readOrder(l: Lookup, orNotFound: boolean): Promise<NormalizedStatus | undefined> {
+	return await readStatus(l).catch(async (error: unknown) =>
 		orNotFound && isNotFound(error) ? undefined : await Promise.reject(error),
 	);
 }
 
 /** The quote's expiresAt, from GET /v1/orchestration/order?quoteId= (public-notes); a 404 means no such quote. */
-async function quoteExpiry(ctx: IExecuteFunctions, l: Lookup): Promise<string | undefined> {
-	const res = await orchestrationRequest<IDataObject>(ctx, l.access, {
-		method: 'GET',
-		path: '/v1/orchestration/order',
-		qs: l.qs,
-		headers: l.readToken ? { 'X-Read-Token': l.readToken } : undefined,
-		itemIndex: l.itemIndex,
-		requiredScope: 'orders:read',
-		secrets: [l.readToken],
-	});
-	const expiresAt = res.body?.expiresAt;
+async function quoteExpiry(l: Lookup): Promise<string | undefined> {
+	const body = await readView<IDataObject | undefined>(l, '/v1/orchestration/order');
+	const expiresAt = body?.expiresAt;
 	return typeof expiresAt === 'string' && !Number.isNaN(Date.parse(expiresAt)) ? expiresAt : undefined;
 }
 
@@ -209,13 +199,10 @@ interface WaitLimits {
 	quoteDeadline?: number;
 }
 
-function waitLimits(ctx: IExecuteFunctions, itemIndex: number, expiresAt: string | undefined): WaitLimits {
-	const intervalSeconds = Math.max(
-		MIN_POLL_INTERVAL_SECONDS,
-		Number(ctx.getNodeParameter('pollIntervalSeconds', itemIndex, 5)) || MIN_POLL_INTERVAL_SECONDS,
-	);
-	const timeoutSeconds = Math.max(0, Number(ctx.getNodeParameter('waitTimeoutSeconds', itemIndex, 600)) || 0);
-	const graceSeconds = Math.max(0, Number(ctx.getNodeParameter('quoteGraceSeconds', itemIndex, DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
+function waitLimits(read: ItemReader, expiresAt: string | undefined): WaitLimits {
+	const intervalSeconds = Math.max(MIN_POLL_INTERVAL_SECONDS, Number(read.unchecked('pollIntervalSeconds', 5)) || MIN_POLL_INTERVAL_SECONDS);
+	const timeoutSeconds = Math.max(0, Number(read.unchecked('waitTimeoutSeconds', 600)) || 0);
+	const graceSeconds = Math.max(0, Number(read.unchecked('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
 	return {
 		intervalMs: intervalSeconds * 1000,
 		deadline: Date.now() + timeoutSeconds * 1000,
@@ -224,13 +211,13 @@ function waitLimits(ctx: IExecuteFunctions, itemIndex: number, expiresAt: string
 }
 
 /** Polls (never faster than every 3 s) until final, the wait timeout, or an unpaid quote's end. */
-async function waitForOrder(ctx: IExecuteFunctions, l: Lookup, first: NormalizedStatus | undefined): Promise<WaitResult> {
+async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined): Promise<WaitResult> {
 	const byQuote = 'quoteId' in l.qs;
-	const expiresAt = byQuote && first === undefined ? await quoteExpiry(ctx, l) : undefined;
-	const limits = waitLimits(ctx, l.itemIndex, expiresAt);
+	const expiresAt = byQuote && first === undefined ? await quoteExpiry(l) : undefined;
+	const limits = waitLimits(l.read, expiresAt);
 	const { state, endedBy } = await waitUntilFinal<NormalizedStatus | undefined>({
 		first,
-		read: async () => await readOrder(ctx, l, byQuote),
+		read: async () => await readOrder(l, byQuote),
 		endOf: (current) => {
 			if (current?.isFinal) return 'final';
 			const unpaidOver = current === undefined && limits.quoteDeadline !== undefined && Date.now() >= limits.quoteDeadline;
@@ -244,8 +231,9 @@ async function waitForOrder(ctx: IExecuteFunctions, l: Lookup, first: Normalized
 }
 
 /** What went wrong when waiting did not reach a final status, for the error and its hint. */
-function waitFailure(ctx: IExecuteFunctions, itemIndex: number, l: Lookup, wait: WaitResult): NodeOperationError {
-	const timeoutSeconds = Number(ctx.getNodeParameter('waitTimeoutSeconds', itemIndex, 600)) || 0;
+function waitFailure(l: Lookup, wait: WaitResult): NodeOperationError {
+	const { ctx, itemIndex } = l.read;
+	const timeoutSeconds = Number(l.read.unchecked('waitTimeoutSeconds', 600)) || 0;
 	const hint = 'Raise "Timeout (Seconds)", or set "On Timeout" to Return Last State to continue with the last status.';
 	if (wait.endedBy === 'quoteExpired') {
 		return new NodeOperationError(
@@ -272,21 +260,21 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const lookupBy = text(this, 'lookupBy', itemIndex) === 'quoteId' ? 'quoteId' : 'id';
-	const identifier = text(this, lookupBy, itemIndex);
-	if (identifier === '') throw fieldError(this.getNode(), itemIndex, lookupBy, 'is required');
-	const readToken = access.isClientKey ? text(this, 'readToken', itemIndex) || undefined : undefined;
-	const lookup: Lookup = { access, itemIndex, qs: { [lookupBy]: identifier }, readToken };
-	const wait = this.getNodeParameter('waitUntilFinal', itemIndex, false) as boolean;
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const lookupBy = read.textParameter('lookupBy') === 'quoteId' ? 'quoteId' : 'id';
+	const identifier = read.textParameter(lookupBy);
+	if (identifier === '') throw read.fail(lookupBy, 'is required');
+	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
+	const lookup: Lookup = { read, access, qs: { [lookupBy]: identifier }, readToken };
+	const wait = read.unchecked('waitUntilFinal', false) as boolean;
 
 	// waiting by quote ID keeps polling through 404s: the order appears only once the deposit is paid
-	const first = await readOrder(this, lookup, wait && lookupBy === 'quoteId');
-	const result: WaitResult = wait ? await waitForOrder(this, lookup, first) : { state: first, endedBy: 'final' };
-	if (result.endedBy !== 'final' && this.getNodeParameter('onTimeout', itemIndex, 'error') !== 'returnLastState') {
-		throw waitFailure(this, itemIndex, lookup, result);
+	const first = await readOrder(lookup, wait && lookupBy === 'quoteId');
+	const result: WaitResult = wait ? await waitForOrder(lookup, first) : { state: first, endedBy: 'final' };
+	if (result.endedBy !== 'final' && read.unchecked('onTimeout', 'error') !== 'returnLastState') {
+		throw waitFailure(lookup, result);
 	}
-	const out = result.state ? await statusWithAmounts(this, access, itemIndex, result.state) : noOrderOutput(lookup, result);
+	const out = result.state ? await statusWithAmounts(lookup, result.state) : noOrderOutput(lookup, result);
 	if (wait) {
 		out.waitTimedOut = result.endedBy !== 'final';
 		out.waitEndedBy = result.endedBy;
@@ -296,12 +284,41 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, { acce
 	return out;
 }
 
-async function statusWithAmounts(
-	ctx: IExecuteFunctions,
-	access: ServiceAccess,
-	itemIndex: number,
-	state: NormalizedStatus,
-): Promise<IDataObject> {
-	const catalogue = await catalogueFor(ctx, access, itemIndex, false);
+async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<IDataObject> {
+	const catalogue = await catalogueFor(l.read, l.access, false);
 	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
+}
+
+// Decimal `...Formatted` fields of an order: source, destination and fee asset amounts, fee payout
+// entries included (orchestration-service.md §2.10); an asset the routes listing does not know stays as is.
+const SOURCE_FIELDS = ['amountIn'];
+const DESTINATION_FIELDS = ['estimatedOut', 'amountOut', 'lockedMinAmountOut'];
+const FEE_FIELDS = ['feeAmount', 'roundingFeeAmount', 'totalFeeAmount', 'appFeeAmount'];
+const PAYOUT_FIELDS = ['amount', 'platformCutAmount', 'recipientAmount'];
+
+function nonEmptyText(v: unknown): string | undefined {
+	return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+export function orderWithFormattedAmounts(order: IDataObject, catalogue: RoutesCatalogue): IDataObject {
+	const sourceChain = nonEmptyText(order.sourceChain);
+	const destinationChain = nonEmptyText(order.destinationChain);
+	const source = catalogue.find(sourceChain, nonEmptyText(order.sourceAsset))?.decimals;
+	const destination = catalogue.find(destinationChain, nonEmptyText(order.destinationAsset))?.decimals;
+	const feeAsset = nonEmptyText(order.feeAsset);
+	const fee = feeAsset ? catalogue.decimalsOfSymbol(feeAsset, [sourceChain, destinationChain]) : source;
+	const decimals: Record<string, number | undefined> = {};
+	for (const f of SOURCE_FIELDS) decimals[f] = source;
+	for (const f of DESTINATION_FIELDS) decimals[f] = destination;
+	for (const f of FEE_FIELDS) decimals[f] = fee;
+	const out = withFormattedAmounts(order, decimals);
+	const payouts = order.feePayouts as IDataObject | undefined;
+	if (fee !== undefined && payouts && Array.isArray(payouts.entries)) {
+		const perField = Object.fromEntries(PAYOUT_FIELDS.map((f) => [f, fee]));
+		out.feePayouts = {
+			...payouts,
+			entries: (payouts.entries as IDataObject[]).map((e) => withFormattedAmounts(e, perField)),
+		};
+	}
+	return out;
 }

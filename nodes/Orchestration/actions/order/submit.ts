@@ -3,9 +3,7 @@
  * deposit (public-notes.md). Client keys need orders:submit and get an order-bound read token (§5).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { SubmitRequestSchema } from '../../../shared/orchestration/schemas';
-import { integerInput } from '../../../shared/orchestration/inputs';
-import { submitIdempotencyKey } from '../../../shared/orchestration/idempotency';
+import { planSubmit, type OrderInput } from '../../../shared/orchestration/orderPlan';
 import {
 	additionalFieldsOption,
 	concurrencyOption,
@@ -14,13 +12,11 @@ import {
 	idempotencyKeyOption,
 	optionsCollection,
 	showFor,
-} from '../../helpers/fields';
-import { checked, optionsOf, text } from '../../helpers/params';
-import { explicitIdempotencyKey } from '../../helpers/quoteInput';
-import { orchestrationRequest } from '../../helpers/request';
-import { validateRequest, withAdditionalFields } from '../../helpers/validation';
+	turnstileTokenOption,
+} from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
-import { turnstileHeaders, turnstileTokenOption } from '../../helpers/turnstile';
 
 const show = showFor('order', ['submit']);
 const showRef = (ref: string) => showFor('order', ['submit'], { sourceReference: [ref] });
@@ -107,44 +103,38 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-function sourceReference(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
-	switch (text(ctx, 'sourceReference', itemIndex)) {
+/** The source reference the user chose (public-notes: one per deposit kind). */
+function readSourceReference(read: ItemReader): IDataObject {
+	switch (read.textParameter('sourceReference')) {
 		case 'txHash':
-			return { txHash: text(ctx, 'txHash', itemIndex), sourceAddress: text(ctx, 'sourceAddress', itemIndex) };
+			return { txHash: read.textParameter('txHash'), sourceAddress: read.textParameter('sourceAddress') };
 		case 'sparkTxHash':
-			return {
-				sparkTxHash: text(ctx, 'sparkTxHash', itemIndex),
-				sourceSparkAddress: text(ctx, 'sourceSparkAddress', itemIndex),
-			};
+			return { sparkTxHash: read.textParameter('sparkTxHash'), sourceSparkAddress: read.textParameter('sourceSparkAddress') };
 		case 'bitcoinTxid':
-			return {
-				bitcoinTxid: text(ctx, 'bitcoinTxid', itemIndex),
-				bitcoinVout: checked(ctx, itemIndex, 'bitcoinVout', () => integerInput(ctx.getNodeParameter('bitcoinVout', itemIndex, ''))),
-			};
+			return { bitcoinTxid: read.textParameter('bitcoinTxid'), bitcoinVout: read.integer('bitcoinVout') };
 		case 'lightningReceiveRequestId':
-			return { lightningReceiveRequestId: text(ctx, 'lightningReceiveRequestId', itemIndex) };
+			return { lightningReceiveRequestId: read.textParameter('lightningReceiveRequestId') };
 		default:
 			return {};
 	}
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const options = optionsOf(this, itemIndex);
-	const body: IDataObject = withAdditionalFields(this, itemIndex, options.additionalFields, {
-		quoteId: text(this, 'quoteId', itemIndex),
-		...sourceReference(this, itemIndex),
-	});
-	validateRequest(this, itemIndex, SubmitRequestSchema, body);
-	const explicitKey = explicitIdempotencyKey(this, itemIndex, options);
-	const headers = turnstileHeaders(this, itemIndex, options);
+function readSubmitInput(read: ItemReader): OrderInput {
+	const request = { quoteId: read.textParameter('quoteId'), ...readSourceReference(read) };
+	return { request, additionalFields: read.additionalFields(), idempotencyKey: read.options.idempotencyKey };
+}
+
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const { request, idempotencyKey } = read.plan(() => planSubmit(readSubmitInput(read)));
+	const headers = read.turnstileHeaders();
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/submit',
-		body,
+		body: request as IDataObject,
 		headers,
 		// one payment, one key, whatever the execution: a re-run replays instead of submitting twice
-		idempotencyKey: explicitKey ?? submitIdempotencyKey(body),
-		itemIndex,
+		idempotencyKey,
+		itemIndex: read.itemIndex,
 		requiredScope: 'orders:submit',
 		secrets: [headers?.['cf-turnstile-response']],
 	});

@@ -1,9 +1,6 @@
 /** quote.create: POST /v1/orchestration/quote (orchestration-service.md §4.1). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { completeQuote, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
-import { planned } from '../../../transport/nodeErrors';
-import type { ServiceAccess } from '../../helpers/access';
+import { completeQuote, planQuote, quoteOutput, type QuoteInput } from '../../../shared/orchestration/quotePlan';
 import {
 	additionalFieldsOption,
 	affiliateIdOption,
@@ -17,12 +14,9 @@ import {
 	refundChainOption,
 	showFor,
 	slippageBpsOption,
-} from '../../helpers/fields';
-import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
-import { catalogueFor, readAmount, readFeeFields, readQuoteRoute } from '../../helpers/quoteInput';
-import { quoteOutput } from '../../helpers/quoteOutput';
-import { orchestrationRequest } from '../../helpers/request';
-import { parseAdditionalFields } from '../../helpers/validation';
+} from '../../parameters';
+import { readQuoteRoute, type ItemReader } from '../../itemReader';
+import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['create']);
@@ -103,36 +97,58 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** The item's quote request, read once (item index inside); checked by planQuote. */
-function readQuoteInput(ctx: IExecuteFunctions, itemIndex: number, access: ServiceAccess): QuoteInput {
-	const options = optionsOf(ctx, itemIndex);
-	const amount = readAmount(ctx, itemIndex);
-	const request = {
-		...readQuoteRoute(ctx, itemIndex),
-		recipientAddress: text(ctx, 'recipientAddress', itemIndex),
-		includeCalldata: options.includeCalldata === true ? true : undefined,
-		amountlessInvoice: options.amountlessInvoice === true ? true : undefined,
-		affiliateId: optionText(ctx, itemIndex, options, 'affiliateId'),
-		refundAddress: optionText(ctx, itemIndex, options, 'refundAddress'),
-		refundChain: optionText(ctx, itemIndex, options, 'refundChain'),
-		slippageBps: optionInteger(ctx, itemIndex, options, 'slippageBps'),
-		...readFeeFields(ctx, itemIndex, options),
+/** "App Fees" and "Affiliate IDs" of the options as §4.1 lists them; undefined when empty. */
+function readFeeFields(read: ItemReader): { appFees?: IDataObject[]; affiliateIds?: Array<string | IDataObject> } {
+	const fees = ((read.options.appFees as IDataObject | undefined)?.fee as IDataObject[] | undefined) ?? [];
+	const affiliates = ((read.options.affiliateIds as IDataObject | undefined)?.affiliate as IDataObject[] | undefined) ?? [];
+	return {
+		appFees: fees.length > 0 ? fees.map((fee, n) => readAppFee(read, fee, `appFees[${n}]`)) : undefined,
+		affiliateIds: affiliates.length > 0 ? affiliates.map((entry, n) => readAffiliate(read, entry, `affiliateIds[${n}]`)) : undefined,
 	};
-	const additionalFields = parseAdditionalFields(ctx, itemIndex, options.additionalFields);
-	return { request, amount, additionalFields, idempotencyKey: options.idempotencyKey, isClientKey: access.isClientKey };
+}
+
+function readAppFee(read: ItemReader, fee: IDataObject, at: string): IDataObject {
+	const feeBps = read.optionInteger('feeBps', fee, `${at}.feeBps`);
+	if (feeBps === undefined) throw read.fail(`${at}.feeBps`, 'is required');
+	const affiliateId = read.optionText('affiliateId', fee, `${at}.affiliateId`);
+	const recipient = read.optionText('recipient', fee, `${at}.recipient`) ?? '';
+	return { recipient, feeBps, ...(affiliateId ? { affiliateId } : {}) };
+}
+
+function readAffiliate(read: ItemReader, entry: IDataObject, at: string): string | IDataObject {
+	const affiliateId = read.optionText('affiliateId', entry, `${at}.affiliateId`) ?? '';
+	const feeBps = read.optionInteger('feeBps', entry, `${at}.feeBps`);
+	return feeBps === undefined ? affiliateId : { affiliateId, feeBps };
+}
+
+/** The item's quote request, read once; checked by planQuote. */
+function readQuoteInput(read: ItemReader, isClientKey: boolean): QuoteInput {
+	const amount = read.amount();
+	const request = {
+		...readQuoteRoute(read),
+		recipientAddress: read.textParameter('recipientAddress'),
+		includeCalldata: read.options.includeCalldata === true ? true : undefined,
+		amountlessInvoice: read.options.amountlessInvoice === true ? true : undefined,
+		affiliateId: read.optionText('affiliateId'),
+		refundAddress: read.optionText('refundAddress'),
+		refundChain: read.optionText('refundChain'),
+		slippageBps: read.optionInteger('slippageBps'),
+		...readFeeFields(read),
+	};
+	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.options.idempotencyKey, isClientKey };
 }
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const plan = planned(this, itemIndex, () => planQuote(readQuoteInput(this, itemIndex, access)));
-	const catalogue = await catalogueFor(this, access, itemIndex, plan.routes === 'required');
-	const { request, source, destination } = planned(this, itemIndex, () => completeQuote(plan, catalogue));
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const plan = read.plan(() => planQuote(readQuoteInput(read, access.isClientKey)));
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const { request, source, destination } = read.plan(() => completeQuote(plan, catalogue));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/quote',
 		body: request as IDataObject,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'quote.create', body: request, explicitKey: plan.idempotencyKey }),
-		itemIndex,
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'quote.create', body: request, explicitKey: plan.idempotencyKey }),
+		itemIndex: read.itemIndex,
 		requiredScope: 'orders:quote',
 	});
 	return quoteOutput(res.body, { catalogue, source, destination });

@@ -3,11 +3,15 @@
  * or a Lightning address (orchestration-service.md §1, §4.2; path per public-notes.md).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { planQuote, requestWithAmount, smallestUnitAmount, type QuoteInput } from '../../../shared/orchestration/quotePlan';
+import {
+	OFFRAMP_DESTINATION,
+	planQuote,
+	quoteOutput,
+	requestWithAmount,
+	smallestUnitAmount,
+	type QuoteInput,
+} from '../../../shared/orchestration/quotePlan';
 import { OfframpDraftSchema } from '../../../shared/orchestration/schemas';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
-import { planned } from '../../../transport/nodeErrors';
-import type { ServiceAccess } from '../../helpers/access';
 import {
 	additionalFieldsOption,
 	affiliateIdOption,
@@ -22,13 +26,9 @@ import {
 	slippageBpsOption,
 	sourceAssetField,
 	sourceChainField,
-} from '../../helpers/fields';
-import { optionInteger, optionText, optionsOf, text } from '../../helpers/params';
-import { assetParam, catalogueFor, readAmount } from '../../helpers/quoteInput';
-import { quoteOutput } from '../../helpers/quoteOutput';
-import { OFFRAMP_DESTINATION } from '../../helpers/routes';
-import { orchestrationRequest } from '../../helpers/request';
-import { parseAdditionalFields } from '../../helpers/validation';
+} from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['createOfframp']);
@@ -53,35 +53,33 @@ export const description: INodeProperties[] = [
 ];
 
 /** The item's offramp request, read once; checked by planQuote against the offramp's draft schema. */
-function readOfframpInput(ctx: IExecuteFunctions, itemIndex: number, access: ServiceAccess): QuoteInput {
-	const options = optionsOf(ctx, itemIndex);
-	const amount = readAmount(ctx, itemIndex);
+function readOfframpInput(read: ItemReader, isClientKey: boolean): QuoteInput {
+	const amount = read.amount();
 	const request = {
-		sourceChain: text(ctx, 'sourceChain', itemIndex),
-		sourceAsset: assetParam(ctx, 'sourceAsset', itemIndex),
-		recipientAddress: text(ctx, 'recipientAddress', itemIndex),
-		refundAddress: optionText(ctx, itemIndex, options, 'refundAddress'),
-		slippageBps: optionInteger(ctx, itemIndex, options, 'slippageBps'),
-		affiliateId: optionText(ctx, itemIndex, options, 'affiliateId'),
+		sourceChain: read.textParameter('sourceChain'),
+		sourceAsset: read.asset('sourceAsset'),
+		recipientAddress: read.textParameter('recipientAddress'),
+		refundAddress: read.optionText('refundAddress'),
+		slippageBps: read.optionInteger('slippageBps'),
+		affiliateId: read.optionText('affiliateId'),
 	};
-	const additionalFields = parseAdditionalFields(ctx, itemIndex, options.additionalFields);
-	return { request, amount, additionalFields, idempotencyKey: options.idempotencyKey, isClientKey: access.isClientKey };
+	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.options.idempotencyKey, isClientKey };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const plan = planned(this, itemIndex, () => planQuote(readOfframpInput(this, itemIndex, access), OfframpDraftSchema));
-	const catalogue = await catalogueFor(this, access, itemIndex, plan.routes === 'required');
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const plan = read.plan(() => planQuote(readOfframpInput(read, access.isClientKey), OfframpDraftSchema));
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
 	const { sourceChain, sourceAsset } = plan.draft as Record<string, string>;
 	const source = catalogue?.find(sourceChain, sourceAsset);
 	const destination = catalogue?.byRoutingKey(OFFRAMP_DESTINATION);
-	const amount = planned(this, itemIndex, () => smallestUnitAmount(plan.amount, source, `${sourceChain}:${sourceAsset}`));
+	const amount = read.plan(() => smallestUnitAmount(plan.amount, source, `${sourceChain}:${sourceAsset}`));
 	const body = requestWithAmount(plan.draft, amount, 'sourceAsset') as IDataObject;
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/orchestration/offramp',
 		body,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'quote.createOfframp', body, explicitKey: plan.idempotencyKey }),
-		itemIndex,
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'quote.createOfframp', body, explicitKey: plan.idempotencyKey }),
+		itemIndex: read.itemIndex,
 		requiredScope: 'orders:quote',
 	});
 	return quoteOutput(res.body, { catalogue, source, destination });

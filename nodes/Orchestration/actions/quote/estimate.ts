@@ -1,8 +1,7 @@
 /** quote.estimate: GET /v1/orchestration/estimate, public and without side effects (public-notes.md). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { completeQuote, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
+import { completeQuote, formatQuoteAmounts, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
 import { EstimateDraftSchema } from '../../../shared/orchestration/schemas';
-import { planned } from '../../../transport/nodeErrors';
 import {
 	additionalFieldsOption,
 	affiliateIdOption,
@@ -12,12 +11,9 @@ import {
 	quoteRouteFields,
 	showFor,
 	slippageBpsOption,
-} from '../../helpers/fields';
-import { optionInteger, optionText, optionsOf } from '../../helpers/params';
-import { catalogueFor, readAmount, readQuoteRoute } from '../../helpers/quoteInput';
-import { formatQuoteAmounts } from '../../helpers/quoteOutput';
-import { orchestrationRequest } from '../../helpers/request';
-import { parseAdditionalFields } from '../../helpers/validation';
+} from '../../parameters';
+import { readQuoteRoute, type ItemReader } from '../../itemReader';
+import { catalogueFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['estimate']);
@@ -41,29 +37,27 @@ export const description: INodeProperties[] = [
 ];
 
 /** The item's estimate query, read once; checked by planQuote against the estimate's draft schema. */
-function readEstimateInput(ctx: IExecuteFunctions, itemIndex: number): QuoteInput {
-	const options = optionsOf(ctx, itemIndex);
-	const amount = readAmount(ctx, itemIndex);
+function readEstimateInput(read: ItemReader): QuoteInput {
+	const amount = read.amount();
 	const request = {
-		...readQuoteRoute(ctx, itemIndex),
-		recipientAddress: optionText(ctx, itemIndex, options, 'recipientAddress'),
-		slippageBps: optionInteger(ctx, itemIndex, options, 'slippageBps'),
-		affiliateId: optionText(ctx, itemIndex, options, 'affiliateId'),
+		...readQuoteRoute(read),
+		recipientAddress: read.optionText('recipientAddress'),
+		slippageBps: read.optionInteger('slippageBps'),
+		affiliateId: read.optionText('affiliateId'),
 	};
-	const additionalFields = parseAdditionalFields(ctx, itemIndex, options.additionalFields);
 	// An estimate has no fee fields and no idempotency key (a GET without side effects).
-	return { request, amount, additionalFields, idempotencyKey: undefined, isClientKey: false };
+	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: undefined, isClientKey: false };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const plan = planned(this, itemIndex, () => planQuote(readEstimateInput(this, itemIndex), EstimateDraftSchema));
-	const catalogue = await catalogueFor(this, access, itemIndex, plan.routes === 'required');
-	const { request, source, destination } = planned(this, itemIndex, () => completeQuote(plan, catalogue));
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const plan = read.plan(() => planQuote(readEstimateInput(read), EstimateDraftSchema));
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const { request, source, destination } = read.plan(() => completeQuote(plan, catalogue));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',
 		path: '/v1/orchestration/estimate',
 		qs: request as IDataObject,
-		itemIndex,
+		itemIndex: read.itemIndex,
 	});
 	return formatQuoteAmounts(res.body, { catalogue, source, destination });
 }

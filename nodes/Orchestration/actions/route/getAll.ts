@@ -4,10 +4,11 @@
  * (§1, §9: reviewed equities need explicit admission).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { limitField, returnAllField, showFor } from '../../helpers/fields';
-import { limited } from '../../helpers/lists';
-import { filterRoutes, type RouteFilter } from '../../helpers/routes';
-import { getRoutesCatalogue } from '../../helpers/routesCache';
+import { isTokenizedEquity } from '../../../shared/orchestration/enums';
+import type { RouteAsset } from '../../../shared/orchestration/schemas';
+import { filtersCollection, limitField, returnAllField, showFor } from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { getRoutesCatalogue, type RoutesCatalogue } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('route', ['getAll']);
@@ -15,61 +16,85 @@ const show = showFor('route', ['getAll']);
 export const description: INodeProperties[] = [
 	returnAllField(show),
 	limitField(show),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show,
-		options: [
-			{
-				displayName: 'Asset',
-				name: 'asset',
-				type: 'string',
-				default: '',
-				placeholder: 'USDC',
-				description: 'Only this asset: a symbol (on any chain) or a routing key such as base:USDC',
-			},
-			{
-				displayName: 'Chain Name or ID',
-				name: 'chain',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getSourceChains' },
-				default: '',
-				description:
-					'Only assets on this chain. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Include Tokenized Equities',
-				name: 'includeTokenizedEquities',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to include reviewed tokenized-equity assets (shown only to admitted partners)',
-			},
-			{
-				displayName: 'Reachable Destination Name or ID',
-				name: 'reachableDestination',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getAssetRoutingKeys' },
-				default: '',
-				description:
-					'Only assets that can reach this destination. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Supports',
-				name: 'supports',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Exact Out', value: 'exactOut' },
-					{ name: 'Fixed Delivery', value: 'fixed' },
-				],
-				default: [],
-				description: 'Only assets with at least one destination in these modes',
-			},
-		],
-	},
+	filtersCollection(show, [
+		{
+			displayName: 'Asset',
+			name: 'asset',
+			type: 'string',
+			default: '',
+			placeholder: 'USDC',
+			description: 'Only this asset: a symbol (on any chain) or a routing key such as base:USDC',
+		},
+		{
+			displayName: 'Chain Name or ID',
+			name: 'chain',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getSourceChains' },
+			default: '',
+			description:
+				'Only assets on this chain. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Include Tokenized Equities',
+			name: 'includeTokenizedEquities',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to include reviewed tokenized-equity assets (shown only to admitted partners)',
+		},
+		{
+			displayName: 'Reachable Destination Name or ID',
+			name: 'reachableDestination',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getAssetRoutingKeys' },
+			default: '',
+			description:
+				'Only assets that can reach this destination. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Supports',
+			name: 'supports',
+			type: 'multiOptions',
+			options: [
+				{ name: 'Exact Out', value: 'exactOut' },
+				{ name: 'Fixed Delivery', value: 'fixed' },
+			],
+			default: [],
+			description: 'Only assets with at least one destination in these modes',
+		},
+	]),
 ];
+
+export interface RouteFilter {
+	chain?: string;
+	/** A symbol or routing key; matched case-insensitively against asset, display symbol and id. */
+	asset?: string;
+	/** Routing key the asset must reach (in the plain `route.to` list). */
+	reachableDestination?: string;
+	supportsExactOut?: boolean;
+	supportsFixed?: boolean;
+	includeTokenizedEquities?: boolean;
+}
+
+/** Filters the listing; tokenized equities only when asked for (§1, §9: admission only). */
+export function filterRoutes(catalogue: RoutesCatalogue, filter: RouteFilter): RouteAsset[] {
+	const asset = filter.asset?.trim().toLowerCase();
+	const destination = filter.reachableDestination?.trim();
+	const source = filter.chain ? catalogue.entriesOnChain(filter.chain) : catalogue.assets;
+	return source.filter((a) => {
+		if (!filter.includeTokenizedEquities && isTokenizedEquity(a.asset)) return false;
+		if (asset && a.asset.toLowerCase() !== asset && a.id.toLowerCase() !== asset && a.assetDisplaySymbol?.toLowerCase() !== asset) {
+			return false;
+		}
+		if (filter.supportsExactOut && nonEmpty(a.route.exactOutTo) === false) return false;
+		if (filter.supportsFixed && nonEmpty(a.route.fixedTo) === false) return false;
+		if (destination && !catalogue.reaches(a, destination, 'to')) return false;
+		return true;
+	});
+}
+
+function nonEmpty(list: unknown): boolean {
+	return list === 'all' || (Array.isArray(list) && list.length > 0);
+}
 
 export function routeFilterFrom(filters: IDataObject): RouteFilter {
 	const supports = Array.isArray(filters.supports) ? (filters.supports as string[]) : [];
@@ -84,8 +109,8 @@ export function routeFilterFrom(filters: IDataObject): RouteFilter {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const catalogue = await getRoutesCatalogue(this, access, itemIndex);
-	return limited(this, itemIndex, filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[]);
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject[]> {
+	const filters = read.unchecked('filters', {}) as IDataObject;
+	const catalogue = await getRoutesCatalogue(this, access, read.itemIndex);
+	return read.limited(filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[]);
 }

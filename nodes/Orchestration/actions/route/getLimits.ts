@@ -1,10 +1,10 @@
 /** route.getLimits: GET /v1/orchestration/limits, public, optional route filters (public-notes.md). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { normalizeAssetInput } from '../../../shared/orchestration/enums';
-import { showFor } from '../../helpers/fields';
-import { optionText } from '../../helpers/params';
-import { compact } from '../../helpers/validation';
-import { orchestrationRequest } from '../../helpers/request';
+import { withoutBlanks } from '../../../shared/orchestration/quotePlan';
+import { filtersCollection, showFor } from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('route', ['getLimits']);
@@ -20,41 +20,33 @@ const chainFilter = (name: string, displayName: string): INodeProperties => ({
 });
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: show,
-		options: [
-			{ displayName: 'Destination Asset', name: 'destinationAsset', type: 'string', default: '', placeholder: 'USDC' },
-			chainFilter('destinationChain', 'Destination Chain Name or ID'),
-			{ displayName: 'Source Asset', name: 'sourceAsset', type: 'string', default: '', placeholder: 'BTC' },
-			chainFilter('sourceChain', 'Source Chain Name or ID'),
-		],
-	},
+	filtersCollection(show, [
+		{ displayName: 'Destination Asset', name: 'destinationAsset', type: 'string', default: '', placeholder: 'USDC' },
+		chainFilter('destinationChain', 'Destination Chain Name or ID'),
+		{ displayName: 'Source Asset', name: 'sourceAsset', type: 'string', default: '', placeholder: 'BTC' },
+		chainFilter('sourceChain', 'Source Chain Name or ID'),
+	]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const filters = read.unchecked('filters', {}) as IDataObject;
 	// filters reach the query string: text only, never "[object Object]"
-	const filter = (name: string) => optionText(this, itemIndex, filters, name, `filters.${name}`);
+	const filter = (name: string) => read.optionText(name, filters, `filters.${name}`);
 	const asset = (name: string) => {
 		const value = filter(name);
 		return value === undefined ? undefined : normalizeAssetInput(value);
 	};
-	const qs = compact({
+	const qs = withoutBlanks({
 		sourceChain: filter('sourceChain'),
 		sourceAsset: asset('sourceAsset'),
 		destinationChain: filter('destinationChain'),
 		destinationAsset: asset('destinationAsset'),
-	});
+	}) as IDataObject;
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',
 		path: '/v1/orchestration/limits',
 		qs,
-		itemIndex,
+		itemIndex: read.itemIndex,
 	});
 	return res.body;
 }

@@ -4,13 +4,11 @@
  * the user asks for it; the Orchestration Trigger registers and keeps its secret by itself.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { parseRequest } from '../../../shared/errors';
 import { WebhookCreateRequestSchema } from '../../../shared/orchestration/schemas';
-import { idempotencyKeyFor } from '../../../transport/idempotency';
-import { concurrencyOption, idempotencyKeyOption, optionsCollection, showFor } from '../../helpers/fields';
-import { optionsOf, text } from '../../helpers/params';
-import { explicitIdempotencyKey } from '../../helpers/quoteInput';
-import { orchestrationRequest } from '../../helpers/request';
-import { validateRequest } from '../../helpers/validation';
+import { concurrencyOption, idempotencyKeyOption, optionsCollection, showFor } from '../../parameters';
+import type { ItemReader } from '../../itemReader';
+import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('webhook', ['create']);
@@ -49,19 +47,18 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, { access }: OperationEnv): Promise<IDataObject> {
-	const options = optionsOf(this, itemIndex);
-	const body: IDataObject = { url: text(this, 'url', itemIndex) };
-	validateRequest(this, itemIndex, WebhookCreateRequestSchema, body);
-	const explicitKey = explicitIdempotencyKey(this, itemIndex, options);
+export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+	const body: IDataObject = { url: read.textParameter('url') };
+	read.plan(() => parseRequest(WebhookCreateRequestSchema, body));
+	const explicitKey = read.idempotencyKey();
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/webhooks',
 		body,
-		idempotencyKey: idempotencyKeyFor(this, itemIndex, { operation: 'webhook.create', body, explicitKey: explicitKey }),
-		itemIndex,
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'webhook.create', body, explicitKey }),
+		itemIndex: read.itemIndex,
 	});
 	const { secret, ...rest } = res.body;
-	if (options.outputSecret === true) return res.body;
+	if (read.options.outputSecret === true) return res.body;
 	return { ...rest, secretIssued: typeof secret === 'string' && secret.length > 0 };
 }

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { decimalToSmallestUnit, smallestUnitToDecimal } from '../../../nodes/shared/orchestration/amounts';
+import { decimalToSmallestUnit, smallestUnitToDecimal } from '../../../nodes/shared/orchestration/inputs';
 import { AffiliateRefSchema, AppFeeSchema, OnrampRequestSchema, SubmitRequestSchema } from '../../../nodes/shared/orchestration/schemas';
 import { authenticate } from '../auth';
 import { catalogueView, type OrchestrationContext } from '../context';
 import { badRequest, forbidden, notFound, parseInput } from '../errors';
 import { idempotent } from '../idempotency';
-import { checkRateLimit, checkTurnstile } from '../limits';
+import { checkRateLimit, checkTurnstile } from '../clientKeyGuards';
 import { orderFromQuote } from '../deposits';
 import { priceNanoUsd } from '../pricing';
 import { assertQuoteLive, createQuote, priceQuote } from '../quotes';
@@ -29,7 +29,7 @@ function checkSourceReference(quote: QuoteRecord, body: z.infer<typeof SubmitReq
 	if (missing.length > 0) throw badRequest(`${missing.join(', ')}: required to submit a ${chain} deposit`);
 }
 
-export function registerOrderRoutes(app: FastifyInstance, ctx: OrchestrationContext): void {
+export function registerOrderEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
 	// spec §4.6: only the creating partner's keys can submit; anonymous quotes cannot be submitted
 	app.post('/v1/orchestration/submit', async (request, reply) => {
 		const caller = authenticate(ctx, request, { clientScope: 'orders:submit' });

@@ -1,10 +1,10 @@
 /**
- * Parameter builders shared by several operations. Names are the wire names of
+ * The parameter declarations several operations share. Names are the wire names of
  * orchestration-service.md §4.1 and public-notes.md; they are stored in users' workflows, so they
  * never change.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
-import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../../shared/orchestration/limits';
+import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../shared/orchestration/schemas';
 
 export const DEFAULT_CONCURRENCY = 5;
 
@@ -17,66 +17,52 @@ export function showFor(
 	return { show: { resource: [resource], operation: operations, ...extra } };
 }
 
-export function sourceChainField(displayOptions: IDisplayOptions, loader = 'getSourceChains'): INodeProperties {
+/** The n8n hint after a dropdown's description. */
+const FROM_LIST = 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.';
+
+interface RouteSide {
+	name: string;
+	displayName: string;
+	loader: string;
+	/** Parameters whose values narrow the list (destinations depend on the source and modes). */
+	dependsOn?: string[];
+	description: string;
+}
+
+/** A required dropdown filled from the routes listing. */
+function routeSideField(side: RouteSide, displayOptions: IDisplayOptions): INodeProperties {
 	return {
-		displayName: 'Source Chain Name or ID',
-		name: 'sourceChain',
+		displayName: side.displayName,
+		name: side.name,
 		type: 'options',
-		typeOptions: { loadOptionsMethod: loader },
+		typeOptions: side.dependsOn ? { loadOptionsMethod: side.loader, loadOptionsDependsOn: side.dependsOn } : { loadOptionsMethod: side.loader },
 		required: true,
 		default: '',
-		description:
-			'Chain the deposit is paid on, from the routes listing. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		description: `${side.description} ${FROM_LIST}`,
 		displayOptions,
 	};
+}
+
+export function sourceChainField(displayOptions: IDisplayOptions, loader = 'getSourceChains'): INodeProperties {
+	const description = 'Chain the deposit is paid on, from the routes listing.';
+	return routeSideField({ name: 'sourceChain', displayName: 'Source Chain Name or ID', loader, description }, displayOptions);
 }
 
 export function sourceAssetField(displayOptions: IDisplayOptions, loader = 'getSourceAssets'): INodeProperties {
-	return {
-		displayName: 'Source Asset Name or ID',
-		name: 'sourceAsset',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: loader, loadOptionsDependsOn: ['sourceChain'] },
-		required: true,
-		default: '',
-		description:
-			'Asset paid in: a symbol such as USDC or a routing key such as base:USDC. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions,
-	};
+	const description = 'Asset paid in: a symbol such as USDC or a routing key such as base:USDC.';
+	return routeSideField({ name: 'sourceAsset', displayName: 'Source Asset Name or ID', loader, dependsOn: ['sourceChain'], description }, displayOptions);
 }
 
 export function destinationChainField(displayOptions: IDisplayOptions, loader = 'getDestinationChains'): INodeProperties {
-	return {
-		displayName: 'Destination Chain Name or ID',
-		name: 'destinationChain',
-		type: 'options',
-		typeOptions: {
-			loadOptionsMethod: loader,
-			loadOptionsDependsOn: ['sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'],
-		},
-		required: true,
-		default: '',
-		description:
-			'Chain the funds are delivered on; the list shows only chains the source can reach in the chosen mode. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions,
-	};
+	const dependsOn = ['sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'];
+	const description = 'Chain the funds are delivered on; the list shows only chains the source can reach in the chosen mode.';
+	return routeSideField({ name: 'destinationChain', displayName: 'Destination Chain Name or ID', loader, dependsOn, description }, displayOptions);
 }
 
 export function destinationAssetField(displayOptions: IDisplayOptions, loader = 'getDestinationAssets'): INodeProperties {
-	return {
-		displayName: 'Destination Asset Name or ID',
-		name: 'destinationAsset',
-		type: 'options',
-		typeOptions: {
-			loadOptionsMethod: loader,
-			loadOptionsDependsOn: ['destinationChain', 'sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'],
-		},
-		required: true,
-		default: '',
-		description:
-			'Asset delivered; the list shows only assets the source can reach in the chosen mode. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions,
-	};
+	const dependsOn = ['destinationChain', 'sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'];
+	const description = 'Asset delivered; the list shows only assets the source can reach in the chosen mode.';
+	return routeSideField({ name: 'destinationAsset', displayName: 'Destination Asset Name or ID', loader, dependsOn, description }, displayOptions);
 }
 
 export function amountModeField(displayOptions: IDisplayOptions): INodeProperties {
@@ -273,6 +259,11 @@ export function optionsCollection(displayOptions: IDisplayOptions, options: INod
 	};
 }
 
+/** The "Filters" collection of a listing, options in the order given. */
+export function filtersCollection(displayOptions: IDisplayOptions, options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, displayOptions, options };
+}
+
 /** The route and amount-shape fields of a quote or estimate, in the order the editor shows them. */
 export function quoteRouteFields(displayOptions: IDisplayOptions): INodeProperties[] {
 	return [
@@ -285,3 +276,13 @@ export function quoteRouteFields(displayOptions: IDisplayOptions): INodeProperti
 		...amountFormatField(displayOptions),
 	];
 }
+
+/** Browser verification for submit and onramp (orchestration-service.md §5: header cf-turnstile-response). */
+export const turnstileTokenOption: INodeProperties = {
+	displayName: 'Browser Verification Token',
+	name: 'turnstileToken',
+	type: 'string',
+	typeOptions: { password: true },
+	default: '',
+	description: 'Sent as cf-turnstile-response when browser verification is enabled for the key',
+};

@@ -48,7 +48,7 @@ function liquidationView(l: LiquidationRecord): Record<string, unknown> {
 /** The deprecated endpoints say so in a header. */
 const deprecated = (reply: FastifyReply) => reply.header('deprecation', 'true');
 
-export function registerLegacyRoutes(app: FastifyInstance, ctx: OrchestrationContext): void {
+export function registerLegacyEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
 	const now = () => new Date(ctx.clock.now()).toISOString();
 	const ownAccumulation = (caller: Caller, idOrAddress: string) =>
 		[...ctx.state.accumulation.values()].find((a) => a.partnerId === caller.partner.partnerId && (a.accumulationAddressId === idOrAddress || a.depositAddress === idOrAddress));

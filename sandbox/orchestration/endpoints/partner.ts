@@ -14,7 +14,7 @@ function affiliateProfile(a: SeedAffiliate): Record<string, unknown> {
 	return { ...a, createdAt: SEEDED_AT, updatedAt: SEEDED_AT, disabledAt: a.enabled ? null : SEEDED_AT };
 }
 
-export function registerPartnerRoutes(app: FastifyInstance, ctx: OrchestrationContext): void {
+export function registerPartnerEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
 	// spec §4.5, §5: server keys see every affiliate; a client key only its pinned one, with affiliates:read
 	app.get('/v1/affiliates', async (request) => {
 		const caller = authenticate(ctx, request, { clientScope: 'affiliates:read' }) as Caller;

@@ -52,7 +52,7 @@ function checkReadToken(ctx: OrchestrationContext, caller: Caller | undefined, r
 	if (caller) requireReadToken(ctx, caller, readTokenOf(request), target);
 }
 
-export function registerStatusRoutes(app: FastifyInstance, ctx: OrchestrationContext): void {
+export function registerStatusEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
 	// spec §4.6: by order `id` or by `quoteId`; before funding a quote-based poll answers 404 not_found
 	app.get('/v1/orchestration/status', async (request) => {
 		const caller = readerOf(ctx, request);

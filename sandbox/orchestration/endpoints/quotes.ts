@@ -4,7 +4,7 @@ import { authenticate } from '../auth';
 import { catalogueView, type Caller, type OrchestrationContext } from '../context';
 import { parseInput } from '../errors';
 import { idempotent } from '../idempotency';
-import { checkRateLimit } from '../limits';
+import { checkRateLimit } from '../clientKeyGuards';
 import { createQuote, economicsBody, priceQuote } from '../quotes';
 import type { QuoteRecord } from '../state';
 import { issueReadToken } from '../tokens';
@@ -18,7 +18,7 @@ export function quoteAnswer(ctx: OrchestrationContext, caller: Caller | undefine
 /** Offramp recipients the sandbox treats as unavailable: their orders fail after funding (spec §1). */
 const UNAVAILABLE_RECIPIENT = /^(\$unavailable|unavailable@)/i;
 
-export function registerQuoteRoutes(app: FastifyInstance, ctx: OrchestrationContext): void {
+export function registerQuoteEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
 	// spec §4.1; quotes made without Authorization are allowed but cannot be submitted (spec §4.6)
 	app.post('/v1/orchestration/quote', async (request, reply) => {
 		const caller = authenticate(ctx, request, { optional: true, clientScope: 'orders:quote' });

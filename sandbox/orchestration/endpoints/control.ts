@@ -38,7 +38,7 @@ const ReportSchema = z.object({
 type Query = Record<string, string | undefined>;
 
 /** Control endpoints under /sandbox (no auth): seeds, switches, faults, records, deposits, order moves. */
-export function registerControlRoutes(app: FastifyInstance, ctx: OrchestrationContext, keysJson: () => unknown, reset: () => void): void {
+export function registerControlEndpoints(app: FastifyInstance, ctx: OrchestrationContext, keysJson: () => unknown, reset: () => void): void {
 	app.get('/sandbox/health', async () => ({ ok: true }));
 	app.get('/sandbox/keys', async () => keysJson());
 

@@ -15,7 +15,7 @@ function assetMatches(filter: string | undefined, a: CatalogueAsset): boolean {
 	return key ? key.chain === a.chain && key.asset === a.asset : normalized === a.asset;
 }
 
-export function registerCatalogueRoutes(app: FastifyInstance, ctx: OrchestrationContext): void {
+export function registerCatalogueEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
 	// spec §4.3: public and partner-aware; tokenized equities only in v2, only with admission (spec §9)
 	app.get('/v2/orchestration/routes', async (request) => {
 		const caller = authenticate(ctx, request, { optional: true });

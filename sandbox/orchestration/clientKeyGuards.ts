@@ -1,3 +1,4 @@
+// What the service puts in front of client keys (spec §5, public-notes): rate limits and browser verification.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, OrchestrationContext } from './context';
 import { ApiError, forbidden } from './errors';
