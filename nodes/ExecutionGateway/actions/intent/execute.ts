@@ -32,7 +32,7 @@ import {
 	GATEWAY_FIELDS,
 	getNetworkInfo,
 	hintFor,
-	ItemReader,
+	type ItemReader,
 	optionsCollection,
 	signerOf,
 	waitForFinal,
@@ -454,8 +454,9 @@ async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: Submiss
 	return { ...shown, nonce: header.nonce, expiresAt: header.expiresAt, ...actionSummary(plan) };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const { input, options } = readExecuteItem(new ItemReader(this, itemIndex));
+export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
+	const { itemIndex } = read;
+	const { input, options } = readExecuteItem(read);
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
 	const plan = planned(this, itemIndex, () => planIntent(input, Date.now()), GATEWAY_FIELDS);
 

@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import {
 	fetchIntent,
 	gatewayUrlOf,
-	ItemReader,
+	type ItemReader,
 	optionsCollection,
 	waitForFinal,
 	waitOptionFields,
@@ -26,8 +26,8 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, waitOptionFields),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const read = new ItemReader(this, itemIndex);
+export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
+	const { itemIndex } = read;
 	const submissionId = read.text('submissionId', read.parameter<unknown>('submissionId', ''));
 	if (submissionId === '') throw read.fail('submissionId', 'is empty', 'invalid_submission_id');
 	const wait = waitOptionsOf(read.parameter<IDataObject>('options', {}));

@@ -2,11 +2,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { joinUrl } from '../../../transport/request';
-import { gatewayUrlOf, publicGet } from '../../gateway';
+import { gatewayUrlOf, publicGet, type ItemReader } from '../../gateway';
 
 export const description: INodeProperties[] = [];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, { itemIndex }: ItemReader): Promise<IDataObject> {
 	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
 	const body = await publicGet<unknown>(this, joinUrl(gatewayUrl, '/api/v1/health'), undefined, itemIndex);
 	// A 2xx answer means alive; a body that is not an object is kept as text.

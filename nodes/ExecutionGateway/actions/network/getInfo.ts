@@ -1,7 +1,7 @@
 /** network.getInfo: GET /api/v1/network/info (execution-gateway.md §2.3a, §4), cached 60 s per gateway URL. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { gatewayUrlOf, getNetworkInfo, ItemReader, optionsCollection } from '../../gateway';
+import { gatewayUrlOf, getNetworkInfo, optionsCollection, type ItemReader } from '../../gateway';
 
 const show = { resource: ['network'], operation: ['getInfo'] };
 
@@ -18,8 +18,9 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const options = new ItemReader(this, itemIndex).parameter<IDataObject>('options', {});
+export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
+	const { itemIndex } = read;
+	const options = read.parameter<IDataObject>('options', {});
 	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
 	const info = await getNetworkInfo(this, gatewayUrl, { forceRefresh: options.forceRefresh === true, itemIndex });
 	return structuredClone(info) as IDataObject;
