@@ -65,17 +65,15 @@ const firstBearerCall = new WeakMap<IExecuteFunctions, Promise<void>>();
  * The first call of a node run goes alone, so items running in parallel share the token it
  * obtains instead of each running the challenge and verify round trip.
  */
-export async function authenticatedCall<T>(
-	ctx: IExecuteFunctions,
-	call: { method: IHttpRequestMethods; url: string; body?: string; itemIndex: number },
-): Promise<ServiceResponse<T>> {
+export async function authenticatedCall<T>(read: ItemReader, call: { method: IHttpRequestMethods; url: string; body?: string }): Promise<ServiceResponse<T>> {
+	const { ctx, itemIndex } = read;
 	const send = async () =>
 		(await callService.call(ctx, {
 			credentialType: CREDENTIAL_TYPE,
 			method: call.method,
 			url: call.url,
 			body: call.body,
-			itemIndex: call.itemIndex,
+			itemIndex,
 			reauthenticateOn401: true,
 			hints: GATEWAY_HINTS,
 		})) as ServiceResponse<T>;
@@ -96,8 +94,8 @@ export async function authenticatedCall<T>(
 }
 
 /** A GET without credentials through the shared transport (its retry budget, errors and hints). */
-export async function publicGet<T>(ctx: IExecuteFunctions, url: string, qs: IDataObject | undefined, itemIndex: number): Promise<T> {
-	const res = await callService.call(ctx, { method: 'GET', url, qs, itemIndex, hints: GATEWAY_HINTS });
+export async function publicGet<T>(read: ItemReader, url: string, qs?: IDataObject): Promise<T> {
+	const res = await callService.call(read.ctx, { method: 'GET', url, qs, itemIndex: read.itemIndex, hints: GATEWAY_HINTS });
 	return res.body as T;
 }
 
@@ -108,7 +106,8 @@ export interface GatewaySigner {
 	publicKey: string;
 }
 
-export async function signerOf(ctx: IExecuteFunctions, itemIndex: number): Promise<GatewaySigner> {
+export async function signerOf(read: ItemReader): Promise<GatewaySigner> {
+	const { ctx, itemIndex } = read;
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	let privateKey: Uint8Array;
 	try {
@@ -121,11 +120,12 @@ export async function signerOf(ctx: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Open the credential and paste the 32-byte private key as 64 hex characters (0x optional). Nothing was sent.',
 		});
 	}
-	return { gatewayUrl: secureGatewayUrl(ctx, credentials.gatewayUrl, itemIndex), privateKey, publicKey: publicKeyFromPrivateKey(privateKey) };
+	return { gatewayUrl: secureGatewayUrl(read, credentials.gatewayUrl), privateKey, publicKey: publicKeyFromPrivateKey(privateKey) };
 }
 
 /** The credential's Gateway URL, refused before any request unless https (or loopback http). */
-function secureGatewayUrl(ctx: IExecuteFunctions, url: unknown, itemIndex: number): string {
+function secureGatewayUrl(read: ItemReader, url: unknown): string {
+	const { ctx, itemIndex } = read;
 	const reason = insecureUrlReason(url);
 	if (reason !== undefined) {
 		throw new NodeOperationError(ctx.getNode(), `The Execution Gateway credential's "Gateway URL" is refused: ${reason}`, {
@@ -137,9 +137,9 @@ function secureGatewayUrl(ctx: IExecuteFunctions, url: unknown, itemIndex: numbe
 }
 
 /** Only the gateway URL: the public endpoints work even when the key is wrong. */
-export async function gatewayUrlOf(ctx: IExecuteFunctions, itemIndex: number): Promise<string> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
-	return secureGatewayUrl(ctx, credentials.gatewayUrl, itemIndex);
+export async function gatewayUrlOf(read: ItemReader): Promise<string> {
+	const credentials = await read.ctx.getCredentials(CREDENTIAL_TYPE, read.itemIndex);
+	return secureGatewayUrl(read, credentials.gatewayUrl);
 }
 
 /** §4 / §8: network info client cache, 60 seconds. */
@@ -152,14 +152,14 @@ export function clearNetworkInfoCache(): void {
 	cache.clear();
 }
 
-async function fetchNetworkInfo(ctx: IExecuteFunctions, gatewayUrl: string, forceRefresh: boolean, itemIndex: number): Promise<NetworkInfo> {
+async function fetchNetworkInfo(read: ItemReader, gatewayUrl: string, forceRefresh: boolean): Promise<NetworkInfo> {
 	// §4: `forceRefresh=1` asks the gateway to bypass its own cache too.
-	const body = await publicGet<unknown>(ctx, joinUrl(gatewayUrl, '/api/v1/network/info'), forceRefresh ? { forceRefresh: '1' } : undefined, itemIndex);
+	const body = await publicGet<unknown>(read, joinUrl(gatewayUrl, '/api/v1/network/info'), forceRefresh ? { forceRefresh: '1' } : undefined);
 	const result = NetworkInfoSchema.safeParse(body);
 	if (!result.success) {
 		const issue = result.error.issues[0];
 		const message = `The gateway's network info is not the §2.3a shape (${issue.path.join('.') || 'body'}: ${issue.message})`;
-		throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
+		throw new NodeApiError(read.ctx.getNode(), { message }, { message, itemIndex: read.itemIndex });
 	}
 	return result.data;
 }
@@ -170,14 +170,9 @@ export function forgetNetworkInfo(gatewayUrl: string): void {
 }
 
 /** Network info of `gatewayUrl`: cached for 60 s unless `forceRefresh`, which also refreshes the cache. */
-export async function getNetworkInfo(
-	ctx: IExecuteFunctions,
-	gatewayUrl: string,
-	opts: { forceRefresh?: boolean; itemIndex: number },
-): Promise<NetworkInfo> {
+export async function getNetworkInfo(read: ItemReader, gatewayUrl: string, forceRefresh = false): Promise<NetworkInfo> {
 	const key = joinUrl(gatewayUrl, '');
-	const refresh = opts.forceRefresh === true;
-	return await cache.get(key, async () => await fetchNetworkInfo(ctx, key, refresh, opts.itemIndex), refresh);
+	return await cache.get(key, async () => await fetchNetworkInfo(read, key, forceRefresh), forceRefresh);
 }
 
 /** The parameter-facing name of a core field path (`deposits[0].asset.tokenId` -> `deposits[0].tokenId`). */
@@ -253,12 +248,12 @@ export class ItemReader {
 }
 
 /** §2.3 fields (unknown ones passed through) plus `statusReason` for an EXPIRED intent. */
-export function intentStatusOutput(ctx: IExecuteFunctions, body: unknown, itemIndex: number): IDataObject {
+function intentStatusOutput(read: ItemReader, body: unknown): IDataObject {
 	const result = IntentStatusSchema.safeParse(body);
 	if (!result.success) {
 		const issue = result.error.issues[0];
 		const message = `The gateway's intent status is not the §2.3 shape (${issue.path.join('.') || 'body'}: ${issue.message})`;
-		throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
+		throw new NodeApiError(read.ctx.getNode(), { message }, { message, itemIndex: read.itemIndex });
 	}
 	// The spec's spelling in the output, whatever case the gateway answers in (issue 10).
 	const out: IDataObject = { ...(result.data as IDataObject), status: normalizeIntentStatus(result.data.status) as string };
@@ -266,13 +261,9 @@ export function intentStatusOutput(ctx: IExecuteFunctions, body: unknown, itemIn
 	return out;
 }
 
-export async function fetchIntent(ctx: IExecuteFunctions, gatewayUrl: string, submissionId: string, itemIndex: number): Promise<IDataObject> {
-	const res = await authenticatedCall<unknown>(ctx, {
-		method: 'GET',
-		url: joinUrl(gatewayUrl, `/api/v1/intents/${encodeURIComponent(submissionId)}`),
-		itemIndex,
-	});
-	return intentStatusOutput(ctx, res.body, itemIndex);
+export async function fetchIntent(read: ItemReader, gatewayUrl: string, submissionId: string): Promise<IDataObject> {
+	const url = joinUrl(gatewayUrl, `/api/v1/intents/${encodeURIComponent(submissionId)}`);
+	return intentStatusOutput(read, (await authenticatedCall<unknown>(read, { method: 'GET', url })).body);
 }
 
 export interface WaitOptions {
@@ -344,11 +335,11 @@ export interface SubmittedIntent {
 }
 
 /** Polls until FINALIZED or EXPIRED (§3), starting from `last` when the caller already has a status. */
-export async function waitForFinal(ctx: IExecuteFunctions, itemIndex: number, intent: SubmittedIntent, wait: WaitOptions): Promise<IDataObject> {
+export async function waitForFinal(read: ItemReader, intent: SubmittedIntent, wait: WaitOptions): Promise<IDataObject> {
 	const { gatewayUrl, submissionId, last } = intent;
 	const end = await waitUntilFinal({
-		first: last ?? (await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex)),
-		read: async () => await fetchIntent(ctx, gatewayUrl, submissionId, itemIndex),
+		first: last ?? (await fetchIntent(read, gatewayUrl, submissionId)),
+		read: async () => await fetchIntent(read, gatewayUrl, submissionId),
 		endOf: (current) => (isFinalIntentStatus(current.status) ? 'final' : undefined),
 		intervalMs: wait.pollIntervalMs,
 		deadline: Date.now() + wait.timeoutMs,
@@ -357,8 +348,8 @@ export async function waitForFinal(ctx: IExecuteFunctions, itemIndex: number, in
 	});
 	if (end.endedBy === 'final') return end.state;
 	if (wait.onTimeout === 'returnLast') return { ...end.state, waitTimedOut: true };
-	throw new ItemError(ctx.getNode(), `Intent ${submissionId} is still ${String(end.state.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`, {
-		itemIndex,
+	throw new ItemError(read.ctx.getNode(), `Intent ${submissionId} is still ${String(end.state.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`, {
+		itemIndex: read.itemIndex,
 		description: 'Raise "Wait Timeout", or set "On Wait Timeout" to return the last status and look it up later with Intent > Get.',
 		errorCode: 'wait_timeout',
 	});

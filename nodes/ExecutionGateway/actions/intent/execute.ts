@@ -314,7 +314,8 @@ const MIN_REMAINING_MS = 60 * 1000;
  * so a retried item gets the same nonce and the gateway's replay protection (§2.1) stops a
  * second intent. Across executions the user pins a nonce (for example an order id).
  */
-export function deriveNonce(ctx: IExecuteFunctions, itemIndex: number, contentWithoutNonce: string): string {
+export function deriveNonce(read: ItemReader, contentWithoutNonce: string): string {
+	const { ctx, itemIndex } = read;
 	const seed = JSON.stringify([
 		'executionGateway.nonce.v1',
 		String(ctx.getWorkflow().id ?? ''),
@@ -360,7 +361,8 @@ export function expiryFor(memo: IntentMemo, explicit: number | undefined, now: n
  * §2.3a `paused` is advisory on the live service (issue 10): by default the intent is sent and the
  * output carries a warning; with "Refuse When Paused" (the default of node version 1) it never leaves.
  */
-function pausedWarning(ctx: IExecuteFunctions, itemIndex: number, info: NetworkInfo, options: IDataObject): string | undefined {
+function pausedWarning(read: ItemReader, info: NetworkInfo, options: IDataObject): string | undefined {
+	const { ctx, itemIndex } = read;
 	if (!info.paused) return undefined;
 	const refuse = typeof options.refuseWhenPaused === 'boolean' ? options.refuseWhenPaused : ctx.getNode().typeVersion < 1.1;
 	if (!refuse) return 'Network Info reported paused: true; the intent was submitted anyway (the flag is advisory). Check its status before relying on it.';
@@ -375,7 +377,8 @@ function pausedWarning(ctx: IExecuteFunctions, itemIndex: number, info: NetworkI
 const STALE_NETWORK_INFO_CODES = new Set(['chain_id_mismatch', 'network_paused', 'below_min_deposit']);
 
 /** Rebuilds a transport error for this item with the gateway hint; nonce_replayed says what it means here. */
-function submissionError(ctx: IExecuteFunctions, itemIndex: number, error: unknown, sent: { nonce: string; gatewayUrl: string }): Error {
+function submissionError(read: ItemReader, error: unknown, sent: { nonce: string; gatewayUrl: string }): Error {
+	const { ctx, itemIndex } = read;
 	const { nonce, gatewayUrl } = sent;
 	if (!(error instanceof ServiceError)) return itemErrorOf(ctx.getNode(), itemIndex, error);
 	const code = error.errorCode;
@@ -429,7 +432,8 @@ interface Submission {
 }
 
 /** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
-async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: Submission, memo: IntentMemo): Promise<IDataObject> {
+async function submit(read: ItemReader, intent: Submission, memo: IntentMemo): Promise<IDataObject> {
+	const { ctx, itemIndex } = read;
 	const { signer, plan, header } = intent;
 	const digest = sha256Bytes(closeCanonicalBody(intent.canonicalBody, header));
 	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
@@ -439,9 +443,9 @@ async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: Submiss
 	let body: unknown;
 	try {
 		const request = serializeWireIntent({ ...wireIntent(plan, header), signature: signed.signature });
-		body = (await authenticatedCall<unknown>(ctx, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request, itemIndex })).body;
+		body = (await authenticatedCall<unknown>(read, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request })).body;
 	} catch (error) {
-		if (!isOwnReplay(error, sentBefore)) throw submissionError(ctx, itemIndex, error, { nonce: header.nonce, gatewayUrl: signer.gatewayUrl });
+		if (!isOwnReplay(error, sentBefore)) throw submissionError(read, error, { nonce: header.nonce, gatewayUrl: signer.gatewayUrl });
 		return acceptedEarlier(header.nonce, { ...signature, expiresAt: header.expiresAt, ...actionSummary(plan) });
 	}
 	const accepted = ExecuteResponseSchema.safeParse(body);
@@ -460,25 +464,25 @@ export async function execute(this: IExecuteFunctions, read: ItemReader): Promis
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
 	const plan = planned(this, itemIndex, () => planIntent(input, Date.now()), GATEWAY_FIELDS);
 
-	const signer = await signerOf(this, itemIndex);
-	const info = await getNetworkInfo(this, signer.gatewayUrl, { itemIndex });
-	const warning = pausedWarning(this, itemIndex, info, options);
+	const signer = await signerOf(read);
+	const info = await getNetworkInfo(read, signer.gatewayUrl);
+	const warning = pausedWarning(read, info, options);
 	planned(this, itemIndex, () => checkAgainstNetwork(plan, info), GATEWAY_FIELDS);
 	const chainId = info.execution.chainId;
 
 	// The body (chain, transfers, action) seeds the default nonce and is closed with the header to sign.
 	const canonicalBody = canonicalBodyOf(plan, chainId);
-	const nonce = plan.nonce ?? deriveNonce(this, itemIndex, canonicalBody);
+	const nonce = plan.nonce ?? deriveNonce(read, canonicalBody);
 	const memo = intentMemo(this, nonce, canonicalBody);
 	if (!memo.submission) {
 		const header = { chainId, nonce, expiresAt: expiryFor(memo, plan.expiresAt, Date.now()) };
-		memo.submission = await submit(this, itemIndex, { signer, plan, header, canonicalBody }, memo);
+		memo.submission = await submit(read, { signer, plan, header, canonicalBody }, memo);
 		if (memo.submission.outcome === 'accepted_earlier') return { ...memo.submission };
 	}
 	const submission: IDataObject = { ...(memo.submission as IDataObject), ...(warning ? { warning } : {}) };
 	const wait = waitOptionsOf(options);
 	// After a lost answer the submission id is unknown, so there is nothing to poll.
 	if (!wait.waitUntilFinal || submission.submissionId === null) return submission;
-	const final = await waitForFinal(this, itemIndex, { gatewayUrl: signer.gatewayUrl, submissionId: String(submission.submissionId) }, wait);
+	const final = await waitForFinal(read, { gatewayUrl: signer.gatewayUrl, submissionId: String(submission.submissionId) }, wait);
 	return { ...submission, ...final };
 }

@@ -27,11 +27,10 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
-	const { itemIndex } = read;
 	const submissionId = read.text('submissionId', read.parameter<unknown>('submissionId', ''));
 	if (submissionId === '') throw read.fail('submissionId', 'is empty', 'invalid_submission_id');
 	const wait = waitOptionsOf(read.parameter<IDataObject>('options', {}));
-	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
-	if (wait.waitUntilFinal) return await waitForFinal(this, itemIndex, { gatewayUrl, submissionId }, wait);
-	return await fetchIntent(this, gatewayUrl, submissionId, itemIndex);
+	const gatewayUrl = await gatewayUrlOf(read);
+	if (wait.waitUntilFinal) return await waitForFinal(read, { gatewayUrl, submissionId }, wait);
+	return await fetchIntent(read, gatewayUrl, submissionId);
 }

@@ -6,9 +6,9 @@ import { gatewayUrlOf, publicGet, type ItemReader } from '../../gateway';
 
 export const description: INodeProperties[] = [];
 
-export async function execute(this: IExecuteFunctions, { itemIndex }: ItemReader): Promise<IDataObject> {
-	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
-	const body = await publicGet<unknown>(this, joinUrl(gatewayUrl, '/api/v1/health'), undefined, itemIndex);
+export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
+	const gatewayUrl = await gatewayUrlOf(read);
+	const body = await publicGet<unknown>(read, joinUrl(gatewayUrl, '/api/v1/health'));
 	// A 2xx answer means alive; a body that is not an object is kept as text.
 	if (body !== null && typeof body === 'object' && !Array.isArray(body)) return { healthy: true, ...(body as IDataObject) };
 	return { healthy: true, body: body === undefined ? null : String(body) };

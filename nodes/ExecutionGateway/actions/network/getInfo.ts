@@ -19,9 +19,8 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
-	const { itemIndex } = read;
 	const options = read.parameter<IDataObject>('options', {});
-	const gatewayUrl = await gatewayUrlOf(this, itemIndex);
-	const info = await getNetworkInfo(this, gatewayUrl, { forceRefresh: options.forceRefresh === true, itemIndex });
+	const gatewayUrl = await gatewayUrlOf(read);
+	const info = await getNetworkInfo(read, gatewayUrl, options.forceRefresh === true);
 	return structuredClone(info) as IDataObject;
 }
