@@ -20,20 +20,13 @@ import {
 } from '../../nodes/shared/gateway';
 import { conflict, rejectAdmission } from './errors';
 import { revertPlanFromCalldata } from './markers';
-import type { GatewayState, IntentTransfer, RevertPlan } from './state';
+import type { GatewayState, IntentRecord, IntentTransfer } from './state';
 
-/** What admission hands to the lifecycle once every check of §2.1/§7/§8 passed. */
-export interface AdmittedIntent {
-	intentId: string;
-	kind: 'deposit' | 'execute';
-	transfers: IntentTransfer[];
-	nonce: string;
-	expiresAt: number;
-	recipient: string;
-	signedTxHash?: string;
-	evm?: { from: string; to: string | null; data: string; gasLimit: bigint };
-	plannedRevert?: RevertPlan;
-}
+/** What admission hands to the lifecycle once every check of §2.1/§7/§8 passed: the record's admitted fields. */
+export type AdmittedIntent = Pick<
+	IntentRecord,
+	'intentId' | 'kind' | 'transfers' | 'nonce' | 'expiresAt' | 'recipient' | 'signedTxHash' | 'evm' | 'plannedRevert'
+>;
 
 type Body = Record<string, unknown>;
 
