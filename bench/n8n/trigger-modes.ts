@@ -6,7 +6,8 @@
  * processes, requests alternated), plus the single-mode ratio with N8N_EXPRESSION_ENGINE=legacy as
  * a diagnostic. A benchmark, not a test: it prints, it asserts nothing. Loopback only, bounded loops.
  * BENCH_N (deliveries per target and round, default 300), BENCH_ROUNDS (default 3),
- * BENCH_CONCURRENCY (default 8), BENCH_MODES (default "single,queue,single-legacy").
+ * BENCH_CONCURRENCY (default 8), BENCH_MODES (default "single,queue,single-legacy"), BENCH_MEMORY_KEYS
+ * (keys prefilled in the duplicate memory, default 10000; the issue measures 10,000).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -24,7 +25,7 @@ const N = Number(process.env.BENCH_N ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const MODES = (process.env.BENCH_MODES ?? 'single,queue,single-legacy').split(',');
-const MEMORY_KEYS = 10_000;
+const MEMORY_KEYS = Number(process.env.BENCH_MEMORY_KEYS ?? 10_000);
 const SECRET = 'whsec_bench_trigger_modes_0123456789abcdef';
 const TRIGGER_NODE = 'Order events';
 
