@@ -25,9 +25,8 @@ import {
 	type NetworkInfo,
 } from '../shared/gateway/responses';
 import { ERROR_HINTS, fieldError, ItemError, type FieldNaming } from '../transport/nodeErrors';
-import { callService, ExpiringCache, joinUrl, type ServiceResponse } from '../transport/request';
+import { callService, ExpiringCache, joinUrl, waitUntilFinal, type ServiceResponse } from '../transport/request';
 import { insecureUrlReason } from '../transport/secureUrl';
-import { waitUntilFinal } from '../transport/waitUntilFinal';
 
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
 
@@ -243,7 +242,7 @@ export class ItemReader {
 
 	/** `Invalid "<field>" in item N: <problem>` with the gateway's code for the same mistake. */
 	fail(field: string, problem: string, code = codeForField(field)): Error {
-		return fieldError(this.ctx.getNode(), this.itemIndex, field, problem, code);
+		return fieldError(this.ctx.getNode(), this.itemIndex, { field, problem, errorCode: code });
 	}
 }
 

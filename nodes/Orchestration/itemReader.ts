@@ -39,7 +39,7 @@ export class ItemReader {
 
 	/** `Invalid "<field>" in item N: <problem>`, for a rule the core cannot state. */
 	fail(field: string, problem: string): ItemError {
-		return fieldError(this.ctx.getNode(), this.itemIndex, field, problem);
+		return fieldError(this.ctx.getNode(), this.itemIndex, { field, problem });
 	}
 
 	/** A parameter as stored (after expressions), not checked; `fallback` when unset. */

@@ -53,8 +53,15 @@ export class ServiceError extends NodeApiError {
 	}
 }
 
+/** One wrong field of an item: its name, what is wrong, and the service's code for the same mistake. */
+export interface FieldMistake {
+	field: string;
+	problem: string;
+	errorCode?: string;
+}
+
 /** `Invalid "<field>" in item N: <problem>`, raised before any request leaves. */
-export function fieldError(node: INode, itemIndex: number, field: string, problem: string, errorCode?: string): ItemError {
+export function fieldError(node: INode, itemIndex: number, { field, problem, errorCode }: FieldMistake): ItemError {
 	return new ItemError(node, `Invalid "${field}" in item ${itemIndex}: ${problem}`, {
 		itemIndex,
 		description: `Fix "${field}" for item ${itemIndex}; nothing was sent to the service.`,
@@ -73,7 +80,7 @@ export function itemErrorOf(node: INode, itemIndex: number, error: unknown, nami
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ProtocolError && error.field !== undefined) {
 		const field = naming.field?.(error.field) ?? error.field;
-		return fieldError(node, itemIndex, field, error.message, naming.errorCode?.(error as ProtocolError & { field: string }));
+		return fieldError(node, itemIndex, { field, problem: error.message, errorCode: naming.errorCode?.(error as ProtocolError & { field: string }) });
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }

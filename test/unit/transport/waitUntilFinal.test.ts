@@ -1,4 +1,4 @@
-import { waitUntilFinal } from '../../../nodes/transport/waitUntilFinal';
+import { waitUntilFinal } from '../../../nodes/transport/request';
 
 describe('waitUntilFinal: the one poller of both action nodes', () => {
 	it('reads until a state ends the wait, and says which end it was', async () => {

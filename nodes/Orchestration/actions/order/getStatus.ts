@@ -13,11 +13,11 @@ import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { withFormattedAmounts } from '../../../shared/orchestration/inputs';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
-import { waitUntilFinal } from '../../../transport/waitUntilFinal';
 import { concurrencyOption, optionsCollection, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
+import { waitUntilFinal } from '../../../transport/request';
 
 /** public-notes.md: poll one order's status no faster than every 3 seconds. */
 export const MIN_POLL_INTERVAL_SECONDS = 3;
