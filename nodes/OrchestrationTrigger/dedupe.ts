@@ -55,13 +55,12 @@ export function hoursOf(value: unknown): number {
 }
 
 /**
- * Keys accepted in this process: `unsaved` until a request sees them stored; `recent` for lookups.
- * `written` is the one state object every request of this process assigns to its static data: n8n
- * serialises it when it saves, after the request, so a request that computed its state earlier but
- * saves later still saves everything this process remembered by then (no in-process lost write).
+ * Keys accepted in this process: `recent` for lookups. `written` is the one state object every
+ * request of this process assigns to its static data: n8n serialises it when it saves, after the
+ * request, so a request that computed its state earlier but saves later still saves everything this
+ * process remembered by then (no in-process lost write); it holds every key this process accepted.
  */
 interface ProcessLayer {
-	unsaved: Map<string, number>;
 	recent: Map<string, number>;
 	written?: DeliveryMemoryState;
 	/** The keys of `written`, for lookups without a scan of its key text (about 1 ms per 1.2 MB). */
@@ -82,7 +81,7 @@ const processLayers = new Map<string, ProcessLayer>();
 function processLayer(namespace: string): ProcessLayer {
 	let layer = processLayers.get(namespace);
 	if (layer === undefined) {
-		layer = { unsaved: new Map(), recent: new Map(), written: undefined };
+		layer = { recent: new Map(), written: undefined };
 		processLayers.set(namespace, layer);
 		const oldest = processLayers.size > MAX_NAMESPACES ? processLayers.keys().next().value : undefined;
 		if (oldest !== undefined) processLayers.delete(oldest);
@@ -120,11 +119,9 @@ function legacyKeys(staticData: IDataObject): string[] {
 	return Array.isArray(ring) ? ring.filter((k): k is string => typeof k === 'string').map(compactKey) : [];
 }
 
-function settle(layer: ProcessLayer, state: DeliveryMemoryState, place: MemoryPlace): void {
+function expireRecent(layer: ProcessLayer, place: MemoryPlace): void {
 	const { horizonMs, maxEntries } = place.limits;
-	expire(layer.unsaved, place.nowMs, place.limits);
 	expire(layer.recent, place.nowMs, { maxEntries, horizonMs: place.keepRecent === true ? horizonMs : Math.min(RECENT_MS, horizonMs) });
-	for (const key of layer.unsaved.keys()) if (has(layer, state, key)) layer.unsaved.delete(key);
 }
 
 /** Names this process's writes, so an older copy of its own state is told from another process's. */
@@ -193,21 +190,20 @@ export function storedMemory(place: MemoryPlace): StoredMemory {
 	const loaded = readMemory(place.staticData[place.field]);
 	const newest = newestState(layer, loaded, place);
 	let state = newest.state;
-	settle(layer, state, place);
+	expireRecent(layer, place);
 	return {
 		has(key) {
 			const compact = compactKey(key);
-			return layer.unsaved.has(compact) || layer.recent.has(compact) || has(layer, state, compact);
+			return layer.recent.has(compact) || has(layer, state, compact);
 		},
 		flush() {
 			if (newest.stale && layer.written !== undefined) place.staticData[place.field] = layer.written as unknown as IDataObject;
 		},
 		remember(key) {
 			const compact = compactKey(key);
-			layer.unsaved.set(compact, place.nowMs);
 			layer.recent.set(compact, place.nowMs);
 			expire(layer.recent, place.nowMs, place.limits);
-			const fresh = [...new Set([...legacyKeys(place.staticData), ...layer.unsaved.keys()])].filter((k) => !has(layer, state, k));
+			const fresh = [...new Set([...legacyKeys(place.staticData), compact])].filter((k) => !has(layer, state, k));
 			const beforeKeys = state === layer.written ? state.keys : undefined;
 			state = appendFreshKeys(state, fresh, place.nowMs, place.limits);
 			reindex(layer, beforeKeys, state, fresh);

@@ -87,7 +87,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether a repeated delivery of the same event (same order ID, event and updatedAt) is answered 200 without starting a run. Accepted events are remembered by this n8n process at once and saved with the workflow by the run they start (queue mode: see the documentation).',
+					'Whether a repeated delivery of the same event (same order ID, event and updatedAt) is answered 200 without starting a run. Accepted events are saved with the workflow by the n8n process that receives them, before their run starts.',
 			},
 			{
 				displayName: 'Deduplication Period (Hours)',

@@ -12,7 +12,6 @@ import { isStoredStaticData } from './registration';
 
 interface DeliveryMeta {
 	duplicateKey?: unknown;
-	signature?: unknown;
 }
 
 function metaOf(item: INodeExecutionData): DeliveryMeta {

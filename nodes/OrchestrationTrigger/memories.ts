@@ -1,5 +1,5 @@
-/** The duplicate and replay memories of one trigger node, for webhook() and for the run. */
-import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+/** The duplicate and replay memories of one trigger node, as webhook() reads and writes them. */
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
 import { DELIVERIES_FIELD, SIGNATURES_FIELD, hoursOf, memoryNamespace, storedMemory, windowOf, type StoredMemory } from './dedupe';
 import type { TriggerOptions } from './description';
@@ -16,7 +16,7 @@ export interface Memories {
 
 /** Both memories on the node's static data, with this process's layer (dedupe.ts). */
 export function memoriesOf(
-	ctx: IWebhookFunctions | IExecuteFunctions,
+	ctx: IWebhookFunctions,
 	staticData: IDataObject,
 	options: TriggerOptions,
 	nowMs: number,
