@@ -17,7 +17,7 @@ import type {
 import { ProtocolError } from '../nodes/shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey, signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
 import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/responses';
-import { assertSecureUrl, baseUrlOf, isUnderBase } from '../nodes/transport/secureUrl';
+import { assertSecureUrl, baseUrlOf, isUnderBase } from '../nodes/n8n/transport';
 
 const CREDENTIAL_NAME = 'Execution Gateway credential';
 

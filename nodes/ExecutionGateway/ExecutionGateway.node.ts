@@ -11,7 +11,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { toolActionsProperty } from '../transport/toolMode';
+import { toolActionsProperty } from '../n8n/toolMode';
 import * as intent from './actions/intent';
 import * as network from './actions/network';
 import { router } from './actions/router';

@@ -24,9 +24,9 @@ import {
 	statusReasonOf,
 	type NetworkInfo,
 } from '../shared/gateway/responses';
-import { ERROR_HINTS, fieldError, ItemError, type FieldNaming } from '../transport/nodeErrors';
-import { callService, ExpiringCache, joinUrl, waitUntilFinal, type ServiceResponse } from '../transport/request';
-import { insecureUrlReason } from '../transport/secureUrl';
+import { ERROR_HINTS, fieldError, ItemError, type FieldNaming } from '../n8n/nodeErrors';
+import { callService, ExpiringCache, joinUrl, waitUntilFinal, type ServiceResponse } from '../n8n/transport';
+import { insecureUrlReason } from '../n8n/transport';
 
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
 

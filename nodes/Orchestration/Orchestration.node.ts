@@ -19,7 +19,7 @@ import * as route from './actions/route';
 import { router } from './actions/router';
 import * as webhook from './actions/webhook';
 import { loadOptions } from './methods';
-import { toolActionsProperty } from '../transport/toolMode';
+import { toolActionsProperty } from '../n8n/toolMode';
 
 export class Orchestration implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,7 +1,7 @@
 /**
  * One item's parameters, read once through one typed reader with the item index inside it. Every
  * rule is the protocol core's; a failure becomes `Invalid "<field>" in item N: ...` before any
- * request leaves (nodes/transport/nodeErrors.ts).
+ * request leaves (nodes/n8n/nodeErrors.ts).
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import { inField } from '../shared/errors';
@@ -16,7 +16,7 @@ import {
 	type AmountFormat,
 } from '../shared/orchestration/inputs';
 import type { AmountInput } from '../shared/orchestration/quotePlan';
-import { fieldError, planned, type FieldNaming, type ItemError } from '../transport/nodeErrors';
+import { fieldError, planned, type FieldNaming, type ItemError } from '../n8n/nodeErrors';
 import { DEFAULT_CONCURRENCY } from './parameters';
 
 export class ItemReader {

@@ -14,7 +14,7 @@ import {
 import { CLIENT_KEY_PREFIX, normalizeAssetInput, parseRoutingKey, SERVER_KEY_PREFIX } from '../shared/orchestration/enums';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { RouteAssetSchema, routeTargetId, type RouteAsset, type RouteTarget } from '../shared/orchestration/schemas';
-import { callService, ExpiringCache, joinUrl, type RequestContext, type ServiceResponse } from '../transport/request';
+import { callService, ExpiringCache, joinUrl, type RequestContext, type ServiceResponse } from '../n8n/transport';
 import type { ItemReader } from './itemReader';
 
 // ---------------------------------------------------------------- the credential

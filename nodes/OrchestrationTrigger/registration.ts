@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { WebhookCreateResponseSchema } from '../shared/orchestration/schemas';
-import { callService, joinUrl } from '../transport/request';
+import { callService, joinUrl } from '../n8n/transport';
 
 export const CREDENTIAL_TYPE = 'orchestrationServerApi';
 /** The secret of an existing endpoint, stored encrypted by n8n (version 1.1 on). */

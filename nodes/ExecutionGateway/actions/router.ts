@@ -1,6 +1,6 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { chosenOperation, processItems } from '../../transport/items';
+import { chosenOperation, processItems } from '../../n8n/items';
 import { ItemReader } from '../gateway';
 import * as intent from './intent';
 import * as network from './network';

@@ -1,6 +1,6 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { chosenOperation, processItems } from '../../transport/items';
+import { chosenOperation, processItems } from '../../n8n/items';
 import { concurrencyOf, ItemReader } from '../itemReader';
 import { asAuthentication, serviceAccess } from '../service';
 import * as accumulationAddress from './accumulationAddress';

@@ -5,7 +5,7 @@
  * naming the nonce: one intent at the gateway, never a second one and never a generic error.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { requestTimeout } from '../../../nodes/transport/request';
+import { requestTimeout } from '../../../nodes/n8n/transport';
 import {
 	btcTransferId,
 	depositParams,

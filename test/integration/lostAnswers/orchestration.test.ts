@@ -6,7 +6,7 @@
  * the same idempotency key and body: the service acts once, and the node returns the first result.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { requestTimeout } from '../../../nodes/transport/request';
+import { requestTimeout } from '../../../nodes/n8n/transport';
 import type { Sandbox } from '../../../sandbox';
 import { ADDR, control, orchestrationNode, quoteParams, run, startTestSandbox } from '../orchestration/helpers';
 

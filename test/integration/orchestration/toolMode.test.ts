@@ -6,7 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
-import { TOOL_ACTIONS_OPTION } from '../../../nodes/transport/toolMode';
+import { TOOL_ACTIONS_OPTION } from '../../../nodes/n8n/toolMode';
 import type { Sandbox } from '../../../sandbox';
 import { asToolType, callAsTool } from '../gateway/toolHarness';
 import { control, orchestrationNode, quoteParams, SERVER_KEY, startTestSandbox } from './helpers';

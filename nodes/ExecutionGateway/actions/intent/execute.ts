@@ -23,8 +23,8 @@ import {
 } from '../../../shared/gateway/intentPlan';
 import { sha256Bytes, sha256Hex, signDigestDer } from '../../../shared/gateway/keys';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/responses';
-import { ItemError, itemErrorOf, planned, ServiceError } from '../../../transport/nodeErrors';
-import { joinUrl } from '../../../transport/request';
+import { ItemError, itemErrorOf, planned, ServiceError } from '../../../n8n/nodeErrors';
+import { joinUrl } from '../../../n8n/transport';
 import {
 	authenticatedCall,
 	describeValue,

@@ -17,7 +17,7 @@ import { concurrencyOption, optionsCollection, showFor } from '../../parameters'
 import type { ItemReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
-import { waitUntilFinal } from '../../../transport/request';
+import { waitUntilFinal } from '../../../n8n/transport';
 
 /** public-notes.md: poll one order's status no faster than every 3 seconds. */
 export const MIN_POLL_INTERVAL_SECONDS = 3;

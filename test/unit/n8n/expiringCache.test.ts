@@ -1,4 +1,4 @@
-import { ExpiringCache } from '../../../nodes/transport/request';
+import { ExpiringCache } from '../../../nodes/n8n/transport';
 
 function clockAt(start: number): { now: () => number; advance: (ms: number) => void } {
 	let t = start;

@@ -1,4 +1,4 @@
-import { waitUntilFinal } from '../../../nodes/transport/request';
+import { waitUntilFinal } from '../../../nodes/n8n/transport';
 
 describe('waitUntilFinal: the one poller of both action nodes', () => {
 	it('reads until a state ends the wait, and says which end it was', async () => {
