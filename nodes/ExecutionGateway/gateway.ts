@@ -26,6 +26,7 @@ import {
 } from '../shared/gateway/responses';
 import { ERROR_HINTS, fieldError, ItemError, type FieldNaming } from '../n8n/nodeErrors';
 import { callService, ExpiringCache, joinUrl, waitUntilFinal, type ServiceResponse } from '../n8n/transport';
+import { dropdown } from '../n8n/descriptions';
 import { insecureUrlReason } from '../n8n/transport';
 
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
@@ -272,11 +273,6 @@ export interface WaitOptions {
 	onTimeout: 'error' | 'returnLast';
 }
 
-/** An operation's "Options" collection, shown for that operation only. */
-export function optionsCollection(show: Record<string, string[]>, options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, displayOptions: { show }, options };
-}
-
 /** Options shared by intent.execute and intent.get (inside their "Options" collection). */
 export const waitOptionFields: INodeProperties[] = [
 	{
@@ -302,17 +298,13 @@ export const waitOptionFields: INodeProperties[] = [
 		default: 300,
 		description: 'With Wait Until Final: how long to wait for a final state',
 	},
-	{
-		displayName: 'On Wait Timeout',
-		name: 'onTimeout',
-		type: 'options',
-		options: [
-			{ name: 'Fail the Item', value: 'error', description: 'Raise an error naming the last status' },
-			{ name: 'Return Last Status', value: 'returnLast', description: 'Output the last status seen, with waitTimedOut: true' },
+	dropdown(
+		[
+			['Fail the Item', 'error', 'Raise an error naming the last status'],
+			['Return Last Status', 'returnLast', 'Output the last status seen, with waitTimedOut: true'],
 		],
-		default: 'error',
-		description: 'With Wait Until Final: what happens when the intent is not final in time',
-	},
+		{ displayName: 'On Wait Timeout', name: 'onTimeout', description: 'With Wait Until Final: what happens when the intent is not final in time' },
+	),
 ];
 
 /** Reads the wait options from an options collection; the interval is at least one second. */

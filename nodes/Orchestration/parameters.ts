@@ -4,6 +4,7 @@
  * never change.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import { dropdown, type Choice } from '../n8n/descriptions';
 import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../shared/orchestration/schemas';
 
 export const DEFAULT_CONCURRENCY = 5;
@@ -66,36 +67,31 @@ export function destinationAssetField(displayOptions: IDisplayOptions, loader = 
 }
 
 export function amountModeField(displayOptions: IDisplayOptions): INodeProperties {
-	return {
+	const choices: Choice[] = [
+		['Exact In', 'exact_in', 'The amount is what is paid in (source asset)'],
+		['Exact Out', 'exact_out', 'The amount is what is delivered (destination asset)'],
+	];
+	return dropdown(choices, {
 		displayName: 'Amount Mode',
 		name: 'amountMode',
-		type: 'options',
-		options: [
-			{ name: 'Exact In', value: 'exact_in', description: 'The amount is what is paid in (source asset)' },
-			{ name: 'Exact Out', value: 'exact_out', description: 'The amount is what is delivered (destination asset)' },
-		],
-		default: 'exact_in',
 		description: 'Whether the amount fixes the source or the destination side',
 		displayOptions,
-	};
+	});
 }
 
 export function deliveryModeField(displayOptions: IDisplayOptions): INodeProperties {
-	return {
+	const choices: Choice[] = [
+		['Fixed', 'fixed', 'A fixed delivered amount, for destinations that offer it'],
+		['Variable', 'variable', 'The delivered amount follows the market'],
+	];
+	const onlyExactIn = { ...displayOptions, show: { ...(displayOptions.show ?? {}), amountMode: ['exact_in'] } };
+	return dropdown(choices, {
 		displayName: 'Delivery Mode',
 		name: 'deliveryMode',
-		type: 'options',
-		options: [
-			{ name: 'Fixed', value: 'fixed', description: 'A fixed delivered amount, for destinations that offer it' },
-			{ name: 'Variable', value: 'variable', description: 'The delivered amount follows the market' },
-		],
 		default: 'variable',
 		description: 'Fixed delivery exists only with Exact In and only towards some destinations',
-		displayOptions: {
-			...displayOptions,
-			show: { ...(displayOptions.show ?? {}), amountMode: ['exact_in'] },
-		},
-	};
+		displayOptions: onlyExactIn,
+	});
 }
 
 /** displayOptions plus a condition on the node's typeVersion (n8n's `@version`). */
@@ -111,25 +107,15 @@ export const DECIMAL_DEFAULT_VERSIONS = [{ _cnd: { gte: 2 } }];
  * nothing keep smallest units (same parameter name, version-dependent default).
  */
 export function amountFormatField(displayOptions: IDisplayOptions): INodeProperties[] {
-	const field: INodeProperties = {
+	const choices: Choice[] = [
+		['Decimal', 'decimal', 'Human units such as 1.5 BTC or 125.50 USDC, converted exactly with the asset decimals'],
+		['Smallest Unit', 'smallestUnit', 'Integer in the smallest unit of the asset, as the service expects (e.g. 1500000 for 1.5 USDC)'],
+	];
+	const field = dropdown(choices, {
 		displayName: 'Amount Format',
 		name: 'amountFormat',
-		type: 'options',
-		options: [
-			{
-				name: 'Decimal',
-				value: 'decimal',
-				description: 'Human units such as 1.5 BTC or 125.50 USDC, converted exactly with the asset decimals',
-			},
-			{
-				name: 'Smallest Unit',
-				value: 'smallestUnit',
-				description: 'Integer in the smallest unit of the asset, as the service expects (e.g. 1500000 for 1.5 USDC)',
-			},
-		],
-		default: 'decimal',
 		description: 'How the amount is written. Give it as text (a string) when it comes from an expression.',
-	};
+	});
 	return [
 		{ ...field, default: 'smallestUnit', displayOptions: forVersions(displayOptions, [1]) },
 		{ ...field, displayOptions: forVersions(displayOptions, DECIMAL_DEFAULT_VERSIONS) },
@@ -246,19 +232,6 @@ export function limitField(displayOptions: IDisplayOptions): INodeProperties {
 	};
 }
 
-/** The options collection of an operation, with its options sorted by display name. */
-export function optionsCollection(displayOptions: IDisplayOptions, options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions,
-		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	};
-}
-
 /** The "Filters" collection of a listing, options in the order given. */
 export function filtersCollection(displayOptions: IDisplayOptions, options: INodeProperties[]): INodeProperties {
 	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, displayOptions, options };
@@ -276,6 +249,16 @@ export function quoteRouteFields(displayOptions: IDisplayOptions): INodeProperti
 		...amountFormatField(displayOptions),
 	];
 }
+
+/** The options of every operation that creates a quote (§4.1); each adds its own (optionsCollection sorts them). */
+export const quoteCreationOptions: INodeProperties[] = [
+	additionalFieldsOption,
+	affiliateIdOption,
+	concurrencyOption,
+	idempotencyKeyOption,
+	refundAddressOption,
+	slippageBpsOption,
+];
 
 /** Browser verification for submit and onramp (orchestration-service.md §5: header cf-turnstile-response). */
 export const turnstileTokenOption: INodeProperties = {

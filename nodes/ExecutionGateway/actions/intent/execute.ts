@@ -4,6 +4,7 @@
  * client can check runs before anything is sent; u64 amounts never pass through a JS number.
  */
 import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeProperties, type JsonObject } from 'n8n-workflow';
+import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 
 import {
 	closeCanonicalBody,
@@ -30,15 +31,14 @@ import {
 	describeValue,
 	forgetNetworkInfo,
 	GATEWAY_FIELDS,
+	type GatewaySigner,
 	getNetworkInfo,
 	hintFor,
 	type ItemReader,
-	optionsCollection,
 	signerOf,
 	waitForFinal,
 	waitOptionFields,
 	waitOptionsOf,
-	type GatewaySigner,
 } from '../../gateway';
 
 const show = { resource: ['intent'], operation: ['execute'] };
@@ -66,16 +66,13 @@ export const description: INodeProperties[] = [
 						description:
 							'ID of the Spark transfer as plain hex: 32 characters for BTC, 64 for tokens. A dashed UUID or a 0x prefix is accepted and normalized.',
 					},
-					{
-						displayName: 'Asset Type',
-						name: 'assetType',
-						type: 'options',
-						options: [
-							{ name: 'BTC', value: 'btc' },
-							{ name: 'Token', value: 'token' },
+					dropdown(
+						[
+							['BTC', 'btc'],
+							['Token', 'token'],
 						],
-						default: 'btc',
-					},
+						{ displayName: 'Asset Type', name: 'assetType' },
+					),
 					{
 						displayName: 'Token ID',
 						name: 'tokenId',
@@ -141,7 +138,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { ...show, action: ['execute'] } },
 		description: 'Hex of the signed EIP-1559 transaction (RLP); its signer is the account the deposits credit',
 	},
-	optionsCollection(show, [
+	optionsCollection({ show }, [
 		{
 			displayName: 'Chain ID',
 			name: 'chainId',

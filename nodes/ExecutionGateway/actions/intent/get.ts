@@ -1,11 +1,11 @@
 /** intent.get: GET /api/v1/intents/{submissionId} (execution-gateway.md §2.3, §4), optionally until final. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
 
 import {
 	fetchIntent,
 	gatewayUrlOf,
 	type ItemReader,
-	optionsCollection,
 	waitForFinal,
 	waitOptionFields,
 	waitOptionsOf,
@@ -23,7 +23,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 		description: 'The submissionId returned when the intent was executed',
 	},
-	optionsCollection(show, waitOptionFields),
+	optionsCollection({ show }, waitOptionFields),
 ];
 
 export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {

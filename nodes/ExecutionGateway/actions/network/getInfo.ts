@@ -1,12 +1,13 @@
 /** network.getInfo: GET /api/v1/network/info (execution-gateway.md §2.3a, §4), cached 60 s per gateway URL. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
 
-import { gatewayUrlOf, getNetworkInfo, optionsCollection, type ItemReader } from '../../gateway';
+import { gatewayUrlOf, getNetworkInfo, type ItemReader } from '../../gateway';
 
 const show = { resource: ['network'], operation: ['getInfo'] };
 
 export const description: INodeProperties[] = [
-	optionsCollection(show, [
+	optionsCollection({ show }, [
 		{
 			displayName: 'Force Refresh',
 			name: 'forceRefresh',

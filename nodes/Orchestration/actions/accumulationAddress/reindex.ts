@@ -3,7 +3,8 @@
  * (orchestration-service.md §2.8, §4.4); the path takes the ID or the deposit address.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { idempotencyKeyOption, optionsCollection, showFor } from '../../parameters';
+import { optionsCollection } from '../../../n8n/descriptions';
+import { idempotencyKeyOption, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

@@ -1,6 +1,7 @@
 /** accumulationAddress.sync (deprecated): POST /v1/accumulation-addresses/sync, no body (orchestration-service.md §2.8, §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { idempotencyKeyOption, optionsCollection, showFor } from '../../parameters';
+import { optionsCollection } from '../../../n8n/descriptions';
+import { idempotencyKeyOption, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';

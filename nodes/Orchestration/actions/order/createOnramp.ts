@@ -4,22 +4,17 @@
  * order-bound read token (§5).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { completeOnramp, planOnramp, type OnrampInput } from '../../../shared/orchestration/orderPlan';
 import { quoteOutput } from '../../../shared/orchestration/quotePlan';
 import {
-	additionalFieldsOption,
-	affiliateIdOption,
 	amountField,
 	amountFormatField,
-	concurrencyOption,
 	destinationAssetField,
 	destinationChainField,
-	idempotencyKeyOption,
-	optionsCollection,
+	quoteCreationOptions,
 	recipientAddressField,
-	refundAddressOption,
 	showFor,
-	slippageBpsOption,
 	turnstileTokenOption,
 } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
@@ -33,17 +28,13 @@ export const description: INodeProperties[] = [
 	destinationChainField(show, 'getOnrampDestinationChains'),
 	destinationAssetField(show, 'getOnrampDestinationAssets'),
 	recipientAddressField(show, 'Destination address of the bought asset'),
-	{
-		displayName: 'Amount Type',
-		name: 'amountType',
-		type: 'options',
-		options: [
-			{ name: 'Bitcoin Amount', value: 'amount', description: 'An amount of BTC paid over Lightning' },
-			{ name: 'US Dollars', value: 'amountFiatUsd', description: 'A USD amount, converted at the current price' },
+	dropdown(
+		[
+			['Bitcoin Amount', 'amount', 'An amount of BTC paid over Lightning'],
+			['US Dollars', 'amountFiatUsd', 'A USD amount, converted at the current price'],
 		],
-		default: 'amount',
-		displayOptions: show,
-	},
+		{ displayName: 'Amount Type', name: 'amountType', displayOptions: show },
+	),
 	...amountFormatField(showSats),
 	amountField(showSats, 'Amount paid over Lightning (sats in smallest units, or BTC as a decimal)'),
 	{
@@ -57,23 +48,14 @@ export const description: INodeProperties[] = [
 		displayOptions: showFor('order', ['createOnramp'], { amountType: ['amountFiatUsd'] }),
 	},
 	optionsCollection(show, [
-		additionalFieldsOption,
-		affiliateIdOption,
-		{
-			displayName: 'Amount Mode',
-			name: 'amountMode',
-			type: 'options',
-			options: [
-				{ name: 'Exact In', value: 'exact_in' },
-				{ name: 'Exact Out', value: 'exact_out' },
+		...quoteCreationOptions,
+		dropdown(
+			[
+				['Exact In', 'exact_in'],
+				['Exact Out', 'exact_out'],
 			],
-			default: 'exact_in',
-			description: 'Whether the amount is what is paid (Exact In) or what is delivered (Exact Out)',
-		},
-		concurrencyOption,
-		idempotencyKeyOption,
-		refundAddressOption,
-		slippageBpsOption,
+			{ displayName: 'Amount Mode', name: 'amountMode', description: 'Whether the amount is what is paid (Exact In) or what is delivered (Exact Out)' },
+		),
 		turnstileTokenOption,
 	]),
 ];

@@ -9,11 +9,12 @@ import {
 	type IExecuteFunctions,
 	type INodeProperties,
 } from 'n8n-workflow';
+import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { withFormattedAmounts } from '../../../shared/orchestration/inputs';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
-import { concurrencyOption, optionsCollection, showFor } from '../../parameters';
+import { concurrencyOption, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
@@ -28,17 +29,13 @@ const show = showFor('order', ['getStatus']);
 const showWait = showFor('order', ['getStatus'], { waitUntilFinal: [true] });
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Look Up By',
-		name: 'lookupBy',
-		type: 'options',
-		options: [
-			{ name: 'Order ID', value: 'id', description: 'The ID of an order (submit and onramp return it as orderId)' },
-			{ name: 'Quote ID', value: 'quoteId', description: 'The quote; its order appears once the deposit is paid' },
+	dropdown(
+		[
+			['Order ID', 'id', 'The ID of an order (submit and onramp return it as orderId)'],
+			['Quote ID', 'quoteId', 'The quote; its order appears once the deposit is paid'],
 		],
-		default: 'id',
-		displayOptions: show,
-	},
+		{ displayName: 'Look Up By', name: 'lookupBy', displayOptions: show },
+	),
 	{
 		displayName: 'Order ID',
 		name: 'id',
@@ -101,21 +98,13 @@ export const description: INodeProperties[] = [
 			"While the quote has no order yet (not paid), keep polling until the quote's expiry plus this grace, for a deposit paid just before expiry",
 		displayOptions: showFor('order', ['getStatus'], { waitUntilFinal: [true], lookupBy: ['quoteId'] }),
 	},
-	{
-		displayName: 'On Timeout',
-		name: 'onTimeout',
-		type: 'options',
-		options: [
-			{ name: 'Error', value: 'error', description: 'Fail the item (or give an error item with Continue On Fail)' },
-			{
-				name: 'Return Last State',
-				value: 'returnLastState',
-				description: 'Output the last status read, with waitTimedOut set to true',
-			},
+	dropdown(
+		[
+			['Error', 'error', 'Fail the item (or give an error item with Continue On Fail)'],
+			['Return Last State', 'returnLastState', 'Output the last status read, with waitTimedOut set to true'],
 		],
-		default: 'error',
-		displayOptions: showWait,
-	},
+		{ displayName: 'On Timeout', name: 'onTimeout', displayOptions: showWait },
+	),
 	optionsCollection(show, [concurrencyOption]),
 ];
 

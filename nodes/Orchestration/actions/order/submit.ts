@@ -3,6 +3,7 @@
  * deposit (public-notes.md). Client keys need orders:submit and get an order-bound read token (§5).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { planSubmit, type OrderInput } from '../../../shared/orchestration/orderPlan';
 import {
 	additionalFieldsOption,
@@ -10,7 +11,6 @@ import {
 	DECIMAL_DEFAULT_VERSIONS,
 	forVersions,
 	idempotencyKeyOption,
-	optionsCollection,
 	showFor,
 	turnstileTokenOption,
 } from '../../parameters';
@@ -31,21 +31,16 @@ export const description: INodeProperties[] = [
 		description: 'The quote whose deposit was paid; only a key of the partner that created it can submit it',
 		displayOptions: show,
 	},
-	{
-		displayName: 'Source Reference',
-		name: 'sourceReference',
-		type: 'options',
-		options: [
-			{ name: 'Bitcoin Transaction', value: 'bitcoinTxid', description: 'Bitcoin L1: transaction ID and output index' },
-			{ name: 'Lightning Payment', value: 'lightningReceiveRequestId', description: 'Lightning: receive request ID' },
-			{ name: 'None', value: 'none', description: 'Send only the quote ID' },
-			{ name: 'Spark Transfer', value: 'sparkTxHash', description: 'Spark: transfer hash and source Spark address' },
-			{ name: 'Transaction Hash', value: 'txHash', description: 'EVM, Solana, Tron: the deposit transaction hash' },
+	dropdown(
+		[
+			['Bitcoin Transaction', 'bitcoinTxid', 'Bitcoin L1: transaction ID and output index'],
+			['Lightning Payment', 'lightningReceiveRequestId', 'Lightning: receive request ID'],
+			['None', 'none', 'Send only the quote ID'],
+			['Spark Transfer', 'sparkTxHash', 'Spark: transfer hash and source Spark address'],
+			['Transaction Hash', 'txHash', 'EVM, Solana, Tron: the deposit transaction hash'],
 		],
-		default: 'txHash',
-		description: 'How the paid deposit is identified',
-		displayOptions: show,
-	},
+		{ displayName: 'Source Reference', name: 'sourceReference', default: 'txHash', description: 'How the paid deposit is identified', displayOptions: show },
+	),
 	{ displayName: 'Transaction Hash', name: 'txHash', type: 'string', default: '', required: true, displayOptions: showRef('txHash') },
 	{
 		displayName: 'Source Address',

@@ -1,19 +1,14 @@
 /** quote.create: POST /v1/orchestration/quote (orchestration-service.md §4.1). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
 import { completeQuote, planQuote, quoteOutput, type QuoteInput } from '../../../shared/orchestration/quotePlan';
 import {
-	additionalFieldsOption,
-	affiliateIdOption,
 	amountField,
-	concurrencyOption,
-	idempotencyKeyOption,
-	optionsCollection,
+	quoteCreationOptions,
 	quoteRouteFields,
 	recipientAddressField,
-	refundAddressOption,
 	refundChainOption,
 	showFor,
-	slippageBpsOption,
 } from '../../parameters';
 import { readQuoteRoute, type ItemReader } from '../../itemReader';
 import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
@@ -29,8 +24,7 @@ export const description: INodeProperties[] = [
 		'Destination address. Solana tokens take the owner address; Lightning takes a Lightning address or a BOLT11 invoice.',
 	),
 	optionsCollection(show, [
-		additionalFieldsOption,
-		affiliateIdOption,
+		...quoteCreationOptions,
 		{
 			displayName: 'Affiliate IDs',
 			name: 'affiliateIds',
@@ -82,8 +76,6 @@ export const description: INodeProperties[] = [
 			description:
 				'Whether to mint an amountless invoice (Exact In, Variable, to lightning:BTC only): the amount only prices an indicative size and the order runs on the amount actually paid. Sent as amountlessInvoice, a name the spec does not show (unconfirmed); if the service names it otherwise, pass that name in Additional Body Fields.',
 		},
-		concurrencyOption,
-		idempotencyKeyOption,
 		{
 			displayName: 'Include Calldata',
 			name: 'includeCalldata',
@@ -91,9 +83,7 @@ export const description: INodeProperties[] = [
 			default: false,
 			description: 'Whether to return an unsigned deposit transfer (EVM native and ERC-20 sources only)',
 		},
-		refundAddressOption,
 		refundChainOption,
-		slippageBpsOption,
 	]),
 ];
 

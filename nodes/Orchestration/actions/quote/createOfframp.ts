@@ -3,6 +3,7 @@
  * or a Lightning address (orchestration-service.md §1, §4.2; path per public-notes.md).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
 import {
 	OFFRAMP_DESTINATION,
 	planQuote,
@@ -13,17 +14,11 @@ import {
 } from '../../../shared/orchestration/quotePlan';
 import { OfframpDraftSchema } from '../../../shared/orchestration/schemas';
 import {
-	additionalFieldsOption,
-	affiliateIdOption,
 	amountField,
 	amountFormatField,
-	concurrencyOption,
-	idempotencyKeyOption,
-	optionsCollection,
+	quoteCreationOptions,
 	recipientAddressField,
-	refundAddressOption,
 	showFor,
-	slippageBpsOption,
 	sourceAssetField,
 	sourceChainField,
 } from '../../parameters';
@@ -42,14 +37,7 @@ export const description: INodeProperties[] = [
 		show,
 		'A payment-app $username or a Lightning address (name@domain). The recipient is resolved at delivery time.',
 	),
-	optionsCollection(show, [
-		additionalFieldsOption,
-		affiliateIdOption,
-		concurrencyOption,
-		idempotencyKeyOption,
-		refundAddressOption,
-		slippageBpsOption,
-	]),
+	optionsCollection(show, quoteCreationOptions),
 ];
 
 /** The item's offramp request, read once; checked by planQuote against the offramp's draft schema. */

@@ -1,5 +1,6 @@
 /** quote.estimate: GET /v1/orchestration/estimate, public and without side effects (public-notes.md). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
 import { completeQuote, formatQuoteAmounts, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
 import { EstimateDraftSchema } from '../../../shared/orchestration/schemas';
 import {
@@ -7,7 +8,6 @@ import {
 	affiliateIdOption,
 	amountField,
 	concurrencyOption,
-	optionsCollection,
 	quoteRouteFields,
 	showFor,
 	slippageBpsOption,

@@ -4,9 +4,10 @@
  * the user asks for it; the Orchestration Trigger registers and keeps its secret by itself.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
 import { parseRequest } from '../../../shared/errors';
 import { WebhookCreateRequestSchema } from '../../../shared/orchestration/schemas';
-import { concurrencyOption, idempotencyKeyOption, optionsCollection, showFor } from '../../parameters';
+import { concurrencyOption, idempotencyKeyOption, showFor } from '../../parameters';
 import type { ItemReader } from '../../itemReader';
 import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
