@@ -9,32 +9,9 @@ function memberTest<T extends string>(values: readonly T[]): (x: unknown) => x i
 
 /** Chains of spec 2.1, in the spec's order. */
 export const CHAINS = [
-	'arbitrum',
-	'arc',
-	'avalanche',
-	'base',
-	'bitcoin',
-	'bsc',
-	'ethereum',
-	'hedera',
-	'hypercore',
-	'hyperevm',
-	'lightning',
-	'litecoin',
-	'monad',
-	'monero',
-	'optimism',
-	'plasma',
-	'polygon',
-	'robinhood',
-	'sei',
-	'solana',
-	'spark',
-	'tempo',
-	'ton',
-	'tron',
-	'xrp',
-	'zcash',
+	'arbitrum', 'arc', 'avalanche', 'base', 'bitcoin', 'bsc', 'ethereum', 'hedera', 'hypercore',
+	'hyperevm', 'lightning', 'litecoin', 'monad', 'monero', 'optimism', 'plasma', 'polygon',
+	'robinhood', 'sei', 'solana', 'spark', 'tempo', 'ton', 'tron', 'xrp', 'zcash',
 ] as const;
 export type Chain = (typeof CHAINS)[number];
 
@@ -42,73 +19,12 @@ export const isChain = memberTest<Chain>(CHAINS);
 
 /** Canonical public asset symbols of spec 2.1, exactly as spelled there (case matters). */
 export const ASSET_SYMBOLS = [
-	'AAPL',
-	'AI',
-	'AMD',
-	'AMZN',
-	'BNB',
-	'BONER',
-	'BTC',
-	'CASHCAT',
-	'COIN',
-	'COST',
-	'DAI',
-	'DELTA',
-	'DJT',
-	'ETH',
-	'GLD',
-	'GME',
-	'GOOGL',
-	'GRAM',
-	'HIMS',
-	'HSUSD',
-	'HYPE',
-	'IF',
-	'LTC',
-	'META',
-	'MON',
-	'MSFT',
-	'MSTR',
-	'MU',
-	'NVDA',
-	'PIPEDOG',
-	'PLTR',
-	'POL',
-	'PONS',
-	'PYUSD',
-	'PathUSD',
-	'QQQ',
-	'RDDT',
-	'SHX',
-	'SKHY',
-	'SLV',
-	'SNDK',
-	'SOL',
-	'SPCX',
-	'SPY',
-	'STONKBROKER',
-	'TENDIES',
-	'TRX',
-	'TSLA',
-	'TSM',
-	'UP',
-	'USDB',
-	'USDC',
-	'USDC.e',
-	'USDG',
-	'USDT',
-	'USDe',
-	'USD₮0',
-	'USO',
-	'WBNB',
-	'WBTC',
-	'WEN',
-	'XMR',
-	'XPL',
-	'XRP',
-	'ZEC',
-	'cbBTC',
-	'tBTC',
+	'AAPL', 'AI', 'AMD', 'AMZN', 'BNB', 'BONER', 'BTC', 'CASHCAT', 'COIN', 'COST', 'DAI', 'DELTA',
+	'DJT', 'ETH', 'GLD', 'GME', 'GOOGL', 'GRAM', 'HIMS', 'HSUSD', 'HYPE', 'IF', 'LTC', 'META', 'MON',
+	'MSFT', 'MSTR', 'MU', 'NVDA', 'PIPEDOG', 'PLTR', 'POL', 'PONS', 'PYUSD', 'PathUSD', 'QQQ', 'RDDT',
+	'SHX', 'SKHY', 'SLV', 'SNDK', 'SOL', 'SPCX', 'SPY', 'STONKBROKER', 'TENDIES', 'TRX', 'TSLA', 'TSM',
+	'UP', 'USDB', 'USDC', 'USDC.e', 'USDG', 'USDT', 'USDe', 'USD₮0', 'USO', 'WBNB', 'WBTC', 'WEN',
+	'XMR', 'XPL', 'XRP', 'ZEC', 'cbBTC', 'tBTC',
 ] as const;
 export type AssetSymbol = (typeof ASSET_SYMBOLS)[number];
 
@@ -116,17 +32,7 @@ export const isAssetSymbol = memberTest<AssetSymbol>(ASSET_SYMBOLS);
 
 /** Dollar stablecoins: their exact_out amounts must be whole cents (spec 4.1). */
 export const STABLECOIN_SYMBOLS = [
-	'DAI',
-	'HSUSD',
-	'PYUSD',
-	'PathUSD',
-	'USDB',
-	'USDC',
-	'USDC.e',
-	'USDG',
-	'USDT',
-	'USDe',
-	'USD₮0',
+	'DAI', 'HSUSD', 'PYUSD', 'PathUSD', 'USDB', 'USDC', 'USDC.e', 'USDG', 'USDT', 'USDe', 'USD₮0',
 ] as const satisfies readonly AssetSymbol[];
 export type StablecoinSymbol = (typeof STABLECOIN_SYMBOLS)[number];
 
@@ -134,32 +40,8 @@ const STABLECOIN_SET: ReadonlySet<string> = new Set(STABLECOIN_SYMBOLS);
 
 /** Reviewed tokenized equities: visible only through v2 routes, with explicit admission (spec 1, 9). */
 export const TOKENIZED_EQUITY_SYMBOLS = [
-	'AAPL',
-	'AMD',
-	'AMZN',
-	'COIN',
-	'COST',
-	'GLD',
-	'GOOGL',
-	'HIMS',
-	'META',
-	'MSFT',
-	'MSTR',
-	'MU',
-	'NVDA',
-	'PLTR',
-	'QQQ',
-	'RDDT',
-	'SLV',
-	'SNDK',
-	'SPY',
-	'TSLA',
-	'TSM',
-	'USO',
-	'SPCX',
-	'SKHY',
-	'DJT',
-	'GME',
+	'AAPL', 'AMD', 'AMZN', 'COIN', 'COST', 'GLD', 'GOOGL', 'HIMS', 'META', 'MSFT', 'MSTR', 'MU', 'NVDA',
+	'PLTR', 'QQQ', 'RDDT', 'SLV', 'SNDK', 'SPY', 'TSLA', 'TSM', 'USO', 'SPCX', 'SKHY', 'DJT', 'GME',
 ] as const satisfies readonly AssetSymbol[];
 export type TokenizedEquitySymbol = (typeof TOKENIZED_EQUITY_SYMBOLS)[number];
 
@@ -218,17 +100,8 @@ export function isValidAssetInput(asset: unknown): asset is string {
 
 /** Public order statuses of spec 3. The internal `paused` state is shown as `processing`. */
 export const PUBLIC_STATUSES = [
-	'processing',
-	'confirming',
-	'bridging',
-	'swapping',
-	'awaiting_approval',
-	'refunding',
-	'delivering',
-	'completed',
-	'failed',
-	'unfulfilled',
-	'refunded',
+	'processing', 'confirming', 'bridging', 'swapping', 'awaiting_approval', 'refunding', 'delivering',
+	'completed', 'failed', 'unfulfilled', 'refunded',
 ] as const;
 export type PublicStatus = (typeof PUBLIC_STATUSES)[number];
 
@@ -264,19 +137,9 @@ export function isFinalOrderStatus(status: unknown): boolean {
 
 /** Stage markers of the status view, spec 3, in the spec's order. */
 export const STAGES = [
-	'deposit_confirmed',
-	'amount_reconciled',
-	'swept',
-	'bridged',
-	'swapped',
-	'delivered',
-	'refund_requested',
-	'refunded',
-	'zeroconf_offer_pending',
-	'zeroconf_offer_accepted',
-	'zeroconf_offer_declined',
-	'zeroconf_accepted',
-	'deposit_claimed',
+	'deposit_confirmed', 'amount_reconciled', 'swept', 'bridged', 'swapped', 'delivered',
+	'refund_requested', 'refunded', 'zeroconf_offer_pending', 'zeroconf_offer_accepted',
+	'zeroconf_offer_declined', 'zeroconf_accepted', 'deposit_claimed',
 ] as const;
 export type Stage = (typeof STAGES)[number];
 
@@ -284,17 +147,9 @@ export const isStage = memberTest<Stage>(STAGES);
 
 /** Webhook event kinds, one per public status (spec 6); there is no `order.paused`. */
 export const ORDER_EVENTS = [
-	'order.processing',
-	'order.confirming',
-	'order.bridging',
-	'order.swapping',
-	'order.awaiting_approval',
-	'order.refunding',
-	'order.delivering',
-	'order.completed',
-	'order.failed',
-	'order.unfulfilled',
-	'order.refunded',
+	'order.processing', 'order.confirming', 'order.bridging', 'order.swapping',
+	'order.awaiting_approval', 'order.refunding', 'order.delivering', 'order.completed', 'order.failed',
+	'order.unfulfilled', 'order.refunded',
 ] as const satisfies readonly `order.${PublicStatus}`[];
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
@@ -327,14 +182,8 @@ export type FeePayoutLeg = (typeof FEE_PAYOUT_LEGS)[number];
 
 /** Scopes of client keys (spec 5). */
 export const CLIENT_KEY_SCOPES = [
-	'orders:quote',
-	'orders:submit',
-	'orders:onramp',
-	'orders:read',
-	'orders:sse',
-	'accumulation:create',
-	'liquidation:create',
-	'affiliates:read',
+	'orders:quote', 'orders:submit', 'orders:onramp', 'orders:read', 'orders:sse',
+	'accumulation:create', 'liquidation:create', 'affiliates:read',
 ] as const;
 export type ClientKeyScope = (typeof CLIENT_KEY_SCOPES)[number];
 
@@ -356,15 +205,8 @@ export function keyTypeOf(apiKey: string): KeyType | undefined {
 
 /** Error codes of spec 7 (all HTTP 403 except calldata_unsupported_source, whose status is not stated). */
 export const SPEC_ERROR_CODES = [
-	'scope_required',
-	'forbidden',
-	'origin_required',
-	'origin_not_allowed',
-	'read_token_required',
-	'invalid_read_token',
-	'client_key_fee_fields_forbidden',
-	'turnstile_required',
-	'turnstile_failed',
+	'scope_required', 'forbidden', 'origin_required', 'origin_not_allowed', 'read_token_required',
+	'invalid_read_token', 'client_key_fee_fields_forbidden', 'turnstile_required', 'turnstile_failed',
 	'calldata_unsupported_source',
 ] as const;
 export type SpecErrorCode = (typeof SPEC_ERROR_CODES)[number];
