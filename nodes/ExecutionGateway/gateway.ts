@@ -24,10 +24,10 @@ import {
 	statusReasonOf,
 	type NetworkInfo,
 } from '../shared/gateway/responses';
-import { ERROR_HINTS, fieldError, ItemError, type FieldNaming } from '../n8n/nodeErrors';
-import { callService, ExpiringCache, joinUrl, waitUntilFinal, type ServiceResponse } from '../n8n/transport';
 import { dropdown } from '../n8n/descriptions';
-import { insecureUrlReason } from '../n8n/transport';
+import type { ItemReader } from '../n8n/items';
+import { ERROR_HINTS, ItemError, type FieldNaming } from '../n8n/nodeErrors';
+import { callService, ExpiringCache, insecureUrlReason, joinUrl, waitUntilFinal, type ServiceResponse } from '../n8n/transport';
 
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
 
@@ -204,48 +204,8 @@ const ADMISSION_REASONS = new Set(['duplicate_transfer_id', 'chain_id_mismatch',
 /** The gateway's naming of core fields: parameter names and the admission code for each. */
 export const GATEWAY_FIELDS: FieldNaming = {
 	field: displayField,
-	errorCode: (error) => (error.reason !== undefined && ADMISSION_REASONS.has(error.reason) ? error.reason : codeForField(error.field)),
+	errorCode: (field, reason) => (reason !== undefined && ADMISSION_REASONS.has(reason) ? reason : codeForField(field)),
 };
-
-export function describeValue(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-/** One item of a run, read through one object: its parameters and its errors name the field and the item. */
-export class ItemReader {
-	constructor(
-		readonly ctx: IExecuteFunctions,
-		readonly itemIndex: number,
-	) {}
-
-	/** A node parameter of this item (`fallback` when unset). */
-	parameter<T>(name: string, fallback?: T): T {
-		return this.ctx.getNodeParameter(name, this.itemIndex, fallback as never) as T;
-	}
-
-	/**
-	 * A parameter that must be text (ids, recipient, signed transaction, token id, nonce): trimmed;
-	 * a safe whole number becomes its digits; objects, arrays, booleans and unsafe numbers are refused
-	 * before anything is sent, instead of travelling as "[object Object]" or rounded digits.
-	 */
-	text(field: string, value: unknown): string {
-		if (value === undefined || value === null) return '';
-		if (typeof value === 'string') return value.trim();
-		if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-		const problem =
-			typeof value === 'number'
-				? `${value} is a JS number that may have lost digits; pass it as a string`
-				: `must be text, got ${describeValue(value)}; pass it as a string`;
-		throw this.fail(field, problem);
-	}
-
-	/** `Invalid "<field>" in item N: <problem>` with the gateway's code for the same mistake. */
-	fail(field: string, problem: string, code = codeForField(field)): Error {
-		return fieldError(this.ctx.getNode(), this.itemIndex, { field, problem, errorCode: code });
-	}
-}
 
 /** §2.3 fields (unknown ones passed through) plus `statusReason` for an EXPIRED intent. */
 function intentStatusOutput(read: ItemReader, body: unknown): IDataObject {

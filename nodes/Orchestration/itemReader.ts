@@ -1,103 +1,33 @@
 /**
- * One item's parameters, read once through one typed reader with the item index inside it. Every
- * rule is the protocol core's; a failure becomes `Invalid "<field>" in item N: ...` before any
- * request leaves (nodes/n8n/nodeErrors.ts).
+ * The Orchestration node's reads on top of the one ItemReader (nodes/n8n/items.ts): amounts,
+ * assets, the idempotency key, the additional body fields, the browser verification header and
+ * both sides of a route. Every rule is the protocol core's; the router constructs the reader, the
+ * operations only use it.
  */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import { inField } from '../shared/errors';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { ItemReader } from '../n8n/items';
 import { normalizeAssetInput } from '../shared/orchestration/enums';
-import { explicitIdempotencyKey } from '../shared/orchestration/idempotency';
-import {
-	amountInputText,
-	assertAmountText,
-	integerInput,
-	pathSegment,
-	textInput,
-	type AmountFormat,
-} from '../shared/orchestration/inputs';
+import { amountInputText, assertAmountText, type AmountFormat } from '../shared/orchestration/amounts';
 import type { AmountInput } from '../shared/orchestration/quotePlan';
-import { fieldError, planned, type FieldNaming, type ItemError } from '../n8n/nodeErrors';
 import { DEFAULT_CONCURRENCY } from './parameters';
 
-export class ItemReader {
-	private optionsRead?: IDataObject;
-
-	constructor(
-		readonly ctx: IExecuteFunctions,
-		readonly itemIndex: number,
-	) {}
-
-	/** Runs a rule of the core's plan; its error becomes n8n's, naming the field and this item. */
-	plan<T>(rule: () => T, naming?: FieldNaming): T {
-		return planned(this.ctx, this.itemIndex, rule, naming);
-	}
-
-	/** Runs a rule about one input; its error names `field` (rules such as textInput do not know it). */
-	checkedField<T>(field: string, rule: () => T): T {
-		return this.plan(() => inField(field, rule));
-	}
-
-	/** `Invalid "<field>" in item N: <problem>`, for a rule the core cannot state. */
-	fail(field: string, problem: string): ItemError {
-		return fieldError(this.ctx.getNode(), this.itemIndex, { field, problem });
-	}
-
-	/** A parameter as stored (after expressions), not checked; `fallback` when unset. */
-	unchecked(name: string, fallback: unknown = ''): unknown {
-		return this.ctx.getNodeParameter(name, this.itemIndex, fallback) as unknown;
-	}
-
-	/** The operation's "Options" collection (empty when the operation has none). */
-	get options(): IDataObject {
-		this.optionsRead ??= ((this.unchecked('options', {}) as IDataObject | undefined) ?? {});
-		return this.optionsRead;
-	}
-
-	/** A text parameter, trimmed; '' when unset; objects, arrays and booleans are refused. */
-	textParameter(name: string): string {
-		const value = this.unchecked(name);
-		return this.checkedField(name, () => textInput(value));
-	}
-
-	/** A text parameter that goes into the URL path: encoded, dot segments refused. */
-	pathSegment(name: string): string {
-		const value = this.textParameter(name);
-		return this.checkedField(name, () => pathSegment(value));
-	}
-
+export class OrchestrationReader extends ItemReader {
 	/** A decimal text parameter (e.g. USD): a JS number only when its text is exact; '' when unset. */
 	decimal(name: string): string {
-		const value = this.unchecked(name);
+		const value = this.parameter(name);
 		return this.checkedField(name, () => amountInputText(value, 'decimal'));
-	}
-
-	/** An integer parameter; fractions, exponents and text are field errors; undefined when unset. */
-	integer(name: string): number | undefined {
-		const value = this.unchecked(name);
-		return this.checkedField(name, () => integerInput(value));
 	}
 
 	/** An asset parameter with the legacy TON alias resolved (§2.1). */
 	asset(name: string): string {
-		const value = this.textParameter(name);
+		const value = this.text(name);
 		return value === '' ? value : normalizeAssetInput(value);
-	}
-
-	/** A text member of `from` (the options by default), trimmed; undefined when unset or empty. */
-	optionText(name: string, from: IDataObject = this.options, field = name): string | undefined {
-		const s = this.checkedField(field, () => textInput(from[name]));
-		return s === '' ? undefined : s;
-	}
-
-	/** An integer member of `from` (the options by default); undefined when unset. */
-	optionInteger(name: string, from: IDataObject = this.options, field = name): number | undefined {
-		return this.checkedField(field, () => integerInput(from[name]));
 	}
 
 	/** "Amount Format" and an amount parameter, exact (a JS number only when it is exact), syntax checked. */
 	amount(field = 'amount'): AmountInput {
-		const format: AmountFormat = this.unchecked('amountFormat', 'smallestUnit') === 'decimal' ? 'decimal' : 'smallestUnit';
-		const raw = this.unchecked(field);
+		const format: AmountFormat = this.parameter('amountFormat', 'smallestUnit') === 'decimal' ? 'decimal' : 'smallestUnit';
+		const raw = this.parameter(field);
 		const value = this.checkedField(field, () => {
 			const exact = amountInputText(raw, format);
 			assertAmountText(exact, format);
@@ -124,9 +54,14 @@ export class ItemReader {
 		return value as IDataObject;
 	}
 
-	/** The idempotency key the user set (1..255 printable ASCII, checked once), or undefined. */
+	/**
+	 * The idempotency key the user set, as text and untrimmed (it must stay the key earlier runs
+	 * sent); undefined when unset. The plan checks it (explicitIdempotencyKey).
+	 */
 	idempotencyKey(): string | undefined {
-		return this.plan(() => explicitIdempotencyKey(this.options.idempotencyKey));
+		const raw = this.options.idempotencyKey;
+		if (raw === undefined || raw === null || raw === '') return undefined;
+		return typeof raw === 'string' ? raw : this.textOf('idempotencyKey', raw);
 	}
 
 	/** The browser verification header (§5: cf-turnstile-response), or undefined when no token is set. */
@@ -135,32 +70,18 @@ export class ItemReader {
 		return token ? { 'cf-turnstile-response': token } : undefined;
 	}
 
-	/** The array member of a list answer, cut to "Limit" unless "Return All". */
-	listOf(body: IDataObject | undefined, member: string): IDataObject[] {
-		const list = body?.[member];
-		if (!Array.isArray(list)) throw new NodeOperationError(this.ctx.getNode(), `The answer has no "${member}" list`, { itemIndex: this.itemIndex });
-		return this.limited(list as IDataObject[]);
+	/** Both sides of a quote or estimate and its modes (§4.1); fixed delivery exists only with exact_in. */
+	quoteRoute(): Record<string, unknown> {
+		const amountMode = this.text('amountMode') || 'exact_in';
+		return {
+			sourceChain: this.text('sourceChain'),
+			sourceAsset: this.asset('sourceAsset'),
+			destinationChain: this.text('destinationChain'),
+			destinationAsset: this.asset('destinationAsset'),
+			amountMode,
+			deliveryMode: amountMode === 'exact_in' ? this.text('deliveryMode') || undefined : undefined,
+		};
 	}
-
-	/** `list` cut to "Limit" unless "Return All". */
-	limited(list: IDataObject[]): IDataObject[] {
-		if (this.unchecked('returnAll', false)) return list;
-		const limit = Math.max(1, Number(this.unchecked('limit', 50)) || 50);
-		return list.slice(0, limit);
-	}
-}
-
-/** Both sides of a quote or estimate and its modes (§4.1); fixed delivery exists only with exact_in. */
-export function readQuoteRoute(read: ItemReader): Record<string, unknown> {
-	const amountMode = read.textParameter('amountMode') || 'exact_in';
-	return {
-		sourceChain: read.textParameter('sourceChain'),
-		sourceAsset: read.asset('sourceAsset'),
-		destinationChain: read.textParameter('destinationChain'),
-		destinationAsset: read.asset('destinationAsset'),
-		amountMode,
-		deliveryMode: amountMode === 'exact_in' ? read.textParameter('deliveryMode') || undefined : undefined,
-	};
 }
 
 /** Concurrency from the first item's options (a node-wide setting), default 5, at most 50. */

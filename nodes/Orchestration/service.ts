@@ -15,7 +15,7 @@ import { CLIENT_KEY_PREFIX, normalizeAssetInput, parseRoutingKey, SERVER_KEY_PRE
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { RouteAssetSchema, routeTargetId, type RouteAsset, type RouteTarget } from '../shared/orchestration/schemas';
 import { callService, ExpiringCache, joinUrl, type RequestContext, type ServiceResponse } from '../n8n/transport';
-import type { ItemReader } from './itemReader';
+import type { OrchestrationReader } from './itemReader';
 
 // ---------------------------------------------------------------- the credential
 
@@ -134,7 +134,7 @@ export interface KeyedRequest {
  * The explicit key when the user set one (for example a payout id, to dedupe across executions),
  * otherwise a key derived from workflow id, execution id, node, run index, item index, operation and body.
  */
-export function idempotencyKeyFor(read: ItemReader, request: KeyedRequest): string {
+export function idempotencyKeyFor(read: OrchestrationReader, request: KeyedRequest): string {
 	const { ctx, itemIndex } = read;
 	const { operation, body, explicitKey } = request;
 	// The explicit key was checked once, when the item was read (explicitIdempotencyKey).
@@ -327,7 +327,7 @@ export function clearRoutesCache(): void {
  * The routes catalogue: required when a decimal amount must be converted, otherwise best effort
  * (it only adds the `...Formatted` output fields, and must never stop a valid request).
  */
-export async function catalogueFor(read: ItemReader, access: ServiceAccess, required: boolean): Promise<RoutesCatalogue | undefined> {
+export async function catalogueFor(read: OrchestrationReader, access: ServiceAccess, required: boolean): Promise<RoutesCatalogue | undefined> {
 	if (required) return await getRoutesCatalogue(read.ctx, access, read.itemIndex);
 	try {
 		return await getRoutesCatalogue(read.ctx, access, read.itemIndex);

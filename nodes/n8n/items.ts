@@ -1,7 +1,101 @@
-/** Per-item processing shared by the action nodes: bounded concurrency, order, pairing, continueOnFail. */
+/**
+ * The per-item part of both action nodes: one reader of an item's parameters (typed, the item index
+ * inside it), the chosen operation, and the loop over items (bounded concurrency, order, pairing,
+ * continueOnFail).
+ */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
-import { errorCodeOf, itemErrorOf } from './nodeErrors';
+import { inField } from '../shared/errors';
+import { integerInput, pathSegment, textInput } from '../shared/inputs';
+import { errorCodeOf, fieldError, itemErrorOf, planned, type FieldNaming, type ItemError } from './nodeErrors';
 import { assertToolActionAllowed } from './toolMode';
+
+/**
+ * One item's parameters, read once through typed rules of the protocol core (nodes/shared/inputs.ts).
+ * A failure becomes `Invalid "<field>" in item N: ...` before any request leaves; `naming` maps the
+ * core's field names to the node's parameters and the service's code for the same mistake.
+ */
+export class ItemReader {
+	private optionsRead?: IDataObject;
+
+	constructor(
+		readonly ctx: IExecuteFunctions,
+		readonly itemIndex: number,
+		readonly naming: FieldNaming = {},
+	) {}
+
+	/** Runs a rule of the core's plan; its error becomes n8n's, naming the field and this item. */
+	plan<T>(rule: () => T): T {
+		return planned(this.ctx, this.itemIndex, rule, this.naming);
+	}
+
+	/** Runs a rule about one input; its error names `field` (rules such as textInput do not know it). */
+	checkedField<T>(field: string, rule: () => T): T {
+		return this.plan(() => inField(field, rule));
+	}
+
+	/** `Invalid "<field>" in item N: <problem>`, for a rule the core cannot state. */
+	fail(field: string, problem: string, errorCode = this.naming.errorCode?.(field)): ItemError {
+		return fieldError(this.ctx.getNode(), this.itemIndex, { field, problem, errorCode });
+	}
+
+	/** A parameter as stored (after expressions), not checked; `fallback` when unset. */
+	parameter<T = unknown>(name: string, fallback: unknown = ''): T {
+		return this.ctx.getNodeParameter(name, this.itemIndex, fallback as never) as T;
+	}
+
+	/** The operation's "Options" collection (empty when the operation has none). */
+	get options(): IDataObject {
+		this.optionsRead ??= this.parameter<IDataObject | undefined>('options', {}) ?? {};
+		return this.optionsRead;
+	}
+
+	/** A text parameter, trimmed; '' when unset; objects, arrays, booleans and inexact numbers are refused. */
+	text(name: string): string {
+		return this.textOf(name, this.parameter(name));
+	}
+
+	/** `value` as text under the name `field` (a member of a collection, a JSON entry). */
+	textOf(field: string, value: unknown): string {
+		return this.checkedField(field, () => textInput(value));
+	}
+
+	/** A text parameter that goes into the URL path: encoded, dot segments refused. */
+	pathSegment(name: string): string {
+		const value = this.text(name);
+		return this.checkedField(name, () => pathSegment(value));
+	}
+
+	/** An integer parameter; fractions, exponents and text are field errors; undefined when unset. */
+	integer(name: string): number | undefined {
+		const value = this.parameter(name);
+		return this.checkedField(name, () => integerInput(value));
+	}
+
+	/** A text member of `from` (the options by default), trimmed; undefined when unset or empty. */
+	optionText(name: string, from: IDataObject = this.options, field = name): string | undefined {
+		const s = this.textOf(field, from[name]);
+		return s === '' ? undefined : s;
+	}
+
+	/** An integer member of `from` (the options by default); undefined when unset. */
+	optionInteger(name: string, from: IDataObject = this.options, field = name): number | undefined {
+		return this.checkedField(field, () => integerInput(from[name]));
+	}
+
+	/** The array member of a list answer, cut to "Limit" unless "Return All". */
+	listOf(body: IDataObject | undefined, member: string): IDataObject[] {
+		const list = body?.[member];
+		if (!Array.isArray(list)) throw new NodeOperationError(this.ctx.getNode(), `The answer has no "${member}" list`, { itemIndex: this.itemIndex });
+		return this.limited(list as IDataObject[]);
+	}
+
+	/** `list` cut to "Limit" unless "Return All". */
+	limited(list: IDataObject[]): IDataObject[] {
+		if (this.parameter('returnAll', false)) return list;
+		const limit = Math.max(1, Number(this.parameter('limit', 50)) || 50);
+		return list.slice(0, limit);
+	}
+}
 
 /**
  * Runs `fn` over 0..count-1 with at most `limit` in flight; results keep input order. After a

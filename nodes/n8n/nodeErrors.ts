@@ -72,7 +72,7 @@ export function fieldError(node: INode, itemIndex: number, { field, problem, err
 /** How a node names the core's fields and codes (the parameter name, the service's code for it). */
 export interface FieldNaming {
 	field?: (coreField: string) => string;
-	errorCode?: (error: ProtocolError & { field: string }) => string | undefined;
+	errorCode?: (field: string, reason?: string) => string | undefined;
 }
 
 /** Any failure of one item as n8n's error: core errors name their field; n8n's errors pass as they are. */
@@ -80,7 +80,7 @@ export function itemErrorOf(node: INode, itemIndex: number, error: unknown, nami
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ProtocolError && error.field !== undefined) {
 		const field = naming.field?.(error.field) ?? error.field;
-		return fieldError(node, itemIndex, { field, problem: error.message, errorCode: naming.errorCode?.(error as ProtocolError & { field: string }) });
+		return fieldError(node, itemIndex, { field, problem: error.message, errorCode: naming.errorCode?.(error.field, error.reason) });
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }

@@ -21,6 +21,13 @@ export class ProtocolError extends Error {
 	}
 }
 
+/** How a value is named in a message: "null", "an array", "an object", "a boolean"... */
+export function describeValue(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /** Runs a rule about one input; its ProtocolError names `field` (rules such as textInput do not know it). */
 export function inField<T>(field: string, rule: () => T): T {
 	let failure: unknown;

@@ -1,5 +1,5 @@
 import { isStablecoin, normalizeAssetInput, parseRoutingKey } from '../../nodes/shared/orchestration/enums';
-import { isWholeCents } from '../../nodes/shared/orchestration/inputs';
+import { isWholeCents } from '../../nodes/shared/orchestration/amounts';
 import { QUOTE_TTL_MS } from '../../nodes/shared/orchestration/limits';
 import { checkAddress, depositAddressFor, depositMemoFor } from './addresses';
 import type { CatalogueAsset, CatalogueView } from './catalogue';

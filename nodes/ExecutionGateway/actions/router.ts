@@ -1,7 +1,7 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { chosenOperation, processItems } from '../../n8n/items';
-import { ItemReader } from '../gateway';
+import { chosenOperation, ItemReader, processItems } from '../../n8n/items';
+import { GATEWAY_FIELDS } from '../gateway';
 import * as intent from './intent';
 import * as network from './network';
 import type { OperationModule } from './types';
@@ -19,5 +19,5 @@ const CONCURRENCY = 4;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const op = chosenOperation(this, resources, TOOL_ACTIONS);
-	return [await processItems(this, CONCURRENCY, async (itemIndex) => await op.execute.call(this, new ItemReader(this, itemIndex)))];
+	return [await processItems(this, CONCURRENCY, async (itemIndex) => await op.execute.call(this, new ItemReader(this, itemIndex, GATEWAY_FIELDS)))];
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { ItemReader } from '../gateway';
+import type { ItemReader } from '../../n8n/items';
 
 /** One operation: runs for one input item, read through its ItemReader, and returns its output object. */
 export type OperationExecute = (this: IExecuteFunctions, read: ItemReader) => Promise<IDataObject>;

@@ -1,7 +1,7 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { chosenOperation, processItems } from '../../n8n/items';
-import { concurrencyOf, ItemReader } from '../itemReader';
+import { concurrencyOf, OrchestrationReader } from '../itemReader';
 import { asAuthentication, serviceAccess } from '../service';
 import * as accumulationAddress from './accumulationAddress';
 import * as affiliate from './affiliate';
@@ -33,6 +33,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const op = chosenOperation(this, resources, TOOL_ACTIONS);
 	if (this.getInputData().length === 0) return [[]];
 	const access = await serviceAccess(this, asAuthentication(this.getNodeParameter('authentication', 0)));
-	const items = await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, new ItemReader(this, itemIndex), { access }));
+	const items = await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, new OrchestrationReader(this, itemIndex), { access }));
 	return [items];
 }

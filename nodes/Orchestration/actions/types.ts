@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ItemReader } from '../itemReader';
+import type { OrchestrationReader } from '../itemReader';
 import type { ServiceAccess } from '../service';
 
 /** What every operation gets besides its item: the checked credential. */
@@ -10,7 +10,7 @@ export interface OperationEnv {
 /** One operation: reads its item once (read), plans, sends, shapes; one output object or several. */
 export type OperationExecute = (
 	this: IExecuteFunctions,
-	read: ItemReader,
+	read: OrchestrationReader,
 	env: OperationEnv,
 ) => Promise<IDataObject | IDataObject[]>;
 

@@ -5,7 +5,7 @@
  * signature. The JSON text is written by hand so u64 amounts stay exact digits (never a JS number).
  * Every check throws the core's ProtocolError with the field and a reason, never echoing secrets.
  */
-import { ProtocolError } from '../errors';
+import { describeValue, ProtocolError } from '../errors';
 import { decodeSignedEip1559, Eip1559Error, toChecksumAddress, type DecodedEip1559 } from './eip1559';
 import { attempt, bytesToHex, bytesToPrefixedHex } from './hex';
 import { sha256Bytes, signDigestDer, verifyDerSignature } from './keys';
@@ -21,15 +21,9 @@ export const MAX_NONCE_LENGTH = 256;
 
 export type AssetType = 'btc' | 'token';
 
-function describe(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
 function requireString(value: unknown, field: string): string {
 	if (typeof value !== 'string') {
-		throw new ProtocolError(`${field} must be a string, got ${describe(value)}`, { field, reason: 'invalid_type' });
+		throw new ProtocolError(`${field} must be a string, got ${describeValue(value)}`, { field, reason: 'invalid_type' });
 	}
 	return value;
 }
@@ -100,7 +94,7 @@ export function parseU64(value: string | number | bigint, field: string): bigint
 		if (value.length > 20) throw new ProtocolError(`${field} exceeds the unsigned 64-bit maximum ${U64_MAX}`, { field, reason: 'out_of_range' });
 		parsed = BigInt(value);
 	} else {
-		throw new ProtocolError(`${field} must be an integer (string of digits, number or bigint), got ${describe(value)}`, { field, reason: 'invalid_type' });
+		throw new ProtocolError(`${field} must be an integer (string of digits, number or bigint), got ${describeValue(value)}`, { field, reason: 'invalid_type' });
 	}
 	if (parsed < 0n) throw new ProtocolError(`${field} must not be negative`, { field, reason: 'negative' });
 	if (parsed > U64_MAX) throw new ProtocolError(`${field} exceeds the unsigned 64-bit maximum ${U64_MAX}`, { field, reason: 'out_of_range' });

@@ -1,8 +1,7 @@
 // X-Idempotency-Key (spec 4): fresh per operation, reused when retrying the same request.
 // The live service accepts 1..255 printable ASCII characters (public-notes).
 import { createHash } from 'node:crypto';
-import { inField, ProtocolError } from '../errors';
-import { textInput } from './inputs';
+import { ProtocolError } from '../errors';
 
 /** `X-Idempotency-Key`: 1 to 255 printable ASCII characters (spec 4; public-notes). */
 export const IDEMPOTENCY_KEY_MIN_LENGTH = 1;
@@ -119,10 +118,12 @@ export function submitIdempotencyKey(body: Record<string, unknown>): string {
 	return SUBMIT_KEY_PREFIX + createHash('sha256').update(canonicalJson(reference)).digest('hex');
 }
 
-/** The key the user set (not trimmed: it must stay the one earlier runs sent), checked once; undefined when unset. */
-export function explicitIdempotencyKey(raw: unknown): string | undefined {
-	if (raw === undefined || raw === null || raw === '') return undefined;
-	const key = typeof raw === 'string' ? raw : inField('idempotencyKey', () => textInput(raw));
+/**
+ * The key the user set, checked once (1..255 printable ASCII); undefined when unset. The reader
+ * passes it as text and untrimmed: it must stay the key earlier runs sent.
+ */
+export function explicitIdempotencyKey(key: string | undefined): string | undefined {
+	if (key === undefined || key === '') return undefined;
 	const problem = validateIdempotencyKey(key);
 	if (problem !== undefined) throw new ProtocolError(problem, { field: 'idempotencyKey', reason: 'invalid_idempotency_key' });
 	return key;

@@ -6,6 +6,7 @@ export * from './schemas';
 export * from './webhooks';
 export * from './idempotency';
 export * from './deliveryMemory';
-export * from './inputs';
+export * from './amounts';
+export * from '../inputs';
 export * from './quotePlan';
 export * from './orderPlan';

@@ -5,15 +5,15 @@
  */
 import { inField, parseRequest, ProtocolError } from '../errors';
 import { explicitIdempotencyKey, submitIdempotencyKey } from './idempotency';
-import { assertNoClientFeeFields, requestWithAmount, smallestUnitAmount, withoutBlanks, type AmountInput, type RoutesLookup } from './quotePlan';
-import { mergeAdditionalFields } from './inputs';
+import { assertNoClientFeeFields, mergeAdditionalFields, requestWithAmount, smallestUnitAmount, withoutBlanks, type AmountInput, type RoutesLookup } from './quotePlan';
 import { OnrampDraftSchema, onrampAmountProblem, SubmitRequestSchema, type RouteAsset } from './schemas';
 
 /** What the item asks for: the members the operation sets, the extra JSON, the key the user set. */
 export interface OrderInput {
 	request: Record<string, unknown>;
 	additionalFields: Record<string, unknown>;
-	idempotencyKey: unknown;
+	/** The key the user set, as text (the reader's), checked here; undefined when unset. */
+	idempotencyKey: string | undefined;
 }
 
 export interface SubmitPlan {

@@ -7,7 +7,7 @@
 import { inField, parseRequest, ProtocolError } from '../errors';
 import { isStablecoin } from './enums';
 import { explicitIdempotencyKey } from './idempotency';
-import { assertWholeCents, decimalToSmallestUnit, mergeAdditionalFields, withFormattedAmounts, type AmountFormat } from './inputs';
+import { assertWholeCents, decimalToSmallestUnit, withFormattedAmounts, type AmountFormat } from './amounts';
 import type { ZodType } from 'zod';
 import { QuoteDraftSchema, type RouteAsset } from './schemas';
 
@@ -25,7 +25,8 @@ export interface QuoteInput {
 	request: Record<string, unknown>;
 	amount: AmountInput;
 	additionalFields: Record<string, unknown>;
-	idempotencyKey: unknown;
+	/** The key the user set, as text (the reader's), checked here; undefined when unset. */
+	idempotencyKey: string | undefined;
 	isClientKey: boolean;
 }
 
@@ -53,6 +54,24 @@ export interface PlannedQuote {
 	request: Record<string, unknown>;
 	source?: RouteAsset;
 	destination?: RouteAsset;
+}
+
+/**
+ * The request with the "Additional Fields" members added. A member the operation already set from
+ * its own, validated parameters (or sets later: `alsoSet`) is refused (it would silently override
+ * them); others pass through.
+ */
+export function mergeAdditionalFields(body: Record<string, unknown>, extra: Record<string, unknown>, alsoSet: string[] = []): Record<string, unknown> {
+	const collisions = Object.keys(extra).filter((key) => Object.prototype.hasOwnProperty.call(body, key) || alsoSet.includes(key));
+	if (collisions.length > 0) {
+		const names = collisions.map((key) => `"${key}"`).join(', ');
+		throw new ProtocolError(
+			`sets ${names}, which this operation already sets from its own parameter${collisions.length > 1 ? 's' : ''}; ` +
+				'change the parameter instead (additional fields may only add members the node does not set)',
+			{ reason: 'additional_field_collision' },
+		);
+	}
+	return { ...body, ...extra };
 }
 
 /** Drops undefined and empty-string members so optional parameters left blank are not sent. */

@@ -16,7 +16,7 @@ import {
 	isValidAssetInput,
 	normalizeAssetInput,
 } from './enums';
-import { isDigits, MAX_AMOUNT_LENGTH } from './inputs';
+import { isDigits, MAX_AMOUNT_LENGTH } from './amounts';
 import { parseWithSchema } from '../errors';
 
 // ---------------------------------------------------------------- bounds (spec 8)

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { decimalToSmallestUnit, smallestUnitToDecimal } from '../../../nodes/shared/orchestration/inputs';
+import { decimalToSmallestUnit, smallestUnitToDecimal } from '../../../nodes/shared/orchestration/amounts';
 import { AffiliateRefSchema, AppFeeSchema, OnrampRequestSchema, SubmitRequestSchema } from '../../../nodes/shared/orchestration/schemas';
 import { authenticate } from '../auth';
 import { catalogueView, type OrchestrationContext } from '../context';

@@ -202,21 +202,21 @@ describe('Execution Gateway against the live service behaviour', () => {
 			['nonce', { options: { nonce: true } }, 'a boolean'],
 		])('"%s" that is not text is refused (%#)', async (field, extra, what) => {
 			const error = await runError(gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }], extra as INodeParameters)));
-			expect(error.message).toBe(`Invalid "${field}" in item 0: must be text, got ${what}; pass it as a string`);
+			expect(error.message).toBe(`Invalid "${field}" in item 0: must be text, got ${what}; pass a string (an expression must resolve to text)`);
 		});
 
 		it('a spark transfer id, token id or signed transaction that is not text is refused', async () => {
 			const id = await runError(gatewayHarness(env, depositParams([{ sparkTransferId: { id: 'x' } as unknown as string, amount: '5000' }])));
-			expect(id.message).toBe('Invalid "deposits[0].sparkTransferId" in item 0: must be text, got an object; pass it as a string');
+			expect(id.message).toBe('Invalid "deposits[0].sparkTransferId" in item 0: must be text, got an object; pass a string (an expression must resolve to text)');
 			const token = await runError(gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), assetType: 'token', tokenId: false as unknown as string, amount: '5' }])));
-			expect(token.message).toBe('Invalid "deposits[0].tokenId" in item 0: must be text, got a boolean; pass it as a string');
+			expect(token.message).toBe('Invalid "deposits[0].tokenId" in item 0: must be text, got a boolean; pass a string (an expression must resolve to text)');
 			const tx = await runError(gatewayHarness(env, { resource: 'intent', operation: 'execute', action: 'execute', evmTransaction: ['0x02'] as unknown as string, deposits: {} }));
-			expect(tx.message).toBe('Invalid "evmTransaction" in item 0: must be text, got an array; pass it as a string');
+			expect(tx.message).toBe('Invalid "evmTransaction" in item 0: must be text, got an array; pass a string (an expression must resolve to text)');
 		});
 
 		it('Intent > Get refuses a submission id that is not text, before any request', async () => {
 			const error = await runError(gatewayHarness(env, { resource: 'intent', operation: 'get', submissionId: { id: 1 } as unknown as string, options: {} }));
-			expect(error.message).toBe('Invalid "submissionId" in item 0: must be text, got an object; pass it as a string');
+			expect(error.message).toBe('Invalid "submissionId" in item 0: must be text, got an object; pass a string (an expression must resolve to text)');
 			expect(env.proxy.requests).toEqual([]);
 		});
 	});

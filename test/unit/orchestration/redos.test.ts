@@ -5,7 +5,7 @@
  */
 import { amountInputText, assertAmountText, decimalToSmallestUnit, isValidAssetInput, normalizeStatusResponse, OfframpRequestSchema, OnrampRequestSchema, smallestUnitToDecimal } from '../../../nodes/shared/orchestration';
 import { QuoteResponseSchema } from '../../../sandbox/orchestration/responses';
-import { withFormattedAmounts } from '../../../nodes/shared/orchestration/inputs';
+import { withFormattedAmounts } from '../../../nodes/shared/orchestration/amounts';
 
 const BOUND_MS = 50;
 const SIZES = [100_000, 1_000_000];

@@ -12,6 +12,7 @@ import {
 	serializeWireIntent,
 	type WireDeposit,
 } from '../../../shared/gateway/canonical';
+import { describeValue } from '../../../shared/errors';
 import { bytesToHex } from '../../../shared/gateway/hex';
 import {
 	canonicalBodyOf,
@@ -24,17 +25,15 @@ import {
 } from '../../../shared/gateway/intentPlan';
 import { sha256Bytes, sha256Hex, signDigestDer } from '../../../shared/gateway/keys';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/responses';
-import { ItemError, itemErrorOf, planned, ServiceError } from '../../../n8n/nodeErrors';
+import type { ItemReader } from '../../../n8n/items';
+import { ItemError, itemErrorOf, ServiceError } from '../../../n8n/nodeErrors';
 import { joinUrl } from '../../../n8n/transport';
 import {
 	authenticatedCall,
-	describeValue,
 	forgetNetworkInfo,
-	GATEWAY_FIELDS,
 	type GatewaySigner,
 	getNetworkInfo,
 	hintFor,
-	type ItemReader,
 	signerOf,
 	waitForFinal,
 	waitOptionFields,
@@ -184,7 +183,7 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/* Reading the item once, and its identity across n8n's Retry On Fail (nonce, expiry, memory). */
+/* Reading the item once, and its identity across n8n's Retry On Fail (nonce, expiry, what it remembers). */
 
 /**
  * §2.1 u64 amount, exact: a string of digits, a bigint parsed from JSON text, or a JS number that
@@ -205,10 +204,10 @@ function amountOf(read: ItemReader, field: string, value: unknown): string | big
 function depositOf(read: ItemReader, entry: IDataObject, k: number): WireDeposit {
 	const at = `deposits[${k}]`;
 	const asset = entry.asset as IDataObject | undefined;
-	const assetType = read.text(`${at}.assetType`, entry.assetType ?? asset?.type).toLowerCase();
-	const tokenId = read.text(`${at}.tokenId`, entry.tokenId ?? asset?.tokenId);
+	const assetType = read.textOf(`${at}.assetType`, entry.assetType ?? asset?.type).toLowerCase();
+	const tokenId = read.textOf(`${at}.tokenId`, entry.tokenId ?? asset?.tokenId);
 	return {
-		sparkTransferId: read.text(`${at}.sparkTransferId`, entry.sparkTransferId),
+		sparkTransferId: read.textOf(`${at}.sparkTransferId`, entry.sparkTransferId),
 		asset: (assetType === 'token' ? { type: 'token', tokenId } : { type: assetType === '' ? 'btc' : assetType }) as WireDeposit['asset'],
 		amount: amountOf(read, `${at}.amount`, entry.amount),
 	};
@@ -264,7 +263,7 @@ type ActionFields = { recipient: string } | { evmTransaction: string };
 function readAction(read: ItemReader): ActionFields {
 	const action = read.parameter<string>('action');
 	const field = action === 'execute' ? 'evmTransaction' : 'recipient';
-	const value = read.text(field, read.parameter<unknown>(field, ''));
+	const value = read.text(field);
 	if (value === '') {
 		const problem =
 			field === 'recipient'
@@ -289,14 +288,14 @@ function readIntentInput(read: ItemReader, options: IDataObject): IntentInput {
 		deposits: readDeposits(read, options),
 		action: readAction(read),
 		expiresAt: hasExpiresAt ? parseExpiresAt(read, options.expiresAt) : undefined,
-		nonce: read.text('nonce', options.nonce) || undefined,
+		nonce: read.textOf('nonce', options.nonce) || undefined,
 		chainId: optionalChainId(options),
 	};
 }
 
 /** The item, read once: the plan's input and the options collection (wait options, paused policy). */
 export function readExecuteItem(read: ItemReader): { input: IntentInput; options: IDataObject } {
-	const options = read.parameter<IDataObject>('options', {});
+	const options = read.options;
 	return { input: readIntentInput(read, options), options };
 }
 
@@ -326,7 +325,7 @@ export function deriveNonce(read: ItemReader, contentWithoutNonce: string): stri
 }
 
 /** What this execution remembers about one intent (nonce + content): its expiry and its submission. */
-export interface IntentMemo {
+export interface RememberedIntent {
 	expiresAt?: number;
 	submission?: IDataObject;
 	/** Digest of the message already sent once in this execution (its answer may have been lost). */
@@ -338,20 +337,20 @@ export interface IntentMemo {
  * signs the same expiry (hence the same message and intent id) and an item that was already
  * accepted returns its first submission instead of failing with nonce_replayed.
  */
-export function intentMemo(ctx: IExecuteFunctions, nonce: string, contentWithoutNonce: string): IntentMemo {
+export function rememberedIntent(ctx: IExecuteFunctions, nonce: string, contentWithoutNonce: string): RememberedIntent {
 	const context = ctx.getContext('node');
 	const key = `intent:${sha256Hex(`${nonce}\n${contentWithoutNonce}`)}`;
-	const memo = (context[key] as IntentMemo | undefined) ?? {};
-	context[key] = memo;
-	return memo;
+	const remembered = (context[key] as RememberedIntent | undefined) ?? {};
+	context[key] = remembered;
+	return remembered;
 }
 
 /** The expiry to sign: the explicit one, a remembered one with time left, or now + 15 minutes. */
-export function expiryFor(memo: IntentMemo, explicit: number | undefined, now: number): number {
+export function expiryFor(remembered: RememberedIntent, explicit: number | undefined, now: number): number {
 	if (explicit !== undefined) return explicit;
-	if (memo.expiresAt !== undefined && memo.expiresAt - now >= MIN_REMAINING_MS) return memo.expiresAt;
-	memo.expiresAt = now + DEFAULT_EXPIRY_MS;
-	return memo.expiresAt;
+	if (remembered.expiresAt !== undefined && remembered.expiresAt - now >= MIN_REMAINING_MS) return remembered.expiresAt;
+	remembered.expiresAt = now + DEFAULT_EXPIRY_MS;
+	return remembered.expiresAt;
 }
 
 /**
@@ -429,13 +428,13 @@ interface Submission {
 }
 
 /** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
-async function submit(read: ItemReader, intent: Submission, memo: IntentMemo): Promise<IDataObject> {
+async function submit(read: ItemReader, intent: Submission, remembered: RememberedIntent): Promise<IDataObject> {
 	const { ctx, itemIndex } = read;
 	const { signer, plan, header } = intent;
 	const digest = sha256Bytes(closeCanonicalBody(intent.canonicalBody, header));
 	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
-	const sentBefore = memo.sentDigest === signed.digestHex;
-	memo.sentDigest = signed.digestHex;
+	const sentBefore = remembered.sentDigest === signed.digestHex;
+	remembered.sentDigest = signed.digestHex;
 	const signature = { messageDigest: signed.digestHex, signerPublicKey: signer.publicKey, chainId: header.chainId };
 	let body: unknown;
 	try {
@@ -456,27 +455,26 @@ async function submit(read: ItemReader, intent: Submission, memo: IntentMemo): P
 }
 
 export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
-	const { itemIndex } = read;
 	const { input, options } = readExecuteItem(read);
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
-	const plan = planned(this, itemIndex, () => planIntent(input, Date.now()), GATEWAY_FIELDS);
+	const plan = read.plan(() => planIntent(input, Date.now()));
 
 	const signer = await signerOf(read);
 	const info = await getNetworkInfo(read, signer.gatewayUrl);
 	const warning = pausedWarning(read, info, options);
-	planned(this, itemIndex, () => checkAgainstNetwork(plan, info), GATEWAY_FIELDS);
+	read.plan(() => checkAgainstNetwork(plan, info));
 	const chainId = info.execution.chainId;
 
 	// The body (chain, transfers, action) seeds the default nonce and is closed with the header to sign.
 	const canonicalBody = canonicalBodyOf(plan, chainId);
 	const nonce = plan.nonce ?? deriveNonce(read, canonicalBody);
-	const memo = intentMemo(this, nonce, canonicalBody);
-	if (!memo.submission) {
-		const header = { chainId, nonce, expiresAt: expiryFor(memo, plan.expiresAt, Date.now()) };
-		memo.submission = await submit(read, { signer, plan, header, canonicalBody }, memo);
-		if (memo.submission.outcome === 'accepted_earlier') return { ...memo.submission };
+	const remembered = rememberedIntent(this, nonce, canonicalBody);
+	if (!remembered.submission) {
+		const header = { chainId, nonce, expiresAt: expiryFor(remembered, plan.expiresAt, Date.now()) };
+		remembered.submission = await submit(read, { signer, plan, header, canonicalBody }, remembered);
+		if (remembered.submission.outcome === 'accepted_earlier') return { ...remembered.submission };
 	}
-	const submission: IDataObject = { ...(memo.submission as IDataObject), ...(warning ? { warning } : {}) };
+	const submission: IDataObject = { ...(remembered.submission as IDataObject), ...(warning ? { warning } : {}) };
 	const wait = waitOptionsOf(options);
 	// After a lost answer the submission id is unknown, so there is nothing to poll.
 	if (!wait.waitUntilFinal || submission.submissionId === null) return submission;

@@ -1,11 +1,10 @@
 /** intent.get: GET /api/v1/intents/{submissionId} (execution-gateway.md §2.3, §4), optionally until final. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
-
+import type { ItemReader } from '../../../n8n/items';
 import {
 	fetchIntent,
 	gatewayUrlOf,
-	type ItemReader,
 	waitForFinal,
 	waitOptionFields,
 	waitOptionsOf,
@@ -27,9 +26,9 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
-	const submissionId = read.text('submissionId', read.parameter<unknown>('submissionId', ''));
+	const submissionId = read.text('submissionId');
 	if (submissionId === '') throw read.fail('submissionId', 'is empty', 'invalid_submission_id');
-	const wait = waitOptionsOf(read.parameter<IDataObject>('options', {}));
+	const wait = waitOptionsOf(read.options);
 	const gatewayUrl = await gatewayUrlOf(read);
 	if (wait.waitUntilFinal) return await waitForFinal(read, { gatewayUrl, submissionId }, wait);
 	return await fetchIntent(read, gatewayUrl, submissionId);

@@ -2,7 +2,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { joinUrl } from '../../../n8n/transport';
-import { gatewayUrlOf, publicGet, type ItemReader } from '../../gateway';
+import type { ItemReader } from '../../../n8n/items';
+import { gatewayUrlOf, publicGet } from '../../gateway';
 
 export const description: INodeProperties[] = [];
 

@@ -2,7 +2,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 
-import { gatewayUrlOf, getNetworkInfo, type ItemReader } from '../../gateway';
+import type { ItemReader } from '../../../n8n/items';
+import { gatewayUrlOf, getNetworkInfo } from '../../gateway';
 
 const show = { resource: ['network'], operation: ['getInfo'] };
 
@@ -20,7 +21,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
-	const options = read.parameter<IDataObject>('options', {});
+	const options = read.options;
 	const gatewayUrl = await gatewayUrlOf(read);
 	const info = await getNetworkInfo(read, gatewayUrl, options.forceRefresh === true);
 	return structuredClone(info) as IDataObject;

@@ -4,8 +4,9 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { idempotencyKeyOption, showFor } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -24,9 +25,9 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [idempotencyKeyOption]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
 	const idOrAddress = read.pathSegment('idOrAddress');
-	const explicitKey = read.idempotencyKey();
+	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: `/v1/accumulation-addresses/${idOrAddress}/reindex`,

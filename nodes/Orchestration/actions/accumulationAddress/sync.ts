@@ -1,8 +1,9 @@
 /** accumulationAddress.sync (deprecated): POST /v1/accumulation-addresses/sync, no body (orchestration-service.md §2.8, §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { idempotencyKeyOption, showFor } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -10,8 +11,8 @@ const show = showFor('accumulationAddress', ['sync']);
 
 export const description: INodeProperties[] = [optionsCollection(show, [idempotencyKeyOption])];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
-	const explicitKey = read.idempotencyKey();
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/accumulation-addresses/sync',

@@ -1,7 +1,7 @@
 /** liquidationAddress.get (deprecated): GET /v1/liquidation-addresses/{id} (orchestration-service.md §2.5, §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { showFor } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
 	const id = read.pathSegment('liquidationAddressId');
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',

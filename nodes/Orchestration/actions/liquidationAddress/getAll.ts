@@ -1,7 +1,7 @@
 /** liquidationAddress.getAll (deprecated): GET /v1/liquidation-addresses, one item per address (orchestration-service.md §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { limitField, returnAllField, showFor } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -9,7 +9,7 @@ const show = showFor('liquidationAddress', ['getAll']);
 
 export const description: INodeProperties[] = [returnAllField(show), limitField(show)];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'GET',
 		path: '/v1/liquidation-addresses',

@@ -17,7 +17,7 @@ import {
 	showFor,
 	turnstileTokenOption,
 } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -61,24 +61,24 @@ export const description: INodeProperties[] = [
 ];
 
 /** The item's onramp, read once: sats (amount) or USD (amountFiatUsd); checked by planOnramp. */
-function readOnrampInput(read: ItemReader, isClientKey: boolean): OnrampInput {
-	const bySats = read.textParameter('amountType') !== 'amountFiatUsd';
+function readOnrampInput(read: OrchestrationReader, isClientKey: boolean): OnrampInput {
+	const bySats = read.text('amountType') !== 'amountFiatUsd';
 	const amount = bySats ? read.amount() : undefined;
 	const request = {
-		destinationChain: read.textParameter('destinationChain'),
+		destinationChain: read.text('destinationChain'),
 		destinationAsset: read.asset('destinationAsset'),
-		recipientAddress: read.textParameter('recipientAddress'),
+		recipientAddress: read.text('recipientAddress'),
 		amountFiatUsd: bySats ? undefined : read.decimal('amountFiatUsd'),
 		amountMode: read.optionText('amountMode'),
 		slippageBps: read.optionInteger('slippageBps'),
 		refundAddress: read.optionText('refundAddress'),
 		affiliateId: read.optionText('affiliateId'),
 	};
-	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.options.idempotencyKey, isClientKey };
+	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey(), isClientKey };
 }
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planOnramp(readOnrampInput(read, access.isClientKey)));
 	const headers = read.turnstileHeaders();
 	const catalogue = await catalogueFor(read, access, plan.routes === 'required');

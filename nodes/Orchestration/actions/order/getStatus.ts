@@ -12,10 +12,10 @@ import {
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
-import { withFormattedAmounts } from '../../../shared/orchestration/inputs';
+import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
 import { concurrencyOption, showFor } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
 import { waitUntilFinal } from '../../../n8n/transport';
@@ -148,7 +148,7 @@ export function statusOutput(state: NormalizedStatus): IDataObject {
 
 /** One item's status lookup: its reader, the credential, the query and the read token. */
 interface Lookup {
-	read: ItemReader;
+	read: OrchestrationReader;
 	access: ServiceAccess;
 	qs: IDataObject;
 	readToken: string | undefined;
@@ -188,10 +188,10 @@ interface WaitLimits {
 	quoteDeadline?: number;
 }
 
-function waitLimits(read: ItemReader, expiresAt: string | undefined): WaitLimits {
-	const intervalSeconds = Math.max(MIN_POLL_INTERVAL_SECONDS, Number(read.unchecked('pollIntervalSeconds', 5)) || MIN_POLL_INTERVAL_SECONDS);
-	const timeoutSeconds = Math.max(0, Number(read.unchecked('waitTimeoutSeconds', 600)) || 0);
-	const graceSeconds = Math.max(0, Number(read.unchecked('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
+function waitLimits(read: OrchestrationReader, expiresAt: string | undefined): WaitLimits {
+	const intervalSeconds = Math.max(MIN_POLL_INTERVAL_SECONDS, Number(read.parameter('pollIntervalSeconds', 5)) || MIN_POLL_INTERVAL_SECONDS);
+	const timeoutSeconds = Math.max(0, Number(read.parameter('waitTimeoutSeconds', 600)) || 0);
+	const graceSeconds = Math.max(0, Number(read.parameter('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
 	return {
 		intervalMs: intervalSeconds * 1000,
 		deadline: Date.now() + timeoutSeconds * 1000,
@@ -222,7 +222,7 @@ async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined): Pro
 /** What went wrong when waiting did not reach a final status, for the error and its hint. */
 function waitFailure(l: Lookup, wait: WaitResult): NodeOperationError {
 	const { ctx, itemIndex } = l.read;
-	const timeoutSeconds = Number(l.read.unchecked('waitTimeoutSeconds', 600)) || 0;
+	const timeoutSeconds = Number(l.read.parameter('waitTimeoutSeconds', 600)) || 0;
 	const hint = 'Raise "Timeout (Seconds)", or set "On Timeout" to Return Last State to continue with the last status.';
 	if (wait.endedBy === 'quoteExpired') {
 		return new NodeOperationError(
@@ -249,18 +249,18 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
-	const lookupBy = read.textParameter('lookupBy') === 'quoteId' ? 'quoteId' : 'id';
-	const identifier = read.textParameter(lookupBy);
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+	const lookupBy = read.text('lookupBy') === 'quoteId' ? 'quoteId' : 'id';
+	const identifier = read.text(lookupBy);
 	if (identifier === '') throw read.fail(lookupBy, 'is required');
-	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
+	const readToken = access.isClientKey ? read.text('readToken') || undefined : undefined;
 	const lookup: Lookup = { read, access, qs: { [lookupBy]: identifier }, readToken };
-	const wait = read.unchecked('waitUntilFinal', false) as boolean;
+	const wait = read.parameter('waitUntilFinal', false) as boolean;
 
 	// waiting by quote ID keeps polling through 404s: the order appears only once the deposit is paid
 	const first = await readOrder(lookup, wait && lookupBy === 'quoteId');
 	const result: WaitResult = wait ? await waitForOrder(lookup, first) : { state: first, endedBy: 'final' };
-	if (result.endedBy !== 'final' && read.unchecked('onTimeout', 'error') !== 'returnLastState') {
+	if (result.endedBy !== 'final' && read.parameter('onTimeout', 'error') !== 'returnLastState') {
 		throw waitFailure(lookup, result);
 	}
 	const out = result.state ? await statusWithAmounts(lookup, result.state) : noOrderOutput(lookup, result);

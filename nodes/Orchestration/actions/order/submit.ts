@@ -14,7 +14,7 @@ import {
 	showFor,
 	turnstileTokenOption,
 } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -99,27 +99,27 @@ export const description: INodeProperties[] = [
 ];
 
 /** The source reference the user chose (public-notes: one per deposit kind). */
-function readSourceReference(read: ItemReader): IDataObject {
-	switch (read.textParameter('sourceReference')) {
+function readSourceReference(read: OrchestrationReader): IDataObject {
+	switch (read.text('sourceReference')) {
 		case 'txHash':
-			return { txHash: read.textParameter('txHash'), sourceAddress: read.textParameter('sourceAddress') };
+			return { txHash: read.text('txHash'), sourceAddress: read.text('sourceAddress') };
 		case 'sparkTxHash':
-			return { sparkTxHash: read.textParameter('sparkTxHash'), sourceSparkAddress: read.textParameter('sourceSparkAddress') };
+			return { sparkTxHash: read.text('sparkTxHash'), sourceSparkAddress: read.text('sourceSparkAddress') };
 		case 'bitcoinTxid':
-			return { bitcoinTxid: read.textParameter('bitcoinTxid'), bitcoinVout: read.integer('bitcoinVout') };
+			return { bitcoinTxid: read.text('bitcoinTxid'), bitcoinVout: read.integer('bitcoinVout') };
 		case 'lightningReceiveRequestId':
-			return { lightningReceiveRequestId: read.textParameter('lightningReceiveRequestId') };
+			return { lightningReceiveRequestId: read.text('lightningReceiveRequestId') };
 		default:
 			return {};
 	}
 }
 
-function readSubmitInput(read: ItemReader): OrderInput {
-	const request = { quoteId: read.textParameter('quoteId'), ...readSourceReference(read) };
-	return { request, additionalFields: read.additionalFields(), idempotencyKey: read.options.idempotencyKey };
+function readSubmitInput(read: OrchestrationReader): OrderInput {
+	const request = { quoteId: read.text('quoteId'), ...readSourceReference(read) };
+	return { request, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey() };
 }
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
 	const { request, idempotencyKey } = read.plan(() => planSubmit(readSubmitInput(read)));
 	const headers = read.turnstileHeaders();
 	const res = await orchestrationRequest<IDataObject>(this, access, {

@@ -10,7 +10,7 @@ import {
 	refundChainOption,
 	showFor,
 } from '../../parameters';
-import { readQuoteRoute, type ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -88,7 +88,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** "App Fees" and "Affiliate IDs" of the options as §4.1 lists them; undefined when empty. */
-function readFeeFields(read: ItemReader): { appFees?: IDataObject[]; affiliateIds?: Array<string | IDataObject> } {
+function readFeeFields(read: OrchestrationReader): { appFees?: IDataObject[]; affiliateIds?: Array<string | IDataObject> } {
 	const fees = ((read.options.appFees as IDataObject | undefined)?.fee as IDataObject[] | undefined) ?? [];
 	const affiliates = ((read.options.affiliateIds as IDataObject | undefined)?.affiliate as IDataObject[] | undefined) ?? [];
 	return {
@@ -97,7 +97,7 @@ function readFeeFields(read: ItemReader): { appFees?: IDataObject[]; affiliateId
 	};
 }
 
-function readAppFee(read: ItemReader, fee: IDataObject, at: string): IDataObject {
+function readAppFee(read: OrchestrationReader, fee: IDataObject, at: string): IDataObject {
 	const feeBps = read.optionInteger('feeBps', fee, `${at}.feeBps`);
 	if (feeBps === undefined) throw read.fail(`${at}.feeBps`, 'is required');
 	const affiliateId = read.optionText('affiliateId', fee, `${at}.affiliateId`);
@@ -105,18 +105,18 @@ function readAppFee(read: ItemReader, fee: IDataObject, at: string): IDataObject
 	return { recipient, feeBps, ...(affiliateId ? { affiliateId } : {}) };
 }
 
-function readAffiliate(read: ItemReader, entry: IDataObject, at: string): string | IDataObject {
+function readAffiliate(read: OrchestrationReader, entry: IDataObject, at: string): string | IDataObject {
 	const affiliateId = read.optionText('affiliateId', entry, `${at}.affiliateId`) ?? '';
 	const feeBps = read.optionInteger('feeBps', entry, `${at}.feeBps`);
 	return feeBps === undefined ? affiliateId : { affiliateId, feeBps };
 }
 
 /** The item's quote request, read once; checked by planQuote. */
-function readQuoteInput(read: ItemReader, isClientKey: boolean): QuoteInput {
+function readQuoteInput(read: OrchestrationReader, isClientKey: boolean): QuoteInput {
 	const amount = read.amount();
 	const request = {
-		...readQuoteRoute(read),
-		recipientAddress: read.textParameter('recipientAddress'),
+		...read.quoteRoute(),
+		recipientAddress: read.text('recipientAddress'),
 		includeCalldata: read.options.includeCalldata === true ? true : undefined,
 		amountlessInvoice: read.options.amountlessInvoice === true ? true : undefined,
 		affiliateId: read.optionText('affiliateId'),
@@ -125,11 +125,11 @@ function readQuoteInput(read: ItemReader, isClientKey: boolean): QuoteInput {
 		slippageBps: read.optionInteger('slippageBps'),
 		...readFeeFields(read),
 	};
-	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.options.idempotencyKey, isClientKey };
+	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey(), isClientKey };
 }
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planQuote(readQuoteInput(read, access.isClientKey)));
 	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
 	const { request, source, destination } = read.plan(() => completeQuote(plan, catalogue));

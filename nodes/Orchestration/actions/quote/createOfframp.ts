@@ -22,7 +22,7 @@ import {
 	sourceAssetField,
 	sourceChainField,
 } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -41,20 +41,20 @@ export const description: INodeProperties[] = [
 ];
 
 /** The item's offramp request, read once; checked by planQuote against the offramp's draft schema. */
-function readOfframpInput(read: ItemReader, isClientKey: boolean): QuoteInput {
+function readOfframpInput(read: OrchestrationReader, isClientKey: boolean): QuoteInput {
 	const amount = read.amount();
 	const request = {
-		sourceChain: read.textParameter('sourceChain'),
+		sourceChain: read.text('sourceChain'),
 		sourceAsset: read.asset('sourceAsset'),
-		recipientAddress: read.textParameter('recipientAddress'),
+		recipientAddress: read.text('recipientAddress'),
 		refundAddress: read.optionText('refundAddress'),
 		slippageBps: read.optionInteger('slippageBps'),
 		affiliateId: read.optionText('affiliateId'),
 	};
-	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.options.idempotencyKey, isClientKey };
+	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey(), isClientKey };
 }
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planQuote(readOfframpInput(read, access.isClientKey), OfframpDraftSchema));
 	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
 	const { sourceChain, sourceAsset } = plan.draft as Record<string, string>;

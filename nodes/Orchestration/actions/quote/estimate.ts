@@ -12,7 +12,7 @@ import {
 	showFor,
 	slippageBpsOption,
 } from '../../parameters';
-import { readQuoteRoute, type ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -37,10 +37,10 @@ export const description: INodeProperties[] = [
 ];
 
 /** The item's estimate query, read once; checked by planQuote against the estimate's draft schema. */
-function readEstimateInput(read: ItemReader): QuoteInput {
+function readEstimateInput(read: OrchestrationReader): QuoteInput {
 	const amount = read.amount();
 	const request = {
-		...readQuoteRoute(read),
+		...read.quoteRoute(),
 		recipientAddress: read.optionText('recipientAddress'),
 		slippageBps: read.optionInteger('slippageBps'),
 		affiliateId: read.optionText('affiliateId'),
@@ -49,7 +49,7 @@ function readEstimateInput(read: ItemReader): QuoteInput {
 	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: undefined, isClientKey: false };
 }
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planQuote(readEstimateInput(read), EstimateDraftSchema));
 	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
 	const { request, source, destination } = read.plan(() => completeQuote(plan, catalogue));

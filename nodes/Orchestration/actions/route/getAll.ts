@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { isTokenizedEquity } from '../../../shared/orchestration/enums';
 import type { RouteAsset } from '../../../shared/orchestration/schemas';
 import { filtersCollection, limitField, returnAllField, showFor } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { getRoutesCatalogue, type RoutesCatalogue } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -109,8 +109,8 @@ export function routeFilterFrom(filters: IDataObject): RouteFilter {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject[]> {
-	const filters = read.unchecked('filters', {}) as IDataObject;
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
+	const filters = read.parameter('filters', {}) as IDataObject;
 	const catalogue = await getRoutesCatalogue(this, access, read.itemIndex);
 	return read.limited(filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[]);
 }

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { normalizeAssetInput } from '../../../shared/orchestration/enums';
 import { withoutBlanks } from '../../../shared/orchestration/quotePlan';
 import { filtersCollection, showFor } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -28,8 +28,8 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
-	const filters = read.unchecked('filters', {}) as IDataObject;
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+	const filters = read.parameter('filters', {}) as IDataObject;
 	// filters reach the query string: text only, never "[object Object]"
 	const filter = (name: string) => read.optionText(name, filters, `filters.${name}`);
 	const asset = (name: string) => {

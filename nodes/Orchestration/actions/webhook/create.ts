@@ -6,9 +6,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { parseRequest } from '../../../shared/errors';
+import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { WebhookCreateRequestSchema } from '../../../shared/orchestration/schemas';
 import { concurrencyOption, idempotencyKeyOption, showFor } from '../../parameters';
-import type { ItemReader } from '../../itemReader';
+import type { OrchestrationReader } from '../../itemReader';
 import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
@@ -48,10 +49,10 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, { access }: OperationEnv): Promise<IDataObject> {
-	const body: IDataObject = { url: read.textParameter('url') };
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+	const body: IDataObject = { url: read.text('url') };
 	read.plan(() => parseRequest(WebhookCreateRequestSchema, body));
-	const explicitKey = read.idempotencyKey();
+	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
 		method: 'POST',
 		path: '/v1/webhooks',

@@ -1,6 +1,6 @@
-// Exact inputs that reach the wire: amounts (decimal text <-> smallest-unit integer strings), integers
-// and text, whatever their source (typed text, or a value an expression produced). Nothing is rounded,
-// truncated or stringified behind the user's back; every check is linear and length-capped first.
+// Exact amounts that reach the wire (decimal text <-> smallest-unit integer strings), whatever their
+// source (typed text, or a value an expression produced). Nothing is rounded, truncated or
+// stringified behind the user's back; every check is linear and length-capped first.
 //
 // Exact conversion between human decimals and smallest-unit integer strings (spec 2: amounts are
 // integer strings in the asset's smallest unit, `decimals` from the routes listing).
@@ -11,14 +11,12 @@
 // typo in a money field), surrounding whitespace, signs, exponents, grouping separators.
 // Fractional zeros beyond the asset's precision are accepted because the value stays exact
 // ("1.5000000" with 6 decimals is 1500000).
-import { ProtocolError } from '../errors';
+import { describeValue, ProtocolError } from '../errors';
 
 /** Largest `decimals` the amount helpers accept. */
 export const MAX_DECIMALS = 30;
 /** Longest amount text accepted, checked before any pattern runs (uint256 has 78 digits). */
 export const MAX_AMOUNT_LENGTH = 100;
-/** Longest integer text accepted for bps, indexes and counts (safe integers have 16 digits). */
-export const MAX_INTEGER_LENGTH = 16;
 /** Significant digits a double keeps exactly for any decimal text (DBL_DIG). */
 export const EXACT_DOUBLE_DIGITS = 15;
 
@@ -225,12 +223,6 @@ export function withFormattedAmounts<T extends Record<string, unknown>>(data: T,
 
 export type AmountFormat = 'smallestUnit' | 'decimal';
 
-function kindOf(value: unknown): string {
-	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
 function tooLong(text: string, max: number): AmountError {
 	return new AmountError('too_long', `is ${text.length} characters long; at most ${max} are allowed`);
 }
@@ -274,7 +266,7 @@ export function amountInputText(value: unknown, format: AmountFormat): string {
 	}
 	if (value === undefined || value === null) return '';
 	if (typeof value !== 'string') {
-		throw new AmountError('type', `got ${kindOf(value)}; pass the amount as a string of digits, e.g. "1500000"`);
+		throw new AmountError('type', `got ${describeValue(value)}; pass the amount as a string of digits, e.g. "1500000"`);
 	}
 	const text = value.trim();
 	if (text.length > MAX_AMOUNT_LENGTH) throw tooLong(text, MAX_AMOUNT_LENGTH);
@@ -312,74 +304,4 @@ export function amountFailureOf(rule: () => unknown): AmountError | undefined {
 	} catch (error) {
 		return error instanceof AmountError ? error : new AmountError('type', String(error));
 	}
-}
-
-/**
- * An integer input (bps, output index...): a safe integer number, or digits as text (at most 16).
- * Undefined when empty. Fractions, exponents, hex and signs are refused, never rounded.
- */
-export function integerInput(value: unknown, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
-	if (value === undefined || value === null) return undefined;
-	let n: number;
-	if (typeof value === 'number') {
-		if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-			throw new AmountError('unsafe_number', `${String(value)} is a JS number above 9007199254740991 (2^53 - 1) and not exact; give a smaller whole number`);
-		}
-		if (!Number.isInteger(value)) {
-			throw new AmountError('not_integer', `${String(value)} is not a whole number (nothing is rounded); give an integer`);
-		}
-		n = value;
-	} else if (typeof value === 'string') {
-		const text = value.trim();
-		if (text === '') return undefined;
-		if (text.length > MAX_INTEGER_LENGTH) throw tooLong(text, MAX_INTEGER_LENGTH);
-		if (!isDigits(text)) throw new AmountError('not_integer', `${showInput(text)} must be a whole number, digits only`);
-		n = Number(text);
-	} else {
-		throw new AmountError('type', `got ${kindOf(value)}; give a whole number`);
-	}
-	if (n < min || n > max) throw new AmountError('range', `${n} is out of range; it must be from ${min} to ${max}`);
-	return n;
-}
-
-/**
- * A text input (ids, keys, tokens, addresses): a string (trimmed) or a safe integer; objects,
- * arrays, booleans and inexact numbers are refused instead of becoming "[object Object]".
- */
-export function textInput(value: unknown): string {
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'string') return value.trim();
-	if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-	const what = typeof value === 'number' ? `the number ${String(value)}, which is not exact as text` : kindOf(value);
-	throw new AmountError('type', `must be text, got ${what}; pass a string (an expression must resolve to text)`);
-}
-
-/**
- * The request with the "Additional Fields" members added. A member the operation already set from
- * its own, validated parameters (or sets later: `alsoSet`) is refused (it would silently override
- * them); others pass through.
- */
-export function mergeAdditionalFields(body: Record<string, unknown>, extra: Record<string, unknown>, alsoSet: string[] = []): Record<string, unknown> {
-	const collisions = Object.keys(extra).filter((key) => Object.prototype.hasOwnProperty.call(body, key) || alsoSet.includes(key));
-	if (collisions.length > 0) {
-		const names = collisions.map((key) => `"${key}"`).join(', ');
-		throw new ProtocolError(
-			`sets ${names}, which this operation already sets from its own parameter${collisions.length > 1 ? 's' : ''}; ` +
-				'change the parameter instead (additional fields may only add members the node does not set)',
-			{ reason: 'additional_field_collision' },
-		);
-	}
-	return { ...body, ...extra };
-}
-
-/**
- * One path parameter, percent-encoded (`/`, `?`, `#`, `%` cannot leave the segment). A dot segment
- * (`.` or `..`) is refused: URL normalisation would move the request to another endpoint.
- */
-export function pathSegment(value: string): string {
-	if (value === '') throw new ProtocolError('is required', { reason: 'blank' });
-	if (value === '.' || value === '..') {
-		throw new ProtocolError(`"${value}" is a dot segment, not an identifier; it would address another endpoint`, { reason: 'dot_segment' });
-	}
-	return encodeURIComponent(value);
 }
