@@ -20,7 +20,7 @@ export class OrchestrationReader extends ItemReader {
 
 	/** An asset parameter with the legacy TON alias resolved (§2.1). */
 	asset(name: string): string {
-		const value = this.text(name);
+		const value = this.textParameter(name);
 		return value === '' ? value : normalizeAssetInput(value);
 	}
 
@@ -61,7 +61,7 @@ export class OrchestrationReader extends ItemReader {
 	idempotencyKey(): string | undefined {
 		const raw = this.options.idempotencyKey;
 		if (raw === undefined || raw === null || raw === '') return undefined;
-		return typeof raw === 'string' ? raw : this.textOf('idempotencyKey', raw);
+		return typeof raw === 'string' ? raw : this.textValue('idempotencyKey', raw);
 	}
 
 	/** The browser verification header (§5: cf-turnstile-response), or undefined when no token is set. */
@@ -72,14 +72,14 @@ export class OrchestrationReader extends ItemReader {
 
 	/** Both sides of a quote or estimate and its modes (§4.1); fixed delivery exists only with exact_in. */
 	quoteRoute(): Record<string, unknown> {
-		const amountMode = this.text('amountMode') || 'exact_in';
+		const amountMode = this.textParameter('amountMode') || 'exact_in';
 		return {
-			sourceChain: this.text('sourceChain'),
+			sourceChain: this.textParameter('sourceChain'),
 			sourceAsset: this.asset('sourceAsset'),
-			destinationChain: this.text('destinationChain'),
+			destinationChain: this.textParameter('destinationChain'),
 			destinationAsset: this.asset('destinationAsset'),
 			amountMode,
-			deliveryMode: amountMode === 'exact_in' ? this.text('deliveryMode') || undefined : undefined,
+			deliveryMode: amountMode === 'exact_in' ? this.textParameter('deliveryMode') || undefined : undefined,
 		};
 	}
 }

@@ -50,18 +50,18 @@ export class ItemReader {
 	}
 
 	/** A text parameter, trimmed; '' when unset; objects, arrays, booleans and inexact numbers are refused. */
-	text(name: string): string {
-		return this.textOf(name, this.parameter(name));
+	textParameter(name: string): string {
+		return this.textValue(name, this.parameter(name));
 	}
 
 	/** `value` as text under the name `field` (a member of a collection, a JSON entry). */
-	textOf(field: string, value: unknown): string {
+	textValue(field: string, value: unknown): string {
 		return this.checkedField(field, () => textInput(value));
 	}
 
 	/** A text parameter that goes into the URL path: encoded, dot segments refused. */
 	pathSegment(name: string): string {
-		const value = this.text(name);
+		const value = this.textParameter(name);
 		return this.checkedField(name, () => pathSegment(value));
 	}
 
@@ -73,7 +73,7 @@ export class ItemReader {
 
 	/** A text member of `from` (the options by default), trimmed; undefined when unset or empty. */
 	optionText(name: string, from: IDataObject = this.options, field = name): string | undefined {
-		const s = this.textOf(field, from[name]);
+		const s = this.textValue(field, from[name]);
 		return s === '' ? undefined : s;
 	}
 

@@ -204,10 +204,10 @@ function amountOf(read: ItemReader, field: string, value: unknown): string | big
 function depositOf(read: ItemReader, entry: IDataObject, k: number): WireDeposit {
 	const at = `deposits[${k}]`;
 	const asset = entry.asset as IDataObject | undefined;
-	const assetType = read.textOf(`${at}.assetType`, entry.assetType ?? asset?.type).toLowerCase();
-	const tokenId = read.textOf(`${at}.tokenId`, entry.tokenId ?? asset?.tokenId);
+	const assetType = read.textValue(`${at}.assetType`, entry.assetType ?? asset?.type).toLowerCase();
+	const tokenId = read.textValue(`${at}.tokenId`, entry.tokenId ?? asset?.tokenId);
 	return {
-		sparkTransferId: read.textOf(`${at}.sparkTransferId`, entry.sparkTransferId),
+		sparkTransferId: read.textValue(`${at}.sparkTransferId`, entry.sparkTransferId),
 		asset: (assetType === 'token' ? { type: 'token', tokenId } : { type: assetType === '' ? 'btc' : assetType }) as WireDeposit['asset'],
 		amount: amountOf(read, `${at}.amount`, entry.amount),
 	};
@@ -263,7 +263,7 @@ type ActionFields = { recipient: string } | { evmTransaction: string };
 function readAction(read: ItemReader): ActionFields {
 	const action = read.parameter<string>('action');
 	const field = action === 'execute' ? 'evmTransaction' : 'recipient';
-	const value = read.text(field);
+	const value = read.textParameter(field);
 	if (value === '') {
 		const problem =
 			field === 'recipient'
@@ -288,7 +288,7 @@ function readIntentInput(read: ItemReader, options: IDataObject): IntentInput {
 		deposits: readDeposits(read, options),
 		action: readAction(read),
 		expiresAt: hasExpiresAt ? parseExpiresAt(read, options.expiresAt) : undefined,
-		nonce: read.textOf('nonce', options.nonce) || undefined,
+		nonce: read.textValue('nonce', options.nonce) || undefined,
 		chainId: optionalChainId(options),
 	};
 }

@@ -26,7 +26,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
-	const submissionId = read.text('submissionId');
+	const submissionId = read.textParameter('submissionId');
 	if (submissionId === '') throw read.fail('submissionId', 'is empty', 'invalid_submission_id');
 	const wait = waitOptionsOf(read.options);
 	const gatewayUrl = await gatewayUrlOf(read);

@@ -62,12 +62,12 @@ export const description: INodeProperties[] = [
 
 /** The item's onramp, read once: sats (amount) or USD (amountFiatUsd); checked by planOnramp. */
 function readOnrampInput(read: OrchestrationReader, isClientKey: boolean): OnrampInput {
-	const bySats = read.text('amountType') !== 'amountFiatUsd';
+	const bySats = read.textParameter('amountType') !== 'amountFiatUsd';
 	const amount = bySats ? read.amount() : undefined;
 	const request = {
-		destinationChain: read.text('destinationChain'),
+		destinationChain: read.textParameter('destinationChain'),
 		destinationAsset: read.asset('destinationAsset'),
-		recipientAddress: read.text('recipientAddress'),
+		recipientAddress: read.textParameter('recipientAddress'),
 		amountFiatUsd: bySats ? undefined : read.decimal('amountFiatUsd'),
 		amountMode: read.optionText('amountMode'),
 		slippageBps: read.optionInteger('slippageBps'),

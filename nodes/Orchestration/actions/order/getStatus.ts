@@ -250,10 +250,10 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 }
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
-	const lookupBy = read.text('lookupBy') === 'quoteId' ? 'quoteId' : 'id';
-	const identifier = read.text(lookupBy);
+	const lookupBy = read.textParameter('lookupBy') === 'quoteId' ? 'quoteId' : 'id';
+	const identifier = read.textParameter(lookupBy);
 	if (identifier === '') throw read.fail(lookupBy, 'is required');
-	const readToken = access.isClientKey ? read.text('readToken') || undefined : undefined;
+	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
 	const lookup: Lookup = { read, access, qs: { [lookupBy]: identifier }, readToken };
 	const wait = read.parameter('waitUntilFinal', false) as boolean;
 

@@ -100,22 +100,22 @@ export const description: INodeProperties[] = [
 
 /** The source reference the user chose (public-notes: one per deposit kind). */
 function readSourceReference(read: OrchestrationReader): IDataObject {
-	switch (read.text('sourceReference')) {
+	switch (read.textParameter('sourceReference')) {
 		case 'txHash':
-			return { txHash: read.text('txHash'), sourceAddress: read.text('sourceAddress') };
+			return { txHash: read.textParameter('txHash'), sourceAddress: read.textParameter('sourceAddress') };
 		case 'sparkTxHash':
-			return { sparkTxHash: read.text('sparkTxHash'), sourceSparkAddress: read.text('sourceSparkAddress') };
+			return { sparkTxHash: read.textParameter('sparkTxHash'), sourceSparkAddress: read.textParameter('sourceSparkAddress') };
 		case 'bitcoinTxid':
-			return { bitcoinTxid: read.text('bitcoinTxid'), bitcoinVout: read.integer('bitcoinVout') };
+			return { bitcoinTxid: read.textParameter('bitcoinTxid'), bitcoinVout: read.integer('bitcoinVout') };
 		case 'lightningReceiveRequestId':
-			return { lightningReceiveRequestId: read.text('lightningReceiveRequestId') };
+			return { lightningReceiveRequestId: read.textParameter('lightningReceiveRequestId') };
 		default:
 			return {};
 	}
 }
 
 function readSubmitInput(read: OrchestrationReader): OrderInput {
-	const request = { quoteId: read.text('quoteId'), ...readSourceReference(read) };
+	const request = { quoteId: read.textParameter('quoteId'), ...readSourceReference(read) };
 	return { request, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey() };
 }
 

@@ -116,7 +116,7 @@ function readQuoteInput(read: OrchestrationReader, isClientKey: boolean): QuoteI
 	const amount = read.amount();
 	const request = {
 		...read.quoteRoute(),
-		recipientAddress: read.text('recipientAddress'),
+		recipientAddress: read.textParameter('recipientAddress'),
 		includeCalldata: read.options.includeCalldata === true ? true : undefined,
 		amountlessInvoice: read.options.amountlessInvoice === true ? true : undefined,
 		affiliateId: read.optionText('affiliateId'),

@@ -44,9 +44,9 @@ export const description: INodeProperties[] = [
 function readOfframpInput(read: OrchestrationReader, isClientKey: boolean): QuoteInput {
 	const amount = read.amount();
 	const request = {
-		sourceChain: read.text('sourceChain'),
+		sourceChain: read.textParameter('sourceChain'),
 		sourceAsset: read.asset('sourceAsset'),
-		recipientAddress: read.text('recipientAddress'),
+		recipientAddress: read.textParameter('recipientAddress'),
 		refundAddress: read.optionText('refundAddress'),
 		slippageBps: read.optionInteger('slippageBps'),
 		affiliateId: read.optionText('affiliateId'),

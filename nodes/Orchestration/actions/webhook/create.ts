@@ -50,7 +50,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
-	const body: IDataObject = { url: read.text('url') };
+	const body: IDataObject = { url: read.textParameter('url') };
 	read.plan(() => parseRequest(WebhookCreateRequestSchema, body));
 	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
 	const res = await orchestrationRequest<IDataObject>(this, access, {
