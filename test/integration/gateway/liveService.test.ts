@@ -203,6 +203,8 @@ describe('Execution Gateway against the live service behaviour', () => {
 		])('"%s" that is not text is refused (%#)', async (field, extra, what) => {
 			const error = await runError(gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }], extra as INodeParameters)));
 			expect(error.message).toBe(`Invalid "${field}" in item 0: must be text, got ${what}; pass a string (an expression must resolve to text)`);
+			// the gateway's admission code for the same mistake, through the one reader's field naming
+			expect((error as { errorCode?: string }).errorCode).toBe(field === 'nonce' ? 'invalid_nonce' : 'invalid_recipient');
 		});
 
 		it('a spark transfer id, token id or signed transaction that is not text is refused', async () => {
@@ -212,6 +214,8 @@ describe('Execution Gateway against the live service behaviour', () => {
 			expect(token.message).toBe('Invalid "deposits[0].tokenId" in item 0: must be text, got a boolean; pass a string (an expression must resolve to text)');
 			const tx = await runError(gatewayHarness(env, { resource: 'intent', operation: 'execute', action: 'execute', evmTransaction: ['0x02'] as unknown as string, deposits: {} }));
 			expect(tx.message).toBe('Invalid "evmTransaction" in item 0: must be text, got an array; pass a string (an expression must resolve to text)');
+			const codes = [id, token, tx].map((e) => (e as { errorCode?: string }).errorCode);
+			expect(codes).toEqual(['invalid_transfer_id', 'invalid_token_id', 'invalid_evm_transaction']);
 		});
 
 		it('Intent > Get refuses a submission id that is not text, before any request', async () => {
