@@ -6,7 +6,7 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { inField } from '../shared/errors';
 import { integerInput, pathSegment, textInput } from '../shared/inputs';
-import { errorCodeOf, fieldError, itemErrorOf, planned, type FieldNaming, type ItemError } from './nodeErrors';
+import { errorCodeOf, fieldError, itemErrorOf, type FieldNaming, type ItemError } from './nodeErrors';
 import { assertToolActionAllowed } from './toolMode';
 
 /**
@@ -25,7 +25,11 @@ export class ItemReader {
 
 	/** Runs a rule of the core's plan; its error becomes n8n's, naming the field and this item. */
 	plan<T>(rule: () => T): T {
-		return planned(this.ctx, this.itemIndex, rule, this.naming);
+		try {
+			return rule();
+		} catch (error) {
+			throw itemErrorOf(this.ctx.getNode(), this.itemIndex, error, this.naming);
+		}
 	}
 
 	/** Runs a rule about one input; its error names `field` (rules such as textInput do not know it). */

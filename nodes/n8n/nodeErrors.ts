@@ -85,15 +85,6 @@ export function itemErrorOf(node: INode, itemIndex: number, error: unknown, nami
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
-/** Runs a rule of the pure core's plan for one item; its error becomes n8n's, naming the field and the item. */
-export function planned<T>(ctx: { getNode(): INode }, itemIndex: number, rule: () => T, naming: FieldNaming = {}): T {
-	try {
-		return rule();
-	} catch (error) {
-		throw itemErrorOf(ctx.getNode(), itemIndex, error, naming);
-	}
-}
-
 /** The machine code of a failure, for the error item of continueOnFail. */
 export function errorCodeOf(error: unknown): string | undefined {
 	return error instanceof ItemError || error instanceof ServiceError ? error.errorCode : undefined;

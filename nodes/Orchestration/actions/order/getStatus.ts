@@ -255,7 +255,7 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 	if (identifier === '') throw read.fail(lookupBy, 'is required');
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
 	const lookup: Lookup = { read, access, qs: { [lookupBy]: identifier }, readToken };
-	const wait = read.parameter('waitUntilFinal', false) as boolean;
+	const wait = read.parameter<boolean>('waitUntilFinal', false);
 
 	// waiting by quote ID keeps polling through 404s: the order appears only once the deposit is paid
 	const first = await readOrder(lookup, wait && lookupBy === 'quoteId');

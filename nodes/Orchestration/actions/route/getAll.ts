@@ -110,7 +110,7 @@ export function routeFilterFrom(filters: IDataObject): RouteFilter {
 }
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
-	const filters = read.parameter('filters', {}) as IDataObject;
+	const filters = read.parameter<IDataObject>('filters', {});
 	const catalogue = await getRoutesCatalogue(this, access, read.itemIndex);
 	return read.limited(filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[]);
 }

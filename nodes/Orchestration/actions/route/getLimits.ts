@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
-	const filters = read.parameter('filters', {}) as IDataObject;
+	const filters = read.parameter<IDataObject>('filters', {});
 	// filters reach the query string: text only, never "[object Object]"
 	const filter = (name: string) => read.optionText(name, filters, `filters.${name}`);
 	const asset = (name: string) => {
