@@ -5,6 +5,7 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { dropdown, type Choice } from '../n8n/descriptions';
+import { rateLimitOptions } from '../n8n/pacing';
 import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../shared/orchestration/schemas';
 
 export const DEFAULT_CONCURRENCY = 5;
@@ -258,6 +259,7 @@ export const quoteCreationOptions: INodeProperties[] = [
 	idempotencyKeyOption,
 	refundAddressOption,
 	slippageBpsOption,
+	...rateLimitOptions,
 ];
 
 /** Browser verification for submit and onramp (orchestration-service.md §5: header cf-turnstile-response). */

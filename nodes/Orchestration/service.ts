@@ -14,6 +14,7 @@ import {
 import { CLIENT_KEY_PREFIX, normalizeAssetInput, parseRoutingKey, SERVER_KEY_PREFIX } from '../shared/orchestration/enums';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { RouteAssetSchema, routeTargetId, type RouteAsset, type RouteTarget } from '../shared/orchestration/schemas';
+import type { ExecutionPacing } from '../n8n/pacing';
 import { callService, ExpiringCache, joinUrl, type RequestContext, type ServiceResponse } from '../n8n/transport';
 import type { OrchestrationReader } from './itemReader';
 
@@ -39,6 +40,8 @@ export interface ServiceAccess {
 	isClientKey: boolean;
 	/** A non-secret handle of the key (hash prefix): partner-aware caches key on it. */
 	keyFingerprint: string;
+	/** The node run's pacing by the service's rate limits (set by the router). */
+	pacing?: ExecutionPacing;
 }
 
 export function credentialTypeFor(authentication: Authentication): string {
@@ -120,6 +123,8 @@ export async function orchestrationRequest<T = unknown>(
 		itemIndex: call.itemIndex,
 		requiredScope: access.isClientKey ? call.requiredScope : undefined,
 		secrets: call.secrets,
+		// One pacer per credential and endpoint (public-notes: limits per key, per key+IP, per endpoint).
+		pacing: access.pacing?.forCall(`${access.baseUrl}|${access.credentialType}|${access.keyFingerprint}|${call.method} ${call.path}`, call.itemIndex),
 	})) as ServiceResponse<T>;
 }
 

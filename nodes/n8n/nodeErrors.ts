@@ -122,7 +122,7 @@ export const ERROR_HINTS: Record<string, string> = {
 	quote_expired: 'The quote is older than 2 minutes. Create a new quote.',
 	unsupported_route: 'This source and destination pair is not routable. Check the Routes listing.',
 	unsupported_amount_mode: 'This route does not support the chosen amount mode.',
-	rate_limited: 'Rate limit reached; the request was retried within the 30 s retry budget (a longer Retry-After is not waited out). Try again later.',
+	rate_limited: 'Rate limit reached. With On Rate Limit = Wait the item waited by Retry-After up to its Max Rate Limit Wait (other calls retry within a 30 s budget). Raise that maximum or try again later.',
 	not_found: 'Nothing with this identifier exists for this partner.',
 	payload_too_large: 'The request body is larger than 1 MiB.',
 };

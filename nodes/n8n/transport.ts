@@ -15,7 +15,9 @@ import {
 	type ILoadOptionsFunctions,
 	type IWebhookFunctions,
 } from 'n8n-workflow';
+import { retryAfterMs } from '../shared/pacing';
 import { errorOf, redact, secretsOf, throwNetworkError, throwServiceError } from './nodeErrors';
+import type { CallPacing } from './pacing';
 
 export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
@@ -41,6 +43,8 @@ export interface ServiceCall {
 	hints?: Record<string, string>;
 	/** Extra secret values to keep out of errors (read tokens, webhook secrets). */
 	secrets?: Array<string | undefined>;
+	/** Paces the call by the service's rate limit (pacing.ts); a 429 then waits by it instead of the retry budget. */
+	pacing?: CallPacing;
 }
 
 export interface ServiceResponse<T = unknown> {
@@ -96,12 +100,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
 
 /** Retry-After in seconds or as an HTTP date -> ms (public-notes.md: denials carry Retry-After). */
 export function parseRetryAfter(value: unknown, nowMs = Date.now()): number | undefined {
-	const v = Array.isArray(value) ? value[0] : value;
-	if (typeof v !== 'string' && typeof v !== 'number') return undefined;
-	const text = String(v).trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	const date = Date.parse(text);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+	return retryAfterMs(value, nowMs);
 }
 
 /** 429, 5xx and 409 idempotency_in_progress are retried with the same key; other 4xx never. */
@@ -236,7 +235,7 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 	for (let attempt = 1; ; attempt++) {
 		let res: FullResponse;
 		try {
-			res = await send(this, call, false);
+			res = call.pacing ? await call.pacing.send(async () => await send(this, call, false)) : await send(this, call, false);
 			if (res.statusCode === 401 && call.reauthenticateOn401 && call.credentialType !== undefined) {
 				// Let n8n see the 401: it renews the expirable token (preAuthentication) and repeats once.
 				res = await sendAfterRenewal(this, call);
@@ -257,6 +256,11 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 		res.body = parseBody(res.body);
 		if (res.statusCode >= 200 && res.statusCode < 300) {
 			return { statusCode: res.statusCode, headers: res.headers ?? {}, body: res.body as T, attempts: attempt };
+		}
+		// A paced call waits out a 429 by the pacer (Retry-After, up to the item's maximum), the same key on every try.
+		if (res.statusCode === 429 && call.pacing) {
+			if (call.pacing.mayRetryDenial()) continue;
+			return await throwServiceError(this, call, res, attempt);
 		}
 		const { code } = errorOf(res.body);
 		if (isRetryableStatus(res.statusCode, code) && attempt < policy.maxAttempts) {

@@ -1,6 +1,7 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { chosenOperation, processItems } from '../../n8n/items';
+import { ExecutionPacing } from '../../n8n/pacing';
 import { concurrencyOf, OrchestrationReader } from '../itemReader';
 import { asAuthentication, serviceAccess } from '../service';
 import * as accumulationAddress from './accumulationAddress';
@@ -32,7 +33,15 @@ export const TOOL_ACTIONS: Record<string, string> = {
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const op = chosenOperation(this, resources, TOOL_ACTIONS);
 	if (this.getInputData().length === 0) return [[]];
-	const access = await serviceAccess(this, asAuthentication(this.getNodeParameter('authentication', 0)));
-	const items = await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, new OrchestrationReader(this, itemIndex), { access }));
+	const pacing = new ExecutionPacing(this, this.getInputData().length);
+	const access = { ...(await serviceAccess(this, asAuthentication(this.getNodeParameter('authentication', 0)))), pacing };
+	const items = await processItems(this, concurrencyOf(this), async (itemIndex) => {
+		try {
+			return await op.execute.call(this, new OrchestrationReader(this, itemIndex), { access });
+		} finally {
+			pacing.itemDone();
+		}
+	});
+	pacing.finish();
 	return [items];
 }

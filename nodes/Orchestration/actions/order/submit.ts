@@ -4,6 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
+import { rateLimitOptions } from '../../../n8n/pacing';
 import { planSubmit, type OrderInput } from '../../../shared/orchestration/orderPlan';
 import {
 	additionalFieldsOption,
@@ -95,6 +96,7 @@ export const description: INodeProperties[] = [
 				'Explicit X-Idempotency-Key. When empty the key comes from the quote ID and the deposit reference, so submitting the same payment again (in any execution) replays the first answer, a refusal included.',
 		},
 		turnstileTokenOption,
+		...rateLimitOptions,
 	]),
 ];
 
