@@ -39,12 +39,12 @@ export const rateLimitOptions: INodeProperties[] = [
 		type: 'options',
 		default: 'wait',
 		options: [
+			{ name: 'Fail the Item', value: 'fail', description: 'Fail the item at the first 429 rate_limited, without waiting' },
 			{
 				name: 'Wait',
 				value: 'wait',
 				description: "Pace the items by the service's Retry-After and X-RateLimit headers, each item waiting at most Max Rate Limit Wait",
 			},
-			{ name: 'Fail the Item', value: 'fail', description: 'Fail the item at the first 429 rate_limited, without waiting' },
 		],
 		description: 'What an item does when the service limits the key. Waiting is safe: every retry sends the same idempotency key.',
 	},
@@ -84,7 +84,8 @@ async function pause(ms: number, signal: AbortSignal | undefined): Promise<void>
 		signal.addEventListener('abort', onAbort, { once: true });
 	});
 	try {
-		await Promise.race([sleep(ms), stopped]);
+		// n8n 2.x's sleep also takes the signal (and clears its timer); the race covers versions whose sleep does not.
+		await Promise.race([sleep(ms, signal), stopped]);
 	} finally {
 		signal.removeEventListener('abort', onAbort);
 	}

@@ -30,6 +30,7 @@ import {
 	type INode,
 	type INodeCredentialsDetails,
 	type INodeExecutionData,
+	type NodeExecutionHint,
 	type INodeParameters,
 	type INodeProperties,
 	type INodePropertyOptions,
@@ -259,11 +260,18 @@ function emptyRunData(): IRunExecutionData {
 	} as unknown as IRunExecutionData;
 }
 
+/** What a run may pass besides the items: n8n's Stop signal, a list that receives the run's execution hints. */
+export interface RunExtras {
+	abortSignal?: AbortSignal;
+	hints?: NodeExecutionHint[];
+}
+
 /** Runs the node's `execute` once on `items`, as n8n does for one run of the node. */
 export async function executeNode(
 	harness: NodeHarness,
 	items: INodeExecutionData[],
 	mode: WorkflowExecuteMode = 'manual',
+	extras: RunExtras = {},
 ): Promise<INodeExecutionData[][]> {
 	const { workflow, node, additionalData } = harness;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
@@ -280,10 +288,15 @@ export async function executeNode(
 		inputData,
 		executeData,
 		[],
+		extras.abortSignal,
 	);
 	if (!nodeType.execute) throw new Error(`${node.type} has no execute()`);
-	const out = await nodeType.execute.call(ctx);
-	return (out ?? []) as INodeExecutionData[][];
+	try {
+		const out = await nodeType.execute.call(ctx);
+		return (out ?? []) as INodeExecutionData[][];
+	} finally {
+		extras.hints?.push(...((ctx as unknown as { hints?: NodeExecutionHint[] }).hints ?? []));
+	}
 }
 
 /** Calls a `methods.loadOptions` function, as the editor does for a dropdown. */

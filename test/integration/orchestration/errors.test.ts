@@ -5,6 +5,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeApiError, type IDataObject, type INodeParameters } from 'n8n-workflow';
+import { clearPacers } from '../../../nodes/n8n/pacing';
 import type { Sandbox } from '../../../sandbox';
 import {
 	ADDR,
@@ -30,6 +31,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 beforeEach(async () => {
+	// A Retry-After a test provoked stays with the process's pacer (as in n8n): each test starts without.
+	clearPacers();
 	await control(sb).clearFaults();
 	await control(sb).clearRequests();
 });
@@ -181,10 +184,10 @@ describe('retries: same key, bounded, never other 4xx', () => {
 		expect(await control(sb).quotes({ idempotencyKey: log[0].idempotencyKey })).toEqual([expect.objectContaining({ quoteId: out.quoteId })]);
 	});
 
-	it('a Retry-After beyond the 30 s budget fails at once instead of retrying before it', async () => {
+	it("a Retry-After beyond the item's Max Rate Limit Wait fails at once instead of retrying before it", async () => {
 		await control(sb).fault({ path: '/v1/orchestration/quote', mode: 'status', status: 429, code: 'rate_limited', retryAfterSeconds: 120 });
 		const started = Date.now();
-		const error = await runError(quoteNode(SERVER_KEY));
+		const error = await runError(quoteNode(SERVER_KEY, { parameters: { options: { maxRateLimitWait: 60 } } }));
 		expect(Date.now() - started).toBeLessThan(3000);
 		expectServiceError(error, 'rate_limited', 429, /Rate limit reached/);
 		expect((await posts()).map((r) => r.status)).toEqual([429]);
