@@ -73,6 +73,10 @@ export const SwitchesSchema = z.object({
 		windowMs: z.number().int().min(1),
 		quote: LimitPairSchema,
 		submit: LimitPairSchema,
+		/** Onramp is limited by itself, with submit's numbers (public-notes: "submit/onramp 120 and 10"). */
+		onramp: LimitPairSchema,
+		/** A partner override that limits server keys too (off: only client keys are limited). */
+		serverKeys: z.boolean(),
 	}),
 	duplicateDeliveries: z.boolean(),
 	largeCatalogue: z.boolean(),

@@ -5,17 +5,19 @@ import { ApiError, forbidden } from './errors';
 
 /**
  * Client-key rate limits per window (public-notes): quote 600 per key and 60 per key+IP,
- * submit/onramp 120 and 10. The window is scaled by the time factor; `Retry-After` is real seconds.
+ * submit/onramp 120 and 10 (each endpoint its own limiter); server keys too when a partner override
+ * says so (`serverKeys`). The window is scaled by the time factor (and `windowMs` shortens it for
+ * tests); `Retry-After` is real seconds.
  */
 export function checkRateLimit(
 	ctx: OrchestrationContext,
 	caller: Caller | undefined,
-	bucket: 'quote' | 'submit',
+	bucket: 'quote' | 'submit' | 'onramp',
 	request: FastifyRequest,
 	reply: FastifyReply,
 ): void {
 	const limits = ctx.switches.rateLimits;
-	if (!limits.enabled || caller?.type !== 'client') return;
+	if (!limits.enabled || caller === undefined || (caller.type !== 'client' && !limits.serverKeys)) return;
 	const windowMs = ctx.clock.duration(limits.windowMs);
 	const now = ctx.clock.now();
 	const perKey = take(ctx, `${bucket}|${caller.keyId}`, now, windowMs);

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { CHECKOUT, type Client, client, quoteBody, SERVER, start } from './helpers';
+import { ALL_SCOPES, CHECKOUT, type Client, client, quoteBody, SERVER, start } from './helpers';
 import type { Sandbox } from '../../sandbox';
 
 let sb: Sandbox;
@@ -35,6 +35,36 @@ describe('client-key rate limits (public-notes)', () => {
 		const second = await api.post('/v1/orchestration/submit', { quoteId: 'q_none', txHash: '0x1' }, { key: CHECKOUT });
 		expect(second.status).toBe(429);
 		expect(second.headers.get('retry-after')).toMatch(/^[0-9]+$/);
+	});
+
+	it('onramp has its own limiter; a denial carries Retry-After and the X-RateLimit-* headers', async () => {
+		await api.post('/sandbox/config', { rateLimits: { enabled: true, submit: { perKeyIp: 1 }, onramp: { perKeyIp: 1 } } });
+		const submit = () => api.post('/v1/orchestration/submit', { quoteId: 'q_none', txHash: '0x1' }, { key: ALL_SCOPES });
+		const onramp = () => api.post('/v1/orchestration/onramp', {}, { key: ALL_SCOPES });
+		expect((await submit()).status).toBe(404);
+		expect((await onramp()).status).toBe(400);
+		const denied = await onramp();
+		expect(denied.status).toBe(429);
+		expect(denied.body.error.code).toBe('rate_limited');
+		expect(denied.headers.get('retry-after')).toMatch(/^[0-9]+$/);
+		expect(denied.headers.get('x-ratelimit-limit')).toBe('1');
+		expect(denied.headers.get('x-ratelimit-remaining')).toBe('0');
+		expect(Number(denied.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now());
+	});
+
+	it('limits server keys too when a partner override says so', async () => {
+		await api.post('/sandbox/config', { rateLimits: { enabled: true, serverKeys: true, quote: { perKeyIp: 2 } } });
+		const answers = [];
+		for (let i = 0; i < 3; i++) answers.push((await api.post(QUOTE, quoteBody(), { key: SERVER })).status);
+		expect(answers).toEqual([200, 200, 429]);
+	});
+
+	it('a shorter windowMs opens the next window sooner (tests scale windows down)', async () => {
+		await api.post('/sandbox/config', { rateLimits: { enabled: true, windowMs: 300, quote: { perKeyIp: 1 } } });
+		expect((await api.post(QUOTE, quoteBody(), { key: CHECKOUT })).status).toBe(200);
+		expect((await api.post(QUOTE, quoteBody(), { key: CHECKOUT })).status).toBe(429);
+		await new Promise((r) => setTimeout(r, 350));
+		expect((await api.post(QUOTE, quoteBody(), { key: CHECKOUT })).status).toBe(200);
 	});
 
 	it('is off by default', async () => {

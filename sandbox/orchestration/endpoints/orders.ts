@@ -55,7 +55,7 @@ export function registerOrderEndpoints(app: FastifyInstance, ctx: OrchestrationC
 	// spec §4.6 (body per public-notes): a Lightning onramp; the order waits for the invoice to be paid
 	app.post('/v1/orchestration/onramp', async (request, reply) => {
 		const caller = authenticate(ctx, request, { clientScope: 'orders:onramp' });
-		checkRateLimit(ctx, caller, 'submit', request, reply);
+		checkRateLimit(ctx, caller, 'onramp', request, reply);
 		checkTurnstile(ctx, caller, request);
 		return idempotent(ctx, request, reply, 'onramp', caller?.partner.partnerId ?? null, (key) => {
 			const input = parseInput(OnrampRequestSchema, request.body);
