@@ -3,7 +3,7 @@
  * (public-notes: 429 rate_limited, Retry-After, X-RateLimit-*): a batch stays under the limit, the
  * same idempotency key crosses every wait, Fail the Item fails at once, Stop stops a wait at once.
  */
-import type { NodeExecutionHint } from 'n8n-workflow';
+import type { INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 import { clearPacers } from '../../../nodes/n8n/pacing';
 import type { Sandbox } from '../../../sandbox';
 import { CLIENT_ALL, control, executeNode, items, orchestrationNode, quoteParams, run, startTestSandbox } from './helpers';
@@ -27,7 +27,7 @@ beforeEach(async () => {
 
 const quotes = async () => await control(sb).requests({ path: '/v1/orchestration/quote' });
 const byAmount = (n: number) => items(n, (i) => ({ amount: String(100_000_000 + i) }));
-const node = (options: Record<string, unknown> = {}, continueOnFail = false) =>
+const node = (options: INodeParameters = {}, continueOnFail = false) =>
 	orchestrationNode({ sb, key: CLIENT_ALL, continueOnFail, parameters: quoteParams({ amount: '={{ $json.amount }}', options }) });
 
 describe('a batch paced by X-RateLimit-*', () => {
