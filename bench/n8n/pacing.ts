@@ -1,0 +1,156 @@
+/**
+ * `npm run bench:pacing` (issue 23): payout batches in a real n8n 2.41.1, side by side in one run.
+ * (a) With the sandbox's client-key limits on (public-notes numbers, 60 quotes and 10 submits per
+ *     window and IP; windows scaled to BENCH_WINDOW_MS, default 1000): N quotes and N submits by the
+ *     Orchestration node (defaults: On Rate Limit = Wait) and by n8n's HTTP Request node batching at
+ *     the documented limit (60 and 10 items per window). Failed items, duplicate quotes and orders at
+ *     the sandbox, and the total time against the floor the limits allow.
+ * (b) Without limits: Quote > Create over N items against the HTTP Request node doing the same POSTs
+ *     (the same bodies, one idempotency key per item): items per second and their ratio.
+ * Time is the nodes' own run time from n8n's run data (not the CLI's start). A benchmark, not a
+ * test: it prints, it asserts nothing. BENCH_N (default 1000), BENCH_ROUNDS for (b) (default 3).
+ */
+import { closeEnv, createEnv, executeWorkflow, type E2eEnv } from '../../test/e2e/env';
+import { httpRequestBatch, nodeRuns, orchestrationBatch, tally, type NodeRun } from '../../test/e2e/pacing.flows';
+import { pickSandboxKeys } from '../../scripts/lib/examples';
+
+const N = Number(process.env.BENCH_N ?? 1000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 1000);
+/** public-notes: per key and IP, quote 60 and submit 10 per window. */
+const QUOTES_PER_WINDOW = 60;
+const SUBMITS_PER_WINDOW = 10;
+
+interface Leg {
+	label: string;
+	ms: number;
+	failed: number;
+	quotes: number;
+	duplicateQuotes: number;
+	orders: number;
+	duplicateOrders: number;
+	denied: string;
+	note?: string;
+}
+
+async function sandboxCall(env: E2eEnv, path: string, body: unknown): Promise<void> {
+	const res = await fetch(`${env.sandbox.orchestrationUrl}${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	if (res.status >= 400) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+}
+
+/** A fresh sandbox (no quotes, orders, counters), limits on or off. */
+async function freshSandbox(env: E2eEnv, limited: boolean): Promise<void> {
+	await sandboxCall(env, '/sandbox/reset', {});
+	const rateLimits = limited
+		? { enabled: true, windowMs: WINDOW_MS, quote: { perKey: 600, perKeyIp: QUOTES_PER_WINDOW }, submit: { perKey: 120, perKeyIp: SUBMITS_PER_WINDOW } }
+		: { enabled: false };
+	await sandboxCall(env, '/sandbox/config', { rateLimits });
+}
+
+async function runLeg(env: E2eEnv, id: string, label: string): Promise<{ leg: Leg; runs: Record<string, NodeRun> }> {
+	const result = await executeWorkflow(env, id);
+	const runs = nodeRuns(result.raw.slice(0, result.raw.lastIndexOf('\n}') + 3));
+	const last = runs.Submit ?? runs.Quote;
+	if (!result.ok || !last) throw new Error(`${label}: the run failed\n${result.raw.slice(-3000)}`);
+	const t = tally(env.sandbox.orchestration.ctx.state);
+	const failed = N - last.items.filter((i) => i.error === undefined && (i.orderId ?? i.quoteId) !== undefined).length;
+	return {
+		runs,
+		leg: {
+			label,
+			ms: (runs.Quote?.executionTime ?? 0) + (runs.Submit?.executionTime ?? 0),
+			failed,
+			quotes: t.quotes,
+			duplicateQuotes: t.duplicateQuotes,
+			orders: t.orders,
+			duplicateOrders: t.duplicateOrders,
+			denied: `${t.denied.quote} quote, ${t.denied.submit} submit`,
+			note: [...(runs.Quote?.hints ?? []), ...(runs.Submit?.hints ?? [])].map((h) => h.message).join(' | ') || undefined,
+		},
+	};
+}
+
+function printLimited(legs: Leg[], floorMs: number): void {
+	console.log(`\n(a) ${N} client-key quotes + ${N} submits, limits on: ${QUOTES_PER_WINDOW} quotes and ${SUBMITS_PER_WINDOW} submits per ${WINDOW_MS} ms window and IP`);
+	console.log(`    floor the limits allow: (${Math.ceil(N / QUOTES_PER_WINDOW) - 1} + ${Math.ceil(N / SUBMITS_PER_WINDOW) - 1}) windows = ${(floorMs / 1000).toFixed(1)} s`);
+	for (const l of legs) {
+		console.log(
+			`    ${l.label.padEnd(44)} ${(l.ms / 1000).toFixed(1).padStart(6)} s = ${(l.ms / floorMs).toFixed(3)}x floor; failed items ${l.failed}; quotes ${l.quotes} (duplicates ${l.duplicateQuotes}); orders ${l.orders} (duplicates ${l.duplicateOrders}); 429s ${l.denied}`,
+		);
+		if (l.note) console.log(`      hint: ${l.note}`);
+	}
+}
+
+async function limitedComparison(env: E2eEnv): Promise<void> {
+	const floorMs = ((Math.ceil(N / QUOTES_PER_WINDOW) - 1) + (Math.ceil(N / SUBMITS_PER_WINDOW) - 1)) * WINDOW_MS;
+	const legs: Leg[] = [];
+	await freshSandbox(env, true);
+	legs.push((await runLeg(env, 'benchPacedOurs', 'Orchestration node (defaults, paced)')).leg);
+	await freshSandbox(env, true);
+	legs.push((await runLeg(env, 'benchPacedHttp', `HTTP Request node (batching ${QUOTES_PER_WINDOW}/${SUBMITS_PER_WINDOW} per window)`)).leg);
+	printLimited(legs, floorMs);
+}
+
+async function unlimitedComparison(env: E2eEnv): Promise<void> {
+	const targets = [
+		{ id: 'benchFreeOurs', label: 'Orchestration Quote > Create (defaults)' },
+		{ id: 'benchFreeOurs50', label: 'Orchestration Quote > Create (Concurrency 50)' },
+		{ id: 'benchFreeHttp', label: 'HTTP Request node, same POSTs' },
+	];
+	const rates = new Map<string, number[]>(targets.map((t) => [t.id, []]));
+	const failures = new Map<string, number>(targets.map((t) => [t.id, 0]));
+	for (let round = 0; round < ROUNDS; round++) {
+		for (const t of targets) {
+			await freshSandbox(env, false);
+			const { leg } = await runLeg(env, t.id, t.label);
+			rates.get(t.id)!.push(N / (leg.ms / 1000));
+			failures.set(t.id, failures.get(t.id)! + leg.failed + leg.duplicateQuotes);
+		}
+	}
+	const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+	const http = median(rates.get('benchFreeHttp')!);
+	console.log(`\n(b) ${N} quotes, no limits, median of ${ROUNDS} rounds (node run time)`);
+	for (const t of targets) {
+		const r = median(rates.get(t.id)!);
+		console.log(
+			`    ${t.label.padEnd(46)} ${r.toFixed(1).padStart(7)} items/s (rounds ${rates.get(t.id)!.map((x) => x.toFixed(0)).join(', ')}); ratio to HTTP Request ${(r / http).toFixed(2)}; failed or duplicate ${failures.get(t.id)}`,
+		);
+	}
+}
+
+async function main(): Promise<void> {
+	const env = await createEnv({ timeScale: 1 });
+	try {
+		const { client } = pickSandboxKeys(env.sandbox);
+		const http = { baseUrl: env.sandbox.orchestrationUrl, clientKey: client.key };
+		await env.n8n.importWorkflows([
+			orchestrationBatch('benchPacedOurs', N, { submit: true }),
+			httpRequestBatch('benchPacedHttp', N, {
+				...http,
+				submit: true,
+				quoteBatch: { batchSize: QUOTES_PER_WINDOW, batchInterval: WINDOW_MS },
+				submitBatch: { batchSize: SUBMITS_PER_WINDOW, batchInterval: WINDOW_MS },
+			}),
+			orchestrationBatch('benchFreeOurs', N, { submit: false }),
+			orchestrationBatch('benchFreeOurs50', N, { submit: false, concurrency: 50 }),
+			httpRequestBatch('benchFreeHttp', N, { ...http, submit: false }),
+		]);
+		const only = process.env.BENCH_PART;
+		if (only !== 'b') await limitedComparison(env);
+		if (only !== 'a') await unlimitedComparison(env);
+	} finally {
+		await closeEnv(env);
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
