@@ -149,7 +149,7 @@ export class ExecutionPacing {
 	}
 
 	private assertRunning(itemIndex: number): void {
-		if (this.ctx.getExecutionCancelSignal()?.aborted) {
+		if (this.ctx.getExecutionCancelSignal?.()?.aborted) {
 			throw new NodeOperationError(this.ctx.getNode(), 'The execution was stopped; nothing more was sent', { itemIndex });
 		}
 	}
@@ -170,7 +170,7 @@ export class ExecutionPacing {
 	private async wait(ms: number, itemIndex: number, reason: WaitReason): Promise<void> {
 		if (reason !== 'in-flight') this.progress.waitStarted(Date.now());
 		try {
-			await pause(ms, this.ctx.getExecutionCancelSignal());
+			await pause(ms, this.ctx.getExecutionCancelSignal?.());
 		} catch {
 			this.assertRunning(itemIndex);
 		} finally {
