@@ -135,6 +135,18 @@ export interface KeyedRequest {
 	explicitKey?: string;
 }
 
+/** The run index is the same for every item of one node run: read once (a data proxy per item costs ~0.2 ms). */
+const runIndexes = new WeakMap<object, number>();
+
+function runIndexOf(ctx: OrchestrationReader['ctx'], itemIndex: number): number {
+	let runIndex = runIndexes.get(ctx);
+	if (runIndex === undefined) {
+		runIndex = Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0);
+		runIndexes.set(ctx, runIndex);
+	}
+	return runIndex;
+}
+
 /**
  * The explicit key when the user set one (for example a payout id, to dedupe across executions),
  * otherwise a key derived from workflow id, execution id, node, run index, item index, operation and body.
@@ -145,7 +157,7 @@ export function idempotencyKeyFor(read: OrchestrationReader, request: KeyedReque
 	// The explicit key was checked once, when the item was read (explicitIdempotencyKey).
 	if (explicitKey !== undefined && explicitKey !== '') return explicitKey;
 	// A later run of the node in the same execution (a loop) is other items; Retry On Fail keeps the run index.
-	const runIndex = Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0);
+	const runIndex = runIndexOf(ctx, itemIndex);
 	return deriveIdempotencyKey({
 		workflowId: ctx.getWorkflow().id,
 		executionId: ctx.getExecutionId(),
