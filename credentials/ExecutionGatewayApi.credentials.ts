@@ -91,7 +91,7 @@ export class ExecutionGatewayApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The signer\'s secp256k1 private key: 64 hex characters (32 bytes), 0x optional. The public key is derived from it. The key stays in n8n: only the public key and signatures are sent.',
+				'The signer\'s secp256k1 private key: 64 hex characters (32 bytes), 0x optional. The public key is derived from it. The key stays in n8n: only the public key and signatures are sent. Use a key dedicated to this gateway, never one of a wallet or another service: it signs the gateway\'s login challenges (short printable text only) and your intents.',
 		},
 		{
 			displayName: 'Access Token',

@@ -100,6 +100,9 @@ describe('Execution Gateway credential security', () => {
 			['a canonical intent as `challenge` only', { challenge: CANONICAL_INTENT }, /shape of a canonical intent/],
 			['a JSON object', { challenge: 'x', challengeString: '{"any":"object"}' }, /JSON object/],
 			['a JSON array', { challenge: 'x', challengeString: '["a"]' }, /JSON array/],
+			// Issue 20: a 32-byte digest of another system that is valid UTF-8 (here a control byte and é).
+			['a 32-byte digest that is valid UTF-8', { challengeString: Buffer.from('01c3a9'.padEnd(64, '41'), 'hex').toString('utf8') }, /outside printable ASCII.*U\+0001 at position 1/],
+			['1,025 characters', { challengeString: 'a'.repeat(1025) }, /1025 characters, more than the 1024/],
 		])('a challenge that is %s is refused by the node: nothing signed, nothing sent to verify', async (_name, challenge, reason) => {
 			hostile.setChallenge(challenge);
 			const h = gatewayHarness({ url: hostile.url, signerKey: env.signerKey }, { resource: 'intent', operation: 'get', submissionId: 's1', options: {} });
