@@ -16,6 +16,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 import { errorOf, redact, secretsOf, throwNetworkError, throwServiceError } from './nodeErrors';
+import { assertToolActionAllowed } from './toolMode';
 
 export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
 
@@ -230,6 +231,9 @@ async function sendAfterRenewal(ctx: RequestContext, call: ServiceCall): Promise
 
 /** Sends one service call with n8n's authentication, retrying what is safe to retry. */
 export async function callService<T = unknown>(this: RequestContext, call: ServiceCall): Promise<ServiceResponse<T>> {
+	// Issue 20: whatever an operation declares, no request but a read leaves an AI-agent tool unless
+	// "Allow Actions as AI Tool" is on (the routers refuse the operations they know of earlier, by name).
+	if (call.method !== 'GET' && call.method !== 'HEAD') assertToolActionAllowed(this, `A ${call.method} request (it changes something at the service)`);
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(call.retry ?? {}) };
 	const started = Date.now();
 	let waited = 0;

@@ -5,7 +5,7 @@
  * with an error that names the credential and the refused host. n8n's `authenticate` receives
  * `url` (httpRequest), legacy `uri` (the HTTP Request node) or `baseURL` + `url` (credential test).
  */
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 import { OrchestrationClientApi } from '../../../credentials/OrchestrationClientApi.credentials';
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
 import { requestUrlOf } from '../../../nodes/n8n/transport';
@@ -13,7 +13,7 @@ import { requestUrlOf } from '../../../nodes/n8n/transport';
 const SERVER_KEY = 'fn_live_0123456789abcdef';
 const CLIENT_KEY = 'fnp_live_0123456789abcdef';
 
-const credentials = [
+const credentials: Array<{ label: string; type: OrchestrationServerApi | OrchestrationClientApi; key: string; extra: ICredentialDataDecryptedObject }> = [
 	{ label: 'Orchestration Server Key credential', type: new OrchestrationServerApi(), key: SERVER_KEY, extra: {} },
 	{ label: 'Orchestration Client Key credential', type: new OrchestrationClientApi(), key: CLIENT_KEY, extra: { origin: 'https://app.example.com' } },
 ];
