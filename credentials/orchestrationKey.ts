@@ -14,7 +14,7 @@ export const baseUrlProperty: INodeProperties = {
 	required: true,
 	placeholder: 'https://api.example.com',
 	description:
-		'Address of the orchestration service, without a path. A trailing slash is fine. Must be https:// (http:// only for localhost, 127.0.0.0/8 or ::1, e.g. the sandbox).',
+		'Address of the orchestration service, without a path. A trailing slash is fine. Must be https:// (http:// only for localhost, 127.0.0.0/8 or ::1, e.g. the sandbox). The key is sent only to requests under this URL: an HTTP Request node using this credential for another address fails.',
 };
 
 /** The credential test's base URL, without trailing slashes. */
