@@ -16,7 +16,7 @@ import * as liquidationAddress from './actions/liquidationAddress';
 import * as order from './actions/order';
 import * as quote from './actions/quote';
 import * as route from './actions/route';
-import { router } from './actions/router';
+import { router, TOOL_ACTIONS } from './actions/router';
 import * as webhook from './actions/webhook';
 import { loadOptions } from './methods';
 import { toolActionsProperty } from '../n8n/toolMode';
@@ -98,7 +98,9 @@ export class Orchestration implements INodeType {
 			...webhook.description,
 			...accumulationAddress.description,
 			...liquidationAddress.description,
-			toolActionsProperty('Order > Submit, Order > Create Onramp and Webhook > Create (they move funds, or register a webhook and show its secret)'),
+			toolActionsProperty(
+				`the operations that change something at the service (${Object.values(TOOL_ACTIONS).join(', ')}: they move funds, fix where a deposit goes, register a webhook and show its secret, or change state)`,
+			),
 		],
 	};
 

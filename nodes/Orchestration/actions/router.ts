@@ -28,6 +28,12 @@ export const TOOL_ACTIONS: Record<string, string> = {
 	'order.submit': 'Order > Submit',
 	'order.createOnramp': 'Order > Create Onramp',
 	'webhook.create': 'Webhook > Create',
+	// Issue 20: every POST is an action (test/integration/orchestration/toolMode.test.ts checks all
+	// operations); a quote fixes the recipient and fees the deposit pays, reindex and sync change state.
+	'quote.create': 'Quote > Create',
+	'quote.createOfframp': 'Quote > Create Offramp',
+	'accumulationAddress.reindex': 'Accumulation Address (Deprecated) > Reindex',
+	'accumulationAddress.sync': 'Accumulation Address (Deprecated) > Sync',
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
