@@ -53,7 +53,7 @@ async function freshSandbox(env: E2eEnv, limited: boolean): Promise<void> {
 
 /** `n8n execute` of one workflow and its run data (the CLI's own start is not counted). */
 async function execute(env: E2eEnv, id: string, label: string): Promise<Record<string, NodeRun>> {
-	const r = await env.n8n.cli(['execute', `--id=${id}`, '--rawOutput'], { N8N_RUNNERS_BROKER_PORT: String(env.brokerPort) }, 600_000);
+	const r = await env.n8n.cli(['execute', `--id=${id}`, '--rawOutput'], { N8N_RUNNERS_BROKER_PORT: String(env.brokerPort), N8N_LOG_OUTPUT: 'console', N8N_LOG_LEVEL: 'info' }, 600_000);
 	try {
 		if (r.code !== 0) throw new Error(`exit code ${r.code}`);
 		return nodeRuns(r.stdout.slice(0, r.stdout.lastIndexOf('\n}') + 3));
