@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import {
 	NodeOperationError,
+	type ICredentialsDecrypted,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestMethods,
@@ -42,6 +43,8 @@ export interface ServiceAccess {
 	keyFingerprint: string;
 	/** The node run's pacing by the service's rate limits (set by the router). */
 	pacing?: ExecutionPacing;
+	/** The credential read once for the node run, handed to n8n with every request (no database read per item). */
+	credentials?: ICredentialsDecrypted;
 }
 
 export function credentialTypeFor(authentication: Authentication): string {
@@ -85,6 +88,7 @@ export async function serviceAccess(
 		baseUrl,
 		isClientKey: authentication === 'clientKey',
 		keyFingerprint: createHash('sha256').update(apiKey).digest('hex').slice(0, 16),
+		credentials: { id: ctx.getNode().credentials?.[credentialType]?.id ?? '', name: ctx.getNode().credentials?.[credentialType]?.name ?? name, type: credentialType, data: creds },
 	};
 }
 
@@ -124,6 +128,7 @@ export async function orchestrationRequest<T = unknown>(
 		requiredScope: access.isClientKey ? call.requiredScope : undefined,
 		secrets: call.secrets,
 		// One pacer per credential and endpoint (public-notes: limits per key, per key+IP, per endpoint).
+		credentials: access.credentials,
 		pacing: access.pacing?.forCall(`${access.baseUrl}|${access.credentialType}|${access.keyFingerprint}|${call.method} ${call.path}`, call.itemIndex),
 	})) as ServiceResponse<T>;
 }

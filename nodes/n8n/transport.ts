@@ -7,6 +7,7 @@
 import {
 	NodeApiError,
 	sleep,
+	type ICredentialsDecrypted,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
@@ -46,6 +47,8 @@ export interface ServiceCall {
 	secrets?: Array<string | undefined>;
 	/** Paces the call by the service's rate limit (pacing.ts); a 429 then waits by it instead of the retry budget. */
 	pacing?: CallPacing;
+	/** The credential as this node run already read it: n8n then authenticates without reading and decrypting it again per request. */
+	credentials?: ICredentialsDecrypted;
 }
 
 export interface ServiceResponse<T = unknown> {
@@ -209,7 +212,8 @@ function requestOptions(call: ServiceCall, throwOnStatus: boolean): IHttpRequest
 async function send(ctx: RequestContext, call: ServiceCall, throwOnStatus: boolean): Promise<FullResponse> {
 	const options = requestOptions(call, throwOnStatus);
 	if (call.credentialType === undefined) return (await ctx.helpers.httpRequest(options)) as FullResponse;
-	return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, call.credentialType, options)) as FullResponse;
+	const read = call.credentials ? { credentialsDecrypted: call.credentials } : undefined;
+	return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, call.credentialType, options, read)) as FullResponse;
 }
 
 /**
