@@ -17,6 +17,7 @@ import * as order from './actions/order';
 import * as quote from './actions/quote';
 import * as route from './actions/route';
 import { router } from './actions/router';
+import * as standingAddress from './actions/standingAddress';
 import * as webhook from './actions/webhook';
 import { loadOptions } from './methods';
 import { toolActionsProperty } from '../n8n/toolMode';
@@ -87,6 +88,11 @@ export class Orchestration implements INodeType {
 					{ name: 'Order', value: 'order', description: 'Submit orders, create onramps and follow their status' },
 					{ name: 'Quote', value: 'quote', description: 'Price a transfer and get a deposit address' },
 					{ name: 'Route', value: 'route', description: 'Assets, the destinations they reach and limits' },
+					{
+						name: 'Standing Deposit Address',
+						value: 'standingAddress',
+						description: 'Reusable deposit addresses for your own references (server keys only); successor of the deprecated address models',
+					},
 					{ name: 'Webhook', value: 'webhook', description: 'Endpoints that receive signed order events' },
 				],
 				default: 'quote',
@@ -98,7 +104,8 @@ export class Orchestration implements INodeType {
 			...webhook.description,
 			...accumulationAddress.description,
 			...liquidationAddress.description,
-			toolActionsProperty('Order > Submit, Order > Create Onramp and Webhook > Create (they move funds, or register a webhook and show its secret)'),
+			...standingAddress.description,
+			toolActionsProperty('Order > Submit, Order > Create Onramp, Affiliate > Claim, Webhook > Create and Webhook > Delete (they move funds, register or remove a webhook, or show its secret)'),
 		],
 	};
 

@@ -9,6 +9,7 @@ import * as liquidationAddress from './liquidationAddress';
 import * as order from './order';
 import * as quote from './quote';
 import * as route from './route';
+import * as standingAddress from './standingAddress';
 import type { OperationModule } from './types';
 import * as webhook from './webhook';
 
@@ -19,6 +20,7 @@ export const resources: Record<string, Record<string, OperationModule>> = {
 	order: order.operations,
 	quote: quote.operations,
 	route: route.operations,
+	standingAddress: standingAddress.operations,
 	webhook: webhook.operations,
 };
 
@@ -27,6 +29,8 @@ export const TOOL_ACTIONS: Record<string, string> = {
 	'order.submit': 'Order > Submit',
 	'order.createOnramp': 'Order > Create Onramp',
 	'webhook.create': 'Webhook > Create',
+	'affiliate.claim': 'Affiliate > Claim',
+	'webhook.delete': 'Webhook > Delete',
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
