@@ -28,7 +28,7 @@ const node = (parameters: INodeParameters, key = SERVER_KEY) => orchestrationNod
 
 describe('affiliate.getAll', () => {
 	it('lists every affiliate for a server key, one item each, cut to the limit', async () => {
-		const all = await run(node({ resource: 'affiliate', operation: 'getAll', returnAll: true }));
+		const all = await run(node({ resource: 'affiliate', operation: 'getAll', returnAll: true, includeDisabled: true }));
 		expect(all.map((a) => a.affiliateId)).toEqual(['aff_sandbox_alpha', 'aff_sandbox_beta', 'aff_sandbox_retired']);
 		expect(all[0]).toMatchObject({ feeBps: 50, payoutChain: 'base', enabled: true, createdAt: expect.any(String) });
 		expect(await run(node({ resource: 'affiliate', operation: 'getAll', limit: 2 }))).toHaveLength(2);
