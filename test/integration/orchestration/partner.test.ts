@@ -131,17 +131,18 @@ describe('node description', () => {
 		);
 		expect(operations).toEqual({
 			accumulationAddress: ['get', 'reindex', 'sync'],
-			affiliate: ['getAll'],
+			affiliate: ['claim', 'disable', 'getAll', 'getClaims', 'upsert'],
 			liquidationAddress: ['get', 'getAll'],
 			order: ['createOnramp', 'getStatus', 'submit'],
 			quote: ['create', 'createOfframp', 'estimate'],
 			route: ['getAll', 'getLimits'],
-			webhook: ['create'],
+			standingAddress: ['createOrGet', 'get', 'getDestinations'],
+			webhook: ['create', 'delete'],
 		});
 	});
 
 	it('marks the legacy resources deprecated and follows n8n conventions', () => {
-		for (const legacy of options('resource').filter((r) => /Address/.test(r.value))) {
+		for (const legacy of options('resource').filter((r) => /^(accumulation|liquidation)Address$/.test(r.value))) {
 			expect(legacy.name).toMatch(/\(Deprecated\)$/);
 			expect(legacy.description).toMatch(/standing deposit addresses/);
 		}

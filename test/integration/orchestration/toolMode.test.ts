@@ -33,6 +33,8 @@ describe('Orchestration as an AI-agent tool', () => {
 		['Order > Submit', { resource: 'order', operation: 'submit', quoteId: 'q_1', txHash: `0x${'ab'.repeat(32)}` }],
 		['Order > Create Onramp', { resource: 'order', operation: 'createOnramp' }],
 		['Webhook > Create', { resource: 'webhook', operation: 'create', url: 'https://attacker.example/hook', options: { outputSecret: true } }],
+		['Affiliate > Claim', { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' }],
+		['Webhook > Delete', { resource: 'webhook', operation: 'delete', webhookId: 'wh_1' }],
 	])('%s is refused by default, before any request', async (label, parameters) => {
 		const call = await asTool(parameters);
 		expect(call.toolNode.type).toBe('CUSTOM.orchestrationTool');
