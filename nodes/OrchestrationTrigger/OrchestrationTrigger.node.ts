@@ -26,6 +26,7 @@ import {
 	deleteRegistration,
 	endpointSecret,
 	registrationExists,
+	secretForDelivery,
 } from './registration';
 
 /** The request as n8n's webhook server hands it over: the raw bytes are kept next to the parsed body. */
@@ -144,7 +145,8 @@ export class OrchestrationTrigger implements INodeType {
 		if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
 
 		const staticData = this.getWorkflowStaticData('node');
-		const { secret, webhookId } = await endpointSecret.call(this, staticData);
+		// Recovery deliveries come to this URL signed with their subscription's secret (registration.ts).
+		const { secret, webhookId } = secretForDelivery(await endpointSecret.call(this, staticData), req.headers, req.rawBody);
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const memories = memoriesOf(this, staticData, options, nowMs);
 		const decision = handleDelivery({

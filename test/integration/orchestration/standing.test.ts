@@ -144,17 +144,18 @@ describe('Affiliate management and claims', () => {
 describe('Webhook > Delete', () => {
 	it('deletes an endpoint and a recovery subscription by ID; an unknown ID is not_found', async () => {
 		const [hook] = await run(node({ resource: 'webhook', operation: 'create', url: 'https://example.com/hooks/a' }));
-		const [gone] = await run(node({ resource: 'webhook', operation: 'delete', webhookId: hook.webhookId }));
+		const webhookId = String(hook.webhookId);
+		const [gone] = await run(node({ resource: 'webhook', operation: 'delete', webhookId }));
 		expect(gone).toEqual({ webhookId: hook.webhookId, recovery: false, ok: true });
 		const [del] = await control(sb).requests({ path: `/v1/webhooks/${hook.webhookId as string}` });
 		expect(del).toMatchObject({ method: 'DELETE', status: 200, idempotencyKey: expect.stringMatching(/^n8n-/) });
-		const again = await runError(node({ resource: 'webhook', operation: 'delete', webhookId: hook.webhookId }));
+		const again = await runError(node({ resource: 'webhook', operation: 'delete', webhookId }));
 		expect(again.message).toMatch(/^not_found: /);
-		const recovery = await (await fetch(`${sb.orchestrationUrl}/v1/webhooks/recovery`, {
+		const recovery = (await (await fetch(`${sb.orchestrationUrl}/v1/webhooks/recovery`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_KEY}`, 'x-idempotency-key': 'k-recovery-1' },
 			body: JSON.stringify({ url: 'https://example.com/hooks/r' }),
-		})).json();
+		})).json()) as { webhookId: string };
 		const [out] = await run(node({ resource: 'webhook', operation: 'delete', webhookId: recovery.webhookId, recovery: true }));
 		expect(out).toMatchObject({ recovery: true, ok: true });
 	});

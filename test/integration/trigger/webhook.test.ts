@@ -59,10 +59,11 @@ describe('Orchestration Trigger: description', () => {
 			deduplicationWindow: 100_000,
 			includeHeaders: false,
 			includeSensitiveHeaders: false,
+			keepEndpoint: false,
 			onlyData: false,
 			toleranceSeconds: 300,
 		});
-		expect(String(byName.notice.displayName)).toMatch(/partner dashboard/);
+		expect(String(byName.notice.displayName)).toMatch(/deactivation deletes them/);
 	});
 });
 
