@@ -211,10 +211,10 @@ async function subscribe(ctx: IHookFunctions, kind: SubscriptionKind, url: strin
 async function recoverySubscription(ctx: IHookFunctions, url: string, baseUrl: string): Promise<Subscription | undefined> {
 	const { wanted, explicit } = recoveryWanted(ctx.getNodeParameter('events', []));
 	if (!wanted) return undefined;
+	if (explicit) return await subscribe(ctx, 'recovery', url, baseUrl);
 	try {
 		return await subscribe(ctx, 'recovery', url, baseUrl);
 	} catch (error) {
-		if (explicit) throw error;
 		ctx.logger.warn('Orchestration Trigger: no recovery subscription (order.recovery_required) was registered', {
 			workflowId: ctx.getWorkflow().id,
 			node: ctx.getNode().name,

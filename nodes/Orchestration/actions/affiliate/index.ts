@@ -26,7 +26,7 @@ export const description: INodeProperties[] = [
 				name: 'Create or Update',
 				value: 'upsert',
 				action: 'Create or update an affiliate',
-				description: 'Register an affiliate or change its fee and payout destination (server keys only)',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
 			},
 			{
 				name: 'Disable',

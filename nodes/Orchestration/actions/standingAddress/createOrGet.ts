@@ -13,8 +13,6 @@ import type { OperationEnv } from '../types';
 
 const show = showFor('standingAddress', ['createOrGet']);
 
-const FROM_LIST = 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.';
-
 export function referenceField(displayOptions: IDisplayOptions): INodeProperties {
 	return {
 		displayName: 'Reference',
@@ -41,7 +39,8 @@ export const description: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getStandingDestinationChains' },
 		required: true,
 		default: '',
-		description: `Chain deposits are delivered on, from the standing destinations list. ${FROM_LIST}`,
+		description:
+			'Chain deposits are delivered on, from the standing destinations list. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: show,
 	},
 	{
@@ -51,7 +50,8 @@ export const description: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getStandingDestinationAssets', loadOptionsDependsOn: ['destinationChain'] },
 		required: true,
 		default: '',
-		description: `Asset delivered, from the standing destinations list. ${FROM_LIST}`,
+		description:
+			'Asset delivered, from the standing destinations list. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: show,
 	},
 	{
