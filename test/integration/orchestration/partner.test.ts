@@ -149,6 +149,9 @@ describe('node description', () => {
 		for (const op of [...options('operation', 'accumulationAddress'), ...options('operation', 'liquidationAddress')]) {
 			expect(op.description).toMatch(/^Deprecated: /);
 		}
+		const notices = description.properties.filter((p) => p.name === 'deprecationNotice');
+		expect(notices.map((n) => n.displayOptions?.show?.resource)).toEqual([['accumulationAddress'], ['liquidationAddress']]);
+		for (const n of notices) expect(n).toMatchObject({ type: 'notice', displayName: expect.stringMatching(/use the Standing Deposit Address resource/) });
 		expect(description.usableAsTool).toBe(true);
 		expect(description.subtitle).toContain('$parameter["operation"]');
 		expect(description.icon).toEqual({ light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' });
