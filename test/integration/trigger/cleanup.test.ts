@@ -6,7 +6,7 @@
  * refused with the fix.
  */
 import { startSandbox } from '../../../sandbox/index';
-import { forgetKnownRegistrations, secretForDelivery } from '../../../nodes/OrchestrationTrigger/registration';
+import { forgetKnownRegistrations, recoveryWanted, secretForDelivery, unreachableWebhookUrl } from '../../../nodes/OrchestrationTrigger/registration';
 import { runWebhookMethod, startWebhookServer, type NodeHarness } from '../../harness/n8n';
 import { envelope, nodeStaticData, post, signedHeaders, triggerHarness } from './helpers';
 
@@ -143,6 +143,14 @@ describe('recovery subscription (issue 21)', () => {
 		}
 	});
 
+	it('recoveryWanted: All Events, none selected, or the event by name (explicit)', () => {
+		expect(recoveryWanted(['*'])).toEqual({ wanted: true, explicit: false });
+		expect(recoveryWanted([])).toEqual({ wanted: true, explicit: false });
+		expect(recoveryWanted(['order.completed', 'order.recovery_required'])).toEqual({ wanted: true, explicit: true });
+		expect(recoveryWanted(['order.completed'])).toEqual({ wanted: false, explicit: false });
+		expect(recoveryWanted('={{ $json.x }}')).toEqual({ wanted: false, explicit: false });
+	});
+
 	it('secretForDelivery picks the recovery secret only when its HMAC matches', () => {
 		const endpoint = { secret: 'whsec_main_secret_0123456789', webhookId: 'wh_1', recoverySecret: 'whsec_recovery_0123456789', recoveryWebhookId: 'whr_1' };
 		const body = '{"event":"order.recovery_required","data":{"id":"o"}}';
@@ -180,6 +188,15 @@ describe('test events without litter (issue 22)', () => {
 		// the production URL is another registration
 		await activate(h);
 		expect(await active()).toHaveLength(4);
+	});
+
+	it('unreachableWebhookUrl: loopback hooks only towards loopback services', () => {
+		for (const hook of ['http://localhost:5678/webhook/x', 'http://127.0.0.1/webhook/x', 'http://127.8.9.1/w', 'http://[::1]:5678/w']) {
+			expect(unreachableWebhookUrl(hook, 'https://api.example.com')).toMatch(/points to this machine/);
+			expect(unreachableWebhookUrl(hook, 'http://127.0.0.1:8787')).toBeUndefined();
+		}
+		expect(unreachableWebhookUrl('https://n8n.example.com/webhook/x', 'https://api.example.com')).toBeUndefined();
+		expect(unreachableWebhookUrl('http://10.0.0.5:5678/webhook/x', 'https://api.example.com')).toBeUndefined();
 	});
 
 	it('refuses a loopback webhook URL towards a service elsewhere, with the fix, before any request', async () => {
