@@ -73,8 +73,9 @@ export class OrchestrationTrigger implements INodeType {
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['trigger'],
 		// 1.1: the secret of an existing endpoint comes from a credential (encrypted by n8n).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: deactivation and the end of a test event delete the registered endpoint unless "Keep Endpoint Registered".
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '=Registration: {{$parameter["registration"]}}',
 		description: 'Starts a workflow on signed order events of the orchestration service',
 		defaults: { name: 'Orchestration Trigger' },
@@ -91,7 +92,7 @@ export class OrchestrationTrigger implements INodeType {
 				name: 'orchestrationWebhookSecretApi',
 				required: true,
 				testedBy: 'webhookSecretCheck',
-				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1] } },
+				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1, 1.2] } },
 			},
 		],
 		webhooks: [

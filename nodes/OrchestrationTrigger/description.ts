@@ -130,7 +130,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to keep the registered endpoint (and recovery subscription) when the workflow is deactivated or a test event ends, and reuse it next time. Off: they are deleted at the service (DELETE /v1/webhooks/{ID}).',
+					'Whether to keep the registered endpoint (and recovery subscription) when the workflow is deactivated or a test event ends, and reuse it next time. Off: they are deleted at the service (DELETE /v1/webhooks/{ID}). Version 1 and 1.1 nodes keep them while this option is not added.',
 			},
 			{
 				displayName: 'Output Only Data',

@@ -3,9 +3,10 @@
  * once), and the recovery subscription (public-notes: POST /v1/webhooks/recovery {url}, the same
  * answer; unconfirmed by the spec) when order.recovery_required can start a run. Both are written
  * to the node's static data and to this process's memory, and reused for the same workflow, node,
- * URL and service, so repeated activations and test events never pile up endpoints. Deactivation
- * (and the end of a test event) deletes them (DELETE /v1/webhooks/{id}, DELETE
- * /v1/webhooks/recovery/{id}, public-notes) unless "Keep Endpoint Registered" is on.
+ * URL and service, so repeated activations and test events never pile up endpoints. From node
+ * version 1.2, deactivation (and the end of a test event) deletes them (DELETE /v1/webhooks/{id},
+ * DELETE /v1/webhooks/recovery/{id}, public-notes) unless "Keep Endpoint Registered" is on;
+ * versions 1 and 1.1 keep them unless that option is set off (their 0.1.0 behaviour).
  */
 import { randomBytes } from 'node:crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
@@ -276,12 +277,20 @@ async function unsubscribe(ctx: IHookFunctions, baseUrl: string, webhookId: stri
 	}
 }
 
-/** Whether the user chose to keep the registration (option "Keep Endpoint Registered"). */
-function keepsEndpoint(ctx: IHookFunctions): boolean {
+/** Node versions before this one keep their registration unless told otherwise (their behaviour of 0.1.0). */
+export const DELETES_ON_DEACTIVATION_FROM = 1.2;
+
+/**
+ * Whether to keep the registration (option "Keep Endpoint Registered"). Unset: kept by version 1
+ * and 1.1 nodes (as in 0.1.0, so their workflows behave as before), deleted from version 1.2 on.
+ */
+export function keepsEndpoint(ctx: Pick<IHookFunctions, 'getNode' | 'getNodeParameter'>): boolean {
+	const keptByDefault = ctx.getNode().typeVersion < DELETES_ON_DEACTIVATION_FROM;
 	try {
-		return ctx.getNodeParameter('options.keepEndpoint', false) === true;
+		const value = ctx.getNodeParameter('options.keepEndpoint', keptByDefault);
+		return typeof value === 'boolean' ? value : keptByDefault;
 	} catch {
-		return false;
+		return keptByDefault;
 	}
 }
 

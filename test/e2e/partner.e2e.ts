@@ -53,7 +53,7 @@ function workflows(orchestrationUrl: string) {
 			orch('Affiliates', { resource: 'affiliate', operation: 'getAll', returnAll: true }),
 		]),
 		linearWorkflow(TRIGGER, 'E2E recovery events', [
-			{ name: 'Events', type: T.trigger, typeVersion: 1.1, parameters: { registration: 'automatic', options: {} }, credentials: CREDS.server, webhookId: TRIGGER_WEBHOOK_ID },
+			{ name: 'Events', type: T.trigger, typeVersion: 1.2, parameters: { registration: 'automatic', options: {} }, credentials: CREDS.server, webhookId: TRIGGER_WEBHOOK_ID },
 			{ name: 'Received', type: T.noop, executeOnce: false },
 		]),
 	];

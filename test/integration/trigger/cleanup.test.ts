@@ -38,8 +38,8 @@ const requests = async (method: string) =>
 const fault = (rule: Record<string, unknown>) =>
 	fetch(`${sb.orchestrationUrl}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rule) });
 
-const harness = (parameters = {}, extra: { baseUrl?: string; webhookBaseUrl?: string } = {}) =>
-	triggerHarness({ baseUrl: extra.baseUrl ?? sb.orchestrationUrl, parameters, webhookBaseUrl: extra.webhookBaseUrl });
+const harness = (parameters = {}, extra: { baseUrl?: string; webhookBaseUrl?: string; typeVersion?: number } = {}) =>
+	triggerHarness({ baseUrl: extra.baseUrl ?? sb.orchestrationUrl, parameters, webhookBaseUrl: extra.webhookBaseUrl, typeVersion: extra.typeVersion });
 
 async function activate(h: NodeHarness, isTest = false): Promise<void> {
 	if (!(await runWebhookMethod(h, 'checkExists', { isTest }))) expect(await runWebhookMethod(h, 'create', { isTest })).toBe(true);
@@ -71,6 +71,21 @@ describe('deactivation', () => {
 		// the next activation registers anew
 		await activate(h);
 		expect(nodeStaticData(h).webhookId).not.toBe(stored.webhookId);
+	});
+
+	it('version 1 and 1.1 nodes keep their registration as in 0.1.0 unless the option is set off', async () => {
+		for (const typeVersion of [1, 1.1]) {
+			const old = harness({}, { typeVersion });
+			await activate(old);
+			expect(await runWebhookMethod(old, 'delete')).toBe(true);
+			expect(nodeStaticData(old).webhookId).toBeDefined();
+			const optedIn = harness({ options: { keepEndpoint: false } }, { typeVersion });
+			await activate(optedIn);
+			expect(await runWebhookMethod(optedIn, 'delete')).toBe(true);
+			expect(nodeStaticData(optedIn)).toEqual({});
+		}
+		expect(await active()).toHaveLength(4);
+		expect((await requests('DELETE')).map((d) => d.status)).toEqual([200, 200, 200, 200]);
 	});
 
 	it('keeps both with "Keep Endpoint Registered"; a failed or already-done delete never blocks deactivation', async () => {

@@ -29,14 +29,14 @@ describe('Orchestration Trigger: description', () => {
 		expect(description.name).toBe('orchestrationTrigger');
 		expect(description.displayName).toBe('Orchestration Trigger');
 		expect(description.inputs).toEqual([]);
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+		expect(description.version).toEqual([1, 1.1, 1.2]);
+		expect(description.defaultVersion).toBe(1.2);
 		expect(description.credentials).toEqual([
 			expect.objectContaining({ name: 'orchestrationServerApi', displayOptions: { show: { registration: ['automatic'] } } }),
 			expect.objectContaining({
 				name: 'orchestrationWebhookSecretApi',
 				required: true,
-				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1] } },
+				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1, 1.2] } },
 			}),
 		]);
 		expect(description.webhooks).toEqual([
