@@ -17,6 +17,7 @@ import * as order from './actions/order';
 import * as quote from './actions/quote';
 import * as route from './actions/route';
 import { router, TOOL_ACTIONS } from './actions/router';
+import * as standingAddress from './actions/standingAddress';
 import * as webhook from './actions/webhook';
 import { loadOptions } from './methods';
 import { toolActionsProperty } from '../n8n/toolMode';
@@ -87,6 +88,11 @@ export class Orchestration implements INodeType {
 					{ name: 'Order', value: 'order', description: 'Submit orders, create onramps and follow their status' },
 					{ name: 'Quote', value: 'quote', description: 'Price a transfer and get a deposit address' },
 					{ name: 'Route', value: 'route', description: 'Assets, the destinations they reach and limits' },
+					{
+						name: 'Standing Deposit Address',
+						value: 'standingAddress',
+						description: 'Reusable deposit addresses for your own references (server keys only); successor of the deprecated address models',
+					},
 					{ name: 'Webhook', value: 'webhook', description: 'Endpoints that receive signed order events' },
 				],
 				default: 'quote',
@@ -98,8 +104,9 @@ export class Orchestration implements INodeType {
 			...webhook.description,
 			...accumulationAddress.description,
 			...liquidationAddress.description,
+			...standingAddress.description,
 			toolActionsProperty(
-				`the operations that change something at the service (${Object.values(TOOL_ACTIONS).join(', ')}: they move funds, fix where a deposit goes, register a webhook and show its secret, or change state)`,
+				`the operations that change something at the service (${Object.values(TOOL_ACTIONS).join(', ')}: they move funds, fix where a deposit goes, register or remove a webhook and show its secret, or change state)`,
 			),
 		],
 	};

@@ -44,6 +44,8 @@ describe('Orchestration as an AI-agent tool', () => {
 		['Quote > Create', quoteParams()],
 		['Accumulation Address (Deprecated) > Reindex', { resource: 'accumulationAddress', operation: 'reindex', idOrAddress: 'acc_1' }],
 		['Accumulation Address (Deprecated) > Sync', { resource: 'accumulationAddress', operation: 'sync' }],
+		['Affiliate > Claim', { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' }],
+		['Webhook > Delete', { resource: 'webhook', operation: 'delete', webhookId: 'wh_1' }],
 	])('%s is refused by default, before any request', async (label, parameters) => {
 		const call = await asTool(parameters);
 		expect(call.toolNode.type).toBe('CUSTOM.orchestrationTool');
