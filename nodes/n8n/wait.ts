@@ -83,7 +83,7 @@ async function followStream<S>(wait: Wait<S>, state: S, started: number, open: N
 			if ('silent' in step) {
 				if (Date.now() < Math.min(wait.deadline, lastFrameAt + streamTiming.heartbeatGapMs)) continue;
 				if (frameWait.onSilence === 'timeout') return { end: { state: current, endedBy: 'timeout', via: 'stream', elapsedMs: Date.now() - started } };
-				return { fallback: `the event stream was silent for ${Math.round(streamTiming.heartbeatGapMs / 1000)} s (no heartbeat)`, state: current };
+				return { fallback: `the event stream was silent for ${streamTiming.heartbeatGapMs / 1000} s (no heartbeat)`, state: current };
 			}
 			if ('closed' in step) return { fallback: 'the event stream closed before a final status', state: current };
 			if ('broken' in step) return { fallback: `the event stream broke (${step.broken})`, state: current };
