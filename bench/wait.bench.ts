@@ -12,6 +12,7 @@ import { OrchestrationServerApi } from '../credentials/OrchestrationServerApi.cr
 import type { Orchestration as OrchestrationNode } from '../nodes/Orchestration/Orchestration.node';
 import { clearRoutesCache } from '../nodes/Orchestration/service';
 import { startSandbox, type Sandbox } from '../sandbox';
+import { quoteParams } from '../test/e2e/orchestration.flows';
 import { createHarness, executeNode } from '../test/harness/n8n';
 
 // Under tsx, require('X.node') resolves the codex X.node.json before X.node.ts: name the file.
@@ -48,17 +49,6 @@ async function control(sb: Sandbox, path: string, body: unknown): Promise<IDataO
 }
 
 async function newOrder(sb: Sandbox): Promise<string> {
-	const quoteParams = {
-		resource: 'quote',
-		operation: 'create',
-		sourceChain: 'base',
-		sourceAsset: 'USDC',
-		destinationChain: 'bitcoin',
-		destinationAsset: 'BTC',
-		amountFormat: 'smallestUnit',
-		amount: '100000000',
-		recipientAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
-	};
 	const [[q]] = await executeNode(node(sb, quoteParams), [{ json: {} }]);
 	const deposit = await control(sb, '/sandbox/deposits', { depositAddress: q.json.depositAddress, amount: q.json.amountIn });
 	return String(deposit.orderId);
