@@ -146,7 +146,8 @@ export function waitHint(subject: string, end: Pick<WaitEnd<unknown>, 'endedBy' 
 /** Reports a wait's outcome in n8n's output pane: info when it reached a final state as planned, a warning otherwise. */
 export function reportWait(ctx: IExecuteFunctions, message: string, endedBy: string, fellBack: boolean): void {
 	const type = endedBy === 'final' && !fellBack ? 'info' : 'warning';
-	ctx.addExecutionHints({ message, type, location: 'outputPane' });
+	// Contexts without hints (an AI agent's tool call in some n8n versions) just skip the report.
+	if (typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints({ message, type, location: 'outputPane' });
 }
 
 /** The cancel signal of this execution (n8n-workflow 2.x), if the context has one. */
