@@ -56,30 +56,44 @@ async function streamOf(o: OrderToFollow, orderId: string) {
 	});
 }
 
-/** Waits on one order (or on an unpaid quote's order to appear) as the node version says. */
-export async function followOrder(o: OrderToFollow): Promise<OrderWaitResult> {
-	const orderId = o.first?.id;
+/** One stretch of the wait: from `first` until an end, `deadline`, or (while unpaid) the order's appearance. */
+async function waitStretch(o: OrderToFollow, first: NormalizedStatus | undefined, deadline: number, startedAt: number, untilOrder: boolean) {
+	const orderId = first?.id;
 	const streaming = o.live && o.followBy === 'stream' && orderId !== undefined;
-	const end = await itemWait(
+	return await itemWait(
 		o.ctx,
 		o.itemIndex,
 		waitUntilFinal<NormalizedStatus | undefined>({
-			first: o.first,
+			first,
 			read: o.read,
 			endOf: (current) => {
 				const ended = current === undefined ? undefined : orderWaitEnd(current.status, current.isFinal, o.live);
 				if (ended !== undefined) return ended;
+				if (untilOrder && current !== undefined) return 'orderFound';
 				const unpaidOver = current === undefined && o.quoteDeadline !== undefined && Date.now() >= o.quoteDeadline;
 				return unpaidOver ? 'quoteExpired' : undefined;
 			},
 			intervalMs: o.settings.intervalMs,
-			deadline: Date.now() + o.settings.timeoutMs,
+			deadline,
 			lastReadOnDeadline: false,
 			signal: cancelSignalOf(o.ctx),
 			follow: streaming ? async () => await streamOf(o, orderId) : undefined,
 			statusOf: (state) => state?.status,
+			startedAt,
 		}),
 	);
+}
+
+/**
+ * Waits on one order as the node version says. An unpaid quote's order is polled for until it
+ * appears; from version 3 the wait then follows that order's stream for the time left.
+ */
+export async function followOrder(o: OrderToFollow): Promise<OrderWaitResult> {
+	const startedAt = Date.now();
+	const deadline = startedAt + o.settings.timeoutMs;
+	const streamLater = o.first === undefined && o.live && o.followBy === 'stream';
+	let end = await waitStretch(o, o.first, deadline, startedAt, streamLater);
+	if (end.endedBy === 'orderFound') end = await waitStretch(o, end.state, deadline, startedAt, false);
 	const message = waitHint(`Item ${o.itemIndex}: ${o.subject}`, end, end.state?.status);
 	reportWait(o.ctx, message, end.endedBy, end.fallback !== undefined);
 	return {

@@ -33,6 +33,8 @@ export interface Wait<S> {
 	follow?: () => Promise<EventStream | { refused: string }>;
 	/** The status text of a state, compared with the statuses a stream announces. */
 	statusOf?: (state: S) => string | undefined;
+	/** When the wait began, if an earlier stretch of it already ran (for elapsedMs); else now. */
+	startedAt?: number;
 }
 
 export interface WaitEnd<S> {
@@ -100,7 +102,7 @@ async function followStream<S>(wait: Wait<S>, state: S, started: number, open: N
 }
 
 export async function waitUntilFinal<S>(wait: Wait<S>): Promise<WaitEnd<S>> {
-	const started = Date.now();
+	const started = wait.startedAt ?? Date.now();
 	let state = wait.first;
 	let fallback: string | undefined;
 	const ended = (endedBy: string): WaitEnd<S> => ({ state, endedBy, via: 'polling', ...(fallback ? { fallback } : {}), elapsedMs: Date.now() - started });

@@ -48,11 +48,8 @@ async function statusReads(orderId: unknown): Promise<number> {
 
 /** Moves the order through `steps`, `gapMs` apart, once the node's stream is open. */
 async function moveAlong(orderId: string, steps: string[], gapMs: number): Promise<void> {
-	for (let i = 0; i < 100; i++) {
-		const streams = await control(sb).requests({ path: `/v1/sse/operations/${orderId}` });
-		if (streams.length > 0) break;
-		await sleep(20);
-	}
+	// the node is on the stream once the sandbox has a listener for status changes
+	for (let i = 0; i < 500 && sb.orchestration.ctx.events.listenerCount('status') === 0; i++) await sleep(20);
 	for (const step of steps) {
 		await sleep(gapMs);
 		await control(sb).advance(orderId, step);
@@ -97,6 +94,18 @@ describe('Wait Until Final follows the event stream (version 3)', () => {
 		await fetch(`${sb.orchestrationUrl}/sandbox/orders/${String(o.orderId)}/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'completed' }) });
 		const { output } = await waiting;
 		expect(output![0][0].json).toMatchObject({ status: 'completed', waitedVia: 'polling', waitFallback: 'the event stream was silent for 0.4 s (no heartbeat)' });
+	});
+
+	it('by Quote ID: polls while the quote is unpaid, then follows the order that appears on its stream', async () => {
+		const [q] = await run(orchestrationNode({ sb, parameters: quoteParams() }));
+		const params = { lookupBy: 'quoteId', quoteId: '={{ $json.quoteId }}', id: undefined };
+		const waiting = executeNodeWithHints(waitNode(params), [{ json: q }]);
+		await sleep(300);
+		const { orderId } = await control(sb).deposit({ depositAddress: q.depositAddress, amount: q.amountIn });
+		await moveAlong(String(orderId), ['confirming', 'completed'], 100);
+		const { output, hints } = await waiting;
+		expect(output![0][0].json).toMatchObject({ id: orderId, status: 'completed', waitEndedBy: 'final', waitedVia: 'stream' });
+		expect(hints[0].message).toMatch(new RegExp(`^Item 0: quote ${String(q.quoteId)} reached completed after`));
 	});
 
 	it('ends at once on awaiting_approval with what to do; the timeout is not waited for', async () => {

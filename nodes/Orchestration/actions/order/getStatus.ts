@@ -20,12 +20,9 @@ import { concurrencyOption, forVersions, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
-import { MIN_WAIT_INTERVAL_SECONDS } from '../../../shared/waitRules';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitParameters, waitSettingsOf, type WaitSettings } from '../../../n8n/waitParameters';
 import { actionRequiredOf, followedBy, followOrder, type OrderWaitResult } from '../../orderWait';
 
-/** public-notes.md: poll one order's status no faster than every 3 seconds. */
-export const MIN_POLL_INTERVAL_SECONDS = MIN_WAIT_INTERVAL_SECONDS;
 /** Node versions whose wait follows the event stream and ends on an order that needs an answer. */
 export const LIVE_WAIT_VERSION = 3;
 /** How long after an unpaid quote's expiresAt a late deposit may still create its order. */
@@ -87,7 +84,7 @@ export const description: INodeProperties[] = [
 			{
 				displayName: 'Follow By',
 				name: 'followBy',
-				description: 'How the wait learns of a change. An order lookup by Quote ID before payment always polls.',
+				description: 'How the wait learns of a change. By Quote ID, it polls until the quote is paid and its order exists, then follows that order.',
 				displayOptions: forVersions(showWait, [{ _cnd: { gte: LIVE_WAIT_VERSION } }]),
 			},
 		),
