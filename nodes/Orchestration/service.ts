@@ -101,6 +101,8 @@ export interface OrchestrationCall {
 	requiredScope?: string;
 	/** Further secrets to keep out of errors (read tokens). */
 	secrets?: Array<string | undefined>;
+	/** Hints for codes of this call only (e.g. instruction_conflict); they take precedence over the common ones. */
+	hints?: Record<string, string>;
 }
 
 /** The node's one way to the service: the shared transport with this credential, its base URL and its key kind. */
@@ -120,6 +122,7 @@ export async function orchestrationRequest<T = unknown>(
 		itemIndex: call.itemIndex,
 		requiredScope: access.isClientKey ? call.requiredScope : undefined,
 		secrets: call.secrets,
+		hints: call.hints,
 	})) as ServiceResponse<T>;
 }
 

@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 import { errorOf, redact, secretsOf, throwNetworkError, throwServiceError } from './nodeErrors';
 import type { FullResponse, RequestContext, RetryPolicy, ServiceCall } from './serviceCall';
+import { assertToolActionAllowed } from './toolMode';
 
 export type { FullResponse, RequestContext, RetryPolicy, ServiceCall } from './serviceCall';
 
@@ -185,6 +186,9 @@ async function sendAfterRenewal(ctx: RequestContext, call: ServiceCall): Promise
 
 /** Sends one service call with n8n's authentication, retrying what is safe to retry. */
 export async function callService<T = unknown>(this: RequestContext, call: ServiceCall): Promise<ServiceResponse<T>> {
+	// Issue 20: whatever an operation declares, no request but a read leaves an AI-agent tool unless
+	// "Allow Actions as AI Tool" is on (the routers refuse the operations they know of earlier, by name).
+	if (call.method !== 'GET' && call.method !== 'HEAD') assertToolActionAllowed(this, `A ${call.method} request (it changes something at the service)`);
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(call.retry ?? {}) };
 	// Stop ends a pause between attempts at once (sleep rejects with the signal's reason).
 	const stop = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
@@ -272,7 +276,34 @@ export function baseUrlOf(url: unknown): string {
 	return String(url ?? '').trim().replace(/\/+$/, '');
 }
 
-/** Whether `requestUrl` is `base` itself or lies under it (an exact origin and path prefix, no look-alike host). */
+/**
+ * Whether `requestUrl` is `base` itself or lies under it: the same scheme, host and port, and a path
+ * under the base's path, segment by segment, compared after URL parsing (so no look-alike host,
+ * default port, upper case or `..` segment gets through). Not a URL: false.
+ */
 export function isUnderBase(requestUrl: string, base: string): boolean {
-	return base !== '' && (requestUrl === base || requestUrl.startsWith(`${base}/`) || requestUrl.startsWith(`${base}?`));
+	if (base === '') return false;
+	let request: URL;
+	let root: URL;
+	try {
+		request = new URL(requestUrl);
+		root = new URL(base);
+	} catch {
+		return false;
+	}
+	if (request.protocol !== root.protocol || request.hostname !== root.hostname || request.port !== root.port) return false;
+	const prefix = root.pathname.replace(/\/+$/, '');
+	return prefix === '' || request.pathname === prefix || request.pathname.startsWith(`${prefix}/`);
+}
+
+/**
+ * The full URL a request goes to, resolved the way n8n's axios does: `url` (or the legacy `uri`),
+ * joined to `baseURL` unless it is absolute (`scheme://` or protocol-relative `//`). Not a string: ''.
+ */
+export function requestUrlOf(options: { url?: unknown; uri?: unknown; baseURL?: unknown }): string {
+	const target = options.url ?? options.uri;
+	const url = typeof target === 'string' ? target.trim() : target instanceof URL ? target.href : '';
+	const base = typeof options.baseURL === 'string' ? options.baseURL.trim() : '';
+	if (base === '' || /^([a-z][a-z\d+\-.]*:)?\/\//i.test(url)) return url;
+	return url === '' ? base : `${base.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 }

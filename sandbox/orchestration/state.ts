@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { PublicStatus, Stage } from '../../nodes/shared/orchestration/enums';
 import type { AccumulationSeed, LiquidationSeed, SandboxConfig } from '../config';
 import type { CatalogueAsset } from './catalogue';
+import { PartnerBook } from './partnerBook';
 
 /** Scripted order paths (POST /sandbox/deposits `outcome`). */
 export const OUTCOMES = [
@@ -109,6 +110,10 @@ export interface WebhookRecord {
 	url: string;
 	secret: string;
 	createdAt: string;
+	/** A recovery subscription (public-notes: order.recovery_required only); order events otherwise. */
+	kind?: 'recovery';
+	/** Set by DELETE: a disabled endpoint receives nothing. */
+	disabledAt?: string;
 }
 
 export interface DeliveryAttempt {
@@ -193,10 +198,13 @@ export class SandboxState {
 	accumulation = new Map<string, AccumulationRecord>();
 	liquidation = new Map<string, LiquidationRecord>();
 	rateCounters = new Map<string, { windowStart: number; count: number }>();
+	/** Standing instructions, affiliate profiles, accruals and claims (public-notes). */
+	readonly partnerBook: PartnerBook;
 	private counter = 0;
 	private requestSeq = 0;
 
 	constructor(private readonly config: SandboxConfig) {
+		this.partnerBook = new PartnerBook(config);
 		this.seedAddresses();
 	}
 
@@ -225,6 +233,7 @@ export class SandboxState {
 		this.deliveries = [];
 		this.requests = [];
 		this.rateCounters.clear();
+		this.partnerBook.reset();
 		this.seedAddresses();
 	}
 

@@ -20,7 +20,10 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
  * 53,117 bytes minified (micro-packed 21,766, micro-eth-signer core tx/tx-internal/rlp/address/utils
  * 27,243, @scure/base 4,108) and replaced 6,722 bytes of hand-written rlp.ts/eip1559.ts.
  */
-const BUDGET_BYTES = 349 * 1024;
+// Issues 26, 21 (recovery) and 22 (test events) added 28,282 bytes (337,217 -> 365,499): Standing
+// Deposit Address, affiliate management and claims, Webhook > Delete (Orchestration.node.js 65,574 ->
+// 86,382, mostly parameter descriptions), the trigger's delete, recovery subscription and reuse (31,233 -> 36,860).
+const BUDGET_BYTES = (349 + 28) * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 

@@ -282,7 +282,7 @@ describe('Orchestration Trigger in a running n8n', () => {
 			'client key': client.key,
 			'gateway private key': gatewayPrivateKey,
 		};
-		for (const [url, secret] of sandbox.webhookSecrets()) secrets[`webhook secret of ${url}`] = secret;
+		for (const [id, secret] of sandbox.allWebhookSecrets()) secrets[`webhook secret of ${id}`] = secret;
 		sandbox.accessTokens().forEach((t, i) => (secrets[`gateway access token ${i}`] = t));
 		expect(sandbox.accessTokens().length).toBeGreaterThan(0);
 

@@ -1,3 +1,4 @@
-import * as loadOptions from './loadOptions';
+import * as routeOptions from './loadOptions';
+import * as standingDestinations from './standingDestinations';
 
-export { loadOptions };
+export const loadOptions = { ...routeOptions, ...standingDestinations };
