@@ -82,6 +82,8 @@ export const SwitchesSchema = z.object({
 	processingDelayMs: z.number().int().min(0),
 	orderStepMs: z.number().int().min(0),
 	autoAdvance: z.boolean(),
+	/** Heartbeat interval of the event stream in spec ms (public-notes: 15 s when unset). */
+	sseHeartbeatMs: z.number().int().min(1).optional(),
 });
 
 export const SandboxConfigSchema = z.object({

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isFinalStatus } from '../../../nodes/shared/orchestration/enums';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
 import { ApiError, badRequest, notFound } from '../errors';
@@ -8,6 +7,8 @@ import type { OrderRecord, QuoteRecord } from '../state';
 import { type ReadTarget, requireReadToken } from '../tokens';
 
 const HEARTBEAT_MS = 15_000;
+/** public-notes: the server closes the stream after these; `unfulfilled` may still resume, so it stays open. */
+const CLOSES_STREAM: ReadonlySet<string> = new Set(['completed', 'failed', 'refunded']);
 
 type Query = Record<string, string | undefined>;
 
@@ -102,9 +103,10 @@ export function registerStatusEndpoints(app: FastifyInstance, ctx: Orchestration
 		const onStatus = (orderId: string, status: string) => {
 			if (orderId !== id) return;
 			frame('status', { status });
-			if (isFinalStatus(status)) finish();
+			if (CLOSES_STREAM.has(status)) finish();
 		};
-		const heartbeat = setInterval(() => frame('heartbeat', {}), Math.max(1, ctx.clock.duration(HEARTBEAT_MS)));
+		// switches.sseHeartbeatMs (spec ms, scaled like every duration) lets tests space heartbeats out or bring them closer.
+		const heartbeat = setInterval(() => frame('heartbeat', {}), Math.max(1, ctx.clock.duration(ctx.switches.sseHeartbeatMs ?? HEARTBEAT_MS)));
 		heartbeat.unref();
 		ctx.events.on('status', onStatus);
 		request.raw.on('close', finish);

@@ -149,9 +149,9 @@ describe('Amount Format: Decimal by default for new nodes, smallest units kept f
 		return rest;
 	};
 
-	it('version 2 (the default for new nodes) reads 125.5 as decimal USDC', async () => {
+	it('version 2 on (3, the default for new nodes) reads 125.5 as decimal USDC', async () => {
 		const h = orchestrationNode({ sb, parameters: noFormat('125.5') });
-		expect(h.node.typeVersion).toBe(2);
+		expect(h.node.typeVersion).toBe(3);
 		expect(h.node.parameters.amountFormat).toBe('decimal');
 		const [out] = await run(h);
 		expect((await sentBody('/v1/orchestration/quote')).amount).toBe('125500000');

@@ -153,7 +153,8 @@ describe('order.getStatus waiting until final', () => {
 		const order = await submit(await quote());
 		const before = (await control(sb).requests({ path: '/v1/orchestration/status' })).length;
 		const started = Date.now();
-		const waiting = run(statusNode(SERVER_KEY, { waitUntilFinal: true, pollIntervalSeconds: 1, waitTimeoutSeconds: 30 }), [{ json: order }]);
+		// Follow By: Polling (version 3 follows the event stream by default: test/integration/orchestration/wait.test.ts)
+		const waiting = run(statusNode(SERVER_KEY, { waitUntilFinal: true, followBy: 'polling', pollIntervalSeconds: 1, waitTimeoutSeconds: 30 }), [{ json: order }]);
 		await new Promise((r) => setTimeout(r, 500));
 		await control(sb).advance(order.orderId as string, 'completed');
 		const [out] = await waiting;

@@ -93,9 +93,17 @@ describe('Orchestration as an AI-agent tool', () => {
 	});
 });
 
-/** The HTTP methods an operation's own file sends (`method: 'POST'`); reads go through GET helpers. */
-function methodsIn(file: string): string[] {
-	return [...fs.readFileSync(file, 'utf8').matchAll(/method: '([A-Z]+)'/g)].map((m) => m[1]);
+/**
+ * The HTTP methods an operation's own files send (`method: 'POST'`): `<operation>.ts` and the parts
+ * it is split into, `<operation><Part>.ts` that are not operations themselves (intent/execute.ts:
+ * executeInput.ts, executeSubmit.ts); reads go through GET helpers.
+ */
+function methodsIn(file: string, operations: string[]): string[] {
+	const dir = path.dirname(file);
+	const operation = path.basename(file, '.ts');
+	const isPart = (f: string) => new RegExp(`^${operation}[A-Z]\\w*\\.ts$`).test(f) && !operations.includes(path.basename(f, '.ts'));
+	const parts = fs.readdirSync(dir).filter((f) => f === `${operation}.ts` || isPart(f));
+	return parts.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/method: '([A-Z]+)'/g)].map((m) => m[1]));
 }
 
 /** `Resource > Operation` as the node shows them. */
@@ -120,7 +128,7 @@ describe.each([
 		for (const { resource, operation } of all) {
 			const file = path.join(root, resource, `${operation}.ts`);
 			expect({ file, exists: fs.existsSync(file) }).toEqual({ file, exists: true });
-			const acts = methodsIn(file).some((m) => m !== 'GET' && m !== 'HEAD');
+			const acts = methodsIn(file, Object.keys(resources[resource])).some((m) => m !== 'GET' && m !== 'HEAD');
 			const key = `${resource}.${operation}`;
 			expect({ key, label: toolActions[key] }).toEqual({ key, label: acts ? labelOf(node, resource, operation) : undefined });
 		}
