@@ -10,3 +10,4 @@ export * from './amounts';
 export * from '../inputs';
 export * from './quotePlan';
 export * from './orderPlan';
+export * from './orderView';

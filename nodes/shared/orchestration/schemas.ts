@@ -8,8 +8,6 @@ import {
 	AMOUNT_MODES,
 	CHAINS,
 	DELIVERY_MODES,
-	FEE_PAYOUT_LEGS,
-	FEE_PAYOUT_ROLES,
 	PRICE_LOCK_MODES,
 	canonicalOrderStatus,
 	isFinalOrderStatus,
@@ -292,6 +290,42 @@ export function routeTargetId(target: RouteTarget): string | undefined {
 	return typeof chain === 'string' && typeof asset === 'string' ? `${chain}:${asset}` : undefined;
 }
 
+/**
+ * A reachable set (spec 2.3; public-notes "Routes listing (v2)"): `"all"`, an array of targets, or
+ * `{except: [targets]}` (everything but those). Any other form fails the entry.
+ */
+export const RouteSetSchema = z.union([
+	z.literal('all'),
+	z.array(RouteTargetSchema),
+	z.object({ except: z.array(RouteTargetSchema) }).passthrough(),
+]);
+export type RouteSet = z.infer<typeof RouteSetSchema>;
+
+/** A route set as ids: everything (but `except`), or only `only`. */
+export type ReachableIds = { all: true; except: ReadonlySet<string> } | { all: false; only: ReadonlySet<string> };
+
+function idsOf(targets: RouteTarget[]): Set<string> {
+	const ids = new Set<string>();
+	for (const t of targets) {
+		const id = routeTargetId(t);
+		if (id !== undefined) ids.add(id);
+	}
+	return ids;
+}
+
+/** The ids of a route set; a missing set reaches nothing. */
+export function reachableIdsOf(set: RouteSet | undefined): ReachableIds {
+	if (set === 'all') return { all: true, except: new Set() };
+	if (set === undefined) return { all: false, only: new Set() };
+	if (Array.isArray(set)) return { all: false, only: idsOf(set) };
+	return { all: true, except: idsOf(set.except) };
+}
+
+/** Whether a set of ids holds `id` (an "all" set never holds the source itself: the caller checks). */
+export function reachableHas(ids: ReachableIds, id: string): boolean {
+	return ids.all ? !ids.except.has(id) : ids.only.has(id);
+}
+
 /** spec 2.3 route asset entry. Display fields are optional: nothing depends on them. */
 export const RouteAssetSchema = z
 	.object({
@@ -307,9 +341,9 @@ export const RouteAssetSchema = z
 		chainIcon: z.string().optional(),
 		route: z
 			.object({
-				to: z.union([z.literal('all'), z.array(RouteTargetSchema)]),
-				exactOutTo: z.array(RouteTargetSchema).optional(),
-				fixedTo: z.array(RouteTargetSchema).optional(),
+				to: RouteSetSchema,
+				exactOutTo: RouteSetSchema.optional(),
+				fixedTo: RouteSetSchema.optional(),
 			})
 			.passthrough(),
 	})
@@ -320,12 +354,16 @@ export type RouteAsset = z.infer<typeof RouteAssetSchema>;
 export const WebhookCreateResponseSchema = z.object({ webhookId: NonEmpty, secret: NonEmpty }).passthrough();
 export type WebhookCreateResponse = z.infer<typeof WebhookCreateResponseSchema>;
 
-/** spec 2.10 `feePayouts.entries[*]`; the split amounts are null on recipient_payout entries. */
+/**
+ * spec 2.10 `feePayouts.entries[*]`; the split amounts are null on recipient_payout entries. `role`
+ * and `leg` are open sets (FEE_PAYOUT_ROLES, FEE_PAYOUT_LEGS are the known values): the live service
+ * adds kinds, and an unknown one must not fail the read (README: unknown values pass through).
+ */
 export const FeePayoutEntrySchema = z
 	.object({
-		role: z.enum(FEE_PAYOUT_ROLES),
+		role: z.string(),
 		affiliateId: OptStr,
-		leg: z.enum(FEE_PAYOUT_LEGS),
+		leg: z.string(),
 		amount: AmountSchema,
 		platformCutAmount: OptAmount,
 		recipientAmount: OptAmount,

@@ -12,11 +12,11 @@ import {
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
-import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
+import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
 import { concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
 import { waitUntilFinal } from '../../../n8n/transport';
 
@@ -276,38 +276,4 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<IDataObject> {
 	const catalogue = await catalogueFor(l.read, l.access, false);
 	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
-}
-
-// Decimal `...Formatted` fields of an order: source, destination and fee asset amounts, fee payout
-// entries included (orchestration-service.md §2.10); an asset the routes listing does not know stays as is.
-const SOURCE_FIELDS = ['amountIn'];
-const DESTINATION_FIELDS = ['estimatedOut', 'amountOut', 'lockedMinAmountOut'];
-const FEE_FIELDS = ['feeAmount', 'roundingFeeAmount', 'totalFeeAmount', 'appFeeAmount'];
-const PAYOUT_FIELDS = ['amount', 'platformCutAmount', 'recipientAmount'];
-
-function nonEmptyText(v: unknown): string | undefined {
-	return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
-export function orderWithFormattedAmounts(order: IDataObject, catalogue: RoutesCatalogue): IDataObject {
-	const sourceChain = nonEmptyText(order.sourceChain);
-	const destinationChain = nonEmptyText(order.destinationChain);
-	const source = catalogue.find(sourceChain, nonEmptyText(order.sourceAsset))?.decimals;
-	const destination = catalogue.find(destinationChain, nonEmptyText(order.destinationAsset))?.decimals;
-	const feeAsset = nonEmptyText(order.feeAsset);
-	const fee = feeAsset ? catalogue.decimalsOfSymbol(feeAsset, [sourceChain, destinationChain]) : source;
-	const decimals: Record<string, number | undefined> = {};
-	for (const f of SOURCE_FIELDS) decimals[f] = source;
-	for (const f of DESTINATION_FIELDS) decimals[f] = destination;
-	for (const f of FEE_FIELDS) decimals[f] = fee;
-	const out = withFormattedAmounts(order, decimals);
-	const payouts = order.feePayouts as IDataObject | undefined;
-	if (fee !== undefined && payouts && Array.isArray(payouts.entries)) {
-		const perField = Object.fromEntries(PAYOUT_FIELDS.map((f) => [f, fee]));
-		out.feePayouts = {
-			...payouts,
-			entries: (payouts.entries as IDataObject[]).map((e) => withFormattedAmounts(e, perField)),
-		};
-	}
-	return out;
 }
