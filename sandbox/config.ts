@@ -82,6 +82,8 @@ export const SwitchesSchema = z.object({
 	processingDelayMs: z.number().int().min(0),
 	orderStepMs: z.number().int().min(0),
 	autoAdvance: z.boolean(),
+	/** How long a ZeroConf offer stays open (spec ms, scaled; public-notes `zeroconfOffer.expiresAt`). */
+	zeroconfOfferMs: z.number().int().min(1).default(600_000),
 });
 
 export const SandboxConfigSchema = z.object({

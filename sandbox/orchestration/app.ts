@@ -18,6 +18,7 @@ import { registerOrderEndpoints } from './endpoints/orders';
 import { registerPartnerEndpoints } from './endpoints/partner';
 import { registerQuoteEndpoints } from './endpoints/quotes';
 import { registerStatusEndpoints } from './endpoints/status';
+import { registerZeroconfEndpoints } from './endpoints/zeroconf';
 import { type RecordedRequest, SandboxState } from './state';
 
 export interface OrchestrationAppOptions {
@@ -125,6 +126,7 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	registerPartnerEndpoints(app, ctx);
 	registerLegacyEndpoints(app, ctx);
 	registerControlEndpoints(app, ctx, opts.keysJson, reset);
+	registerZeroconfEndpoints(app, ctx);
 	await app.ready();
 	return {
 		app,

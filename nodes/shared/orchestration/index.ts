@@ -11,3 +11,4 @@ export * from '../inputs';
 export * from './quotePlan';
 export * from './orderPlan';
 export * from './orderView';
+export * from './zeroconfPlan';

@@ -187,6 +187,15 @@ export const SubmitRequestSchema = z
 	.passthrough();
 export type SubmitRequest = z.infer<typeof SubmitRequestSchema>;
 
+/** POST /v1/orchestration/zeroconf/accept body (public-notes): the order whose offer is accepted. */
+export const ZeroconfAcceptRequestSchema = z.object({ orderId: NonEmpty }).passthrough();
+/** Longest decline reason sent (the live limit is not shown; a reason is a short note). */
+export const DECLINE_REASON_MAX_LENGTH = 500;
+/** POST /v1/orchestration/zeroconf/decline body (public-notes): the order and an optional reason. */
+export const ZeroconfDeclineRequestSchema = ZeroconfAcceptRequestSchema.extend({
+	reason: z.string().min(1).max(DECLINE_REASON_MAX_LENGTH).optional(),
+}).passthrough();
+
 /** A USD amount: digits with at most two decimals ("25", "25.5", "25.50"). */
 export const FiatUsdSchema = z.string().refine(isFiatUsd, 'must be a USD amount with at most 2 decimals, e.g. "25.50"');
 

@@ -93,7 +93,7 @@ describe('orderWithFormattedAmounts', () => {
 		const out = orderWithFormattedAmounts(order, assets);
 		expect(out).not.toHaveProperty('amountInFormatted');
 		expect(out).not.toHaveProperty('feeAmountFormatted');
-		expect(out.amountOutFormatted).toBe('1');
+		expect((out as Record<string, unknown>).amountOutFormatted).toBe('1');
 		expect(orderWithFormattedAmounts({ id: 'o', amountIn: 'x1', sourceChain: 'base', sourceAsset: 'USDC' }, assets)).not.toHaveProperty('amountInFormatted');
 	});
 });
