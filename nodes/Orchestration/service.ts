@@ -108,6 +108,8 @@ export interface OrchestrationCall {
 	requiredScope?: string;
 	/** Further secrets to keep out of errors (read tokens). */
 	secrets?: Array<string | undefined>;
+	/** Hints for error codes in this operation's words (they take precedence over ERROR_HINTS). */
+	hints?: Record<string, string>;
 }
 
 /** The node's one way to the service: the shared transport with this credential, its base URL and its key kind. */
@@ -127,6 +129,7 @@ export async function orchestrationRequest<T = unknown>(
 		itemIndex: call.itemIndex,
 		requiredScope: access.isClientKey ? call.requiredScope : undefined,
 		secrets: call.secrets,
+		hints: call.hints,
 	})) as ServiceResponse<T>;
 }
 

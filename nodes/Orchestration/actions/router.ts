@@ -27,6 +27,8 @@ export const TOOL_ACTIONS: Record<string, string> = {
 	'order.submit': 'Order > Submit',
 	'order.createOnramp': 'Order > Create Onramp',
 	'webhook.create': 'Webhook > Create',
+	'order.acceptZeroconfOffer': 'Order > Accept ZeroConf Offer',
+	'order.declineZeroconfOffer': 'Order > Decline ZeroConf Offer',
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

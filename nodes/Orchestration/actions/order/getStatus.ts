@@ -14,7 +14,7 @@ import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
-import { concurrencyOption, showFor } from '../../parameters';
+import { concurrencyOption, showFor, sourceChainField } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
@@ -33,6 +33,7 @@ export const description: INodeProperties[] = [
 		[
 			['Order ID', 'id', 'The ID of an order (submit and onramp return it as orderId)'],
 			['Quote ID', 'quoteId', 'The quote; its order appears once the deposit is paid'],
+			['Deposit Transaction', 'txHash', 'The transaction that paid the deposit, on its source chain: finds a stuck deposit'],
 		],
 		{ displayName: 'Look Up By', name: 'lookupBy', displayOptions: show },
 	),
@@ -52,6 +53,16 @@ export const description: INodeProperties[] = [
 		default: '',
 		displayOptions: showFor('order', ['getStatus'], { lookupBy: ['quoteId'] }),
 	},
+	{
+		displayName: 'Transaction Hash',
+		name: 'txHash',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Hash (or Bitcoin txid) of the transaction that paid the deposit address',
+		displayOptions: showFor('order', ['getStatus'], { lookupBy: ['txHash'] }),
+	},
+	sourceChainField(showFor('order', ['getStatus'], { lookupBy: ['txHash'] })),
 	{
 		displayName: 'Read Token',
 		name: 'readToken',
@@ -118,6 +129,7 @@ async function readView<T>(l: Lookup, path: string): Promise<T> {
 		itemIndex: l.read.itemIndex,
 		requiredScope: 'orders:read',
 		secrets: [l.readToken],
+		hints: l.hints,
 	});
 	return res.body;
 }
@@ -152,6 +164,8 @@ interface Lookup {
 	access: ServiceAccess;
 	qs: IDataObject;
 	readToken: string | undefined;
+	/** Hints for this lookup's error codes (a quote without an order answers 404). */
+	hints?: Record<string, string>;
 }
 
 /** A 404 while waiting by quote ID: the quote has no order yet (public-notes: null until funded). */
@@ -250,11 +264,13 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 }
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
-	const lookupBy = read.textParameter('lookupBy') === 'quoteId' ? 'quoteId' : 'id';
+	const lookupBy = lookupOf(read);
 	const identifier = read.textParameter(lookupBy);
 	if (identifier === '') throw read.fail(lookupBy, 'is required');
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
-	const lookup: Lookup = { read, access, qs: { [lookupBy]: identifier }, readToken };
+	const qs: IDataObject = { [lookupBy]: identifier };
+	if (lookupBy === 'txHash') qs.sourceChain = requiredText(read, 'sourceChain');
+	const lookup: Lookup = { read, access, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
 	const wait = read.parameter<boolean>('waitUntilFinal', false);
 
 	// waiting by quote ID keeps polling through 404s: the order appears only once the deposit is paid
@@ -272,6 +288,31 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 	if (readToken) out.readToken = readToken;
 	return out;
 }
+
+type LookupBy = 'id' | 'quoteId' | 'txHash';
+
+function lookupOf(read: OrchestrationReader): LookupBy {
+	const chosen = read.textParameter('lookupBy');
+	return chosen === 'quoteId' || chosen === 'txHash' ? chosen : 'id';
+}
+
+function requiredText(read: OrchestrationReader, name: string): string {
+	const value = read.textParameter(name);
+	if (value === '') throw read.fail(name, 'is required');
+	return value;
+}
+
+/** public-notes: status by quote ID answers 404 until a deposit is detected; by txHash until the deposit is seen. */
+const LOOKUP_HINTS: Record<LookupBy, Record<string, string> | undefined> = {
+	id: undefined,
+	quoteId: {
+		not_found:
+			'A quote has no order until its deposit is detected. Use Order > Get by Quote to see whether it is paid (funded: true/false) without an error, or turn on "Wait Until Final".',
+	},
+	txHash: {
+		not_found: 'No order of this partner was created by this transaction on this chain (yet): check the chain, or try again once the deposit is detected.',
+	},
+};
 
 async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<IDataObject> {
 	const catalogue = await catalogueFor(l.read, l.access, false);

@@ -1,0 +1,40 @@
+/**
+ * order.declineZeroconfOffer: POST /v1/orchestration/zeroconf/decline {orderId, reason?}
+ * (public-notes): the order waits for one on-chain confirmation of its deposit (`confirming`).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
+import { DECLINE_REASON_MAX_LENGTH } from '../../../shared/orchestration/schemas';
+import { concurrencyOption, showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import type { OperationEnv } from '../types';
+import { answerOffer } from './zeroconfAnswer';
+
+const show = showFor('order', ['declineZeroconfOffer']);
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Order ID',
+		name: 'orderId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'ord_...',
+		description:
+			'The order in awaiting_approval whose ZeroConf offer is declined (Get Status gives it as ID). Server key only; sent once per order: a retry or a re-run replays the first answer.',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Reason',
+		name: 'reason',
+		type: 'string',
+		default: '',
+		description: `Why the offer is declined, for the service's records (optional, at most ${DECLINE_REASON_MAX_LENGTH} characters)`,
+		displayOptions: show,
+	},
+	optionsCollection(show, [concurrencyOption]),
+];
+
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {
+	return await answerOffer(this, read, env, 'decline');
+}
