@@ -5,10 +5,10 @@
  */
 import { zeroconfIdempotencyKey } from '../../nodes/shared/orchestration/idempotency';
 import { closeEnv, createEnv, executeWorkflow, type E2eEnv, type RunResult } from './env';
+import { quoteParams } from './orchestration.flows';
 import { CREDS, T, linearWorkflow, postJson, type WfNode } from './workflows';
 
 const EVM_ADDRESS = '0x1111111111111111111111111111111111111111';
-const BTC_ADDRESS = 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh';
 const DEPOSIT_TX = `0x${'c4'.repeat(32)}`;
 
 let env: E2eEnv;
@@ -28,13 +28,11 @@ function zeroconfWorkflow(orchestrationUrl: string) {
 	return linearWorkflow('e2eZeroconf', 'E2E ZeroConf offer accepted', [
 		{ name: 'Start', type: T.manual },
 		orch('Quote', {
-			resource: 'quote',
-			operation: 'create',
+			...quoteParams,
 			sourceChain: 'bitcoin',
 			sourceAsset: 'BTC',
 			destinationChain: 'base',
 			destinationAsset: 'USDC',
-			amountFormat: 'decimal',
 			amount: '0.001',
 			recipientAddress: EVM_ADDRESS,
 			options: { zeroconfEnabled: 'optIn' },
@@ -63,17 +61,7 @@ function zeroconfWorkflow(orchestrationUrl: string) {
 function findAgainWorkflow(orchestrationUrl: string) {
 	return linearWorkflow('e2eFindAgain', 'E2E find an order again', [
 		{ name: 'Start', type: T.manual },
-		orch('Quote', {
-			resource: 'quote',
-			operation: 'create',
-			sourceChain: 'base',
-			sourceAsset: 'USDC',
-			destinationChain: 'bitcoin',
-			destinationAsset: 'BTC',
-			amountFormat: 'decimal',
-			amount: '75.5',
-			recipientAddress: BTC_ADDRESS,
-		}),
+		orch('Quote', { ...quoteParams, amount: '75.5' }),
 		orch('Unpaid', { resource: 'order', operation: 'getByQuote', quoteId: "={{ $('Quote').first().json.quoteId }}" }),
 		postJson(
 			'Pay deposit',

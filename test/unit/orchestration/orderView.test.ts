@@ -1,14 +1,10 @@
 import { flatOrderOf, orderWithFormattedAmounts, type AssetDecimals } from '../../../nodes/shared/orchestration/orderView';
 
+/** The members webhook data and the status order share. */
+const top = { id: 'ord_1', status: 'refunded', updatedAt: '2026-11-25T10:00:00Z', amountIn: '250000000', amountOut: null, feeAmount: '750000', completedAt: '2026-11-25T10:05:00Z' };
 /** A webhook `data` as the live service nests it (public-notes "Webhooks"). */
 const nested = {
-	id: 'ord_1',
-	status: 'refunded',
-	updatedAt: '2026-11-25T10:00:00Z',
-	amountIn: '250000000',
-	amountOut: null,
-	feeAmount: '750000',
-	completedAt: '2026-11-25T10:05:00Z',
+	...top,
 	source: { chain: 'base', asset: 'USDC', address: '0xdep', txHash: '0xin', sweepTxHash: '0xsweep', confirmations: 3 },
 	destination: { chain: 'bitcoin', asset: 'BTC', address: 'bc1qrecipient', txHash: null },
 	refund: { asset: 'USDC', amount: '249250000', txHash: '0xrefund' },
@@ -32,13 +28,7 @@ const assets: AssetDecimals = {
 describe('flatOrderOf: the webhook data in the status shape', () => {
 	test('lifts source, destination, refund and error to the flat names, keeps everything else', () => {
 		expect(flatOrderOf(nested)).toEqual({
-			id: 'ord_1',
-			status: 'refunded',
-			updatedAt: '2026-11-25T10:00:00Z',
-			amountIn: '250000000',
-			amountOut: null,
-			feeAmount: '750000',
-			completedAt: '2026-11-25T10:05:00Z',
+			...top,
 			sourceChain: 'base',
 			sourceAsset: 'USDC',
 			depositAddress: '0xdep',

@@ -7,22 +7,12 @@ import { optionsCollection } from '../../../n8n/descriptions';
 import { concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import type { OperationEnv } from '../types';
-import { answerOffer } from './zeroconfAnswer';
+import { answerOffer, orderIdField } from './zeroconfAnswer';
 
 const show = showFor('order', ['acceptZeroconfOffer']);
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Order ID',
-		name: 'orderId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'ord_...',
-		description:
-			'The order in awaiting_approval whose ZeroConf offer is accepted (Get Status gives it as ID). Server key only; sent once per order: a retry or a re-run replays the first answer.',
-		displayOptions: show,
-	},
+	orderIdField(show, 'accepted'),
 	optionsCollection(show, [concurrencyOption]),
 ];
 

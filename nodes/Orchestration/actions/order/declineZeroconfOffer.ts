@@ -8,22 +8,12 @@ import { DECLINE_REASON_MAX_LENGTH } from '../../../shared/orchestration/schemas
 import { concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import type { OperationEnv } from '../types';
-import { answerOffer } from './zeroconfAnswer';
+import { answerOffer, orderIdField } from './zeroconfAnswer';
 
 const show = showFor('order', ['declineZeroconfOffer']);
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Order ID',
-		name: 'orderId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'ord_...',
-		description:
-			'The order in awaiting_approval whose ZeroConf offer is declined (Get Status gives it as ID). Server key only; sent once per order: a retry or a re-run replays the first answer.',
-		displayOptions: show,
-	},
+	orderIdField(show, 'declined'),
 	{
 		displayName: 'Reason',
 		name: 'reason',
