@@ -33,7 +33,7 @@ export const description: INodeProperties[] = [
 		[
 			['Order ID', 'id', 'The ID of an order (submit and onramp return it as orderId)'],
 			['Quote ID', 'quoteId', 'The quote; its order appears once the deposit is paid'],
-			['Deposit Transaction', 'txHash', 'The transaction that paid the deposit, on its source chain: finds a stuck deposit'],
+			['Transaction Hash', 'txHash', 'The transaction that paid the deposit, on its source chain: finds a stuck deposit'],
 		],
 		{ displayName: 'Look Up By', name: 'lookupBy', displayOptions: show },
 	),

@@ -89,9 +89,9 @@ export const description: INodeProperties[] = [
 			name: 'zeroconfEnabled',
 			type: 'options',
 			options: [
-				{ name: 'Service Default', value: 'default', description: 'Send nothing: the service decides' },
 				{ name: 'Opt In', value: 'optIn', description: 'Send zeroconfEnabled: true' },
 				{ name: 'Opt Out', value: 'optOut', description: 'Send zeroconfEnabled: false' },
+				{ name: 'Service Default', value: 'default', description: 'Send nothing: the service decides' },
 			],
 			default: 'default',
 			description:
