@@ -92,7 +92,7 @@ export interface OrderRecord {
 	outcome: Outcome;
 	timer?: NodeJS.Timeout;
 	/** How the status view reports this order, as the live service may (POST /sandbox/orders/:id/report). */
-	reported?: { status?: string; omitStages?: boolean; amountIn?: string };
+	reported?: { status?: string; omitStages?: boolean; amountIn?: string; feePayouts?: { entries: Array<Record<string, unknown>> } };
 	/** Funded through an amountless Lightning invoice: runs on the paid amount (spec §1). */
 	amountless?: boolean;
 	/** The deposit transaction (submit's txHash / bitcoinTxid / sparkTxHash, or the simulated deposit's). */

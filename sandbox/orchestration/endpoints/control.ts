@@ -35,6 +35,8 @@ const ReportSchema = z.object({
 	omitStages: z.boolean().optional(),
 	// an oversized amount text, for tests of what a client does with hostile response fields
 	amountIn: z.string().min(1).max(2_000_000).optional(),
+	// fee payout entries as the live service may write them (roles and legs the spec does not list)
+	feePayouts: z.object({ entries: z.array(z.record(z.unknown())).max(50) }).optional(),
 });
 
 type Query = Record<string, string | undefined>;

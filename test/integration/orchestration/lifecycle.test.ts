@@ -143,6 +143,27 @@ describe('Order > Get by Quote and Get Status by quote or transaction', () => {
 });
 
 describe('the live formats', () => {
+	it('a fee payout role or leg the package does not know never fails Get Status; its amounts are formatted', async () => {
+		const [quote] = await run(node(quoteParams()));
+		const { orderId } = await control(sb).deposit({ depositAddress: quote.depositAddress, amount: quote.amountIn });
+		const entries = [
+			{ role: 'affiliate_bonus', leg: 'deferred', amount: '1500000', platformCutAmount: null, recipientAmount: null },
+			{ role: 'app_fee', leg: 'full', amount: '300000', platformCutAmount: '60000', recipientAmount: '240000' },
+		];
+		const res = await fetch(`${sb.orchestrationUrl}/sandbox/orders/${orderId}/report`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ status: 'Recovery_Review', feePayouts: { entries } }),
+		});
+		expect(res.status).toBe(200);
+		const [out] = await run(node({ resource: 'order', operation: 'getStatus', id: orderId }));
+		expect(out).toMatchObject({ id: orderId, status: 'Recovery_Review', isFinal: false });
+		expect((out.feePayouts as { entries: IDataObject[] }).entries).toEqual([
+			{ ...entries[0], amountFormatted: '1.5' },
+			{ ...entries[1], amountFormatted: '0.3', platformCutAmountFormatted: '0.06', recipientAmountFormatted: '0.24' },
+		]);
+	});
+
 	it('a Decimal amount of an asset whose route set is {except: [...]} keeps its decimals', async () => {
 		const [quote] = await run(node(quoteParams({ amountFormat: 'decimal', amount: '100.5' })));
 		expect(quote.amountIn).toBe('100500000');
