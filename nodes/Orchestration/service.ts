@@ -13,14 +13,8 @@ import {
 } from 'n8n-workflow';
 import { CLIENT_KEY_PREFIX, normalizeAssetInput, parseRoutingKey, SERVER_KEY_PREFIX } from '../shared/orchestration/enums';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
-import {
-	reachableHas,
-	reachableIdsOf,
-	RouteAssetSchema,
-	type ReachableIds,
-	type RouteAsset,
-	type RouteSet,
-} from '../shared/orchestration/schemas';
+import { reachableHas, reachableIdsOf, type ReachableIds, type RouteSet } from '../shared/orchestration/routeSets';
+import { RouteAssetSchema, type RouteAsset } from '../shared/orchestration/schemas';
 import { callService, ExpiringCache, joinUrl, type RequestContext, type ServiceResponse } from '../n8n/transport';
 import type { OrchestrationReader } from './itemReader';
 

@@ -5,7 +5,17 @@
  */
 import { parseRequest } from '../errors';
 import { zeroconfIdempotencyKey } from './idempotency';
-import { ZeroconfAcceptRequestSchema, ZeroconfDeclineRequestSchema } from './schemas';
+import { z } from 'zod';
+import { NonEmpty } from './schemas';
+
+/** POST /v1/orchestration/zeroconf/accept body (public-notes): the order whose offer is accepted. */
+export const ZeroconfAcceptRequestSchema = z.object({ orderId: NonEmpty }).passthrough();
+/** Longest decline reason sent (the live limit is not shown; a reason is a short note). */
+export const DECLINE_REASON_MAX_LENGTH = 500;
+/** POST /v1/orchestration/zeroconf/decline body (public-notes): the order and an optional reason. */
+export const ZeroconfDeclineRequestSchema = ZeroconfAcceptRequestSchema.extend({
+	reason: z.string().min(1).max(DECLINE_REASON_MAX_LENGTH).optional(),
+}).passthrough();
 
 export type ZeroconfAction = 'accept' | 'decline';
 

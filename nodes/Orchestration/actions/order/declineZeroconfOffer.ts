@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
-import { DECLINE_REASON_MAX_LENGTH } from '../../../shared/orchestration/schemas';
+import { DECLINE_REASON_MAX_LENGTH } from '../../../shared/orchestration/zeroconfPlan';
 import { concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import type { OperationEnv } from '../types';
