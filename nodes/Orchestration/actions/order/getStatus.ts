@@ -289,6 +289,11 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 	return out;
 }
 
+async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<IDataObject> {
+	const catalogue = await catalogueFor(l.read, l.access, false);
+	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
+}
+
 type LookupBy = 'id' | 'quoteId' | 'txHash';
 
 function lookupOf(read: OrchestrationReader): LookupBy {
@@ -313,8 +318,3 @@ const LOOKUP_HINTS: Record<LookupBy, Record<string, string> | undefined> = {
 		not_found: 'No order of this partner was created by this transaction on this chain (yet): check the chain, or try again once the deposit is detected.',
 	},
 };
-
-async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<IDataObject> {
-	const catalogue = await catalogueFor(l.read, l.access, false);
-	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
-}
