@@ -20,6 +20,7 @@ import { registerPartnerEndpoints } from './endpoints/partner';
 import { registerQuoteEndpoints } from './endpoints/quotes';
 import { registerStandingEndpoints } from './endpoints/standing';
 import { registerStatusEndpoints } from './endpoints/status';
+import { registerZeroconfEndpoints } from './endpoints/zeroconf';
 import { type RecordedRequest, SandboxState } from './state';
 
 export interface OrchestrationAppOptions {
@@ -129,6 +130,7 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	registerStandingEndpoints(app, ctx);
 	registerLegacyEndpoints(app, ctx);
 	registerControlEndpoints(app, ctx, opts.keysJson, reset);
+	registerZeroconfEndpoints(app, ctx);
 	await app.ready();
 	return {
 		app,

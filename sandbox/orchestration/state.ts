@@ -7,6 +7,8 @@ import { PartnerBook } from './partnerBook';
 /** Scripted order paths (POST /sandbox/deposits `outcome`). */
 export const OUTCOMES = [
 	'completed', 'failed', 'refunded', 'unfulfilled', 'awaiting_approval', 'paused', 'zeroconf', 'zeroconf_declined',
+	// a ZeroConf offer that waits in awaiting_approval for the partner's accept or decline (public-notes)
+	'zeroconf_offer',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -91,9 +93,13 @@ export interface OrderRecord {
 	outcome: Outcome;
 	timer?: NodeJS.Timeout;
 	/** How the status view reports this order, as the live service may (POST /sandbox/orders/:id/report). */
-	reported?: { status?: string; omitStages?: boolean; amountIn?: string };
+	reported?: { status?: string; omitStages?: boolean; amountIn?: string; feePayouts?: { entries: Array<Record<string, unknown>> } };
 	/** Funded through an amountless Lightning invoice: runs on the paid amount (spec §1). */
 	amountless?: boolean;
+	/** The deposit transaction (submit's txHash / bitcoinTxid / sparkTxHash, or the simulated deposit's). */
+	depositTxHash?: string;
+	/** Every public status the order took, in order (the state machine's record, GET /sandbox/orders/:id). */
+	history: PublicStatus[];
 }
 
 export interface ReadTokenRecord {

@@ -40,6 +40,8 @@ export const TOOL_ACTIONS: Record<string, string> = {
 	'affiliate.disable': 'Affiliate > Disable',
 	'standingAddress.createOrGet': 'Standing Deposit Address > Create or Get',
 	'webhook.delete': 'Webhook > Delete',
+	'order.acceptZeroconfOffer': 'Order > Accept ZeroConf Offer',
+	'order.declineZeroconfOffer': 'Order > Decline ZeroConf Offer',
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

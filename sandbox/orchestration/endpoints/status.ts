@@ -53,12 +53,32 @@ function checkReadToken(ctx: OrchestrationContext, caller: Caller | undefined, r
 	if (caller) requireReadToken(ctx, caller, readTokenOf(request), target);
 }
 
+/** The order whose deposit transaction is `txHash` on `sourceChain` (hex hashes compared in any case). */
+function statusByDeposit(
+	ctx: OrchestrationContext,
+	caller: Caller | undefined,
+	request: FastifyRequest,
+	txHash: string | undefined,
+	sourceChain: string | undefined,
+): Record<string, unknown> {
+	if (!txHash || !sourceChain) throw badRequest('txHash and sourceChain go together: give both', 'invalid_query');
+	const wanted = txHash.toLowerCase();
+	const order = [...ctx.state.orders.values()].find((o) => o.source.chain === sourceChain && o.depositTxHash?.toLowerCase() === wanted);
+	checkReadToken(ctx, caller, request, { orderId: order?.id, quoteId: order?.quoteId ?? undefined });
+	if (!order || !visible(caller, order.partnerId)) {
+		throw caller ? notFound(`no order for deposit transaction ${txHash} on ${sourceChain}`) : notVisible(caller, 'order');
+	}
+	return statusView(order, ctx.switches.statusShape);
+}
+
 export function registerStatusEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
-	// spec §4.6: by order `id` or by `quoteId`; before funding a quote-based poll answers 404 not_found
+	// spec §4.6: by order `id` or by `quoteId`; before funding a quote-based poll answers 404 not_found.
+	// public-notes: or by `txHash` + `sourceChain`, the order a deposit transaction created.
 	app.get('/v1/orchestration/status', async (request) => {
 		const caller = readerOf(ctx, request);
-		const { id, quoteId } = request.query as Query;
-		if (!id && !quoteId) throw badRequest('give the order id or quoteId as a query parameter', 'invalid_query');
+		const { id, quoteId, txHash, sourceChain } = request.query as Query;
+		if (txHash !== undefined || sourceChain !== undefined) return statusByDeposit(ctx, caller, request, txHash, sourceChain);
+		if (!id && !quoteId) throw badRequest('give the order id, quoteId, or txHash with sourceChain as query parameters', 'invalid_query');
 		if (id) {
 			const order = ctx.state.orders.get(id);
 			checkReadToken(ctx, caller, request, { orderId: id, quoteId: order?.quoteId });

@@ -133,7 +133,7 @@ describe('node description', () => {
 			accumulationAddress: ['get', 'reindex', 'sync'],
 			affiliate: ['claim', 'disable', 'getAll', 'getClaims', 'upsert'],
 			liquidationAddress: ['get', 'getAll'],
-			order: ['createOnramp', 'getStatus', 'submit'],
+			order: ['acceptZeroconfOffer', 'createOnramp', 'declineZeroconfOffer', 'getByQuote', 'getStatus', 'submit'],
 			quote: ['create', 'createOfframp', 'estimate'],
 			route: ['getAll', 'getLimits'],
 			standingAddress: ['createOrGet', 'get', 'getDestinations'],

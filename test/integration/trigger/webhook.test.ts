@@ -101,6 +101,8 @@ describe('Orchestration Trigger: webhook handler', () => {
 			event: 'order.delivering',
 			timestamp: env.timestamp,
 			data,
+			// issue 21: the order in the status (flat) shape beside the raw data (this data is flat already)
+			order: data,
 			delivery: {
 				signatureTimestamp: Number(headers['x-service-timestamp']),
 				signatureTime: new Date(Number(headers['x-service-timestamp'])).toISOString(),

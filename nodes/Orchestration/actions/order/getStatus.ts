@@ -14,11 +14,11 @@ import {
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
-import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
+import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
-import { concurrencyOption, forVersions, showFor } from '../../parameters';
+import { concurrencyOption, forVersions, showFor, sourceChainField } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitParameters, waitSettingsOf, type WaitSettings } from '../../../n8n/waitParameters';
 import { actionRequiredOf, followedBy, followOrder, type OrderWaitResult } from '../../orderWait';
@@ -36,6 +36,7 @@ export const description: INodeProperties[] = [
 		[
 			['Order ID', 'id', 'The ID of an order (submit and onramp return it as orderId)'],
 			['Quote ID', 'quoteId', 'The quote; its order appears once the deposit is paid'],
+			['Transaction Hash', 'txHash', 'The transaction that paid the deposit, on its source chain: finds a stuck deposit'],
 		],
 		{ displayName: 'Look Up By', name: 'lookupBy', displayOptions: show },
 	),
@@ -55,6 +56,16 @@ export const description: INodeProperties[] = [
 		default: '',
 		displayOptions: showFor('order', ['getStatus'], { lookupBy: ['quoteId'] }),
 	},
+	{
+		displayName: 'Transaction Hash',
+		name: 'txHash',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Hash (or Bitcoin txid) of the transaction that paid the deposit address',
+		displayOptions: showFor('order', ['getStatus'], { lookupBy: ['txHash'] }),
+	},
+	sourceChainField(showFor('order', ['getStatus'], { lookupBy: ['txHash'] })),
 	{
 		displayName: 'Read Token',
 		name: 'readToken',
@@ -102,6 +113,7 @@ async function readView<T>(l: Lookup, path: string): Promise<T> {
 		itemIndex: l.read.itemIndex,
 		requiredScope: 'orders:read',
 		secrets: [l.readToken],
+		hints: l.hints,
 	});
 	return res.body;
 }
@@ -136,6 +148,8 @@ interface Lookup {
 	access: ServiceAccess;
 	qs: IDataObject;
 	readToken: string | undefined;
+	/** Hints for this lookup's error codes (a quote without an order answers 404). */
+	hints?: Record<string, string>;
 }
 
 /** A 404 while waiting by quote ID: the quote has no order yet (public-notes: null until funded). */
@@ -214,11 +228,13 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 }
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
-	const lookupBy = read.textParameter('lookupBy') === 'quoteId' ? 'quoteId' : 'id';
+	const lookupBy = lookupOf(read);
 	const identifier = read.textParameter(lookupBy);
 	if (identifier === '') throw read.fail(lookupBy, 'is required');
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
-	const lookup: Lookup = { read, access, qs: { [lookupBy]: identifier }, readToken };
+	const qs: IDataObject = { [lookupBy]: identifier };
+	if (lookupBy === 'txHash') qs.sourceChain = requiredText(read, 'sourceChain');
+	const lookup: Lookup = { read, access, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
 	const settings = waitSettingsOf(read);
 	const wait = settings.waitUntilFinal;
 
@@ -244,36 +260,27 @@ async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<ID
 	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
 }
 
-// Decimal `...Formatted` fields of an order: source, destination and fee asset amounts, fee payout
-// entries included (orchestration-service.md §2.10); an asset the routes listing does not know stays as is.
-const SOURCE_FIELDS = ['amountIn'];
-const DESTINATION_FIELDS = ['estimatedOut', 'amountOut', 'lockedMinAmountOut'];
-const FEE_FIELDS = ['feeAmount', 'roundingFeeAmount', 'totalFeeAmount', 'appFeeAmount'];
-const PAYOUT_FIELDS = ['amount', 'platformCutAmount', 'recipientAmount'];
+type LookupBy = 'id' | 'quoteId' | 'txHash';
 
-function nonEmptyText(v: unknown): string | undefined {
-	return typeof v === 'string' && v !== '' ? v : undefined;
+function lookupOf(read: OrchestrationReader): LookupBy {
+	const chosen = read.textParameter('lookupBy');
+	return chosen === 'quoteId' || chosen === 'txHash' ? chosen : 'id';
 }
 
-export function orderWithFormattedAmounts(order: IDataObject, catalogue: RoutesCatalogue): IDataObject {
-	const sourceChain = nonEmptyText(order.sourceChain);
-	const destinationChain = nonEmptyText(order.destinationChain);
-	const source = catalogue.find(sourceChain, nonEmptyText(order.sourceAsset))?.decimals;
-	const destination = catalogue.find(destinationChain, nonEmptyText(order.destinationAsset))?.decimals;
-	const feeAsset = nonEmptyText(order.feeAsset);
-	const fee = feeAsset ? catalogue.decimalsOfSymbol(feeAsset, [sourceChain, destinationChain]) : source;
-	const decimals: Record<string, number | undefined> = {};
-	for (const f of SOURCE_FIELDS) decimals[f] = source;
-	for (const f of DESTINATION_FIELDS) decimals[f] = destination;
-	for (const f of FEE_FIELDS) decimals[f] = fee;
-	const out = withFormattedAmounts(order, decimals);
-	const payouts = order.feePayouts as IDataObject | undefined;
-	if (fee !== undefined && payouts && Array.isArray(payouts.entries)) {
-		const perField = Object.fromEntries(PAYOUT_FIELDS.map((f) => [f, fee]));
-		out.feePayouts = {
-			...payouts,
-			entries: (payouts.entries as IDataObject[]).map((e) => withFormattedAmounts(e, perField)),
-		};
-	}
-	return out;
+function requiredText(read: OrchestrationReader, name: string): string {
+	const value = read.textParameter(name);
+	if (value === '') throw read.fail(name, 'is required');
+	return value;
 }
+
+/** public-notes: status by quote ID answers 404 until a deposit is detected; by txHash until the deposit is seen. */
+const LOOKUP_HINTS: Record<LookupBy, Record<string, string> | undefined> = {
+	id: undefined,
+	quoteId: {
+		not_found:
+			'A quote has no order until its deposit is detected. Use Order > Get by Quote to see whether it is paid (funded: true/false) without an error, or turn on "Wait Until Final".',
+	},
+	txHash: {
+		not_found: 'No order of this partner was created by this transaction on this chain (yet): check the chain, or try again once the deposit is detected.',
+	},
+};
