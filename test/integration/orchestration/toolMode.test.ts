@@ -103,6 +103,11 @@ function methodsIn(file: string, operations: string[]): string[] {
 	const operation = path.basename(file, '.ts');
 	const isPart = (f: string) => new RegExp(`^${operation}[A-Z]\\w*\\.ts$`).test(f) && !operations.includes(path.basename(f, '.ts'));
 	const parts = fs.readdirSync(dir).filter((f) => f === `${operation}.ts` || isPart(f));
+	// Helpers of the same folder the operation imports (e.g. one request shared by two operations).
+	const own = fs.readFileSync(path.join(dir, `${operation}.ts`), 'utf8');
+	for (const m of own.matchAll(/from '\.\/(\w+)'/g)) {
+		if (!operations.includes(m[1]) && fs.existsSync(path.join(dir, `${m[1]}.ts`)) && !parts.includes(`${m[1]}.ts`)) parts.push(`${m[1]}.ts`);
+	}
 	return parts.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/method: '([A-Z]+)'/g)].map((m) => m[1]));
 }
 

@@ -111,7 +111,7 @@ describe('Wait Until Final follows the event stream (version 3)', () => {
 	it('ends at once on awaiting_approval with what to do; the timeout is not waited for', async () => {
 		const o = await order();
 		const waiting = executeNodeWithHints(waitNode({ waitTimeoutSeconds: 600 }), [{ json: o }]);
-		await moveAlong(String(o.orderId), ['confirming', 'awaiting_approval'], 100);
+		await moveAlong(String(o.orderId), ['swapping', 'awaiting_approval'], 100);
 		const { output, hints } = await waiting;
 		const out = output![0][0].json as any;
 		expect(out).toMatchObject({ status: 'awaiting_approval', waitEndedBy: 'actionRequired', waitTimedOut: false, waitedVia: 'stream' });
