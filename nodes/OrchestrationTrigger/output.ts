@@ -3,8 +3,12 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { DeliveryEnvelope } from './delivery';
 
 export interface AcceptedDelivery {
+	/** This request's own id: the owner mark of its run (runCheck.ts). */
+	deliveryId: string;
 	envelope: DeliveryEnvelope;
 	duplicateKey: string;
+	/** The signed request's key (a hash of its signature), checked when deduplication is off. */
+	replayKey: string;
 	signatureTimestampMs: number;
 	receivedAtMs: number;
 	webhookId?: string;
@@ -40,9 +44,11 @@ export function deliveryItem(
 		event,
 		data: data as IDataObject,
 		delivery: {
+			deliveryId: delivery.deliveryId,
 			signatureTimestamp: delivery.signatureTimestampMs,
 			signatureTime: new Date(delivery.signatureTimestampMs).toISOString(),
 			duplicateKey: delivery.duplicateKey,
+			replayKey: delivery.replayKey,
 			receivedAt: new Date(delivery.receivedAtMs).toISOString(),
 			...(delivery.webhookId !== undefined ? { webhookId: delivery.webhookId } : {}),
 		},

@@ -5,7 +5,6 @@ export * from '../errors';
 export * from './schemas';
 export * from './webhooks';
 export * from './idempotency';
-export * from './deliveryMemory';
 export * from './amounts';
 export * from '../inputs';
 export * from './quotePlan';

@@ -8,8 +8,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { compactKey, memoryHas, memorySize, readMemory } from '../../../nodes/shared/orchestration/deliveryMemory';
 import { startSandbox } from '../../../sandbox/index';
-import { runWebhookMethod, startWebhookServer, type NodeHarness, type WebhookServer } from '../../harness/n8n';
-import { completeRun, nodeStaticData, post, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from './helpers';
+import { runWebhookMethod, type NodeHarness, type WebhookServer } from '../../harness/n8n';
+import { completeRun, effectiveRuns, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from './helpers';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -167,7 +167,7 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		opts: { isTest?: boolean; via?: (serverUrl: string) => Promise<string> } = {},
 	): Promise<{ h: NodeHarness; server: WebhookServer }> {
 		const h = triggerHarness({ baseUrl: sb.orchestrationUrl, parameters });
-		const server = await startWebhookServer(h, { isTest: opts.isTest });
+		const server = await serveTrigger(h, { isTest: opts.isTest });
 		closers.push(() => server.close());
 		const url = opts.via ? await opts.via(server.url) : server.url;
 		const data = h.additionalData as unknown as Record<string, string>;

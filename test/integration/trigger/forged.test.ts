@@ -3,7 +3,7 @@
  * exactly one. Deliveries go over real HTTP to the node's webhook served like n8n serves it.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { runWebhook, startWebhookServer, type WebhookServer } from '../../harness/n8n';
+import { runWebhook, type WebhookServer } from '../../harness/n8n';
 import { PUBLIC_KEYS, badDeliveries, replayCases, type BadDelivery } from './corpus';
 import {
 	deliverInMemory,
@@ -13,6 +13,8 @@ import {
 	n8nLogger,
 	nodeStaticData,
 	post,
+	serveTrigger,
+	effectiveRuns,
 	sign,
 	signedHeaders,
 	sleep,
@@ -73,8 +75,8 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 		['a duplicate window of one event (keys evicted at once)', { deduplicationWindow: 1 }],
 	])('starts nothing from any replayed delivery, to either URL, with %s', async (_label, options) => {
 		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options } });
-		const production = await startWebhookServer(h);
-		const test = await startWebhookServer(h, { isTest: true });
+		const production = await serveTrigger(h);
+		const test = await serveTrigger(h, { isTest: true });
 		servers.push(production, test);
 		const cases = replayCases(SECRET, Date.now(), REPLAYED_EVENTS);
 		const answers: string[] = [];
@@ -90,7 +92,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 
 	it('rejects every bad delivery with its status and reason and starts no run (existing endpoint)', async () => {
 		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
-		const server = await startWebhookServer(h);
+		const server = await serveTrigger(h);
 		servers.push(server);
 		const { failures, sent } = await sendCorpus(server, SECRET);
 		expect(failures).toEqual([]);
@@ -124,7 +126,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			},
 		});
 		expect(nodeStaticData(h).secret).toBe(SECRET);
-		const server = await startWebhookServer(h);
+		const server = await serveTrigger(h);
 		servers.push(server);
 		const { failures } = await sendCorpus(server, SECRET);
 		expect(failures).toEqual([]);
@@ -195,7 +197,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 	describe('replays and the clock window', () => {
 		it('answers a replay inside the tolerance 200 as a replay, and 401 stale once the tolerance has passed', async () => {
 			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { toleranceSeconds: 1 } } });
-			const server = await startWebhookServer(h);
+			const server = await serveTrigger(h);
 			servers.push(server);
 			const body = JSON.stringify(envelope());
 			const headers = signedHeaders(SECRET, body);
@@ -210,7 +212,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 
 		it('accepts deliveries just inside the tolerance, either side of the clock', async () => {
 			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
-			const server = await startWebhookServer(h);
+			const server = await serveTrigger(h);
 			servers.push(server);
 			for (const offset of [-(TOLERANCE - 1) * 1000, (TOLERANCE - 1) * 1000]) {
 				const body = JSON.stringify(envelope());
@@ -223,7 +225,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			const h = triggerHarness({
 				parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { deduplicate: false } },
 			});
-			const server = await startWebhookServer(h);
+			const server = await serveTrigger(h);
 			servers.push(server);
 			const body = JSON.stringify(envelope());
 			const headers = signedHeaders(SECRET, body);

@@ -9,7 +9,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookFunction
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
 import { OrchestrationWebhookSecretApi } from '../../../credentials/OrchestrationWebhookSecretApi.credentials';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { core, createHarness, executeNode, runWebhook, webhookData, type CredentialStore, type NodeHarness, type WebhookRequest, type WebhookResponse } from '../../harness/n8n';
+import { core, createHarness, executeNode, runWebhook, startWebhookServer, webhookData, type CredentialStore, type NodeHarness, type WebhookRequest, type WebhookResponse, type WebhookServer } from '../../harness/n8n';
+import { useMemoryProcessedStore } from '../../harness/processedStore';
 
 export const SERVER_KEY = 'fn_sandbox_server_partner1';
 
@@ -56,9 +57,24 @@ export function triggerHarness(opts: {
  * What n8n does with the items webhook() returned: the run starts at the trigger, whose execute()
  * gets them as input (persisting the accepted keys, shaping the output). Returns the output.
  */
-export async function completeRun(h: NodeHarness, items: INodeExecutionData[], isTest = false): Promise<INodeExecutionData[]> {
-	const [out] = await executeNode(h, items, isTest ? 'manual' : 'webhook');
+export async function completeRun(
+	h: NodeHarness,
+	items: INodeExecutionData[],
+	mode: boolean | 'webhook' | 'manual' | 'retry' = 'webhook',
+): Promise<INodeExecutionData[]> {
+	await useMemoryProcessedStore();
+	const [out] = await executeNode(h, items, mode === true ? 'manual' : mode === false ? 'webhook' : mode);
 	return out;
+}
+
+/** The node's webhook served as n8n does, each created execution run through the trigger's execute(). */
+export async function serveTrigger(h: NodeHarness, opts: { isTest?: boolean } = {}): Promise<WebhookServer> {
+	return await startWebhookServer(h, { ...opts, run: async (items) => await completeRun(h, items, opts.isTest === true) });
+}
+
+/** Runs that went past the trigger (the node after it would run). */
+export function effectiveRuns(server: WebhookServer): INodeExecutionData[][] {
+	return server.outputs.filter((o) => o.length > 0);
 }
 
 /** The node's static data as the node sees it (n8n keys it by node name). */
