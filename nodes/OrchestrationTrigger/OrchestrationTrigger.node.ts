@@ -141,8 +141,9 @@ export class OrchestrationTrigger implements INodeType {
 		const { secret, webhookId } = await endpointSecret.call(this, staticData);
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const toleranceSeconds = toleranceOf(options.toleranceSeconds);
-		const deduplicate = options.deduplicate !== false;
-		const namespace = seenNamespace(this.getWorkflow().id, this.getNode().id, deduplicate);
+		const deduplicate = options.deduplicate !== false && this.getMode() !== 'manual';
+		const events = seenNamespace(this.getWorkflow().id, this.getNode().id, 'event');
+		const requests = seenNamespace(this.getWorkflow().id, this.getNode().id, 'request');
 		const horizonMs = hoursOf(options.deduplicationHours) * 3_600_000 + toleranceSeconds * 1000;
 		const decision = handleDelivery({
 			rawBody: req.rawBody,
@@ -151,11 +152,10 @@ export class OrchestrationTrigger implements INodeType {
 			toleranceSeconds,
 			nowMs,
 			events: eventsOf(this),
-			// Read only, after verification: what a run of this process already checked (runCheck.ts).
-			seen:
-				this.getMode() === 'manual'
-					? undefined
-					: (keys) => wasSeen(namespace, deduplicate ? keys.duplicateKey : keys.replayKey, nowMs, horizonMs),
+			// Read only, after verification: what a run of this process already checked (runCheck.ts). The
+			// test URL is only guarded against a copy of a signed request a production run already had.
+			seen: (keys) =>
+				wasSeen(requests, keys.replayKey, nowMs, horizonMs) || (deduplicate && wasSeen(events, keys.duplicateKey, nowMs, horizonMs)),
 		});
 
 		if (decision.outcome === 'accepted') {

@@ -79,8 +79,9 @@ export async function checkInStore(store: Store, keys: RunKeys, window: number):
 const MAX_SEEN = 20_000;
 const seenByNode = new Map<string, Map<string, number>>();
 
-export function seenNamespace(workflowId: string | undefined, nodeId: string, deduplicate: boolean): string {
-	return JSON.stringify([workflowId ?? '', nodeId, deduplicate ? 'event' : 'request']);
+/** 'event': duplicate keys (deduplication on); 'request': signed requests (replay keys, always). */
+export function seenNamespace(workflowId: string | undefined, nodeId: string, kind: 'event' | 'request'): string {
+	return JSON.stringify([workflowId ?? '', nodeId, kind]);
 }
 
 function seenMap(namespace: string): Map<string, number> {
@@ -113,7 +114,8 @@ function deliveryOf(item: INodeExecutionData): IDataObject | undefined {
 async function keepOwned(ctx: IExecuteFunctions, items: INodeExecutionData[], options: TriggerOptions): Promise<INodeExecutionData[]> {
 	if (ctx.getMode() === 'manual') return items;
 	const deduplicate = options.deduplicate !== false;
-	const namespace = seenNamespace(ctx.getWorkflow().id, ctx.getNode().id, deduplicate);
+	const events = seenNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'event');
+	const requests = seenNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'request');
 	const kept: INodeExecutionData[] = [];
 	for (const item of items) {
 		const keys = runKeysOf(deliveryOf(item), deduplicate);
@@ -124,7 +126,9 @@ async function keepOwned(ctx: IExecuteFunctions, items: INodeExecutionData[], op
 		}
 		// A store that fails fails the run: the execution stays, visible and retryable; never a blind second run.
 		const decision = await checkInStore(ctx.helpers, keys, windowOf(options.deduplicationWindow));
-		markSeen(namespace, keys.check, Date.now());
+		const replayKey = deliveryOf(item)?.replayKey;
+		if (deduplicate) markSeen(events, keys.check, Date.now());
+		if (typeof replayKey === 'string') markSeen(requests, replayKey, Date.now());
 		if (decision === 'run') kept.push(item);
 	}
 	return kept;

@@ -239,3 +239,13 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 export function n8nLogger(h: NodeHarness): IWebhookFunctions['logger'] {
 	return new core.WebhookContext(h.workflow, h.node, h.additionalData, 'webhook', webhookData(h), [], null).logger;
 }
+
+/** The trigger as another n8n process loads it: its own module state (no runs seen there), the same workflow. */
+export function inOtherProcess(opts: Parameters<typeof triggerHarness>[0]): NodeHarness {
+	let Other: typeof OrchestrationTrigger | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		Other = (require('../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node') as { OrchestrationTrigger: typeof OrchestrationTrigger }).OrchestrationTrigger;
+	});
+	return triggerHarness({ ...opts, nodeType: new Other!() });
+}

@@ -5,11 +5,10 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { runWebhookMethod, testCredential, type WebhookServer } from '../../harness/n8n';
+import { testCredential, type WebhookServer } from '../../harness/n8n';
 import { failNextStoreCall, storedEntries } from '../../harness/processedStore';
-import { webhookDuplicateKey } from '../../../nodes/shared/orchestration/webhooks';
 import { ORDER_EVENTS } from '../../../nodes/shared/orchestration/enums';
-import { completeRun, deliverInMemory, effectiveRuns, envelope, nodeStaticData, post, serveTrigger, signedHeaders, triggerHarness } from './helpers';
+import { completeRun, deliverInMemory, effectiveRuns, envelope, inOtherProcess, post, serveTrigger, signedHeaders, triggerHarness } from './helpers';
 
 const SECRET = 'whsec_webhook_contract_0123456789';
 const existing = (extra: INodeParameters = {}): INodeParameters => ({ registration: 'existingEndpoint', webhookSecret: SECRET, ...extra });
@@ -296,14 +295,8 @@ describe('Orchestration Trigger: webhook handler', () => {
 	});
 });
 
-/** The same workflow's trigger as another n8n process loads it: its own module state (no runs seen). */
 function otherProcess(h: ReturnType<typeof triggerHarness>, parameters: INodeParameters = existing()): ReturnType<typeof triggerHarness> {
-	let Other: typeof OrchestrationTrigger | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		Other = (require('../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node') as { OrchestrationTrigger: typeof OrchestrationTrigger }).OrchestrationTrigger;
-	});
-	return triggerHarness({ parameters, workflowId: h.workflow.id, nodeType: new Other!() });
+	return inOtherProcess({ parameters, workflowId: h.workflow.id });
 }
 
 /** Another request carrying the same delivery (a copy): a new delivery id, the rest as given. */
