@@ -75,6 +75,8 @@ export const SwitchesSchema = z.object({
 		submit: LimitPairSchema,
 	}),
 	duplicateDeliveries: z.boolean(),
+	/** Divides the webhook retry delays on top of the clock's scale (fault suites: retries within minutes). */
+	deliveryRetryDivisor: z.number().int().min(1).optional(),
 	largeCatalogue: z.boolean(),
 	statusShape: z.enum(['nested', 'flat']),
 	tokenizedEquityAdmission: z.record(z.boolean()),

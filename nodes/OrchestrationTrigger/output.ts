@@ -5,8 +5,12 @@ import { getRoutesCatalogue, serviceAccess } from '../Orchestration/service';
 import type { DeliveryEnvelope } from './delivery';
 
 export interface AcceptedDelivery {
+	/** This request's own id: the owner mark of its run (runCheck.ts). */
+	deliveryId: string;
 	envelope: DeliveryEnvelope;
 	duplicateKey: string;
+	/** The signed request's key (a hash of its signature), checked when deduplication is off. */
+	replayKey: string;
 	signatureTimestampMs: number;
 	receivedAtMs: number;
 	webhookId?: string;
@@ -49,9 +53,11 @@ export function deliveryItem(
 		data: data as IDataObject,
 		...(isPlainObject(data) ? { order: flatOrderOf(data) as IDataObject } : {}),
 		delivery: {
+			deliveryId: delivery.deliveryId,
 			signatureTimestamp: delivery.signatureTimestampMs,
 			signatureTime: new Date(delivery.signatureTimestampMs).toISOString(),
 			duplicateKey: delivery.duplicateKey,
+			replayKey: delivery.replayKey,
 			receivedAt: new Date(delivery.receivedAtMs).toISOString(),
 			...(delivery.webhookId !== undefined ? { webhookId: delivery.webhookId } : {}),
 		},

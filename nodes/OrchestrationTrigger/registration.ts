@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
+import { MAX_WEBHOOK_BODY_BYTES } from '../shared/orchestration/limits';
 import { WebhookCreateResponseSchema } from '../shared/orchestration/schemas';
 import { readWebhookHeaders, verifyWebhookSignature, webhookSecretProblem } from '../shared/orchestration/webhooks';
 import { webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
@@ -366,7 +367,8 @@ export function secretForDelivery(
 	rawBody: Buffer | string | undefined,
 ): { secret: unknown; webhookId?: string } {
 	const { recoverySecret } = endpoint;
-	if (recoverySecret !== undefined && rawBody !== undefined && webhookSecretProblem(recoverySecret) === undefined) {
+	// Nothing over the service's body cap is hashed (handleDelivery refuses it with 413).
+	if (recoverySecret !== undefined && rawBody !== undefined && rawBody.length <= MAX_WEBHOOK_BODY_BYTES && webhookSecretProblem(recoverySecret) === undefined) {
 		const { signature, timestamp } = readWebhookHeaders(headers);
 		const check = verifyWebhookSignature({ secret: recoverySecret, signature, timestamp, rawBody, toleranceSeconds: Number.MAX_SAFE_INTEGER, nowMs: 0 });
 		if (check.ok) return { secret: recoverySecret, webhookId: endpoint.recoveryWebhookId };

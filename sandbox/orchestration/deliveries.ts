@@ -130,7 +130,8 @@ export class WebhookDispatcher {
 			}
 			return;
 		}
-		const delay = WEBHOOK_RETRY_DELAYS_MS[delivery.attempts.length - 1];
+		const scheduled = WEBHOOK_RETRY_DELAYS_MS[delivery.attempts.length - 1];
+		const delay = scheduled === undefined ? undefined : scheduled / (this.switches.deliveryRetryDivisor ?? 1);
 		if (delay === undefined) {
 			delivery.state = 'failed';
 			return;

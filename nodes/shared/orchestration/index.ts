@@ -6,7 +6,6 @@ export * from './schemas';
 export * from './routeSets';
 export * from './webhooks';
 export * from './idempotency';
-export * from './deliveryMemory';
 export * from './amounts';
 export * from '../inputs';
 export * from './quotePlan';

@@ -6,10 +6,10 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from '../../../sandbox/index';
-import { runWebhookMethod, startWebhookServer, type NodeHarness } from '../../harness/n8n';
+import { runWebhookMethod, type NodeHarness } from '../../harness/n8n';
 import { deriveIdempotencyKey } from '../../../nodes/shared/orchestration/idempotency';
 import { registrationIdempotencyKey } from '../../../nodes/OrchestrationTrigger/registration';
-import { envelope, nodeStaticData, post, SERVER_KEY, signedHeaders, triggerHarness } from './helpers';
+import { envelope, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness } from './helpers';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -79,7 +79,7 @@ describe('Orchestration Trigger: registration', () => {
 		expect(Number.isNaN(Date.parse(String(stored.registeredAt)))).toBe(false);
 
 		// The stored secret verifies deliveries; nothing the node emits carries it.
-		const server = await startWebhookServer(h);
+		const server = await serveTrigger(h);
 		try {
 			const body = JSON.stringify(envelope());
 			expect((await post(server.url, body, signedHeaders(String(stored.secret), body))).status).toBe(200);
