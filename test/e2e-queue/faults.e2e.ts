@@ -93,6 +93,8 @@ interface CaseReport {
 	acknowledgedWithoutExecution: number;
 	/** Executions n8n failed as stalled (worker gone) and whose data it replaced by the error: their event is gone from n8n. */
 	inputErasedByN8n: number;
+	/** Executions of copies (the service's retries of an answer that was lost): their run stopped at the trigger. */
+	copiesStoppedAtTrigger: number;
 	executionsByStatus: Record<string, number>;
 	retried: number;
 	retriedByStatus: Record<string, number>;
@@ -231,8 +233,10 @@ async function runCase(w: World, name: string, fault: () => Promise<void>, retri
 	const delivered = deliveries.filter((d) => d.state === 'delivered');
 	const rowsBefore = ofCase(await executionRows(w));
 	const withExecution = new Set(rowsBefore.map((r) => r.orderId).filter(Boolean));
-	// An execution whose data n8n replaced (a stalled job) no longer names its order: it still is one.
-	const inputErasedByN8n = rowsBefore.filter((r) => !r.orderId).length;
+	// A successful execution that names no order is a copy's (n8n keeps only the trigger's empty
+	// output); one that failed or crashed without naming it is one whose data n8n replaced (a stalled job).
+	const copiesStoppedAtTrigger = rowsBefore.filter((r) => !r.orderId && r.status === 'success').length;
+	const inputErasedByN8n = rowsBefore.filter((r) => !r.orderId && r.status !== 'success').length;
 	const acknowledgedWithoutExecution = Math.max(0, delivered.filter((d) => !withExecution.has(d.orderId)).length - inputErasedByN8n);
 	const { retried, byStatus } = await retryCrashed(w, retriedBefore);
 	const rows = ofCase(await executionRows(w));
@@ -241,7 +245,7 @@ async function runCase(w: World, name: string, fault: () => Promise<void>, retri
 	const keys = deliveries.map((d) => `${d.orderId} ${d.event}`);
 	const effective = keys.reduce((sum, k) => sum + (w.recorder.effects.get(k) ?? 0), 0);
 	return {
-		case: name, events: ids.size, answers, serviceRetries, deliveredEvents: delivered.length, acknowledgedWithoutExecution, inputErasedByN8n,
+		case: name, events: ids.size, answers, serviceRetries, deliveredEvents: delivered.length, acknowledgedWithoutExecution, inputErasedByN8n, copiesStoppedAtTrigger,
 		executionsByStatus, retried, retriedByStatus: byStatus, effectiveRuns: effective,
 		lost: keys.filter((k) => (w.recorder.effects.get(k) ?? 0) === 0).length,
 		twice: keys.filter((k) => (w.recorder.effects.get(k) ?? 0) > 1).length,
