@@ -28,8 +28,9 @@ export class Orchestration implements INodeType {
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['transform'],
 		// 2: "Amount Format" defaults to Decimal, Bitcoin output index sent only when given
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: Quote > Create shows "Refund Address" at the top level (required for Exact Out and Lightning destinations)
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Quote and track cross-chain transfers: quotes, orders, routes, affiliates and webhooks',
 		defaults: { name: 'Orchestration' },

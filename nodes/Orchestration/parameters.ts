@@ -176,11 +176,39 @@ export const refundChainOption: INodeProperties = {
 	displayName: 'Refund Chain Name or ID',
 	name: 'refundChain',
 	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getSourceChains' },
+	typeOptions: { loadOptionsMethod: 'getRefundChains', loadOptionsDependsOn: ['sourceChain'] },
 	default: '',
 	description:
-		'Chain of the refund address. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		'Chain of the refund address: the source chain, which is also the default when empty. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
+
+/** Node versions where Quote > Create shows "Refund Address" at the top level (required for Exact Out and Lightning destinations). */
+export const REFUND_ON_TOP_VERSIONS = [{ _cnd: { gte: 3 } }];
+
+/**
+ * "Refund Address" at the top level of Quote > Create from node version 3: required for Exact Out and
+ * for Lightning destinations (public-notes: the live service refuses those quotes without one),
+ * optional otherwise. Version 1 and 2 keep it under Options.
+ */
+export function refundAddressFields(displayOptions: IDisplayOptions): INodeProperties[] {
+	const field: INodeProperties = {
+		displayName: 'Refund Address',
+		name: 'refundAddress',
+		type: 'string',
+		default: '',
+		description: 'Address on the source chain where the service sends the funds back if the order cannot complete',
+	};
+	const when = (extra: NonNullable<IDisplayOptions['show']>, hide?: IDisplayOptions['hide']): IDisplayOptions => {
+		const shown = forVersions({ ...displayOptions, show: { ...(displayOptions.show ?? {}), ...extra } }, REFUND_ON_TOP_VERSIONS);
+		return hide ? { ...shown, hide } : shown;
+	};
+	const required = { ...field, required: true, description: `${field.description}. Required for Exact Out and Lightning destinations.` };
+	return [
+		{ ...required, displayOptions: when({ amountMode: ['exact_out'] }) },
+		{ ...required, displayOptions: when({ amountMode: ['exact_in'], destinationChain: ['lightning'] }) },
+		{ ...field, displayOptions: when({ amountMode: ['exact_in'] }, { destinationChain: ['lightning'] }) },
+	];
+}
 
 export const idempotencyKeyOption: INodeProperties = {
 	displayName: 'Idempotency Key',

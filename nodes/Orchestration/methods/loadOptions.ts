@@ -80,6 +80,13 @@ export async function getSourceChains(this: ILoadOptionsFunctions): Promise<INod
 	return chainOptions(await catalogueOf(this));
 }
 
+/** Refunds go back to the source chain only (spec §4.1: "a source-chain refund address"): the chosen one, else every source chain. */
+export async function getRefundChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const catalogue = await catalogueOf(this);
+	const chain = chosenValue(this, 'sourceChain');
+	return chainOptions(catalogue, chain ? new Set([chain]) : undefined);
+}
+
 export async function getSourceAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const catalogue = await catalogueOf(this);
 	const chain = chosenValue(this, 'sourceChain');
