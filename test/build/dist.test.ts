@@ -19,8 +19,11 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
  * dist/ went 295,383 -> 345,230 bytes, all in ExecutionGateway.node.js; the library's modules weigh
  * 53,117 bytes minified (micro-packed 21,766, micro-eth-signer core tx/tx-internal/rlp/address/utils
  * 27,243, @scure/base 4,108) and replaced 6,722 bytes of hand-written rlp.ts/eip1559.ts.
+ * Plus 26 KB for the deposit a person can pay (issue 22), all in Orchestration.node.js: the QR
+ * symbol from qrcode-generator weighs 29,559 bytes bundled, its PNG/SVG drawing (qrImage.ts) 2,556,
+ * the payment URIs (paymentUri.ts) 2,193; dist/ went to 379,066 bytes with the rest of issue 22.
  */
-const BUDGET_BYTES = 349 * 1024;
+const BUDGET_BYTES = 375 * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 

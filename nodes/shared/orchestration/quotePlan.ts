@@ -9,6 +9,7 @@ import { isStablecoin } from './enums';
 import { explicitIdempotencyKey } from './idempotency';
 import { assertWholeCents, decimalToSmallestUnit, withFormattedAmounts, type AmountFormat } from './amounts';
 import type { ZodType } from 'zod';
+import { depositOf, paymentUri } from './paymentUri';
 import { QuoteDraftSchema, type RouteAsset } from './schemas';
 
 /** An offramp delivers over Lightning (orchestration-service.md §1). */
@@ -228,7 +229,8 @@ export function secondsUntil(expiresAt: unknown, nowMs = Date.now()): number | u
 
 /**
  * A quote for the next node: formatted amounts, `secondsUntilExpiry` (a quote is firm for 2 min,
- * §1) and `depositMemoRequired` (a memo or tag must go with the deposit when present, §2.2).
+ * §1), `depositMemoRequired` (a memo or tag must go with the deposit when present, §2.2) and
+ * `paymentUri` (the deposit as a wallet link, paymentUri.ts; null where no standard one fits).
  */
 export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: QuoteSides, nowMs = Date.now()): T {
 	const out: Record<string, unknown> = formatQuoteAmounts(body, sides);
@@ -236,6 +238,8 @@ export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: Q
 	if (seconds !== undefined) out.secondsUntilExpiry = seconds;
 	if ('depositAddress' in body) {
 		out.depositMemoRequired = typeof body.depositMemo === 'string' && body.depositMemo.trim() !== '';
+		const deposit = depositOf(body, sides.source);
+		out.paymentUri = (deposit && paymentUri(deposit)) ?? null;
 	}
 	return out as T;
 }

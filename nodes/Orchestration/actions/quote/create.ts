@@ -1,7 +1,9 @@
 /** quote.create: POST /v1/orchestration/quote (orchestration-service.md §4.1). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { ItemWithBinary } from '../../../n8n/items';
 import { ItemError } from '../../../n8n/nodeErrors';
+import { qrImage, type QrFormat } from '../../../shared/qrImage';
 import { requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import {
 	completeQuote,
@@ -47,6 +49,18 @@ const expiryOptions: INodeProperties[] = [
 		default: EXPIRY_MARGIN_DEFAULT_SECONDS,
 		description:
 			'A quote is firm for 2 minutes. One with less time left than this (or expired, as a replayed answer can be) fails the item instead of being returned as payable.',
+	},
+	{
+		displayName: 'QR Code',
+		name: 'qrCode',
+		type: 'options',
+		options: [
+			{ name: 'None', value: 'none' },
+			{ name: 'PNG Image', value: 'png', description: 'A 1-bit PNG of the payment URI in the binary field qrCode' },
+			{ name: 'SVG Image', value: 'svg', description: 'A scalable SVG of the payment URI in the binary field qrCode' },
+		],
+		default: 'none',
+		description: 'Whether to add a QR code of "paymentUri" as binary data (for a chat message or an email); none when the deposit has no payment URI',
 	},
 	{
 		displayName: 'Re-Quote When Expired',
@@ -235,13 +249,24 @@ async function payableQuote(ctx: IExecuteFunctions, read: OrchestrationReader, s
 	}
 }
 
+/** The QR code of the quote's payment URI as the item's binary field `qrCode`; the quote alone when it has no URI. */
+async function withQrCode(ctx: IExecuteFunctions, quote: IDataObject, format: QrFormat): Promise<IDataObject | ItemWithBinary> {
+	if (typeof quote.paymentUri !== 'string') return quote;
+	const image = qrImage(quote.paymentUri, format);
+	const fileName = `quote-${String(quote.quoteId ?? 'deposit')}.${image.extension}`;
+	const binary = await ctx.helpers.prepareBinaryData(Buffer.from(image.data), fileName, image.mimeType);
+	return new ItemWithBinary(quote, { qrCode: binary });
+}
+
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject | ItemWithBinary> {
 	const plan = read.plan(() => planQuote(readQuoteInput(read, access.isClientKey)));
 	const marginSeconds = readMarginSeconds(read);
 	const requote = read.options.requoteWhenExpired === true;
+	const qrFormat = read.options.qrCode === 'png' || read.options.qrCode === 'svg' ? read.options.qrCode : undefined;
 	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
 	const planned = read.plan(() => completeQuote(plan, catalogue));
 	const key = idempotencyKeyFor(read, { operation: 'quote.create', body: planned.request, explicitKey: plan.idempotencyKey });
-	return await payableQuote(this, read, { access, planned, catalogue, key, marginSeconds, requote });
+	const quote = await payableQuote(this, read, { access, planned, catalogue, key, marginSeconds, requote });
+	return qrFormat === undefined ? quote : await withQrCode(this, quote, qrFormat);
 }
