@@ -14,6 +14,7 @@ import { gatewayWorkflows } from './gateway.flows';
 import { lostAnswerWorkflows } from './lostAnswers.flows';
 import { orchestrationWorkflows, type Flow } from './orchestration.flows';
 import { SandboxClient, until, type Delivery } from './sandbox-client';
+import { withSlackStandIns } from './slackStandIns';
 import { CREDS, T, linearWorkflow } from './workflows';
 
 const TRIGGER_WORKFLOW = 'e2eTrigger';
@@ -88,7 +89,7 @@ beforeAll(async () => {
 		...gatewayWorkflows(env.sandbox.gatewayUrl, env.sandbox.keys.gateway.chainId),
 		...lostAnswerWorkflows(env.sandbox.orchestrationUrl, env.sandbox.gatewayUrl),
 	];
-	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(e.workflow, CUSTOM_PREFIX), env.sandbox));
+	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(withSlackStandIns(e.workflow as never), CUSTOM_PREFIX), env.sandbox));
 	await env.n8n.importWorkflows([...flows.map((f) => f.workflow), triggerWorkflow(), ...examples]);
 }, 600_000);
 
@@ -120,6 +121,25 @@ describe('action nodes through n8n execute', () => {
 		cliOutputs.push(deposit.raw);
 		if (!deposit.ok) throw new Error(deposit.raw.slice(-4000));
 		expect(deposit.outputs['Deposit intent'][0]).toMatchObject({ status: 'FINALIZED' });
+	});
+});
+
+describe('example 5: approved payout with a QR code (Slack steps replaced by stand-ins, test/e2e/slackStandIns.ts)', () => {
+	it('estimates, creates the quote with its payment URI and QR, posts them, and follows the order to completed', async () => {
+		const run = await executeWorkflow(env, 'exApprovedPayout');
+		cliOutputs.push(run.raw);
+		if (!run.ok) throw new Error(run.raw.slice(-4000));
+		expect(run.outputs.Estimate[0]).toMatchObject({ amountInFormatted: '250' });
+		const quote = run.outputs['Create quote'][0];
+		const uri = /^ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453\/transfer\?address=(0x[0-9a-fA-F]{40})&uint256=250000000$/;
+		expect(quote).toMatchObject({ replayed: false, amountIn: '250000000', paymentUri: expect.stringMatching(uri) });
+		expect(uri.exec(quote.paymentUri as string)?.[1]).toBe(quote.depositAddress);
+		const posted = run.outputs['Post deposit and QR in Slack'][0];
+		expect(posted).toMatchObject({ qrMimeType: 'image/png', slackFileName: `deposit-${quote.quoteId as string}.png` });
+		expect(String(posted.qrFileSize)).toMatch(/^\d+(\.\d+)? ?[kM]?B$/);
+		expect(posted.slackComment).toContain(`Pay *250 USDC* on Base to \`${quote.depositAddress as string}\` (no memo needed) before ${quote.expiresAt as string}`);
+		expect(posted.slackComment).toContain(`Wallet link: ${quote.paymentUri as string}`);
+		expect(run.outputs.Summary[0]).toMatchObject({ invoice: 'INV-2026-0042', status: 'completed', paidUsdc: '250' });
 	});
 });
 
