@@ -71,6 +71,13 @@ describe('dist bundle', () => {
 		);
 	});
 
+	it('copies the output schemas next to each built node file, where n8n reads them (issue 22)', () => {
+		const source = (fs.readdirSync(path.join(ROOT, 'nodes'), { recursive: true }) as string[]).filter((f) => f.split(path.sep).includes('__schema__') && f.endsWith('.json'));
+		expect(source.length).toBeGreaterThan(50);
+		for (const f of source) expect(fs.readFileSync(path.join(outdir, 'nodes', f), 'utf8')).toBe(fs.readFileSync(path.join(ROOT, 'nodes', f), 'utf8'));
+		expect(fs.existsSync(path.join(outdir, 'nodes/Orchestration/__schema__/v3.0.0/quote/create.json'))).toBe(true);
+	});
+
 	it('lists every node and credential of the source tree in package.json', () => {
 		const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 		const listed = [...pkg.n8n.nodes, ...pkg.n8n.credentials].sort();
