@@ -157,6 +157,17 @@ describe('Orchestration Trigger in a running n8n', () => {
 		apiKey = await env.n8n.createApiKey(cookie);
 	}, 300_000);
 
+	it('n8n serves the output schemas to the editor, for the action nodes and the trigger (issue 22)', async () => {
+		const get = async (p: string) => await fetch(`${env.n8n.url}/schemas/${p}.json`);
+		const quote = await get('CUSTOM.orchestration/3.0.0/quote/create');
+		expect(quote.status).toBe(200);
+		expect(await quote.json()).toMatchObject({ type: 'object', properties: { paymentUri: { type: ['null', 'string'] }, replayed: { type: 'boolean' } } });
+		const trigger = await (await get('CUSTOM.orchestrationTrigger/1.1.0')).json();
+		expect(trigger).toMatchObject({ type: 'object', properties: { event: { type: 'string' }, data: { type: 'object' } } });
+		expect((await get('CUSTOM.executionGateway/1.1.0/intent/execute')).status).toBe(200);
+		expect((await get('CUSTOM.orchestration/3.0.0/quote/nothing')).status).toBe(404);
+	});
+
 	it('activation registered one endpoint per trigger workflow', async () => {
 		// n8n activates published workflows just after it reports ready.
 		const urls = await until('both registrations', async () => {

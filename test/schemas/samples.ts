@@ -23,6 +23,13 @@ export interface Sample {
 	outputs: IDataObject[];
 }
 
+/** Outputs of one operation taken several times (other inputs, other shapes) go into one sample. */
+function addSample(samples: Sample[], sample: Sample): void {
+	const existing = samples.find((s) => s.node === sample.node && s.resource === sample.resource && s.operation === sample.operation);
+	if (existing) existing.outputs.push(...sample.outputs);
+	else samples.push(sample);
+}
+
 const quote = {
 	resource: 'quote',
 	operation: 'create',
@@ -39,12 +46,14 @@ async function orchestrationSamples(sb: Sandbox): Promise<Sample[]> {
 	const samples: Sample[] = [];
 	const take = async (parameters: INodeParameters): Promise<IDataObject[]> => {
 		const outputs = await runOrchestration(orchestrationNode({ sb, parameters }));
-		samples.push({ node: 'Orchestration', resource: String(parameters.resource), operation: String(parameters.operation), outputs });
+		addSample(samples, { node: 'Orchestration', resource: String(parameters.resource), operation: String(parameters.operation), outputs });
 		return outputs;
 	};
 	await take({ resource: 'route', operation: 'getAll', returnAll: false, limit: 20 });
 	await take({ resource: 'route', operation: 'getLimits' });
 	await take({ ...quote, operation: 'estimate' });
+	// A deposit with a required memo has no payment URI (null): both shapes are in the schema.
+	await take({ ...quote, sourceChain: 'xrp', sourceAsset: 'XRP', amount: '100' });
 	const [created] = await take(quote);
 	await control(sb).deposit({ depositAddress: created.depositAddress, amount: created.amountIn });
 	const status = { resource: 'order', operation: 'getStatus', lookupBy: 'quoteId', quoteId: String(created.quoteId) };
@@ -68,9 +77,7 @@ async function gatewaySamples(): Promise<Sample[]> {
 		const samples: Sample[] = [];
 		const take = async (parameters: INodeParameters): Promise<IDataObject[]> => {
 			const outputs = await runGateway(gatewayHarness(env, parameters));
-			const existing = samples.find((s) => s.resource === parameters.resource && s.operation === parameters.operation);
-			if (existing) existing.outputs.push(...outputs);
-			else samples.push({ node: 'ExecutionGateway', resource: String(parameters.resource), operation: String(parameters.operation), outputs });
+			addSample(samples, { node: 'ExecutionGateway', resource: String(parameters.resource), operation: String(parameters.operation), outputs });
 			return outputs;
 		};
 		const wait = { waitUntilFinal: true, pollInterval: 1, waitTimeout: 60 };
