@@ -118,8 +118,10 @@ async function triggerSample(sb: Sandbox): Promise<Sample> {
 		await fetch(`${sb.orchestrationUrl}/sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, secret }) });
 		const [created] = await runOrchestration(orchestrationNode({ sb, parameters: quote }));
 		await control(sb).deposit({ depositAddress: created.depositAddress, amount: created.amountIn });
-		for (let waited = 0; received.length === 0 && waited < 30_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
-		if (received.length === 0) throw new Error('the sandbox delivered no order event');
+		// Until the order completed: a final event carries the delivered amount (amountOut), earlier ones null.
+		const completed = () => received.some((r) => (JSON.parse(r.body) as { event?: string }).event === 'order.completed');
+		for (let waited = 0; !completed() && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+		if (!completed()) throw new Error('the sandbox delivered no order.completed event');
 		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: secret } });
 		const outputs: IDataObject[] = [];
 		for (const delivery of received) {
