@@ -18,7 +18,7 @@ import * as quote from './actions/quote';
 import * as route from './actions/route';
 import { router } from './actions/router';
 import * as webhook from './actions/webhook';
-import { loadOptions } from './methods';
+import { listSearch, loadOptions } from './methods';
 import { toolActionsProperty } from '../n8n/toolMode';
 
 export class Orchestration implements INodeType {
@@ -28,7 +28,8 @@ export class Orchestration implements INodeType {
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['transform'],
 		// 2: "Amount Format" defaults to Decimal, Bitcoin output index sent only when given
-		// 3: Quote > Create shows "Refund Address" at the top level (required for Exact Out and Lightning destinations)
+		// 3: Quote > Create shows "Refund Address" at the top level (required for Exact Out and Lightning destinations);
+		//    the quote and estimate asset pickers are searchable resource locators (From List / By ID)
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -103,7 +104,7 @@ export class Orchestration implements INodeType {
 		],
 	};
 
-	methods = { loadOptions };
+	methods = { loadOptions, listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -265,13 +265,63 @@ export function filtersCollection(displayOptions: IDisplayOptions, options: INod
 	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, displayOptions, options };
 }
 
+/** Node versions whose asset pickers are searchable resource locators; versions 1 and 2 keep the plain dropdown. */
+export const ASSET_LOCATOR_VERSIONS = [{ _cnd: { gte: 3 } }];
+const ASSET_DROPDOWN_VERSIONS = [{ _cnd: { lt: 3 } }];
+
+/**
+ * An asset as a searchable picker (From List, By ID) over the routes listing, thousands of entries:
+ * the list keeps the route filtering of the dropdown (destinations the chosen source reaches).
+ */
+export function assetLocatorField(
+	side: { name: string; displayName: string; searchListMethod: string; dependsOn: string[]; description: string },
+	displayOptions: IDisplayOptions,
+): INodeProperties {
+	return {
+		displayName: side.displayName,
+		name: side.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: side.description,
+		typeOptions: { loadOptionsDependsOn: side.dependsOn },
+		modes: [
+			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: side.searchListMethod, searchable: true } },
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. USDC or base:USDC' },
+		],
+		displayOptions: forVersions(displayOptions, ASSET_LOCATOR_VERSIONS),
+	};
+}
+
+/** Source and destination asset: dropdowns before node version 3, searchable pickers from 3 on. */
+function assetFields(displayOptions: IDisplayOptions, side: 'source' | 'destination'): INodeProperties[] {
+	const before = forVersions(displayOptions, ASSET_DROPDOWN_VERSIONS);
+	if (side === 'source') {
+		return [
+			sourceAssetField(before),
+			assetLocatorField(
+				{ name: 'sourceAsset', displayName: 'Source Asset', searchListMethod: 'searchSourceAssets', dependsOn: ['sourceChain'], description: 'Asset paid in: a symbol such as USDC or a routing key such as base:USDC' },
+				displayOptions,
+			),
+		];
+	}
+	const dependsOn = ['destinationChain', 'sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'];
+	return [
+		destinationAssetField(before),
+		assetLocatorField(
+			{ name: 'destinationAsset', displayName: 'Destination Asset', searchListMethod: 'searchDestinationAssets', dependsOn, description: 'Asset delivered; the list shows only assets the source can reach in the chosen mode' },
+			displayOptions,
+		),
+	];
+}
+
 /** The route and amount-shape fields of a quote or estimate, in the order the editor shows them. */
 export function quoteRouteFields(displayOptions: IDisplayOptions): INodeProperties[] {
 	return [
 		sourceChainField(displayOptions),
-		sourceAssetField(displayOptions),
+		...assetFields(displayOptions, 'source'),
 		destinationChainField(displayOptions),
-		destinationAssetField(displayOptions),
+		...assetFields(displayOptions, 'destination'),
 		amountModeField(displayOptions),
 		deliveryModeField(displayOptions),
 		...amountFormatField(displayOptions),

@@ -34,9 +34,10 @@ async function catalogueOf(ctx: ILoadOptionsFunctions): Promise<RoutesCatalogue>
 	return await getRoutesCatalogue(ctx, access);
 }
 
-/** A plain (non-expression) text value of the node being edited, or undefined. */
+/** A plain (non-expression) text value of the node being edited (a picker's value too), or undefined. */
 function chosenValue(ctx: ILoadOptionsFunctions, name: string): string | undefined {
-	const value = ctx.getCurrentNodeParameter(name);
+	const raw = ctx.getCurrentNodeParameter(name);
+	const value = raw !== null && typeof raw === 'object' && '__rl' in raw ? (raw as { value?: unknown }).value : raw;
 	if (typeof value !== 'string' || value === '' || value.startsWith('=')) return undefined;
 	return value;
 }
