@@ -164,6 +164,17 @@ export const affiliateIdOption: INodeProperties = {
 	description: 'A registered affiliate of the partner account (also accepted from client keys)',
 };
 
+/** "Affiliate ID" as a searchable picker of the partner's affiliates (node version 3, Quote > Create). */
+export const affiliatePickerOption: INodeProperties = {
+	...affiliateIdOption,
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	modes: [
+		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchAffiliates', searchable: true } },
+		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. aff_123' },
+	],
+};
+
 export const refundAddressOption: INodeProperties = {
 	displayName: 'Refund Address',
 	name: 'refundAddress',

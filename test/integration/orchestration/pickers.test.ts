@@ -75,3 +75,27 @@ describe('asset pickers', () => {
 		expect(post.body).toMatchObject({ sourceAsset: 'USDC', destinationAsset: 'bitcoin:BTC' });
 	});
 });
+
+describe('affiliate picker (Quote > Create, node version 3)', () => {
+	it('lists the partner affiliates with their fee, searched; the picked ID is sent as affiliateId', async () => {
+		const found = await search('searchAffiliates', {}, 'beta');
+		expect(found.results).toEqual([{ name: 'aff_sandbox_beta (25 bps) · spark:BTC', value: 'aff_sandbox_beta' }]);
+		expect((await search('searchAffiliates', {})).results.length).toBeGreaterThan(1);
+		await control(sb).clearRequests();
+		await run(orchestrationNode({ sb, parameters: quoteParams({ options: { affiliateId: picked('aff_sandbox_beta') } }) }));
+		const [post] = await control(sb).requests({ path: '/v1/orchestration/quote', method: 'POST' });
+		expect(post.body.affiliateId).toBe('aff_sandbox_beta');
+	});
+
+	it('version 2 keeps the plain text field', async () => {
+		const options = new Orchestration().description.properties.filter((p: INodeProperties) => p.name === 'options' && p.displayOptions?.show?.operation?.includes('create') && p.displayOptions?.show?.resource?.includes('quote'));
+		const affiliate = (p: INodeProperties) => (p.options as INodeProperties[]).find((o) => o.name === 'affiliateId')?.type;
+		expect(options.map((p) => [JSON.stringify(p.displayOptions?.show?.['@version']), affiliate(p)])).toEqual([
+			[JSON.stringify([{ _cnd: { lt: 3 } }]), 'string'],
+			[JSON.stringify([{ _cnd: { gte: 3 } }]), 'resourceLocator'],
+		]);
+		await control(sb).clearRequests();
+		await run(orchestrationNode({ sb, typeVersion: 2, parameters: quoteParams({ options: { affiliateId: 'aff_sandbox_alpha' } }) }));
+		expect((await control(sb).requests({ path: '/v1/orchestration/quote', method: 'POST' }))[0].body.affiliateId).toBe('aff_sandbox_alpha');
+	});
+});

@@ -17,6 +17,8 @@ import {
 	type QuoteInput,
 } from '../../../shared/orchestration/quotePlan';
 import {
+	affiliateIdOption,
+	affiliatePickerOption,
 	amountField,
 	forVersions,
 	quoteCreationOptions,
@@ -85,9 +87,11 @@ export const description: INodeProperties[] = [
 	),
 ];
 
-/** The options of Quote > Create; "Refund Address" among them only before node version 3. */
-function createOptions(withRefundAddress: boolean): INodeProperties[] {
-	const shared = withRefundAddress ? quoteCreationOptions : quoteCreationOptions.filter((o) => o !== refundAddressOption);
+/** The options of Quote > Create; before node version 3 with "Refund Address" and a plain "Affiliate ID", from 3 on with the affiliate picker. */
+function createOptions(beforeVersion3: boolean): INodeProperties[] {
+	const shared = beforeVersion3
+		? quoteCreationOptions
+		: quoteCreationOptions.filter((o) => o !== refundAddressOption).map((o) => (o === affiliateIdOption ? affiliatePickerOption : o));
 	return [
 		...shared,
 		...expiryOptions,
@@ -185,7 +189,7 @@ function readQuoteInput(read: OrchestrationReader, isClientKey: boolean): QuoteI
 		recipientAddress: read.textParameter('recipientAddress'),
 		includeCalldata: read.options.includeCalldata === true ? true : undefined,
 		amountlessInvoice: read.options.amountlessInvoice === true ? true : undefined,
-		affiliateId: read.optionText('affiliateId'),
+		affiliateId: read.optionText('affiliateId', pickedValues(read.options)),
 		// Top level from node version 3; a value under Options (versions 1 and 2, or pasted JSON) still counts.
 		refundAddress: read.textParameter('refundAddress') || read.optionText('refundAddress'),
 		refundChain: read.optionText('refundChain'),
@@ -194,6 +198,12 @@ function readQuoteInput(read: OrchestrationReader, isClientKey: boolean): QuoteI
 	};
 	const idempotencyKey = read.idempotencyKey();
 	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey, isClientKey, refundRule: true };
+}
+
+/** The options with a picker's value in place of the picker (the Affiliate ID of node version 3). */
+function pickedValues(options: IDataObject): IDataObject {
+	const picker = options.affiliateId as IDataObject | undefined;
+	return picker !== null && typeof picker === 'object' && '__rl' in picker ? { ...options, affiliateId: picker.value } : options;
 }
 
 /** "Expiry Margin (Seconds)": a whole number 0..EXPIRY_MARGIN_MAX_SECONDS. */
