@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { signEip1559 } from '../../nodes/shared/gateway/eip1559';
 import type { Sandbox } from '../../sandbox';
 import { run as runGateway, gatewayHarness, startGatewayEnv, EVM_KEY } from '../integration/gateway/helpers';
-import { ADDR, control, orchestrationNode, run as runOrchestration, startTestSandbox } from '../integration/orchestration/helpers';
+import { ADDR, control, orchestrationNode, quoteParams, run as runOrchestration, startTestSandbox } from '../integration/orchestration/helpers';
 import { completeRun, deliverInMemory, triggerHarness } from '../integration/trigger/helpers';
 
 export type SchemaNode = 'Orchestration' | 'ExecutionGateway' | 'OrchestrationTrigger';
@@ -30,17 +30,8 @@ function addSample(samples: Sample[], sample: Sample): void {
 	else samples.push(sample);
 }
 
-const quote = {
-	resource: 'quote',
-	operation: 'create',
-	sourceChain: 'base',
-	sourceAsset: 'USDC',
-	destinationChain: 'bitcoin',
-	destinationAsset: 'BTC',
-	amountFormat: 'decimal',
-	amount: '250',
-	recipientAddress: ADDR.bitcoin,
-};
+/** 250 USDC on Base to BTC, as a decimal amount. */
+const quote = quoteParams({ amountFormat: 'decimal', amount: '250' });
 
 async function orchestrationSamples(sb: Sandbox): Promise<Sample[]> {
 	const samples: Sample[] = [];
