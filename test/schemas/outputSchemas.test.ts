@@ -68,7 +68,7 @@ describe('output schemas', () => {
 			}
 		}
 		expect(missing).toEqual([]);
-		expect(count).toBe(15 * 3 + 4 * 2 + 2);
+		expect(count).toBeGreaterThanOrEqual(15 * 3 + 4 * 2 + 2);
 	});
 
 	it('match fresh outputs of every operation against the sandbox', () => {
@@ -81,7 +81,10 @@ describe('output schemas', () => {
 			}
 		}
 		expect(problems).toEqual([]);
-		expect(samples.map((s) => `${s.node}.${s.resource ?? ''}.${s.operation ?? ''}`)).toHaveLength(15 + 4 + 1);
+		// A new operation needs a sample in samples.ts (and then `npm run schemas`).
+		const key = (node: string, o: { resource?: string; operation?: string }) => `${node}.${o.resource ?? ''}.${o.operation ?? ''}`;
+		const offered = Object.entries(DESCRIPTIONS).flatMap(([node, d]) => operationsOf(d).map((o) => key(node, o)));
+		expect(samples.map((s) => key(s.node, s)).sort()).toEqual(offered.sort());
 	});
 
 	it('the check fails on an undeclared field or another type (it is not a rubber stamp)', () => {
