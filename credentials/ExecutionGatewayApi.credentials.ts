@@ -17,7 +17,7 @@ import type {
 import { ProtocolError } from '../nodes/shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey, signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
 import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/responses';
-import { assertSecureUrl, baseUrlOf, isUnderBase } from '../nodes/n8n/transport';
+import { assertSecureUrl, baseUrlOf, isUnderBase, requestUrlOf } from '../nodes/n8n/transport';
 
 const CREDENTIAL_NAME = 'Execution Gateway credential';
 
@@ -25,12 +25,6 @@ const CREDENTIAL_NAME = 'Execution Gateway credential';
 function gatewayEndpoint(gatewayUrl: unknown, path: string): string {
 	assertSecureUrl(gatewayUrl, CREDENTIAL_NAME, 'Gateway URL');
 	return `${baseUrlOf(gatewayUrl)}${path}`;
-}
-
-/** The full URL of a request as n8n will send it (baseURL + url). */
-function requestUrlOf(options: IHttpRequestOptions): string {
-	const base = (options as { baseURL?: string }).baseURL;
-	return base ? `${baseUrlOf(base)}${options.url.startsWith('/') ? '' : '/'}${options.url}` : options.url;
 }
 
 /** The gateway's `{error: {code, message}}` (or the HTTP status) of a failed request, without secrets. */
@@ -97,7 +91,7 @@ export class ExecutionGatewayApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The signer\'s secp256k1 private key: 64 hex characters (32 bytes), 0x optional. The public key is derived from it. The key stays in n8n: only the public key and signatures are sent.',
+				'The signer\'s secp256k1 private key: 64 hex characters (32 bytes), 0x optional. The public key is derived from it. The key stays in n8n: only the public key and signatures are sent. Use a key dedicated to this gateway, never one of a wallet or another service: it signs the gateway\'s login challenges (short printable text only) and your intents.',
 		},
 		{
 			displayName: 'Access Token',

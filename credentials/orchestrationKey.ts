@@ -1,7 +1,7 @@
 /** What the two Orchestration key credentials share: the base URL field and the bearer key (§5). */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { assertSecureUrl } from '../nodes/n8n/transport';
+import { assertSecureUrl, baseUrlOf, insecureUrlReason, isUnderBase, requestUrlOf } from '../nodes/n8n/transport';
 
 export const SERVER_PREFIX = 'fn_';
 export const CLIENT_PREFIX = 'fnp_';
@@ -14,15 +14,41 @@ export const baseUrlProperty: INodeProperties = {
 	required: true,
 	placeholder: 'https://api.example.com',
 	description:
-		'Address of the orchestration service, without a path. A trailing slash is fine. Must be https:// (http:// only for localhost, 127.0.0.0/8 or ::1, e.g. the sandbox).',
+		'Address of the orchestration service, without a path. A trailing slash is fine. Must be https:// (http:// only for localhost, 127.0.0.0/8 or ::1, e.g. the sandbox). The key is sent only to requests under this URL: an HTTP Request node using this credential for another address fails.',
 };
 
 /** The credential test's base URL, without trailing slashes. */
 export const TEST_BASE_URL = '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}';
 
+/** Where a request may go: `scheme://host[:port]` only, never its path or query (they may carry data). */
+function hostOf(url: string): string {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.protocol}//${parsed.host}`;
+	} catch {
+		return url === '' ? 'no URL' : 'an address that is not a URL';
+	}
+}
+
 /**
- * Adds `Authorization: Bearer <key>` and any extra headers. Refused before anything is sent: a key
- * of the wrong kind, and a base URL that is not https (loopback excepted), so the key never travels in clear.
+ * Issue 20: n8n lets any HTTP Request node (or an agent's HTTP tool) use this credential type, with
+ * any URL. The key goes only to a request under the credential's own Base URL (same scheme, host,
+ * port, path prefix) that passes the https-or-loopback rule; any other request fails here, before it
+ * is sent, naming the credential and the refused host.
+ */
+function assertOwnService(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions, credentialName: string): void {
+	const base = baseUrlOf(credentials.baseUrl);
+	const target = requestUrlOf(requestOptions as IHttpRequestOptions & { uri?: unknown });
+	if (isUnderBase(target, base) && insecureUrlReason(target) === undefined) return;
+	throw new Error(
+		`${credentialName}: refused to send its key to ${hostOf(target)}: this credential authenticates only requests under its "Base URL" (${base}). Use another credential (or none) for other services.`,
+	);
+}
+
+/**
+ * Adds `Authorization: Bearer <key>` and any extra headers. Refused before anything is sent: a base
+ * URL that is not https (loopback excepted), a request that does not go under that base URL, and a
+ * key of the wrong kind; so the key never travels in clear nor to another service.
  */
 export function withBearerKey(
 	credentials: ICredentialDataDecryptedObject,
@@ -32,6 +58,7 @@ export function withBearerKey(
 ): IHttpRequestOptions {
 	const credentialName = kind === 'server' ? 'Orchestration Server Key credential' : 'Orchestration Client Key credential';
 	assertSecureUrl(credentials.baseUrl, credentialName, 'Base URL');
+	assertOwnService(credentials, requestOptions, credentialName);
 	const apiKey = String(credentials.apiKey ?? '').trim();
 	const isClient = apiKey.startsWith(CLIENT_PREFIX);
 	const isServer = apiKey.startsWith(SERVER_PREFIX);

@@ -82,6 +82,10 @@ export const SwitchesSchema = z.object({
 	processingDelayMs: z.number().int().min(0),
 	orderStepMs: z.number().int().min(0),
 	autoAdvance: z.boolean(),
+	/** Heartbeat interval of the event stream in spec ms (public-notes: 15 s when unset). */
+	sseHeartbeatMs: z.number().int().min(1).optional(),
+	/** How long a ZeroConf offer stays open (spec ms, scaled; public-notes `zeroconfOffer.expiresAt`). */
+	zeroconfOfferMs: z.number().int().min(1).default(600_000),
 });
 
 export const SandboxConfigSchema = z.object({

@@ -66,6 +66,16 @@ export class OrchestrationReader extends ItemReader {
 		return typeof raw === 'string' ? raw : this.textValue('idempotencyKey', raw);
 	}
 
+	/** A fixedCollection option of `{affiliateId, feeBps?}` rows (standing addresses); each member checked as text or integer. */
+	affiliateEntries(option: string): Array<{ affiliateId: string; feeBps?: number }> {
+		const rows = ((this.options[option] as IDataObject | undefined)?.affiliate as IDataObject[] | undefined) ?? [];
+		return rows.map((row, n) => {
+			const affiliateId = this.optionText('affiliateId', row, `${option}[${n}].affiliateId`) ?? '';
+			const feeBps = this.optionInteger('feeBps', row, `${option}[${n}].feeBps`);
+			return feeBps === undefined ? { affiliateId } : { affiliateId, feeBps };
+		});
+	}
+
 	/** The browser verification header (§5: cf-turnstile-response), or undefined when no token is set. */
 	turnstileHeaders(): Record<string, string> | undefined {
 		const token = this.optionText('turnstileToken');

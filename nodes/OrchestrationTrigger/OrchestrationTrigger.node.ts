@@ -26,6 +26,7 @@ import {
 	deleteRegistration,
 	endpointSecret,
 	registrationExists,
+	secretForDelivery,
 } from './registration';
 
 /** The request as n8n's webhook server hands it over: the raw bytes are kept next to the parsed body. */
@@ -72,8 +73,9 @@ export class OrchestrationTrigger implements INodeType {
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['trigger'],
 		// 1.1: the secret of an existing endpoint comes from a credential (encrypted by n8n).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: deactivation and the end of a test event delete the registered endpoint unless "Keep Endpoint Registered".
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '=Registration: {{$parameter["registration"]}}',
 		description: 'Starts a workflow on signed order events of the orchestration service',
 		defaults: { name: 'Orchestration Trigger' },
@@ -90,7 +92,7 @@ export class OrchestrationTrigger implements INodeType {
 				name: 'orchestrationWebhookSecretApi',
 				required: true,
 				testedBy: 'webhookSecretCheck',
-				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1] } },
+				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1, 1.2] } },
 			},
 		],
 		webhooks: [
@@ -144,7 +146,8 @@ export class OrchestrationTrigger implements INodeType {
 		if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
 
 		const staticData = this.getWorkflowStaticData('node');
-		const { secret, webhookId } = await endpointSecret.call(this, staticData);
+		// Recovery deliveries come to this URL signed with their subscription's secret (registration.ts).
+		const { secret, webhookId } = secretForDelivery(await endpointSecret.call(this, staticData), req.headers, req.rawBody);
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const memories = memoriesOf(this, staticData, options, nowMs);
 		const decision = handleDelivery({

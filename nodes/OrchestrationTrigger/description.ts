@@ -11,6 +11,7 @@ export interface TriggerOptions {
 	deduplicationWindow?: number;
 	includeHeaders?: boolean;
 	includeSensitiveHeaders?: boolean;
+	keepEndpoint?: boolean;
 	onlyData?: boolean;
 	toleranceSeconds?: number;
 }
@@ -26,7 +27,7 @@ function eventLabel(event: string): string {
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Every delivery is verified (X-Service-Signature over the timestamp and the raw body); forged, stale and repeated deliveries start no run. The service has no API to delete an endpoint: deactivating keeps the registration for the next activation, and endpoints are removed in the partner dashboard. Listening for a test event registers the test URL as its own endpoint.',
+			'Every delivery is verified (X-Service-Signature over the timestamp and the raw body); forged, stale and repeated deliveries start no run. Activation registers this URL (and a recovery subscription for Order Recovery Required); deactivation deletes them, and a test event\'s endpoint is deleted after the test, unless "Keep Endpoint Registered" is on.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -50,6 +51,15 @@ export const triggerProperties: INodeProperties[] = [
 			},
 		],
 		default: 'automatic',
+	},
+	{
+		// Issue 20: say where the automatic registration's secret lives and who can read it.
+		displayName:
+			"Automatic registration keeps the endpoint's secret in this workflow's static data, not in an encrypted credential: anyone who can read this workflow (in the editor, as an export, or through n8n's public API) can read the secret and forge deliveries. To keep it encrypted, register the endpoint once and choose Existing Endpoint with an Orchestration Webhook Secret credential (node version 1.1).",
+		name: 'automaticSecretNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { registration: ['automatic'] } },
 	},
 	{
 		// Version 1 only; version 1.1 takes the secret from a credential, which n8n stores encrypted.
@@ -122,6 +132,14 @@ export const triggerProperties: INodeProperties[] = [
 				default: false,
 				description:
 					'Whether Include Headers also keeps Authorization, Proxy-Authorization, Cookie, X-Service-Signature and X-Service-Timestamp (they end up in execution data)',
+			},
+			{
+				displayName: 'Keep Endpoint Registered',
+				name: 'keepEndpoint',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to keep the registered endpoint (and recovery subscription) when the workflow is deactivated or a test event ends, and reuse it next time. Off: they are deleted at the service (DELETE /v1/webhooks/{ID}). Version 1 and 1.1 nodes keep them while this option is not added.',
 			},
 			{
 				displayName: 'Output Only Data',

@@ -7,7 +7,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { TriggerOptions } from './description';
-import { outputItem } from './output';
+import { formattingAssets, outputItem } from './output';
 import { isStoredStaticData } from './registration';
 
 interface DeliveryMeta {
@@ -55,5 +55,6 @@ async function dropProcessed(ctx: IExecuteFunctions, items: INodeExecutionData[]
 export async function dropDuplicatesAndShape(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', 0, {}) as TriggerOptions;
 	const items = await dropProcessed(this, this.getInputData(), options);
-	return items.map((item, index) => outputItem(item, index, options.onlyData === true));
+	const assets = options.onlyData === true || items.length === 0 ? undefined : await formattingAssets(this);
+	return items.map((item, index) => outputItem(item, index, options.onlyData === true, assets));
 }

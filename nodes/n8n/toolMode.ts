@@ -41,6 +41,6 @@ export function assertToolActionAllowed(ctx: Pick<IExecuteFunctions, 'getNode'>,
 	const why = typeof raw === 'string' && raw.startsWith('=') ? ' (it is an expression; it must be a fixed value)' : '';
 	throw new NodeOperationError(node, `${operationLabel} is not available to an AI agent: "Allow Actions as AI Tool" is off${why}`, {
 		description:
-			'This operation moves funds, registers webhooks or reveals secrets, so an agent may not run it by default. Turn on "Allow Actions as AI Tool" on this tool node (a fixed value, not an expression) and put human review in front of it; read operations stay available.',
+			'This operation changes something at the service (it moves funds, fixes where a deposit goes, registers a webhook, reveals a secret or changes state), so an agent may not run it by default. Turn on "Allow Actions as AI Tool" on this tool node (a fixed value, not an expression) and put human review in front of it; read operations stay available.',
 	});
 }

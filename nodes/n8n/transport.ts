@@ -1,59 +1,26 @@
 /**
  * The single door to HTTP for every node of this package: authentication through n8n's credential
- * system, bounded retries with the same idempotency key, the one cache of answers, and the one
- * "wait until final" loop, and where keys may go (https, or plain http to this machine only).
+ * system, bounded retries with the same idempotency key (their pauses end on Stop), the one cache
+ * of answers, and where keys may go (https, or plain http to this machine only). The wait until
+ * final is nodes/n8n/wait.ts.
  * Service error bodies become a ServiceError in nodeErrors.ts.
  */
 import {
 	NodeApiError,
 	sleep,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHookFunctions,
-	type IHttpRequestMethods,
 	type IHttpRequestOptions,
-	type ILoadOptionsFunctions,
-	type IWebhookFunctions,
 } from 'n8n-workflow';
 import { errorOf, redact, secretsOf, throwNetworkError, throwServiceError } from './nodeErrors';
+import type { FullResponse, RequestContext, RetryPolicy, ServiceCall } from './serviceCall';
+import { assertToolActionAllowed } from './toolMode';
 
-export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
-
-export interface ServiceCall {
-	/** The credential that authenticates the call; none for public endpoints. */
-	credentialType?: string;
-	method: IHttpRequestMethods;
-	/** Absolute URL (see serviceUrl). */
-	url: string;
-	qs?: IDataObject;
-	/** An object is sent as JSON; a string is sent as already-serialized JSON (exact u64 digits). */
-	body?: IDataObject | string;
-	headers?: Record<string, string>;
-	/** Sent as X-Idempotency-Key on every attempt: retries reuse it (orchestration-service.md §4). */
-	idempotencyKey?: string;
-	itemIndex?: number;
-	retry?: Partial<RetryPolicy>;
-	/** The credential renews an expirable token: a 401 goes once through n8n's re-authentication. */
-	reauthenticateOn401?: boolean;
-	/** For client keys: the scope the operation needs, named in the scope_required hint. */
-	requiredScope?: string;
-	/** Hints for this service's own error codes; they take precedence over ERROR_HINTS. */
-	hints?: Record<string, string>;
-	/** Extra secret values to keep out of errors (read tokens, webhook secrets). */
-	secrets?: Array<string | undefined>;
-}
+export type { FullResponse, RequestContext, RetryPolicy, ServiceCall } from './serviceCall';
 
 export interface ServiceResponse<T = unknown> {
 	statusCode: number;
 	headers: Record<string, unknown>;
 	body: T;
 	attempts: number;
-}
-
-export interface FullResponse {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
 }
 
 /** Base URL of a credential without trailing slashes, joined with a path. */
@@ -74,17 +41,6 @@ function parseBody(body: unknown): unknown {
 
 
 // ---------------------------------------------------------------- retries (pure)
-
-export interface RetryPolicy {
-	/** Attempts in all, the first included. */
-	maxAttempts: number;
-	/** Upper bound on the time spent waiting between attempts, in ms. */
-	maxElapsedMs: number;
-	baseDelayMs: number;
-	maxDelayMs: number;
-	/** Retry when the connection failed (safe only with an idempotency key or a read). */
-	retryNetworkErrors: boolean;
-}
 
 export const DEFAULT_RETRY: RetryPolicy = {
 	maxAttempts: 4,
@@ -230,7 +186,12 @@ async function sendAfterRenewal(ctx: RequestContext, call: ServiceCall): Promise
 
 /** Sends one service call with n8n's authentication, retrying what is safe to retry. */
 export async function callService<T = unknown>(this: RequestContext, call: ServiceCall): Promise<ServiceResponse<T>> {
+	// Issue 20: whatever an operation declares, no request but a read leaves an AI-agent tool unless
+	// "Allow Actions as AI Tool" is on (the routers refuse the operations they know of earlier, by name).
+	if (call.method !== 'GET' && call.method !== 'HEAD') assertToolActionAllowed(this, `A ${call.method} request (it changes something at the service)`);
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(call.retry ?? {}) };
+	// Stop ends a pause between attempts at once (sleep rejects with the signal's reason).
+	const stop = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const started = Date.now();
 	let waited = 0;
 	for (let attempt = 1; ; attempt++) {
@@ -246,7 +207,7 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 			const delay = nextDelayMs(policy, attempt);
 			if (canRetry && waited + delay <= policy.maxElapsedMs) {
 				waited += delay;
-				await sleep(delay);
+				await sleep(delay, stop);
 				continue;
 			}
 			if (isNetworkError(error)) return await throwNetworkError(this, call, error, attempt);
@@ -266,46 +227,11 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 			const honoured = retryAfter === undefined || retryAfter <= delay;
 			if (honoured && waited + delay <= policy.maxElapsedMs && Date.now() - started + delay <= policy.maxElapsedMs * 2) {
 				waited += delay;
-				await sleep(delay);
+				await sleep(delay, stop);
 				continue;
 			}
 		}
 		return await throwServiceError(this, call, res, attempt);
-	}
-}
-
-/**
- * The one "wait until final" loop of both action nodes: read again every interval until a state ends
- * the wait, or the deadline passes. Sleeps with n8n's `sleep` (no timers in shipped code).
- */
-export interface Wait<S> {
-	/** The state already known (the first read). */
-	first: S;
-	read: () => Promise<S>;
-	/** Why this state ends the wait ('final', ...), or undefined to keep waiting. */
-	endOf: (state: S) => string | undefined;
-	intervalMs: number;
-	/** Epoch ms after which no further read starts. */
-	deadline: number;
-	/** Shorten the last sleep so the last read lands on the deadline (else stop when a full interval no longer fits). */
-	lastReadOnDeadline: boolean;
-}
-
-export interface WaitEnd<S> {
-	state: S;
-	endedBy: string;
-}
-
-export async function waitUntilFinal<S>(wait: Wait<S>): Promise<WaitEnd<S>> {
-	let state = wait.first;
-	for (;;) {
-		const end = wait.endOf(state);
-		if (end !== undefined) return { state, endedBy: end };
-		const remaining = wait.deadline - Date.now();
-		const fits = wait.lastReadOnDeadline ? remaining > 0 : remaining >= wait.intervalMs;
-		if (!fits) return { state, endedBy: 'timeout' };
-		await sleep(Math.min(wait.intervalMs, remaining));
-		state = await wait.read();
 	}
 }
 
@@ -350,7 +276,34 @@ export function baseUrlOf(url: unknown): string {
 	return String(url ?? '').trim().replace(/\/+$/, '');
 }
 
-/** Whether `requestUrl` is `base` itself or lies under it (an exact origin and path prefix, no look-alike host). */
+/**
+ * Whether `requestUrl` is `base` itself or lies under it: the same scheme, host and port, and a path
+ * under the base's path, segment by segment, compared after URL parsing (so no look-alike host,
+ * default port, upper case or `..` segment gets through). Not a URL: false.
+ */
 export function isUnderBase(requestUrl: string, base: string): boolean {
-	return base !== '' && (requestUrl === base || requestUrl.startsWith(`${base}/`) || requestUrl.startsWith(`${base}?`));
+	if (base === '') return false;
+	let request: URL;
+	let root: URL;
+	try {
+		request = new URL(requestUrl);
+		root = new URL(base);
+	} catch {
+		return false;
+	}
+	if (request.protocol !== root.protocol || request.hostname !== root.hostname || request.port !== root.port) return false;
+	const prefix = root.pathname.replace(/\/+$/, '');
+	return prefix === '' || request.pathname === prefix || request.pathname.startsWith(`${prefix}/`);
+}
+
+/**
+ * The full URL a request goes to, resolved the way n8n's axios does: `url` (or the legacy `uri`),
+ * joined to `baseURL` unless it is absolute (`scheme://` or protocol-relative `//`). Not a string: ''.
+ */
+export function requestUrlOf(options: { url?: unknown; uri?: unknown; baseURL?: unknown }): string {
+	const target = options.url ?? options.uri;
+	const url = typeof target === 'string' ? target.trim() : target instanceof URL ? target.href : '';
+	const base = typeof options.baseURL === 'string' ? options.baseURL.trim() : '';
+	if (base === '' || /^([a-z][a-z\d+\-.]*:)?\/\//i.test(url)) return url;
+	return url === '' ? base : `${base.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 }

@@ -1,5 +1,5 @@
 /**
- * The real n8n editor in headless Chromium (issue 22): example 5 runs green from the UI against the
+ * The real n8n editor in headless Chromium (issue 22): example 6 runs green from the UI against the
  * sandbox (its Slack steps replaced by stand-ins, test/e2e/slackStandIns.ts), the QR image shows in
  * the output panel, the asset picker searches, the trigger's fields can be mapped before any event
  * arrived (pinned sample event) and an action's before it ran (output schema). Screenshots go to
@@ -87,7 +87,7 @@ afterAll(async () => {
 });
 
 describe('the n8n editor', () => {
-	it('runs example 5 green from the UI with the sandbox, and shows the QR image in the output panel', async () => {
+	it('runs example 6 green from the UI with the sandbox, and shows the QR image in the output panel', async () => {
 		await openWorkflow('exApprovedPayout');
 		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
 		// The last node's output appears when the whole run (estimate, quote, pay, wait until final) succeeded.

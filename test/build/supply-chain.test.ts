@@ -58,6 +58,24 @@ describe('supply chain', () => {
 		expect(read('scripts/node24.sh')).toMatch(/npm ci [^\n]*--ignore-scripts/);
 	});
 
+	it('the n8n of the end-to-end suites comes from a committed lock, every package pinned, installed with npm ci', () => {
+		const runtime = JSON.parse(read('scripts/n8n-runtime/package.json'));
+		const runtimeLock = JSON.parse(read('scripts/n8n-runtime/package-lock.json')) as { packages: Record<string, LockEntry & { version?: string }> };
+		expect(runtime.overrides).toEqual({ linkedom: '0.18.14' });
+		expect(runtimeLock.packages['node_modules/n8n'].version).toBe(runtime.dependencies.n8n);
+		expect(runtimeLock.packages['node_modules/linkedom'].version).toBe('0.18.14');
+		const packages = Object.entries(runtimeLock.packages).filter(([where, e]) => where !== '' && !e.link);
+		expect(packages.length).toBeGreaterThan(1000);
+		const unpinned = packages.filter(([, e]) => !/^sha512-[A-Za-z0-9+/]{86}==$/.test(e.integrity ?? ''));
+		const elsewhere = packages.filter(([, e]) => e.resolved && !e.resolved.startsWith('https://registry.npmjs.org/'));
+		expect(unpinned.map(([w]) => w)).toEqual([]);
+		expect(elsewhere.map(([w]) => w)).toEqual([]);
+		const script = read('scripts/install-n8n.sh');
+		expect(script).toMatch(/^npm ci --ignore-scripts /m);
+		expect(script).not.toMatch(/npm install(?! --package-lock-only)/);
+		expect(script).toMatch(/sha256sum "\$RUNTIME\/package-lock\.json"/);
+	});
+
 	it('CI installs with scripts off and fetches nothing with npx --yes', () => {
 		expect(read('.ci/run')).toMatch(/npm ci [^\n]*--ignore-scripts/);
 		for (const f of ['.ci/run', 'scripts/node24.sh', 'scripts/install-n8n.sh', 'quickstart']) {

@@ -41,9 +41,34 @@ describe('GitHub workflows', () => {
 	it('a v* tag publishes to npm with provenance', () => {
 		const release = read('release.yml');
 		expect(release).toMatch(/tags:\n\s+- 'v\*'/);
-		expect(release).toMatch(/permissions:\n\s+contents: read\n\s+id-token: write/);
 		expect(release).toContain('npm publish --provenance --access public');
 		expect(release).toContain('node scripts/scan-package.mjs');
+	});
+
+	it('release: dev dependencies run in a job without the publishing identity; a minimal protected job publishes the checked tarball', () => {
+		const release = read('release.yml');
+		const jobs = release.slice(release.indexOf('\njobs:\n'));
+		const build = jobs.slice(jobs.indexOf('\n  build:\n'), jobs.indexOf('\n  publish:\n'));
+		const publish = jobs.slice(jobs.indexOf('\n  publish:\n'));
+		expect(build.length).toBeGreaterThan(100);
+		expect(publish.length).toBeGreaterThan(100);
+		// Only the publish job may mint an OIDC token, and only inside the protected environment.
+		expect(jobs.match(/id-token: write/g)).toHaveLength(1);
+		expect(publish).toMatch(/\n {4}environment: npm\n/);
+		expect(publish).toMatch(/\n {4}needs: build\n/);
+		expect(publish).toMatch(/\n {4}permissions:\n {6}id-token: write\n {4}steps:/);
+		expect(build).toMatch(/\n {4}permissions:\n {6}contents: read\n {4}outputs:/);
+		for (const step of ['npm ci', 'npm run build', 'npm run lint', 'npm test', 'npm pack', 'scan-package.mjs', 'upload-artifact@']) {
+			expect({ step, inBuild: build.includes(step), inPublish: publish.includes(step) }).toEqual({ step, inBuild: true, inPublish: false });
+		}
+		// Publish runs nothing of the repository: no checkout; it checks the artifact's sha256 passed as a job output.
+		expect(publish).not.toContain('actions/checkout');
+		expect(publish).toContain('download-artifact@');
+		expect(build).toMatch(/sha256=\$\(sha256sum "\$tarball"/);
+		expect(publish).toContain('SHA256: ${{ needs.build.outputs.sha256 }}');
+		expect(publish).toContain('sha256sum --check --strict');
+		expect(publish.indexOf('sha256sum --check')).toBeLessThan(publish.indexOf('npm publish'));
+		expect(publish).toContain('npm publish --provenance --access public "package/$TARBALL"');
 	});
 
 	it('pins every action by commit', () => {

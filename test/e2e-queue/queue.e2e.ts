@@ -38,7 +38,8 @@ let passed = 0;
 const hookPath = `webhook/${WEBHOOK_ID}/webhook`;
 const backendUrl = (i: number) => `${stack.balancer.backends[i]}/${hookPath}`;
 const publicHookUrl = () => `${stack.publicUrl}${hookPath}`;
-const registrations = () => sb.orchestration.ctx.state.webhooks.filter((w) => w.url === publicHookUrl());
+// Order-event endpoints only (the trigger also registers a recovery subscription for the same URL).
+const registrations = () => sb.orchestration.ctx.state.webhooks.filter((w) => w.url === publicHookUrl() && w.kind !== 'recovery');
 
 function triggerWorkflow() {
 	return linearWorkflow(WORKFLOW, 'Queue-mode order events', [

@@ -124,7 +124,7 @@ describe('action nodes through n8n execute', () => {
 	});
 });
 
-describe('example 5: approved payout with a QR code (Slack steps replaced by stand-ins, test/e2e/slackStandIns.ts)', () => {
+describe('example 6: approved payout with a QR code (Slack steps replaced by stand-ins, test/e2e/slackStandIns.ts)', () => {
 	it('estimates, creates the quote with its payment URI and QR, posts them, and follows the order to completed', async () => {
 		const run = await executeWorkflow(env, 'exApprovedPayout');
 		cliOutputs.push(run.raw);
@@ -313,7 +313,7 @@ describe('Orchestration Trigger in a running n8n', () => {
 			'client key': client.key,
 			'gateway private key': gatewayPrivateKey,
 		};
-		for (const [url, secret] of sandbox.webhookSecrets()) secrets[`webhook secret of ${url}`] = secret;
+		for (const [id, secret] of sandbox.allWebhookSecrets()) secrets[`webhook secret of ${id}`] = secret;
 		sandbox.accessTokens().forEach((t, i) => (secrets[`gateway access token ${i}`] = t));
 		expect(sandbox.accessTokens().length).toBeGreaterThan(0);
 

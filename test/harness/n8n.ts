@@ -286,6 +286,25 @@ export async function executeNode(
 	return (out ?? []) as INodeExecutionData[][];
 }
 
+/** Like executeNode, with n8n's execution cancel signal (Stop) and the execution hints the node added. */
+export async function executeNodeWithHints(
+	harness: NodeHarness,
+	items: INodeExecutionData[],
+	abortSignal?: AbortSignal,
+): Promise<{ output?: INodeExecutionData[][]; error?: Error; hints: Array<{ message: string; type?: string }> }> {
+	const { workflow, node, additionalData } = harness;
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const inputData = { main: [items] };
+	const ctx = new core.ExecuteContext(workflow, node, additionalData, 'manual', emptyRunData(), 0, items, inputData, { node, data: inputData, source: null }, [], abortSignal);
+	if (!nodeType.execute) throw new Error(`${node.type} has no execute()`);
+	const hints = (ctx as unknown as { hints: Array<{ message: string; type?: string }> }).hints;
+	try {
+		return { output: (await nodeType.execute.call(ctx)) as INodeExecutionData[][], hints };
+	} catch (error) {
+		return { error: error as Error, hints };
+	}
+}
+
 /** Calls a `methods.loadOptions` function, as the editor does for a dropdown. */
 export async function loadOptions(harness: NodeHarness, method: string): Promise<INodePropertyOptions[]> {
 	const { workflow, node, additionalData } = harness;

@@ -59,7 +59,42 @@ async function orchestrationSamples(sb: Sandbox): Promise<Sample[]> {
 	await take({ resource: 'accumulationAddress', operation: 'reindex', idOrAddress: 'acc_sandbox_usdc_base' });
 	await take({ resource: 'liquidationAddress', operation: 'getAll', returnAll: true });
 	await take({ resource: 'liquidationAddress', operation: 'get', liquidationAddressId: 'liq_sandbox_btc_usdc' });
+	await take({ resource: 'order', operation: 'getByQuote', quoteId: String(created.quoteId) });
+	await take({ resource: 'order', operation: 'getByQuote', quoteId: String(offramp.quoteId) });
+	await lifecycleSamples(sb, take);
 	return samples;
+}
+
+/** The operations issues 21 and 26 added: standing addresses, affiliate management and claims, webhook delete, ZeroConf answers. */
+async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters) => Promise<IDataObject[]>): Promise<void> {
+	const standing = { resource: 'standingAddress', reference: 'schemas-1', destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: ADDR.evm };
+	await take({ resource: 'standingAddress', operation: 'getDestinations', returnAll: true });
+	await take({ ...standing, operation: 'createOrGet' });
+	await take({ resource: 'standingAddress', operation: 'get', reference: 'schemas-1' });
+	const payout = { payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: '0x2222222222222222222222222222222222222222' };
+	await take({ resource: 'affiliate', operation: 'upsert', affiliateId: 'aff_schemas', feeBps: 30, ...payout });
+	await take({ resource: 'affiliate', operation: 'disable', affiliateId: 'aff_schemas' });
+	await fetch(`${sb.orchestrationUrl}/sandbox/affiliates/aff_sandbox_alpha/accrue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: '2500000' }) });
+	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' });
+	await take({ resource: 'affiliate', operation: 'getClaims', affiliateId: 'aff_sandbox_alpha', returnAll: true });
+	const [hook] = await take({ resource: 'webhook', operation: 'create', url: 'https://example.com/schemas/deleted' });
+	await take({ resource: 'webhook', operation: 'delete', webhookId: String(hook.webhookId) });
+	for (const operation of ['acceptZeroconfOffer', 'declineZeroconfOffer']) {
+		await take({ resource: 'order', operation, orderId: await offeredOrder(sb) });
+	}
+}
+
+/** A Bitcoin order waiting in awaiting_approval with a ZeroConf offer (the node's opt-in, paid). */
+async function offeredOrder(sb: Sandbox): Promise<string> {
+	const btc = quoteParams({ sourceChain: 'bitcoin', sourceAsset: 'BTC', destinationChain: 'base', destinationAsset: 'USDC', amount: '100000', recipientAddress: ADDR.evm, options: { zeroconfEnabled: 'optIn' } });
+	const [quote] = await runOrchestration(orchestrationNode({ sb, parameters: btc }));
+	const { orderId } = (await control(sb).deposit({ depositAddress: quote.depositAddress, amount: quote.amountIn, autoAdvance: true })) as { orderId: string };
+	for (let waited = 0; waited < 10_000; waited += 50) {
+		const state = (await (await fetch(`${sb.orchestrationUrl}/sandbox/orders/${orderId}`)).json()) as { order: { status: string } };
+		if (state.order.status === 'awaiting_approval') return orderId;
+		await new Promise((r) => setTimeout(r, 50));
+	}
+	throw new Error(`order ${orderId} did not reach awaiting_approval`);
 }
 
 async function gatewaySamples(): Promise<Sample[]> {

@@ -9,6 +9,7 @@ import * as liquidationAddress from './liquidationAddress';
 import * as order from './order';
 import * as quote from './quote';
 import * as route from './route';
+import * as standingAddress from './standingAddress';
 import type { OperationModule } from './types';
 import * as webhook from './webhook';
 
@@ -19,6 +20,7 @@ export const resources: Record<string, Record<string, OperationModule>> = {
 	order: order.operations,
 	quote: quote.operations,
 	route: route.operations,
+	standingAddress: standingAddress.operations,
 	webhook: webhook.operations,
 };
 
@@ -27,6 +29,19 @@ export const TOOL_ACTIONS: Record<string, string> = {
 	'order.submit': 'Order > Submit',
 	'order.createOnramp': 'Order > Create Onramp',
 	'webhook.create': 'Webhook > Create',
+	// Issue 20: every POST is an action (test/integration/orchestration/toolMode.test.ts checks all
+	// operations); a quote fixes the recipient and fees the deposit pays, reindex and sync change state.
+	'quote.create': 'Quote > Create',
+	'quote.createOfframp': 'Quote > Create Offramp',
+	'accumulationAddress.reindex': 'Accumulation Address (Deprecated) > Reindex',
+	'accumulationAddress.sync': 'Accumulation Address (Deprecated) > Sync',
+	'affiliate.claim': 'Affiliate > Claim',
+	'affiliate.upsert': 'Affiliate > Create or Update',
+	'affiliate.disable': 'Affiliate > Disable',
+	'standingAddress.createOrGet': 'Standing Deposit Address > Create or Get',
+	'webhook.delete': 'Webhook > Delete',
+	'order.acceptZeroconfOffer': 'Order > Accept ZeroConf Offer',
+	'order.declineZeroconfOffer': 'Order > Decline ZeroConf Offer',
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -118,13 +118,36 @@ export function verifyDerSignature(sigHex: string, digest: Uint8Array, publicKey
 	}
 }
 
+/** The longest challenge signed (issue 20): an authentication challenge is a short text. */
+export const MAX_CHALLENGE_LENGTH = 1024;
+
+/** Printable ASCII (0x20-0x7E), tab, CR and LF: the only characters a challenge may have. */
+const NOT_CHALLENGE_TEXT_RE = /[^\x20-\x7E\t\r\n]/u;
+
 /**
- * Why a challenge must not be signed, or undefined. The key signs intents as SHA-256 of their
- * canonical JSON (§2.4) with the same scheme as challenges (§5): a challenge that is a JSON object
- * or array could be an intent, and its signature would authorize it. No other rule: §5 does not
- * show the challenge's format, and the public client signs whatever text it is given.
+ * Why a challenge must not be signed, or undefined. The key signs SHA-256 of what it is given, the
+ * scheme of intents (§2.4) and of other systems' messages, so only what an authentication challenge
+ * can be is signed (issues 14, 20):
+ * - text: printable ASCII, tab, CR, LF; no other character, so no binary message, no hash or
+ *   transaction of another system (a 32-byte digest that is valid UTF-8 is refused unless all 32
+ *   bytes happen to be among these 98: about 1 in 2.2e13, against 1 in 1e8 for valid UTF-8);
+ * - 1 to 1,024 characters;
+ * - not JSON that parses as an object or array (a canonical intent is a JSON object). JSON scalars
+ *   (a string, a number, true, false, null) are signed: they cannot be an intent, and a plain nonce
+ *   such as `12345` or `null` would otherwise be refused. Broken JSON is text, and signed.
+ * §5 does not show the challenge's format; the reasons name the rule and never echo the text.
  */
-export function unsafeChallengeReason(challengeString: string): string | undefined {
+export function unsafeChallengeReason(challengeString: unknown): string | undefined {
+	if (typeof challengeString !== 'string') return 'the challenge is not text';
+	if (challengeString.length === 0) return 'the challenge is empty';
+	if (challengeString.length > MAX_CHALLENGE_LENGTH) {
+		return `the challenge has ${challengeString.length} characters, more than the ${MAX_CHALLENGE_LENGTH} an authentication challenge may have`;
+	}
+	const bad = NOT_CHALLENGE_TEXT_RE.exec(challengeString);
+	if (bad !== null) {
+		const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+		return `the challenge has a character outside printable ASCII, tab, CR and LF (U+${code} at position ${bad.index + 1}): it could be binary data, such as a hash or a transaction of another system`;
+	}
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(challengeString);
@@ -139,7 +162,7 @@ export function unsafeChallengeReason(challengeString: string): string | undefin
 		: `the challenge is a JSON ${Array.isArray(parsed) ? 'array' : 'object'}, which could be mistaken for a signed intent`;
 }
 
-/** The challenge signature of §5: DER over SHA-256 of the UTF-8 `challengeString`; refuses intent-like text. */
+/** The challenge signature of §5: DER over SHA-256 of the UTF-8 `challengeString`; refuses what cannot be a challenge. */
 export function signChallenge(challengeString: string, priv: Uint8Array | string): string {
 	const unsafe = unsafeChallengeReason(challengeString);
 	if (unsafe !== undefined) throw new ProtocolError(`Refusing to sign: ${unsafe}`, { field: 'challengeString', reason: 'unsafe_challenge' });

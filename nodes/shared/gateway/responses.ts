@@ -35,11 +35,17 @@ export function isFinalIntentStatus(value: unknown): boolean {
 	return typeof status === 'string' && (FINAL_INTENT_STATUSES as readonly string[]).includes(status);
 }
 
+/**
+ * A chain ID the intent is signed for (issue 20): a positive safe integer, else the network info is
+ * refused before anything is signed (0, -1, 1.5, 2^53 or "1" would sign an intent for no real chain).
+ */
+const ChainIdSchema = z.number().refine((n) => Number.isSafeInteger(n) && n > 0, 'must be a positive safe integer (a chain ID)');
+
 /** §2.3a network info. */
 export const NetworkInfoSchema = z
 	.object({
 		spark: z.object({ depositAddress: z.string(), network: z.string() }).passthrough(),
-		execution: z.object({ contractAddress: z.string(), chainId: z.number().int() }).passthrough(),
+		execution: z.object({ contractAddress: z.string(), chainId: ChainIdSchema }).passthrough(),
 		paused: z.boolean(),
 		minDepositSats: z.number().int().nonnegative(),
 	})

@@ -140,3 +140,14 @@ export const REQUOTE_KEY_PREFIX = 'n8n-requote-';
 export function requoteIdempotencyKey(key: string, executionId: string | undefined): string {
 	return REQUOTE_KEY_PREFIX + createHash('sha256').update(canonicalJson({ requoteOf: key, executionId })).digest('hex');
 }
+
+/** Prefix of a ZeroConf answer's key: `n8n-zeroconf-<action>-` and a hash of the order id. */
+export const ZEROCONF_KEY_PREFIX = 'n8n-zeroconf-';
+
+/**
+ * The key of an answer to an order's ZeroConf offer (public-notes: X-Idempotency-Key), from the
+ * order and the action only: n8n's retries and re-runs replay the first answer, never a second one.
+ */
+export function zeroconfIdempotencyKey(action: 'accept' | 'decline', orderId: string): string {
+	return `${ZEROCONF_KEY_PREFIX}${action}-${createHash('sha256').update(orderId).digest('hex')}`;
+}

@@ -7,6 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { ExecutionGatewayApi } from '../../../credentials/ExecutionGatewayApi.credentials';
+import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
 import {
 	btcTransferId,
 	CREDENTIAL,
@@ -35,6 +36,8 @@ interface HostileGateway {
 	/** Bodies posted to /api/v1/auth/verify (a signature would be here). */
 	verifyBodies: string[];
 	setChallenge(body: Record<string, unknown>): void;
+	/** `execution.chainId` of its network info. */
+	setChainId(chainId: unknown): void;
 	close(): Promise<void>;
 }
 
@@ -43,6 +46,7 @@ async function startHostileGateway(): Promise<HostileGateway> {
 	const calls: string[] = [];
 	const verifyBodies: string[] = [];
 	let challenge: Record<string, unknown> = {};
+	let chainId: unknown = 3637;
 	const server = http.createServer(async (req, res) => {
 		const chunks: Buffer[] = [];
 		for await (const c of req) chunks.push(c as Buffer);
@@ -50,6 +54,10 @@ async function startHostileGateway(): Promise<HostileGateway> {
 		calls.push(`${req.method} ${req.url}`);
 		res.setHeader('content-type', 'application/json');
 		if (req.url === '/api/v1/auth/challenge') return res.end(JSON.stringify(challenge));
+		if (req.url?.startsWith('/api/v1/network/info')) {
+			const info = { spark: { depositAddress: 'sprt1hostile', network: 'regtest' }, execution: { contractAddress: '0x' + '11'.repeat(20), chainId }, paused: false, minDepositSats: 1 };
+			return res.end(JSON.stringify(info));
+		}
 		if (req.url === '/api/v1/auth/verify') {
 			verifyBodies.push(body);
 			return res.end(JSON.stringify({ accessToken: 'hostile-token' }));
@@ -72,6 +80,9 @@ async function startHostileGateway(): Promise<HostileGateway> {
 		verifyBodies,
 		setChallenge: (b) => {
 			challenge = b;
+		},
+		setChainId: (c) => {
+			chainId = c;
 		},
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
@@ -100,6 +111,9 @@ describe('Execution Gateway credential security', () => {
 			['a canonical intent as `challenge` only', { challenge: CANONICAL_INTENT }, /shape of a canonical intent/],
 			['a JSON object', { challenge: 'x', challengeString: '{"any":"object"}' }, /JSON object/],
 			['a JSON array', { challenge: 'x', challengeString: '["a"]' }, /JSON array/],
+			// Issue 20: a 32-byte digest of another system that is valid UTF-8 (here a control byte and é).
+			['a 32-byte digest that is valid UTF-8', { challengeString: Buffer.from('01c3a9'.padEnd(64, '41'), 'hex').toString('utf8') }, /outside printable ASCII.*U\+0001 at position 1/],
+			['1,025 characters', { challengeString: 'a'.repeat(1025) }, /1025 characters, more than the 1024/],
 		])('a challenge that is %s is refused by the node: nothing signed, nothing sent to verify', async (_name, challenge, reason) => {
 			hostile.setChallenge(challenge);
 			const h = gatewayHarness({ url: hostile.url, signerKey: env.signerKey }, { resource: 'intent', operation: 'get', submissionId: 's1', options: {} });
@@ -126,6 +140,30 @@ describe('Execution Gateway credential security', () => {
 			const { signature, publicKey } = JSON.parse(hostile.verifyBodies[0]) as { signature: string; publicKey: string };
 			expect(publicKey).toBe(opensslPublicKey(env.signerKey));
 			expect(opensslVerify(text, signature, publicKey)).toBe(true);
+		});
+	});
+
+	describe('network info chainId (issue 20)', () => {
+		const execute = () =>
+			runError(gatewayHarness({ url: hostile.url, signerKey: env.signerKey }, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }])));
+		beforeEach(() => {
+			clearNetworkInfoCache();
+			hostile.setChallenge({ challengeString: 'gateway login 7f3a' });
+		});
+		afterAll(() => hostile.setChainId(3637));
+
+		it.each([0, -1, 1.5, 2 ** 53, '1', null])('a gateway answering chainId %p gets nothing signed or sent', async (chainId) => {
+			hostile.setChainId(chainId);
+			const error = await execute();
+			expect(error.message).toMatch(/network info is not the §2.3a shape \(execution\.chainId: /);
+			expect(hostile.calls).toEqual(['GET /api/v1/network/info']);
+			expect(hostile.verifyBodies).toEqual([]);
+		});
+
+		it('a positive chainId goes on to sign and submit (the check above is what stops it)', async () => {
+			hostile.setChainId(3637);
+			await execute();
+			expect(hostile.calls).toContain('POST /api/v1/execute');
 		});
 	});
 

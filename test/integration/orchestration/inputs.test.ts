@@ -149,7 +149,7 @@ describe('Amount Format: Decimal by default for new nodes, smallest units kept f
 		return rest;
 	};
 
-	it('version 2 and later (3 is the default for new nodes) read 125.5 as decimal USDC', async () => {
+	it('version 2 on (3, the default for new nodes) reads 125.5 as decimal USDC', async () => {
 		const h = orchestrationNode({ sb, parameters: noFormat('125.5') });
 		expect(h.node.typeVersion).toBe(3);
 		expect(h.node.parameters.amountFormat).toBe('decimal');

@@ -1,9 +1,17 @@
 /**
  * Issue 14 point 2 on n8n-core's real tool path: as an AI-agent tool the Orchestration node refuses
- * Submit, Create Onramp and Webhook > Create unless "Allow Actions as AI Tool" is on as a fixed
- * value; quotes and reads stay available.
+ * the operations that act unless "Allow Actions as AI Tool" is on as a fixed value; reads stay
+ * available. Issue 20: every operation that sends anything but GET is such an action (checked over
+ * all operations of both nodes), and the transport refuses a non-GET request from a tool even for
+ * an operation the router does not list.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+
+import { ExecutionGateway } from '../../../nodes/ExecutionGateway/ExecutionGateway.node';
+import { resources as gatewayResources, TOOL_ACTIONS as GATEWAY_TOOL_ACTIONS } from '../../../nodes/ExecutionGateway/actions/router';
+import { resources as orchestrationResources, TOOL_ACTIONS } from '../../../nodes/Orchestration/actions/router';
 
 import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 import { TOOL_ACTIONS_OPTION } from '../../../nodes/n8n/toolMode';
@@ -33,6 +41,11 @@ describe('Orchestration as an AI-agent tool', () => {
 		['Order > Submit', { resource: 'order', operation: 'submit', quoteId: 'q_1', txHash: `0x${'ab'.repeat(32)}` }],
 		['Order > Create Onramp', { resource: 'order', operation: 'createOnramp' }],
 		['Webhook > Create', { resource: 'webhook', operation: 'create', url: 'https://attacker.example/hook', options: { outputSecret: true } }],
+		['Quote > Create', quoteParams()],
+		['Accumulation Address (Deprecated) > Reindex', { resource: 'accumulationAddress', operation: 'reindex', idOrAddress: 'acc_1' }],
+		['Accumulation Address (Deprecated) > Sync', { resource: 'accumulationAddress', operation: 'sync' }],
+		['Affiliate > Claim', { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' }],
+		['Webhook > Delete', { resource: 'webhook', operation: 'delete', webhookId: 'wh_1' }],
 	])('%s is refused by default, before any request', async (label, parameters) => {
 		const call = await asTool(parameters);
 		expect(call.toolNode.type).toBe('CUSTOM.orchestrationTool');
@@ -52,12 +65,77 @@ describe('Orchestration as an AI-agent tool', () => {
 		expect(call.result?.[0]).toHaveProperty('url', 'https://hooks.example/orders');
 	});
 
-	it('quotes and reads stay available to agents', async () => {
-		const quote = await asTool(quoteParams());
-		expect(quote.error).toBeUndefined();
-		expect(quote.result?.[0]).toHaveProperty('quoteId');
+	it('estimates and reads stay available to agents', async () => {
+		const estimate = await asTool({ ...quoteParams(), operation: 'estimate' });
+		expect(estimate.error).toBeUndefined();
 		const routes = await asTool({ resource: 'route', operation: 'getAll', returnAll: false, limit: 3 });
 		expect(routes.error).toBeUndefined();
 		expect(routes.result?.length).toBeGreaterThan(0);
+		expect((await control(sb).requests()).length).toBeGreaterThan(0);
+	});
+
+	it('Accumulation Address > Sync runs when the option is on as a fixed value', async () => {
+		const call = await asTool({ resource: 'accumulationAddress', operation: 'sync', [TOOL_ACTIONS_OPTION]: true });
+		expect(call.error?.message ?? '').not.toMatch(/not available to an AI agent/);
+		expect((await control(sb).requests()).map((r) => `${r.method} ${r.path}`)).toContain('POST /v1/accumulation-addresses/sync');
+	});
+
+	it('an operation missing from the router list still sends no POST from a tool: the transport refuses it', async () => {
+		const label = TOOL_ACTIONS['accumulationAddress.sync'];
+		delete TOOL_ACTIONS['accumulationAddress.sync'];
+		try {
+			const call = await asTool({ resource: 'accumulationAddress', operation: 'sync' });
+			expect(call.error?.message).toContain('A POST request (it changes something at the service) is not available to an AI agent');
+			expect(await control(sb).requests()).toEqual([]);
+		} finally {
+			TOOL_ACTIONS['accumulationAddress.sync'] = label;
+		}
+	});
+});
+
+/**
+ * The HTTP methods an operation's own files send (`method: 'POST'`): `<operation>.ts` and the parts
+ * it is split into, `<operation><Part>.ts` that are not operations themselves (intent/execute.ts:
+ * executeInput.ts, executeSubmit.ts); reads go through GET helpers.
+ */
+function methodsIn(file: string, operations: string[]): string[] {
+	const dir = path.dirname(file);
+	const operation = path.basename(file, '.ts');
+	const isPart = (f: string) => new RegExp(`^${operation}[A-Z]\\w*\\.ts$`).test(f) && !operations.includes(path.basename(f, '.ts'));
+	const parts = fs.readdirSync(dir).filter((f) => f === `${operation}.ts` || isPart(f));
+	// Helpers of the same folder the operation imports (e.g. one request shared by two operations).
+	const own = fs.readFileSync(path.join(dir, `${operation}.ts`), 'utf8');
+	for (const m of own.matchAll(/from '\.\/(\w+)'/g)) {
+		if (!operations.includes(m[1]) && fs.existsSync(path.join(dir, `${m[1]}.ts`)) && !parts.includes(`${m[1]}.ts`)) parts.push(`${m[1]}.ts`);
+	}
+	return parts.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/method: '([A-Z]+)'/g)].map((m) => m[1]));
+}
+
+/** `Resource > Operation` as the node shows them. */
+function labelOf(node: INodeType, resource: string, operation: string): string {
+	const props = node.description.properties;
+	const options = (p: INodeProperties | undefined) => (p?.options ?? []) as Array<{ name: string; value: string }>;
+	const resourceName = options(props.find((p) => p.name === 'resource')).find((o) => o.value === resource)?.name;
+	const operationProp = props.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+	const operationName = options(operationProp).find((o) => o.value === operation)?.name;
+	return `${resourceName} > ${operationName}`;
+}
+
+describe.each([
+	['Orchestration', new Orchestration(), orchestrationResources, TOOL_ACTIONS, 'nodes/Orchestration/actions'],
+	['Execution Gateway', new ExecutionGateway(), gatewayResources, GATEWAY_TOOL_ACTIONS, 'nodes/ExecutionGateway/actions'],
+])('every operation of %s', (_node, node, resources, toolActions, dir) => {
+	const all = Object.entries(resources).flatMap(([resource, ops]) => Object.keys(ops).map((operation) => ({ resource, operation })));
+
+	it('that sends anything but GET is a tool action, named as the node shows it; no read is', () => {
+		expect(all.length).toBeGreaterThan(2);
+		const root = path.resolve(__dirname, '../../..', dir);
+		for (const { resource, operation } of all) {
+			const file = path.join(root, resource, `${operation}.ts`);
+			expect({ file, exists: fs.existsSync(file) }).toEqual({ file, exists: true });
+			const acts = methodsIn(file, Object.keys(resources[resource])).some((m) => m !== 'GET' && m !== 'HEAD');
+			const key = `${resource}.${operation}`;
+			expect({ key, label: toolActions[key] }).toEqual({ key, label: acts ? labelOf(node, resource, operation) : undefined });
+		}
 	});
 });

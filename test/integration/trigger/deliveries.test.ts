@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { IDataObject } from 'n8n-workflow';
 import { compactKey, memoryHas, memorySize, readMemory } from '../../../nodes/shared/orchestration/deliveryMemory';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, startWebhookServer, type NodeHarness, type WebhookServer } from '../../harness/n8n';
@@ -195,6 +196,7 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 			const sent = JSON.parse(d.body) as { event: string; timestamp: string; data: { id: string; updatedAt: string } };
 			const { json } = run[0];
 			expect(json.data).toEqual(sent.data);
+			expect(json.order).toEqual(sent.data);
 			expect(json.timestamp).toBe(sent.timestamp);
 			expect(json.delivery).toMatchObject({
 				signatureTimestamp: Number(d.attempts[0].timestamp),
@@ -214,9 +216,42 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		const before = JSON.stringify(h.workflow.staticData);
 		const outputs = [];
 		for (const run of server.runs) outputs.push(await completeRun(h, run));
-		expect(outputs.map((o) => o.map((i) => i.json))).toEqual(server.runs.map((r) => r.map((i) => i.json)));
+		// execute() adds `...Formatted` amounts to the flat order from the routes listing (issue 22; USDC: 6 decimals)
+		const withoutOrder = ({ order: _order, ...rest }: IDataObject) => rest;
+		expect(outputs.map((o) => o.map((i) => withoutOrder(i.json)))).toEqual(server.runs.map((r) => r.map((i) => withoutOrder(i.json))));
+		for (const [n, out] of outputs.entries()) {
+			const input = server.runs[n][0].json;
+			expect(out[0].json.order).toMatchObject({ ...(input.order as IDataObject), amountInFormatted: '25', estimatedOutFormatted: '24.925', feeAmountFormatted: '0.075' });
+			if (input.event === 'order.completed') expect(out[0].json.order).toMatchObject({ amountOutFormatted: '24.925' });
+		}
 		expect(JSON.stringify(h.workflow.staticData)).toBe(before);
 		expect(JSON.stringify({ runs: server.runs, outputs })).not.toContain(String(nodeStaticData(h).secret));
+	});
+
+	it('maps the live service\'s nested data to the flat order, with formatted amounts of known assets (issues 21, 22)', async () => {
+		const { h, server } = await registeredTrigger();
+		const [hook] = ((await (await fetch(`${sb.orchestrationUrl}/sandbox/webhooks`)).json()) as { webhooks: Array<{ webhookId: string }> }).webhooks;
+		const data = {
+			id: 'ord_live_1', status: 'refunded', updatedAt: '2026-11-25T10:00:00.000Z', amountIn: '250000000', feeAmount: '750000',
+			amountOut: null, source: { chain: 'base', asset: 'USDC', address: '0xdep', txHash: '0xin' },
+			destination: { chain: 'bitcoin', asset: 'BTC', address: 'bc1qrecipient', txHash: null },
+			refund: { asset: 'USDC', amount: '249250000', txHash: '0xrefund' }, error: { code: 'slippage_exceeded', message: 'price moved' },
+			feePayouts: { entries: [{ role: 'affiliate_bonus', leg: 'deferred', amount: '1500000' }] },
+		};
+		const rawBody = JSON.stringify({ event: 'order.refunded', timestamp: new Date().toISOString(), data });
+		await control(sb, `/sandbox/webhooks/${hook.webhookId}/deliveries`, { rawBody, event: 'order.refunded' });
+		await waitFor(() => server.runs.length === 1);
+		const [out] = await completeRun(h, server.runs[0]);
+		expect(out.json.data).toEqual(data);
+		expect(out.json.order).toEqual({
+			id: 'ord_live_1', status: 'refunded', updatedAt: '2026-11-25T10:00:00.000Z', amountOut: null,
+			amountIn: '250000000', amountInFormatted: '250', feeAmount: '750000', feeAmountFormatted: '0.75',
+			sourceChain: 'base', sourceAsset: 'USDC', depositAddress: '0xdep', sourceTxHash: '0xin',
+			destinationChain: 'bitcoin', destinationAsset: 'BTC', recipientAddress: 'bc1qrecipient', destinationTxHash: null,
+			refundAsset: 'USDC', refundAmount: '249250000', refundAmountFormatted: '249.25', refundTxHash: '0xrefund',
+			errorCode: 'slippage_exceeded', errorMessage: 'price moved',
+			feePayouts: { entries: [{ role: 'affiliate_bonus', leg: 'deferred', amount: '1500000', amountFormatted: '1.5' }] },
+		});
 	});
 
 	it('answers injected duplicate deliveries 200 without a run', async () => {

@@ -17,22 +17,27 @@ interface Registration {
 	webhookId: string;
 	url: string;
 	partnerId: string;
+	kind?: 'recovery';
+	disabledAt?: string;
 }
 
+/** Order-event endpoints at the sandbox (recovery subscriptions: recoverySubscriptions). */
 async function registrations(sb: Sandbox): Promise<Registration[]> {
 	const res = await fetch(`${sb.orchestrationUrl}/sandbox/webhooks`);
-	return ((await res.json()) as { webhooks: Registration[] }).webhooks;
+	return ((await res.json()) as { webhooks: Registration[] }).webhooks.filter((w) => w.kind !== 'recovery');
 }
 
 interface RecordedPost {
+	path: string;
 	idempotencyKey: string | null;
 	status: number;
 	replayed: boolean;
 }
 
+/** POST /v1/webhooks requests (order-event endpoints only). */
 async function webhookPosts(sb: Sandbox): Promise<RecordedPost[]> {
 	const res = await fetch(`${sb.orchestrationUrl}/sandbox/requests?path=/v1/webhooks&method=POST`);
-	return ((await res.json()) as { requests: RecordedPost[] }).requests;
+	return ((await res.json()) as { requests: RecordedPost[] }).requests.filter((r) => r.path === '/v1/webhooks');
 }
 
 /** What n8n does on activation: checkExists, then create when it returned false. */
@@ -88,8 +93,8 @@ describe('Orchestration Trigger: registration', () => {
 		}
 	});
 
-	it('reuses the registration across activate, deactivate, activate: one endpoint at the service', async () => {
-		const h = harness();
+	it('with "Keep Endpoint Registered", reuses the registration across activate, deactivate, activate: one endpoint at the service', async () => {
+		const h = harness({ options: { keepEndpoint: true } });
 		expect(await activate(h)).toEqual({ created: true });
 		const first = nodeStaticData(h).webhookId;
 		expect(await runWebhookMethod(h, 'delete')).toBe(true);
@@ -115,7 +120,7 @@ describe('Orchestration Trigger: registration', () => {
 		expect(again.secret).not.toBe(secret);
 		expect(again.registrationNonce).not.toBe(registrationNonce);
 		expect(await registrations(sb)).toHaveLength(2);
-		const posts = await webhookPosts(sb);
+		const posts = (await webhookPosts(sb)).filter((p) => p.path === '/v1/webhooks');
 		expect(posts.map((p) => p.replayed)).toEqual([false, false]);
 		expect(posts[0].idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
 		expect(posts[1].idempotencyKey).not.toBe(posts[0].idempotencyKey);

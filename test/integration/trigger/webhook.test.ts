@@ -29,14 +29,14 @@ describe('Orchestration Trigger: description', () => {
 		expect(description.name).toBe('orchestrationTrigger');
 		expect(description.displayName).toBe('Orchestration Trigger');
 		expect(description.inputs).toEqual([]);
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+		expect(description.version).toEqual([1, 1.1, 1.2]);
+		expect(description.defaultVersion).toBe(1.2);
 		expect(description.credentials).toEqual([
 			expect.objectContaining({ name: 'orchestrationServerApi', displayOptions: { show: { registration: ['automatic'] } } }),
 			expect.objectContaining({
 				name: 'orchestrationWebhookSecretApi',
 				required: true,
-				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1] } },
+				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1, 1.2] } },
 			}),
 		]);
 		expect(description.webhooks).toEqual([
@@ -59,10 +59,11 @@ describe('Orchestration Trigger: description', () => {
 			deduplicationWindow: 100_000,
 			includeHeaders: false,
 			includeSensitiveHeaders: false,
+			keepEndpoint: false,
 			onlyData: false,
 			toleranceSeconds: 300,
 		});
-		expect(String(byName.notice.displayName)).toMatch(/partner dashboard/);
+		expect(String(byName.notice.displayName)).toMatch(/deactivation deletes them/);
 	});
 });
 
@@ -100,6 +101,8 @@ describe('Orchestration Trigger: webhook handler', () => {
 			event: 'order.delivering',
 			timestamp: env.timestamp,
 			data,
+			// issue 21: the order in the status (flat) shape beside the raw data (this data is flat already)
+			order: data,
 			delivery: {
 				signatureTimestamp: Number(headers['x-service-timestamp']),
 				signatureTime: new Date(Number(headers['x-service-timestamp'])).toISOString(),

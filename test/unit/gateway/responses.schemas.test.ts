@@ -30,6 +30,22 @@ describe('gateway schemas', () => {
 		expect(NetworkInfoSchema.safeParse({ spark: {}, execution: {}, paused: 'no' }).success).toBe(false);
 	});
 
+	it.each([0, -1, 1.5, 2 ** 53, Number.MAX_VALUE, '1', null])('refuses network info whose execution.chainId is %p', (chainId) => {
+		const result = NetworkInfoSchema.safeParse({
+			spark: { depositAddress: 'sprt1abc', network: 'regtest' },
+			execution: { contractAddress: '0x' + '11'.repeat(20), chainId },
+			paused: false,
+			minDepositSats: 1000,
+		});
+		expect(result.success).toBe(false);
+		expect(result.error!.issues[0].path).toEqual(['execution', 'chainId']);
+	});
+
+	it.each([1, 3637, Number.MAX_SAFE_INTEGER])('accepts chainId %p', (chainId) => {
+		const info = { spark: { depositAddress: 'a', network: 'regtest' }, execution: { contractAddress: '0x', chainId }, paused: false, minDepositSats: 0 };
+		expect(NetworkInfoSchema.parse(info).execution.chainId).toBe(chainId);
+	});
+
 	it('requests are strict', () => {
 		const publicKey = '02' + 'ab'.repeat(32);
 		expect(ChallengeRequestSchema.safeParse({ publicKey }).success).toBe(true);

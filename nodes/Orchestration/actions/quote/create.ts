@@ -154,7 +154,26 @@ function createOptions(beforeVersion3: boolean): INodeProperties[] {
 			description: 'Whether to return an unsigned deposit transfer (EVM native and ERC-20 sources only)',
 		},
 		refundChainOption,
+		{
+			displayName: 'ZeroConf Offer (Bitcoin Sources)',
+			name: 'zeroconfEnabled',
+			type: 'options',
+			options: [
+				{ name: 'Opt In', value: 'optIn', description: 'Send zeroconfEnabled: true' },
+				{ name: 'Opt Out', value: 'optOut', description: 'Send zeroconfEnabled: false' },
+				{ name: 'Service Default', value: 'default', description: 'Send nothing: the service decides' },
+			],
+			default: 'default',
+			description:
+				'Whether a Bitcoin L1 deposit may get a ZeroConf offer: the order then waits in awaiting_approval until Order > Accept or Decline ZeroConf Offer answers it. Sent as zeroconfEnabled, a name from third-party code only (unconfirmed); newer service docs make the offer per deposit without this flag. Other source chains ignore it.',
+		},
 	];
+}
+
+/** The ZeroConf opt-in as sent (public-notes `zeroconfEnabled`, unconfirmed); undefined leaves it to the service. */
+function zeroconfChoice(read: OrchestrationReader): boolean | undefined {
+	const choice = read.options.zeroconfEnabled;
+	return choice === 'optIn' ? true : choice === 'optOut' ? false : undefined;
 }
 
 /** "App Fees" and "Affiliate IDs" of the options as §4.1 lists them; undefined when empty. */
@@ -194,6 +213,7 @@ function readQuoteInput(read: OrchestrationReader, isClientKey: boolean): QuoteI
 		refundAddress: read.textParameter('refundAddress') || read.optionText('refundAddress'),
 		refundChain: read.optionText('refundChain'),
 		slippageBps: read.optionInteger('slippageBps'),
+		zeroconfEnabled: zeroconfChoice(read),
 		...readFeeFields(read),
 	};
 	const idempotencyKey = read.idempotencyKey();
