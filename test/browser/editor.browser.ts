@@ -92,7 +92,7 @@ describe('the n8n editor', () => {
 		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
 		// The last node's output appears when the whole run (estimate, quote, pay, wait until final) succeeded.
 		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Summary' }).locator('[data-test-id="canvas-node-status-success"]').waitFor({ timeout: 240_000 });
-		await shot('example-5-run');
+		await shot('example-6-run');
 		await openNode('Create quote');
 		await page.getByText('Binary', { exact: true }).first().click();
 		await page.locator('[data-test-id="ndv-view-binary-data"]').first().click();
