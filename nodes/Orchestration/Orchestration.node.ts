@@ -19,7 +19,7 @@ import * as route from './actions/route';
 import { router, TOOL_ACTIONS } from './actions/router';
 import * as standingAddress from './actions/standingAddress';
 import * as webhook from './actions/webhook';
-import { loadOptions } from './methods';
+import { listSearch, loadOptions } from './methods';
 import { toolActionsProperty } from '../n8n/toolMode';
 
 export class Orchestration implements INodeType {
@@ -29,7 +29,9 @@ export class Orchestration implements INodeType {
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['transform'],
 		// 2: "Amount Format" defaults to Decimal, Bitcoin output index sent only when given
-		// 3: Get Status's Wait Until Final follows the event stream and ends on an order that needs an answer
+		// 3: Quote > Create shows "Refund Address" at the top level (required for Exact Out and Lightning destinations);
+		//    the quote and estimate asset pickers are searchable resource locators (From List / By ID);
+		//    Get Status's Wait Until Final follows the event stream and ends on an order that needs an answer
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -112,7 +114,7 @@ export class Orchestration implements INodeType {
 		],
 	};
 
-	methods = { loadOptions };
+	methods = { loadOptions, listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -18,9 +18,11 @@ export class OrchestrationReader extends ItemReader {
 		return this.checkedField(name, () => amountInputText(value, 'decimal'));
 	}
 
-	/** An asset parameter with the legacy TON alias resolved (§2.1). */
+	/** An asset parameter (a dropdown, or a picker's value from node version 3) with the legacy TON alias resolved (§2.1). */
 	asset(name: string): string {
-		const value = this.textParameter(name);
+		const raw = this.parameter(name);
+		const picked = raw !== null && typeof raw === 'object' && '__rl' in raw ? (raw as { value?: unknown }).value : raw;
+		const value = this.textValue(name, picked);
 		return value === '' ? value : normalizeAssetInput(value);
 	}
 

@@ -13,6 +13,7 @@ import { gatewayWorkflows } from './gateway.flows';
 import { lostAnswerWorkflows } from './lostAnswers.flows';
 import { orchestrationWorkflows, type Flow } from './orchestration.flows';
 import { SandboxClient, until, type Delivery } from './sandbox-client';
+import { withSlackStandIns } from './slackStandIns';
 import { CREDS, T, linearWorkflow } from './workflows';
 
 const TRIGGER_WORKFLOW = 'e2eTrigger';
@@ -96,7 +97,7 @@ beforeAll(async () => {
 		...gatewayWorkflows(env.sandbox.gatewayUrl, env.sandbox.keys.gateway.chainId),
 		...lostAnswerWorkflows(env.sandbox.orchestrationUrl, env.sandbox.gatewayUrl),
 	];
-	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(e.workflow, CUSTOM_PREFIX), env.sandbox));
+	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(withSlackStandIns(e.workflow as never), CUSTOM_PREFIX), env.sandbox));
 	await env.n8n.importWorkflows([...flows.map((f) => f.workflow), triggerWorkflow(), ...examples]);
 }, 600_000);
 
@@ -131,6 +132,25 @@ describe('action nodes through n8n execute', () => {
 	});
 });
 
+describe('example 6: approved payout with a QR code (Slack steps replaced by stand-ins, test/e2e/slackStandIns.ts)', () => {
+	it('estimates, creates the quote with its payment URI and QR, posts them, and follows the order to completed', async () => {
+		const run = await executeWorkflow(env, 'exApprovedPayout');
+		cliOutputs.push(run.raw);
+		if (!run.ok) throw new Error(run.raw.slice(-4000));
+		expect(run.outputs.Estimate[0]).toMatchObject({ amountInFormatted: '250' });
+		const quote = run.outputs['Create quote'][0];
+		const uri = /^ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453\/transfer\?address=(0x[0-9a-fA-F]{40})&uint256=250000000$/;
+		expect(quote).toMatchObject({ replayed: false, amountIn: '250000000', paymentUri: expect.stringMatching(uri) });
+		expect(uri.exec(quote.paymentUri as string)?.[1]).toBe(quote.depositAddress);
+		const posted = run.outputs['Post deposit and QR in Slack'][0];
+		expect(posted).toMatchObject({ qrMimeType: 'image/png', slackFileName: `deposit-${quote.quoteId as string}.png` });
+		expect(String(posted.qrFileSize)).toMatch(/^\d+(\.\d+)? ?[kM]?B$/);
+		expect(posted.slackComment).toContain(`Pay *250 USDC* on Base to \`${quote.depositAddress as string}\` (no memo needed) before ${quote.expiresAt as string}`);
+		expect(posted.slackComment).toContain(`Wallet link: ${quote.paymentUri as string}`);
+		expect(run.outputs.Summary[0]).toMatchObject({ invoice: 'INV-2026-0042', status: 'completed', paidUsdc: '250' });
+	});
+});
+
 describe('Orchestration Trigger in a running n8n', () => {
 	const orders: string[] = [];
 	let replayBody = '';
@@ -144,6 +164,17 @@ describe('Orchestration Trigger in a running n8n', () => {
 		const cookie = await env.n8n.setupOwner(OWNER);
 		apiKey = await env.n8n.createApiKey(cookie);
 	}, 300_000);
+
+	it('n8n serves the output schemas to the editor, for the action nodes and the trigger (issue 22)', async () => {
+		const get = async (p: string) => await fetch(`${env.n8n.url}/schemas/${p}.json`);
+		const quote = await get('CUSTOM.orchestration/3.0.0/quote/create');
+		expect(quote.status).toBe(200);
+		expect(await quote.json()).toMatchObject({ type: 'object', properties: { paymentUri: { type: ['null', 'string'] }, replayed: { type: 'boolean' } } });
+		const trigger = await (await get('CUSTOM.orchestrationTrigger/1.1.0')).json();
+		expect(trigger).toMatchObject({ type: 'object', properties: { event: { type: 'string' }, data: { type: 'object' } } });
+		expect((await get('CUSTOM.executionGateway/1.1.0/intent/execute')).status).toBe(200);
+		expect((await get('CUSTOM.orchestration/3.0.0/quote/nothing')).status).toBe(404);
+	});
 
 	it('activation registered one endpoint per trigger workflow', async () => {
 		// n8n activates published workflows just after it reports ready.

@@ -130,7 +130,7 @@ describe('text parameters refuse objects, arrays and booleans instead of sending
 		['quoteId', { resource: 'order', operation: 'submit', quoteId: '={{ ["q_1"] }}', txHash: '0x01' }, 'an array'],
 		['txHash', { resource: 'order', operation: 'submit', quoteId: 'q_1', txHash: '={{ true }}' }, 'a boolean'],
 		['id', { resource: 'order', operation: 'getStatus', id: '={{ { id: 1 } }}' }, 'an object'],
-		['refundAddress', quoteParams({ options: { refundAddress: '={{ {} }}' } }), 'an object'],
+		['refundAddress', quoteParams({ refundAddress: '={{ {} }}' }), 'an object'],
 		['accumulationAddressId', { resource: 'accumulationAddress', operation: 'get', accumulationAddressId: '={{ {} }}' }, 'an object'],
 	])('%s', async (field, parameters, kind) => {
 		await refused(parameters as INodeParameters, `Invalid "${field}" in item 0: must be text, got ${kind}; pass a string (an expression must resolve to text)`);
