@@ -79,6 +79,8 @@ export const SwitchesSchema = z.object({
 		serverKeys: z.boolean(),
 	}),
 	duplicateDeliveries: z.boolean(),
+	/** Divides the webhook retry delays on top of the clock's scale (fault suites: retries within minutes). */
+	deliveryRetryDivisor: z.number().int().min(1).optional(),
 	largeCatalogue: z.boolean(),
 	statusShape: z.enum(['nested', 'flat']),
 	tokenizedEquityAdmission: z.record(z.boolean()),
@@ -86,6 +88,10 @@ export const SwitchesSchema = z.object({
 	processingDelayMs: z.number().int().min(0),
 	orderStepMs: z.number().int().min(0),
 	autoAdvance: z.boolean(),
+	/** Heartbeat interval of the event stream in spec ms (public-notes: 15 s when unset). */
+	sseHeartbeatMs: z.number().int().min(1).optional(),
+	/** How long a ZeroConf offer stays open (spec ms, scaled; public-notes `zeroconfOffer.expiresAt`). */
+	zeroconfOfferMs: z.number().int().min(1).default(600_000),
 });
 
 export const SandboxConfigSchema = z.object({

@@ -101,10 +101,12 @@ async function writeCommonJs(file) {
 }
 
 function copyAssets(outdir) {
-	// Icons (nodes refer to them as file:../../icons/<name>.svg) and the codex file next to each node.
+	// Icons (nodes refer to them as file:../../icons/<name>.svg), the codex file next to each node, and
+	// the output schemas n8n reads from <node dir>/__schema__/ (npm run schemas writes them).
 	const assets = [
 		...listFiles('icons', (f) => f.endsWith('.svg')),
 		...listFiles('nodes', (f) => f.endsWith('.node.json')),
+		...listFiles('nodes', (f) => f.split(path.sep).includes('__schema__') && f.endsWith('.json')),
 	];
 	for (const asset of assets) {
 		const to = path.join(outdir, asset);

@@ -3,7 +3,7 @@
  * (execute, intent lookup) with n8n's re-authentication after a 401, the public calls sent without
  * credentials (§4: Auth none, so discovery never depends on the key), and Network Info (§2.3a)
  * with the 60-second client cache §4 allows; intent status (§2.3, §3) by submission id with the
- * parsed reason of an EXPIRED intent, and waiting until a final state by polling (§6: no events).
+ * parsed reason of an EXPIRED intent. Waiting until a final state is intentWait.ts.
  */
 import {
 	NodeApiError,
@@ -11,23 +11,20 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestMethods,
-	type INodeProperties,
 } from 'n8n-workflow';
 
 import { ProtocolError } from '../shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey } from '../shared/gateway/keys';
 import {
-	isFinalIntentStatus,
 	IntentStatusSchema,
 	NetworkInfoSchema,
 	normalizeIntentStatus,
 	statusReasonOf,
 	type NetworkInfo,
 } from '../shared/gateway/responses';
-import { dropdown } from '../n8n/descriptions';
 import type { ItemReader } from '../n8n/items';
-import { ERROR_HINTS, ItemError, type FieldNaming } from '../n8n/nodeErrors';
-import { callService, ExpiringCache, insecureUrlReason, joinUrl, waitUntilFinal, type ServiceResponse } from '../n8n/transport';
+import { ERROR_HINTS, type FieldNaming } from '../n8n/nodeErrors';
+import { callService, ExpiringCache, insecureUrlReason, joinUrl, type ServiceResponse } from '../n8n/transport';
 
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
 
@@ -224,84 +221,4 @@ function intentStatusOutput(read: ItemReader, body: unknown): IDataObject {
 export async function fetchIntent(read: ItemReader, gatewayUrl: string, submissionId: string): Promise<IDataObject> {
 	const url = joinUrl(gatewayUrl, `/api/v1/intents/${encodeURIComponent(submissionId)}`);
 	return intentStatusOutput(read, (await authenticatedCall<unknown>(read, { method: 'GET', url })).body);
-}
-
-export interface WaitOptions {
-	waitUntilFinal: boolean;
-	pollIntervalMs: number;
-	timeoutMs: number;
-	onTimeout: 'error' | 'returnLast';
-}
-
-/** Options shared by intent.execute and intent.get (inside their "Options" collection). */
-export const waitOptionFields: INodeProperties[] = [
-	{
-		displayName: 'Wait Until Final',
-		name: 'waitUntilFinal',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to poll the intent until it is FINALIZED or EXPIRED before returning',
-	},
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollInterval',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 5,
-		description: 'With Wait Until Final: seconds between two status lookups (at least 1)',
-	},
-	{
-		displayName: 'Wait Timeout (Seconds)',
-		name: 'waitTimeout',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 300,
-		description: 'With Wait Until Final: how long to wait for a final state',
-	},
-	dropdown(
-		[
-			['Fail the Item', 'error', 'Raise an error naming the last status'],
-			['Return Last Status', 'returnLast', 'Output the last status seen, with waitTimedOut: true'],
-		],
-		{ displayName: 'On Wait Timeout', name: 'onTimeout', description: 'With Wait Until Final: what happens when the intent is not final in time' },
-	),
-];
-
-/** Reads the wait options from an options collection; the interval is at least one second. */
-export function waitOptionsOf(options: IDataObject): WaitOptions {
-	const seconds = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
-	return {
-		waitUntilFinal: options.waitUntilFinal === true,
-		pollIntervalMs: Math.max(1, seconds(options.pollInterval, 5)) * 1000,
-		timeoutMs: Math.max(1, seconds(options.waitTimeout, 300)) * 1000,
-		onTimeout: options.onTimeout === 'returnLast' ? 'returnLast' : 'error',
-	};
-}
-
-/** The intent to follow: its gateway, its submission id, and its last known status (if any). */
-export interface SubmittedIntent {
-	gatewayUrl: string;
-	submissionId: string;
-	last?: IDataObject;
-}
-
-/** Polls until FINALIZED or EXPIRED (§3), starting from `last` when the caller already has a status. */
-export async function waitForFinal(read: ItemReader, intent: SubmittedIntent, wait: WaitOptions): Promise<IDataObject> {
-	const { gatewayUrl, submissionId, last } = intent;
-	const end = await waitUntilFinal({
-		first: last ?? (await fetchIntent(read, gatewayUrl, submissionId)),
-		read: async () => await fetchIntent(read, gatewayUrl, submissionId),
-		endOf: (current) => (isFinalIntentStatus(current.status) ? 'final' : undefined),
-		intervalMs: wait.pollIntervalMs,
-		deadline: Date.now() + wait.timeoutMs,
-		// The last poll lands on the deadline rather than after it.
-		lastReadOnDeadline: true,
-	});
-	if (end.endedBy === 'final') return end.state;
-	if (wait.onTimeout === 'returnLast') return { ...end.state, waitTimedOut: true };
-	throw new ItemError(read.ctx.getNode(), `Intent ${submissionId} is still ${String(end.state.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`, {
-		itemIndex: read.itemIndex,
-		description: 'Raise "Wait Timeout", or set "On Wait Timeout" to return the last status and look it up later with Intent > Get.',
-		errorCode: 'wait_timeout',
-	});
 }

@@ -17,8 +17,9 @@ import * as order from './actions/order';
 import * as quote from './actions/quote';
 import * as route from './actions/route';
 import { router, TOOL_ACTIONS } from './actions/router';
+import * as standingAddress from './actions/standingAddress';
 import * as webhook from './actions/webhook';
-import { loadOptions } from './methods';
+import { listSearch, loadOptions } from './methods';
 import { toolActionsProperty } from '../n8n/toolMode';
 
 export class Orchestration implements INodeType {
@@ -28,8 +29,11 @@ export class Orchestration implements INodeType {
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['transform'],
 		// 2: "Amount Format" defaults to Decimal, Bitcoin output index sent only when given
-		version: [1, 2],
-		defaultVersion: 2,
+		// 3: Quote > Create shows "Refund Address" at the top level (required for Exact Out and Lightning destinations);
+		//    the quote and estimate asset pickers are searchable resource locators (From List / By ID);
+		//    Get Status's Wait Until Final follows the event stream and ends on an order that needs an answer
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Quote and track cross-chain transfers: quotes, orders, routes, affiliates and webhooks',
 		defaults: { name: 'Orchestration' },
@@ -87,6 +91,11 @@ export class Orchestration implements INodeType {
 					{ name: 'Order', value: 'order', description: 'Submit orders, create onramps and follow their status' },
 					{ name: 'Quote', value: 'quote', description: 'Price a transfer and get a deposit address' },
 					{ name: 'Route', value: 'route', description: 'Assets, the destinations they reach and limits' },
+					{
+						name: 'Standing Deposit Address',
+						value: 'standingAddress',
+						description: 'Reusable deposit addresses for your own references (server keys only); successor of the deprecated address models',
+					},
 					{ name: 'Webhook', value: 'webhook', description: 'Endpoints that receive signed order events' },
 				],
 				default: 'quote',
@@ -98,13 +107,14 @@ export class Orchestration implements INodeType {
 			...webhook.description,
 			...accumulationAddress.description,
 			...liquidationAddress.description,
+			...standingAddress.description,
 			toolActionsProperty(
-				`the operations that change something at the service (${Object.values(TOOL_ACTIONS).join(', ')}: they move funds, fix where a deposit goes, register a webhook and show its secret, or change state)`,
+				`the operations that change something at the service (${Object.values(TOOL_ACTIONS).join(', ')}: they move funds, fix where a deposit goes, register or remove a webhook and show its secret, or change state)`,
 			),
 		],
 	};
 
-	methods = { loadOptions };
+	methods = { loadOptions, listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -18,9 +18,11 @@ export class OrchestrationReader extends ItemReader {
 		return this.checkedField(name, () => amountInputText(value, 'decimal'));
 	}
 
-	/** An asset parameter with the legacy TON alias resolved (§2.1). */
+	/** An asset parameter (a dropdown, or a picker's value from node version 3) with the legacy TON alias resolved (§2.1). */
 	asset(name: string): string {
-		const value = this.textParameter(name);
+		const raw = this.parameter(name);
+		const picked = raw !== null && typeof raw === 'object' && '__rl' in raw ? (raw as { value?: unknown }).value : raw;
+		const value = this.textValue(name, picked);
 		return value === '' ? value : normalizeAssetInput(value);
 	}
 
@@ -62,6 +64,16 @@ export class OrchestrationReader extends ItemReader {
 		const raw = this.options.idempotencyKey;
 		if (raw === undefined || raw === null || raw === '') return undefined;
 		return typeof raw === 'string' ? raw : this.textValue('idempotencyKey', raw);
+	}
+
+	/** A fixedCollection option of `{affiliateId, feeBps?}` rows (standing addresses); each member checked as text or integer. */
+	affiliateEntries(option: string): Array<{ affiliateId: string; feeBps?: number }> {
+		const rows = ((this.options[option] as IDataObject | undefined)?.affiliate as IDataObject[] | undefined) ?? [];
+		return rows.map((row, n) => {
+			const affiliateId = this.optionText('affiliateId', row, `${option}[${n}].affiliateId`) ?? '';
+			const feeBps = this.optionInteger('feeBps', row, `${option}[${n}].feeBps`);
+			return feeBps === undefined ? { affiliateId } : { affiliateId, feeBps };
+		});
 	}
 
 	/** The browser verification header (§5: cf-turnstile-response), or undefined when no token is set. */

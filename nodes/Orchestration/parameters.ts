@@ -165,6 +165,17 @@ export const affiliateIdOption: INodeProperties = {
 	description: 'A registered affiliate of the partner account (also accepted from client keys)',
 };
 
+/** "Affiliate ID" as a searchable picker of the partner's affiliates (node version 3, Quote > Create). */
+export const affiliatePickerOption: INodeProperties = {
+	...affiliateIdOption,
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	modes: [
+		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchAffiliates', searchable: true } },
+		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. aff_123' },
+	],
+};
+
 export const refundAddressOption: INodeProperties = {
 	displayName: 'Refund Address',
 	name: 'refundAddress',
@@ -177,11 +188,39 @@ export const refundChainOption: INodeProperties = {
 	displayName: 'Refund Chain Name or ID',
 	name: 'refundChain',
 	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getSourceChains' },
+	typeOptions: { loadOptionsMethod: 'getRefundChains', loadOptionsDependsOn: ['sourceChain'] },
 	default: '',
 	description:
-		'Chain of the refund address. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		'Chain of the refund address: the source chain, which is also the default when empty. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
+
+/** Node versions where Quote > Create shows "Refund Address" at the top level (required for Exact Out and Lightning destinations). */
+export const REFUND_ON_TOP_VERSIONS = [{ _cnd: { gte: 3 } }];
+
+/**
+ * "Refund Address" at the top level of Quote > Create from node version 3: required for Exact Out and
+ * for Lightning destinations (public-notes: the live service refuses those quotes without one),
+ * optional otherwise. Version 1 and 2 keep it under Options.
+ */
+export function refundAddressFields(displayOptions: IDisplayOptions): INodeProperties[] {
+	const field: INodeProperties = {
+		displayName: 'Refund Address',
+		name: 'refundAddress',
+		type: 'string',
+		default: '',
+		description: 'Address on the source chain where the service sends the funds back if the order cannot complete',
+	};
+	const when = (extra: NonNullable<IDisplayOptions['show']>, hide?: IDisplayOptions['hide']): IDisplayOptions => {
+		const shown = forVersions({ ...displayOptions, show: { ...(displayOptions.show ?? {}), ...extra } }, REFUND_ON_TOP_VERSIONS);
+		return hide ? { ...shown, hide } : shown;
+	};
+	const required = { ...field, required: true, description: `${field.description}. Required for Exact Out and Lightning destinations.` };
+	return [
+		{ ...required, displayOptions: when({ amountMode: ['exact_out'] }) },
+		{ ...required, displayOptions: when({ amountMode: ['exact_in'], destinationChain: ['lightning'] }) },
+		{ ...field, displayOptions: when({ amountMode: ['exact_in'] }, { destinationChain: ['lightning'] }) },
+	];
+}
 
 export const idempotencyKeyOption: INodeProperties = {
 	displayName: 'Idempotency Key',
@@ -238,13 +277,63 @@ export function filtersCollection(displayOptions: IDisplayOptions, options: INod
 	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, displayOptions, options };
 }
 
+/** Node versions whose asset pickers are searchable resource locators; versions 1 and 2 keep the plain dropdown. */
+export const ASSET_LOCATOR_VERSIONS = [{ _cnd: { gte: 3 } }];
+const ASSET_DROPDOWN_VERSIONS = [{ _cnd: { lt: 3 } }];
+
+/**
+ * An asset as a searchable picker (From List, By ID) over the routes listing, thousands of entries:
+ * the list keeps the route filtering of the dropdown (destinations the chosen source reaches).
+ */
+export function assetLocatorField(
+	side: { name: string; displayName: string; searchListMethod: string; dependsOn: string[]; description: string },
+	displayOptions: IDisplayOptions,
+): INodeProperties {
+	return {
+		displayName: side.displayName,
+		name: side.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: side.description,
+		typeOptions: { loadOptionsDependsOn: side.dependsOn },
+		modes: [
+			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: side.searchListMethod, searchable: true } },
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. USDC or base:USDC' },
+		],
+		displayOptions: forVersions(displayOptions, ASSET_LOCATOR_VERSIONS),
+	};
+}
+
+/** Source and destination asset: dropdowns before node version 3, searchable pickers from 3 on. */
+function assetFields(displayOptions: IDisplayOptions, side: 'source' | 'destination'): INodeProperties[] {
+	const before = forVersions(displayOptions, ASSET_DROPDOWN_VERSIONS);
+	if (side === 'source') {
+		return [
+			sourceAssetField(before),
+			assetLocatorField(
+				{ name: 'sourceAsset', displayName: 'Source Asset', searchListMethod: 'searchSourceAssets', dependsOn: ['sourceChain'], description: 'Asset paid in: a symbol such as USDC or a routing key such as base:USDC' },
+				displayOptions,
+			),
+		];
+	}
+	const dependsOn = ['destinationChain', 'sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'];
+	return [
+		destinationAssetField(before),
+		assetLocatorField(
+			{ name: 'destinationAsset', displayName: 'Destination Asset', searchListMethod: 'searchDestinationAssets', dependsOn, description: 'Asset delivered; the list shows only assets the source can reach in the chosen mode' },
+			displayOptions,
+		),
+	];
+}
+
 /** The route and amount-shape fields of a quote or estimate, in the order the editor shows them. */
 export function quoteRouteFields(displayOptions: IDisplayOptions): INodeProperties[] {
 	return [
 		sourceChainField(displayOptions),
-		sourceAssetField(displayOptions),
+		...assetFields(displayOptions, 'source'),
 		destinationChainField(displayOptions),
-		destinationAssetField(displayOptions),
+		...assetFields(displayOptions, 'destination'),
 		amountModeField(displayOptions),
 		deliveryModeField(displayOptions),
 		...amountFormatField(displayOptions),

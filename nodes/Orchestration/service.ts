@@ -14,7 +14,8 @@ import {
 } from 'n8n-workflow';
 import { CLIENT_KEY_PREFIX, normalizeAssetInput, parseRoutingKey, SERVER_KEY_PREFIX } from '../shared/orchestration/enums';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
-import { RouteAssetSchema, routeTargetId, type RouteAsset, type RouteTarget } from '../shared/orchestration/schemas';
+import { reachableHas, reachableIdsOf, type ReachableIds, type RouteSet } from '../shared/orchestration/routeSets';
+import { RouteAssetSchema, type RouteAsset } from '../shared/orchestration/schemas';
 import type { ExecutionPacing } from '../n8n/pacing';
 import { callService, ExpiringCache, joinUrl, type RequestContext, type ServiceResponse } from '../n8n/transport';
 import type { OrchestrationReader } from './itemReader';
@@ -108,6 +109,8 @@ export interface OrchestrationCall {
 	requiredScope?: string;
 	/** Further secrets to keep out of errors (read tokens). */
 	secrets?: Array<string | undefined>;
+	/** Hints for codes of this call only (e.g. instruction_conflict); they take precedence over ERROR_HINTS. */
+	hints?: Record<string, string>;
 }
 
 /** The node's one way to the service: the shared transport with this credential, its base URL and its key kind. */
@@ -127,8 +130,9 @@ export async function orchestrationRequest<T = unknown>(
 		itemIndex: call.itemIndex,
 		requiredScope: access.isClientKey ? call.requiredScope : undefined,
 		secrets: call.secrets,
-		// One pacer per credential and endpoint (public-notes: limits per key, per key+IP, per endpoint).
+		hints: call.hints,
 		credentials: access.credentials,
+		// One pacer per credential and endpoint (public-notes: limits per key, per key+IP, per endpoint).
 		pacing: access.pacing?.forCall(`${access.baseUrl}|${access.credentialType}|${access.keyFingerprint}|${call.method} ${call.path}`, call.itemIndex),
 	})) as ServiceResponse<T>;
 }
@@ -197,7 +201,7 @@ export class RoutesCatalogue {
 	readonly skipped: number;
 	private readonly byId = new Map<string, RouteAsset>();
 	private readonly byChain = new Map<string, RouteAsset[]>();
-	private readonly targetSets = new Map<string, Set<string> | 'all'>();
+	private readonly targetSets = new Map<string, ReachableIds>();
 	private chainList?: ChainSummary[];
 
 	constructor(rawAssets: unknown[]) {
@@ -272,20 +276,12 @@ export class RoutesCatalogue {
 		return this.chainList;
 	}
 
-	/** Destinations of `source` in a list: `all`, or the set of routing keys (element shape per §2.3 unknown). */
-	targets(source: RouteAsset, list: RouteList): Set<string> | 'all' {
+	/** Destinations of `source` in a list: `all` (but `except`), or the listed ids (public-notes "Routes listing (v2)"). */
+	targets(source: RouteAsset, list: RouteList): ReachableIds {
 		const cacheKey = `${list}|${source.id}`;
 		let set = this.targetSets.get(cacheKey);
 		if (set === undefined) {
-			const raw = source.route[list] as 'all' | RouteTarget[] | undefined;
-			if (raw === 'all') set = 'all';
-			else {
-				set = new Set<string>();
-				for (const t of raw ?? []) {
-					const id = routeTargetId(t);
-					if (id !== undefined) set.add(id);
-				}
-			}
+			set = reachableIdsOf(source.route[list] as RouteSet | undefined);
 			this.targetSets.set(cacheKey, set);
 		}
 		return set;
@@ -293,15 +289,17 @@ export class RoutesCatalogue {
 
 	reaches(source: RouteAsset, destinationId: string, list: RouteList = 'to'): boolean {
 		const set = this.targets(source, list);
-		return set === 'all' ? destinationId !== source.id && this.byId.has(destinationId) : set.has(destinationId);
+		// an "all" set reaches listed assets only, never the source itself
+		if (set.all) return destinationId !== source.id && this.byId.has(destinationId) && reachableHas(set, destinationId);
+		return reachableHas(set, destinationId);
 	}
 
 	/** Entries `source` reaches in `list`, in listing order. */
 	reachable(source: RouteAsset, list: RouteList): RouteAsset[] {
 		const set = this.targets(source, list);
-		if (set === 'all') return this.assets.filter((a) => a.id !== source.id);
+		if (set.all) return this.assets.filter((a) => a.id !== source.id && reachableHas(set, a.id));
 		const out: RouteAsset[] = [];
-		for (const id of set) {
+		for (const id of set.only) {
 			const hit = this.byId.get(id);
 			if (hit) out.push(hit);
 		}

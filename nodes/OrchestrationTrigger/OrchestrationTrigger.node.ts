@@ -13,12 +13,12 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 import { webhookSecretProblem } from '../shared/orchestration/webhooks';
-import { handleDelivery, type DeliveryDecision } from './delivery';
+import { randomUUID } from 'node:crypto';
+import { handleDelivery, hoursOf, toleranceOf, type DeliveryDecision } from './delivery';
 import { triggerProperties, type TriggerOptions } from './description';
 import { eventSelectionOf, type EventSelection } from './events';
-import { dropDuplicatesAndShape } from './execution';
-import { memoriesOf, toleranceOf } from './memories';
 import { deliveryItem } from './output';
+import { keepOwnedAndShape, seenNamespace, wasSeen } from './runCheck';
 import {
 	CREDENTIAL_TYPE,
 	WEBHOOK_NAME,
@@ -26,6 +26,7 @@ import {
 	deleteRegistration,
 	endpointSecret,
 	registrationExists,
+	secretForDelivery,
 } from './registration';
 
 /** The request as n8n's webhook server hands it over: the raw bytes are kept next to the parsed body. */
@@ -53,13 +54,6 @@ function logDecision(ctx: IWebhookFunctions, decision: Exclude<DeliveryDecision,
 			reason: decision.error,
 			message: decision.message,
 		});
-	} else if (decision.reason === 'replay') {
-		ctx.logger.warn('Orchestration Trigger refused a delivery: replay (this signature was accepted before)', {
-			...where,
-			status: decision.status,
-			reason: decision.reason,
-			event: decision.event,
-		});
 	} else {
 		ctx.logger.debug(`Orchestration Trigger ignored a delivery: ${decision.reason}`, { ...where, reason: decision.reason, event: decision.event });
 	}
@@ -72,8 +66,9 @@ export class OrchestrationTrigger implements INodeType {
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['trigger'],
 		// 1.1: the secret of an existing endpoint comes from a credential (encrypted by n8n).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: deactivation and the end of a test event delete the registered endpoint unless "Keep Endpoint Registered".
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '=Registration: {{$parameter["registration"]}}',
 		description: 'Starts a workflow on signed order events of the orchestration service',
 		defaults: { name: 'Orchestration Trigger' },
@@ -90,14 +85,15 @@ export class OrchestrationTrigger implements INodeType {
 				name: 'orchestrationWebhookSecretApi',
 				required: true,
 				testedBy: 'webhookSecretCheck',
-				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1] } },
+				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1, 1.2] } },
 			},
 		],
 		webhooks: [
 			{
 				name: WEBHOOK_NAME,
 				httpMethod: 'POST',
-				// webhook() answers every request itself (an accepted one before its run is created).
+				// webhook() answers refusals itself; n8n answers an accepted delivery (empty 200) once its
+				// execution exists (single mode: saved; queue mode: saved and enqueued), else 500.
 				responseMode: 'onReceived',
 				responseData: 'noData',
 				path: 'webhook',
@@ -132,9 +128,9 @@ export class OrchestrationTrigger implements INodeType {
 		},
 	};
 
-	/** Runs first in every run the webhook started: drops a duplicate on a queue-mode worker (execution.ts), shapes the output. */
+	/** Runs first in every run the webhook started: the durable duplicate check (runCheck.ts), then the output. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return [await dropDuplicatesAndShape.call(this)];
+		return [await keepOwnedAndShape.call(this)];
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -144,39 +140,42 @@ export class OrchestrationTrigger implements INodeType {
 		if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
 
 		const staticData = this.getWorkflowStaticData('node');
-		const { secret, webhookId } = await endpointSecret.call(this, staticData);
+		// Recovery deliveries come to this URL signed with their subscription's secret (registration.ts).
+		const { secret, webhookId } = secretForDelivery(await endpointSecret.call(this, staticData), req.headers, req.rawBody);
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
-		const memories = memoriesOf(this, staticData, options, nowMs);
+		const toleranceSeconds = toleranceOf(options.toleranceSeconds);
+		const deduplicate = options.deduplicate !== false && this.getMode() !== 'manual';
+		const events = seenNamespace(this.getWorkflow().id, this.getNode().id, 'event');
+		const requests = seenNamespace(this.getWorkflow().id, this.getNode().id, 'request');
+		const horizonMs = hoursOf(options.deduplicationHours) * 3_600_000 + toleranceSeconds * 1000;
 		const decision = handleDelivery({
 			rawBody: req.rawBody,
 			headers: req.headers,
 			secret,
-			toleranceSeconds: toleranceOf(options.toleranceSeconds),
+			toleranceSeconds,
 			nowMs,
 			events: eventsOf(this),
-			memory: memories.duplicates,
-			replays: memories.replays,
+			// Read only, after verification: what a run of this process already checked (runCheck.ts). The
+			// test URL is only guarded against a copy of a signed request a production run already had.
+			seen: (keys) =>
+				wasSeen(requests, keys.replayKey, nowMs, horizonMs) || (deduplicate && wasSeen(events, keys.duplicateKey, nowMs, horizonMs)),
 		});
 
-		if (decision.outcome !== 'rejected') {
-			// A verified request writes back what a concurrent save of another process dropped.
-			memories.duplicates?.flush();
-			memories.replays.flush();
-		}
 		if (decision.outcome === 'accepted') {
 			const delivery = {
+				deliveryId: randomUUID(),
 				envelope: decision.envelope,
 				duplicateKey: decision.duplicateKey,
+				replayKey: decision.replayKey,
 				signatureTimestampMs: decision.signatureTimestampMs,
 				receivedAtMs: nowMs,
 				webhookId,
 				headers: req.headers as IDataObject,
 			};
 			const headers = { include: options.includeHeaders === true, sensitive: options.includeSensitiveHeaders === true };
-			// Answered here, so n8n saves the memories this request wrote before it starts the run (the
-			// run's start clears the change flag): every process sees the key (docs/trigger-queue-mode.md).
-			res.status(200).end();
-			return { noWebhookResponse: true, workflowData: [[deliveryItem(delivery, headers)]] };
+			// Not answered here: n8n answers 200 once the execution exists, 500 when it cannot create it
+			// (the service then retries). Nothing is remembered before that (spec §6).
+			return { workflowData: [[deliveryItem(delivery, headers)]] };
 		}
 		logDecision(this, decision);
 		if (decision.outcome === 'ignored') {

@@ -1,9 +1,10 @@
 /**
- * One webhook delivery, decided without n8n: configuration (500) -> signature (401) -> replayed
- * signature (200, no run) -> JSON (400) -> envelope shape (400) -> event filter (200, no run)
- * -> duplicate (200, no run) -> accepted (one run).
- * Spec §6: verify the signature over the raw bytes before parsing; dedupe on
- * (data.id, event, data.updatedAt), never on the signature timestamp.
+ * One webhook delivery, decided without n8n: configuration (500) -> size (413) -> signature and
+ * timestamp (401) -> JSON (400) -> envelope shape (400) -> event filter (200, no run) -> seen by a
+ * run of this process (200, no run) -> accepted (one execution; n8n answers 200 once it exists).
+ * Spec §6: verify the signature over the raw bytes before parsing, and before any memory is read;
+ * dedupe on (data.id, event, data.updatedAt), never on the signature timestamp. Nothing here
+ * remembers a delivery: only a run does, once its execution exists (runCheck.ts).
  */
 import {
 	payloadHash,
@@ -13,7 +14,7 @@ import {
 	webhookSecretProblem,
 	type WebhookRejectionReason,
 } from '../shared/orchestration/webhooks';
-import type { DuplicateMemory } from './dedupe';
+import { MAX_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_RETRY_SCHEDULE_MS, WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
 import type { EventSelection } from './events';
 
 /** The `error` member of a rejection answer. */
@@ -25,6 +26,7 @@ export type RejectionCode =
 	| 'stale_timestamp'
 	| 'future_timestamp'
 	| 'signature_mismatch'
+	| 'payload_too_large'
 	| 'invalid_json'
 	| 'invalid_envelope'
 	| 'raw_body_unavailable'
@@ -41,7 +43,7 @@ const SIGNATURE_REJECTIONS: Record<WebhookRejectionReason, RejectionCode> = {
 	mismatch: 'signature_mismatch',
 };
 
-export type IgnoreReason = 'event_not_selected' | 'duplicate' | 'replay';
+export type IgnoreReason = 'event_not_selected' | 'duplicate';
 
 /** The envelope of spec §6 as far as the trigger relies on it; other members pass through. */
 export interface DeliveryEnvelope {
@@ -51,9 +53,9 @@ export interface DeliveryEnvelope {
 }
 
 export type DeliveryDecision =
-	| { outcome: 'rejected'; status: 400 | 401 | 500; error: RejectionCode; message: string }
+	| { outcome: 'rejected'; status: 400 | 401 | 413 | 500; error: RejectionCode; message: string }
 	| { outcome: 'ignored'; status: 200; reason: IgnoreReason; event: string; duplicateKey?: string }
-	| { outcome: 'accepted'; envelope: DeliveryEnvelope; duplicateKey: string; signatureTimestampMs: number };
+	| { outcome: 'accepted'; envelope: DeliveryEnvelope; duplicateKey: string; replayKey: string; signatureTimestampMs: number };
 
 export interface DeliveryInput {
 	/** The exact received bytes; undefined when the server did not keep them. */
@@ -65,13 +67,15 @@ export interface DeliveryInput {
 	nowMs: number;
 	/** Event kinds that start a run; undefined when the filter is not a list (fails closed). */
 	events: EventSelection | undefined;
-	/** Undefined turns deduplication off. */
-	memory?: DuplicateMemory;
-	/** Verified signatures already accepted (always on, issue: replays inside the tolerance). */
-	replays: DuplicateMemory;
+	/**
+	 * Keys whose run already started in this process (read only, after verification): such a copy is
+	 * answered 200 without an execution. Undefined: every verified copy gets an execution and the run
+	 * decides (runCheck.ts).
+	 */
+	seen?: (keys: { duplicateKey: string; replayKey: string }) => boolean;
 }
 
-function reject(status: 400 | 401 | 500, error: RejectionCode, message: string): DeliveryDecision {
+function reject(status: 400 | 401 | 413 | 500, error: RejectionCode, message: string): DeliveryDecision {
 	return { outcome: 'rejected', status, error, message };
 }
 
@@ -129,10 +133,18 @@ function parseEnvelope(rawBody: Buffer | string): { envelope: DeliveryEnvelope }
 	return problem === undefined ? { envelope: body as DeliveryEnvelope } : { refused: reject(400, 'invalid_envelope', problem) };
 }
 
+/** The key of one signed request (its signature, hashed: the header itself is kept out of outputs). */
+export function replayKeyOf(signature: string): string {
+	return `sig:${payloadHash(signature.toLowerCase())}`;
+}
+
 export function handleDelivery(input: DeliveryInput): DeliveryDecision {
 	const refused = configurationProblem(input);
 	if (refused !== undefined) return refused;
 	const rawBody = input.rawBody as Buffer | string;
+	if (rawBody.length > MAX_WEBHOOK_BODY_BYTES) {
+		return reject(413, 'payload_too_large', `The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (the service's own limit); it is not verified`);
+	}
 	const { signature, timestamp } = readWebhookHeaders(input.headers);
 	const verified = verifyWebhookSignature({
 		secret: input.secret as string,
@@ -143,21 +155,31 @@ export function handleDelivery(input: DeliveryInput): DeliveryDecision {
 		nowMs: input.nowMs,
 	});
 	if (!verified.ok) return reject(401, SIGNATURE_REJECTIONS[verified.reason], verified.message);
-	// A verified signature is 64 hex characters; lower case, so an upper-cased copy is the same replay.
-	const signatureKey = (signature as string).toLowerCase();
 	const parsed = parseEnvelope(rawBody);
 	if ('refused' in parsed) return parsed.refused;
 	const { envelope } = parsed;
-	if (input.replays.has(signatureKey)) return { outcome: 'ignored', status: 200, reason: 'replay', event: envelope.event };
 	if (!(input.events as EventSelection).accepts(envelope.event)) {
 		return { outcome: 'ignored', status: 200, reason: 'event_not_selected', event: envelope.event };
 	}
 	const duplicateKey = duplicateKeyOf(envelope, rawBody);
-	// No await between the lookups and remember: concurrent deliveries in one process cannot both pass.
-	if (input.memory?.has(duplicateKey)) {
+	// A verified signature is 64 hex characters; lower-cased, so an upper-cased copy is the same request.
+	const replayKey = replayKeyOf(signature as string);
+	if (input.seen?.({ duplicateKey, replayKey }) === true) {
 		return { outcome: 'ignored', status: 200, reason: 'duplicate', event: envelope.event, duplicateKey };
 	}
-	input.memory?.remember(duplicateKey);
-	input.replays.remember(signatureKey);
-	return { outcome: 'accepted', envelope, duplicateKey, signatureTimestampMs: verified.timestampMs };
+	return { outcome: 'accepted', envelope, duplicateKey, replayKey, signatureTimestampMs: verified.timestampMs };
+}
+
+/** The configured tolerance, bounded: at most MAX_WEBHOOK_TOLERANCE_SECONDS, the default when unset or invalid. */
+export function toleranceOf(value: unknown): number {
+	const n = Number(value);
+	return Number.isFinite(n) && n > 0 ? Math.min(n, MAX_WEBHOOK_TOLERANCE_SECONDS) : WEBHOOK_TOLERANCE_SECONDS;
+}
+
+/** Hours a run of this process keeps answering copies itself (at least the service's retry horizon). */
+export const DEDUPLICATION_HOURS = Math.ceil(WEBHOOK_RETRY_SCHEDULE_MS / 3_600_000);
+
+export function hoursOf(value: unknown): number {
+	const n = Number(value);
+	return Number.isFinite(n) && n > 0 ? n : DEDUPLICATION_HOURS;
 }

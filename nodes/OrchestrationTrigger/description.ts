@@ -1,7 +1,8 @@
 /** Parameters of the Orchestration Trigger. Names are a public contract. */
 import type { INodeProperties } from 'n8n-workflow';
-import { WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
-import { DEDUPLICATION_HOURS, DEFAULT_DEDUPLICATION_WINDOW, MAX_DEDUPLICATION_WINDOW } from './dedupe';
+import { MAX_WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
+import { DEDUPLICATION_HOURS } from './delivery';
+import { DEFAULT_DEDUPLICATION_WINDOW, MAX_DEDUPLICATION_WINDOW } from './runCheck';
 import { ALL_EVENTS, SELECTABLE_EVENTS } from './events';
 
 /** Members of the `options` collection. */
@@ -11,6 +12,7 @@ export interface TriggerOptions {
 	deduplicationWindow?: number;
 	includeHeaders?: boolean;
 	includeSensitiveHeaders?: boolean;
+	keepEndpoint?: boolean;
 	onlyData?: boolean;
 	toleranceSeconds?: number;
 }
@@ -26,7 +28,7 @@ function eventLabel(event: string): string {
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Every delivery is verified (X-Service-Signature over the timestamp and the raw body); forged, stale and repeated deliveries start no run. The service has no API to delete an endpoint: deactivating keeps the registration for the next activation, and endpoints are removed in the partner dashboard. Listening for a test event registers the test URL as its own endpoint.',
+			'Every delivery is verified (X-Service-Signature over the timestamp and the raw body); forged, stale and repeated deliveries start no run. Activation registers this URL (and a recovery subscription for Order Recovery Required); deactivation deletes them, and a test event\'s endpoint is deleted after the test, unless "Keep Endpoint Registered" is on.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -96,7 +98,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether a repeated delivery of the same event (same order ID, event and updatedAt) is answered 200 without starting a run. Accepted events are saved with the workflow by the n8n process that receives them, before their run starts.',
+					"Whether a repeated delivery of the same event (same order ID, event and updatedAt) runs nothing after this node. Each run checks the event in n8n's processed-data store, shared by every n8n process; off: only an exact copy of one signed request is dropped.",
 			},
 			{
 				displayName: 'Deduplication Period (Hours)',
@@ -105,7 +107,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1 },
 				default: DEDUPLICATION_HOURS,
 				description:
-					'How long accepted events are remembered. The service retries for about 33 hours (10 s, 30 s, 2 min, 10 min, 30 min, 2 h, 6 h, 24 h); the timestamp tolerance is added.',
+					'How long the n8n process that ran an event answers its copies itself, without an execution. The service retries for about 33 hours (10 s, 30 s, 2 min, 10 min, 30 min, 2 h, 6 h, 24 h); what a run checks is kept by count (Deduplication Window).',
 			},
 			{
 				displayName: 'Deduplication Window',
@@ -114,7 +116,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_DEDUPLICATION_WINDOW },
 				default: DEFAULT_DEDUPLICATION_WINDOW,
 				description:
-					'Most accepted events remembered within the period; past it the oldest are forgotten first (about 12 bytes each)',
+					"Events n8n's processed-data store keeps for this node (oldest forgotten first); size it to the events of 33 hours. Each run reads and rewrites the list (about 60 bytes an event).",
 			},
 			{
 				displayName: 'Include Headers',
@@ -133,6 +135,14 @@ export const triggerProperties: INodeProperties[] = [
 					'Whether Include Headers also keeps Authorization, Proxy-Authorization, Cookie, X-Service-Signature and X-Service-Timestamp (they end up in execution data)',
 			},
 			{
+				displayName: 'Keep Endpoint Registered',
+				name: 'keepEndpoint',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to keep the registered endpoint (and recovery subscription) when the workflow is deactivated or a test event ends, and reuse it next time. Off: they are deleted at the service (DELETE /v1/webhooks/{ID}). Version 1 and 1.1 nodes keep them while this option is not added.',
+			},
+			{
 				displayName: 'Output Only Data',
 				name: 'onlyData',
 				type: 'boolean',
@@ -143,10 +153,10 @@ export const triggerProperties: INodeProperties[] = [
 				displayName: 'Timestamp Tolerance (Seconds)',
 				name: 'toleranceSeconds',
 				type: 'number',
-				typeOptions: { minValue: 1 },
+				typeOptions: { minValue: 1, maxValue: MAX_WEBHOOK_TOLERANCE_SECONDS },
 				default: WEBHOOK_TOLERANCE_SECONDS,
 				description:
-					'Deliveries whose X-Service-Timestamp differs from the clock by more than this are rejected (replays and delayed copies)',
+					'Deliveries whose X-Service-Timestamp differs from the clock by more than this are rejected (replays and delayed copies); at most 900',
 			},
 		],
 	},

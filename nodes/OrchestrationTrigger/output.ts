@@ -1,10 +1,16 @@
 /** The items of a run: what webhook() hands to the run, and what execute() outputs. No secret. */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { flatOrderOf, orderWithFormattedAmounts, type AssetDecimals } from '../shared/orchestration/orderView';
+import { getRoutesCatalogue, serviceAccess } from '../Orchestration/service';
 import type { DeliveryEnvelope } from './delivery';
 
 export interface AcceptedDelivery {
+	/** This request's own id: the owner mark of its run (runCheck.ts). */
+	deliveryId: string;
 	envelope: DeliveryEnvelope;
 	duplicateKey: string;
+	/** The signed request's key (a hash of its signature), checked when deduplication is off. */
+	replayKey: string;
 	signatureTimestampMs: number;
 	receivedAtMs: number;
 	webhookId?: string;
@@ -26,9 +32,15 @@ export function outputHeaders(headers: Record<string, unknown>, keepSensitive: b
 	return Object.fromEntries(kept) as IDataObject;
 }
 
+function isPlainObject(v: unknown): v is IDataObject {
+	return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /**
  * The envelope as received (event, data and any other members, e.g. the live service's
- * `timestamp`) plus `delivery` metadata, and the request headers when asked.
+ * `timestamp`), `order`: the same order in the status (flat) shape (issue 21: one shape to map,
+ * whether the order came by webhook, stream or status read), `delivery` metadata, and the
+ * request headers when asked.
  */
 export function deliveryItem(
 	delivery: AcceptedDelivery,
@@ -39,10 +51,13 @@ export function deliveryItem(
 		...(rest as IDataObject),
 		event,
 		data: data as IDataObject,
+		...(isPlainObject(data) ? { order: flatOrderOf(data) as IDataObject } : {}),
 		delivery: {
+			deliveryId: delivery.deliveryId,
 			signatureTimestamp: delivery.signatureTimestampMs,
 			signatureTime: new Date(delivery.signatureTimestampMs).toISOString(),
 			duplicateKey: delivery.duplicateKey,
+			replayKey: delivery.replayKey,
 			receivedAt: new Date(delivery.receivedAtMs).toISOString(),
 			...(delivery.webhookId !== undefined ? { webhookId: delivery.webhookId } : {}),
 		},
@@ -51,9 +66,27 @@ export function deliveryItem(
 	return { json };
 }
 
-/** With "Output Only Data", the order snapshot alone. */
-export function outputItem(item: INodeExecutionData, index: number, onlyData: boolean): INodeExecutionData {
+/**
+ * With "Output Only Data", the order snapshot alone. Otherwise the item, its flat `order` with
+ * `...Formatted` amounts where the routes listing knows the asset (issue 22).
+ */
+export function outputItem(item: INodeExecutionData, index: number, onlyData: boolean, assets?: AssetDecimals): INodeExecutionData {
 	const data = item.json.data;
-	const json = onlyData && typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as IDataObject) : item.json;
+	if (onlyData && isPlainObject(data)) return { json: data, pairedItem: { item: index } };
+	const order = item.json.order;
+	const json = assets && isPlainObject(order) ? { ...item.json, order: orderWithFormattedAmounts(order, assets) } : item.json;
 	return { json, pairedItem: { item: index } };
+}
+
+/**
+ * The routes listing the Orchestration node caches (60 s per service and key), read with the
+ * trigger's server credential; undefined without one (Existing Endpoint) or when the listing cannot
+ * be read: formatted amounts are a convenience and never fail a run.
+ */
+export async function formattingAssets(ctx: IExecuteFunctions): Promise<AssetDecimals | undefined> {
+	try {
+		return await getRoutesCatalogue(ctx, await serviceAccess(ctx, 'serverKey'));
+	} catch {
+		return undefined;
+	}
 }

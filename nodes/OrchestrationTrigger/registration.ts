@@ -1,14 +1,23 @@
 /**
  * Endpoint registration (spec §6: POST /v1/webhooks {url} -> {webhookId, secret}, secret shown
- * once). The registration is written to the node's static data at activation only (create), and
- * reused for the same URL, so activating, publishing or restarting never piles up endpoints. The
- * spec has no delete endpoint: endpoints are removed in the partner dashboard (public-notes).
+ * once), and the recovery subscription (public-notes: POST /v1/webhooks/recovery {url}, the same
+ * answer; unconfirmed by the spec) when order.recovery_required can start a run. Both are written
+ * to the node's static data and to this process's memory, and reused for the same workflow, node,
+ * URL and service, so repeated activations and test events never pile up endpoints. From node
+ * version 1.2, deactivation (and the end of a test event) deletes them (DELETE /v1/webhooks/{id},
+ * DELETE /v1/webhooks/recovery/{id}, public-notes) unless "Keep Endpoint Registered" is on;
+ * versions 1 and 1.1 keep them unless that option is set off (their 0.1.0 behaviour).
  */
 import { randomBytes } from 'node:crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
+import { MAX_WEBHOOK_BODY_BYTES } from '../shared/orchestration/limits';
 import { WebhookCreateResponseSchema } from '../shared/orchestration/schemas';
-import { callService, joinUrl } from '../n8n/transport';
+import { readWebhookHeaders, verifyWebhookSignature, webhookSecretProblem } from '../shared/orchestration/webhooks';
+import { webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
+import { errorCodeOf } from '../n8n/nodeErrors';
+import { callService, isLoopbackHost, joinUrl } from '../n8n/transport';
+import { ALL_EVENTS } from './events';
 
 export const CREDENTIAL_TYPE = 'orchestrationServerApi';
 /** The secret of an existing endpoint, stored encrypted by n8n (version 1.1 on). */
@@ -16,6 +25,15 @@ export const SECRET_CREDENTIAL_TYPE = 'orchestrationWebhookSecretApi';
 export const WEBHOOK_NAME = 'default';
 
 export type RegistrationMode = 'automatic' | 'existingEndpoint';
+
+/** Delivered only to recovery subscriptions (public-notes "Webhooks"). */
+export const RECOVERY_EVENT = 'order.recovery_required';
+
+/** One subscription as the service answered its creation. */
+export interface Subscription {
+	webhookId: string;
+	secret: string;
+}
 
 /** Members of the node's static data that describe the registration. */
 export interface StoredRegistration {
@@ -26,18 +44,28 @@ export interface StoredRegistration {
 	registeredAt: string;
 	/** The random part of the registration's idempotency key (rotation after a reset). */
 	registrationNonce?: string;
+	/** The recovery subscription to the same URL, when order.recovery_required can start a run. */
+	recoveryWebhookId?: string;
+	recoverySecret?: string;
 }
+
+const STORED_FIELDS = ['webhookId', 'secret', 'url', 'baseUrl', 'registeredAt', 'registrationNonce', 'recoveryWebhookId', 'recoverySecret'] as const;
 
 export function registrationModeOf(value: unknown): RegistrationMode {
 	return value === 'existingEndpoint' ? 'existingEndpoint' : 'automatic';
 }
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export function storedRegistration(staticData: IDataObject): StoredRegistration | undefined {
 	const { webhookId, secret, url, baseUrl, registeredAt } = staticData;
 	if (typeof webhookId !== 'string' || webhookId === '') return undefined;
 	if (typeof secret !== 'string' || secret === '') return undefined;
 	if (typeof url !== 'string' || typeof baseUrl !== 'string') return undefined;
-	return { webhookId, secret, url, baseUrl, registeredAt: typeof registeredAt === 'string' ? registeredAt : '' };
+	const recoveryWebhookId = text(staticData.recoveryWebhookId);
+	const recoverySecret = text(staticData.recoverySecret);
+	const recovery = recoveryWebhookId && recoverySecret ? { recoveryWebhookId, recoverySecret } : {};
+	return { webhookId, secret, url, baseUrl, registeredAt: typeof registeredAt === 'string' ? registeredAt : '', ...recovery };
 }
 
 function normalizedBaseUrl(value: unknown): string {
@@ -50,17 +78,44 @@ function webhookUrlOf(ctx: IHookFunctions): string {
 	return url;
 }
 
+function hostOf(url: string): string | undefined {
+	try {
+		return new URL(url).hostname;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Issue 22: a webhook URL on this machine (localhost, 127.0.0.0/8, ::1) cannot be reached by a
+ * service elsewhere; registering it would only pile up failing deliveries. Undefined when fine
+ * (both on this machine, as with the sandbox, or a URL another machine can reach).
+ */
+export function unreachableWebhookUrl(webhookUrl: string, baseUrl: string): string | undefined {
+	const hook = hostOf(webhookUrl);
+	const service = hostOf(baseUrl);
+	if (hook === undefined || service === undefined || !isLoopbackHost(hook) || isLoopbackHost(service)) return undefined;
+	return `n8n's webhook URL (${webhookUrl}) points to this machine, which the service at ${service} cannot reach`;
+}
+
+/** Whether order.recovery_required can start a run (selected, or All Events / none selected); `explicit` when selected by name. */
+export function recoveryWanted(events: unknown): { wanted: boolean; explicit: boolean } {
+	if (!Array.isArray(events)) return { wanted: false, explicit: false };
+	const explicit = events.includes(RECOVERY_EVENT);
+	return { wanted: explicit || events.length === 0 || events.includes(ALL_EVENTS), explicit };
+}
+
 /**
  * The nonce makes the key unguessable from the workflow id, node id and URL (no one else can
  * replay the registration and read the secret) and new after a reset (a new endpoint and secret);
  * the same nonce retries the same registration (spec §4 idempotency; public-notes).
  */
-export function registrationIdempotencyKey(workflowId: string | undefined, nodeId: string, url: string, nonce: string): string {
+export function registrationIdempotencyKey(workflowId: string | undefined, nodeId: string, url: string, nonce: string, kind: SubscriptionKind = 'orders'): string {
 	return deriveIdempotencyKey({
 		workflowId,
 		nodeName: nodeId,
 		itemIndex: 0,
-		operation: 'webhooks.create',
+		operation: kind === 'recovery' ? 'webhooks.recovery.create' : 'webhooks.create',
 		body: { url, nonce },
 	});
 }
@@ -81,6 +136,22 @@ function registrationNonce(attempt: string): string {
 	return nonce;
 }
 
+/**
+ * Issue 22: test registrations this process made, per workflow, node, URL and service. A test
+ * event's static data is not saved by n8n, so a kept test registration is found here on the next
+ * test (production registrations live in the static data n8n saves).
+ */
+const knownRegistrations = new Map<string, StoredRegistration>();
+
+function registrationKey(ctx: IHookFunctions, url: string, baseUrl: string): string {
+	return JSON.stringify([ctx.getWorkflow().id, ctx.getNode().id, url, baseUrl]);
+}
+
+/** Forgets this process's registrations (tests). */
+export function forgetKnownRegistrations(): void {
+	knownRegistrations.clear();
+}
+
 /** Written at activation: static data that has it (or a registration) is the workflow's own, not a worker's empty copy. */
 const ACTIVATED_FIELD = 'activatedAt';
 
@@ -88,7 +159,14 @@ export function isStoredStaticData(staticData: IDataObject): boolean {
 	return storedRegistration(staticData) !== undefined || typeof staticData[ACTIVATED_FIELD] === 'string';
 }
 
-/** checkExists: true when a stored registration is for this URL and this service. */
+/** The stored registration for this URL and service: from static data, else from this process's memory. */
+function reusableRegistration(ctx: IHookFunctions, url: string, baseUrl: string): StoredRegistration | undefined {
+	const stored = storedRegistration(ctx.getWorkflowStaticData('node'));
+	if (stored && stored.url === url && stored.baseUrl === baseUrl) return stored;
+	return knownRegistrations.get(registrationKey(ctx, url, baseUrl));
+}
+
+/** checkExists: true when a stored registration is for this URL and this service (and has the recovery subscription it needs). */
 export async function registrationExists(this: IHookFunctions): Promise<boolean> {
 	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') {
 		// Saved by n8n with the activation (nothing to register for an existing endpoint).
@@ -98,52 +176,147 @@ export async function registrationExists(this: IHookFunctions): Promise<boolean>
 	}
 	const stored = storedRegistration(this.getWorkflowStaticData('node'));
 	if (!stored) return false;
+	if (recoveryWanted(this.getNodeParameter('events', [])).wanted && stored.recoveryWebhookId === undefined) return false;
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	return stored.url === webhookUrlOf(this) && stored.baseUrl === normalizedBaseUrl(credentials.baseUrl);
 }
 
-/** create: registers this node's URL and keeps webhookId and secret in static data only. */
-export async function createRegistration(this: IHookFunctions): Promise<boolean> {
-	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') return true;
-	const url = webhookUrlOf(this);
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const baseUrl = normalizedBaseUrl(credentials.baseUrl);
-	const attempt = JSON.stringify([this.getWorkflow().id, this.getNode().id, url, baseUrl]);
+/** POST /v1/webhooks or /v1/webhooks/recovery {url}: the new subscription, checked; the answer is never echoed. */
+async function subscribe(ctx: IHookFunctions, kind: SubscriptionKind, url: string, baseUrl: string): Promise<Subscription & { nonce: string }> {
+	const attempt = JSON.stringify([ctx.getWorkflow().id, ctx.getNode().id, url, baseUrl, kind]);
 	const nonce = registrationNonce(attempt);
-	const response = await callService.call(this, {
+	const path = webhookCreatePath(kind);
+	const response = await callService.call(ctx, {
 		credentialType: CREDENTIAL_TYPE,
 		method: 'POST',
-		url: joinUrl(baseUrl, '/v1/webhooks'),
+		url: joinUrl(baseUrl, path),
 		body: { url },
-		idempotencyKey: registrationIdempotencyKey(this.getWorkflow().id, this.getNode().id, url, nonce),
+		idempotencyKey: registrationIdempotencyKey(ctx.getWorkflow().id, ctx.getNode().id, url, nonce, kind),
 	});
 	const parsed = WebhookCreateResponseSchema.safeParse(response.body);
 	if (!parsed.success) {
 		// The issues name fields only; the body itself may hold the secret and is never echoed.
 		const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(root)'))].join(', ');
-		throw new NodeOperationError(this.getNode(), 'The service answered POST /v1/webhooks without a usable webhookId and secret', {
+		throw new NodeOperationError(ctx.getNode(), `The service answered POST ${path} without a usable webhookId and secret`, {
 			description: `Missing or invalid: ${fields}. No endpoint was stored; activate again to retry.`,
 		});
 	}
-	const staticData = this.getWorkflowStaticData('node');
-	const registration: StoredRegistration = {
-		webhookId: parsed.data.webhookId,
-		secret: parsed.data.secret,
-		url,
-		baseUrl,
-		registeredAt: new Date().toISOString(),
-		registrationNonce: nonce,
-	};
-	Object.assign(staticData, registration);
 	unansweredNonces.delete(attempt);
-	return true;
+	return { webhookId: parsed.data.webhookId, secret: parsed.data.secret, nonce };
 }
 
 /**
- * delete: the service has no delete endpoint (public-notes), so the registration stays stored and
- * the next activation for the same URL reuses it; the endpoint is removed in the partner dashboard.
+ * The recovery subscription when order.recovery_required can start a run. Selected by name, a
+ * failure fails the activation; wanted only through All Events, it is logged and the trigger runs
+ * without it (its path is taken from public docs, unconfirmed: it must not break every trigger).
+ */
+async function recoverySubscription(ctx: IHookFunctions, url: string, baseUrl: string): Promise<Subscription | undefined> {
+	const { wanted, explicit } = recoveryWanted(ctx.getNodeParameter('events', []));
+	if (!wanted) return undefined;
+	if (explicit) return await subscribe(ctx, 'recovery', url, baseUrl);
+	try {
+		return await subscribe(ctx, 'recovery', url, baseUrl);
+	} catch (error) {
+		ctx.logger.warn('Orchestration Trigger: no recovery subscription (order.recovery_required) was registered', {
+			workflowId: ctx.getWorkflow().id,
+			node: ctx.getNode().name,
+			reason: (error as Error).message,
+		});
+		return undefined;
+	}
+}
+
+/** create: registers this node's URL (and its recovery subscription) unless a registration for it is known, keeps webhookIds and secrets. */
+export async function createRegistration(this: IHookFunctions): Promise<boolean> {
+	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') return true;
+	const url = webhookUrlOf(this);
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = normalizedBaseUrl(credentials.baseUrl);
+	const unreachable = unreachableWebhookUrl(url, baseUrl);
+	if (unreachable !== undefined) {
+		throw new NodeOperationError(this.getNode(), `Not registered: ${unreachable}`, {
+			description:
+				'Set WEBHOOK_URL to the public address of n8n (for example WEBHOOK_URL=https://n8n.example.com/) and restart n8n, or put n8n behind a tunnel, then activate again. Nothing was registered with the service.',
+		});
+	}
+	const known = reusableRegistration(this, url, baseUrl);
+	let registration: StoredRegistration;
+	if (known) registration = { ...known };
+	else {
+		const main = await subscribe(this, 'orders', url, baseUrl);
+		registration = { webhookId: main.webhookId, secret: main.secret, url, baseUrl, registeredAt: new Date().toISOString(), registrationNonce: main.nonce };
+	}
+	if (registration.recoveryWebhookId === undefined) {
+		const recovery = await recoverySubscription(this, url, baseUrl);
+		if (recovery) Object.assign(registration, { recoveryWebhookId: recovery.webhookId, recoverySecret: recovery.secret });
+	}
+	Object.assign(this.getWorkflowStaticData('node'), registration);
+	// A test event's static data lives only until the test ends (n8n saves it nowhere): remembered here.
+	if (this.getMode() === 'manual') knownRegistrations.set(registrationKey(this, url, baseUrl), registration);
+	return true;
+}
+
+/** DELETE one subscription; true when it is gone (a 404: already deleted or unknown). */
+async function unsubscribe(ctx: IHookFunctions, baseUrl: string, webhookId: string, kind: SubscriptionKind): Promise<boolean> {
+	try {
+		await callService.call(ctx, {
+			credentialType: CREDENTIAL_TYPE,
+			method: 'DELETE',
+			url: joinUrl(baseUrl, webhookPath(webhookId, kind)),
+			idempotencyKey: deriveIdempotencyKey({ workflowId: ctx.getWorkflow().id, nodeName: ctx.getNode().id, itemIndex: 0, operation: `webhooks.${kind}.delete`, body: { webhookId } }),
+		});
+		return true;
+	} catch (error) {
+		if (errorCodeOf(error) === 'not_found') return true;
+		ctx.logger.warn(`Orchestration Trigger could not delete its ${kind === 'recovery' ? 'recovery subscription' : 'webhook endpoint'}; it stays stored and is reused`, {
+			workflowId: ctx.getWorkflow().id,
+			node: ctx.getNode().name,
+			webhookId,
+			reason: (error as Error).message,
+		});
+		return false;
+	}
+}
+
+/** Node versions before this one keep their registration unless told otherwise (their behaviour of 0.1.0). */
+export const DELETES_ON_DEACTIVATION_FROM = 1.2;
+
+/**
+ * Whether to keep the registration (option "Keep Endpoint Registered"). Unset: kept by version 1
+ * and 1.1 nodes (as in 0.1.0, so their workflows behave as before), deleted from version 1.2 on.
+ */
+export function keepsEndpoint(ctx: Pick<IHookFunctions, 'getNode' | 'getNodeParameter'>): boolean {
+	const keptByDefault = ctx.getNode().typeVersion < DELETES_ON_DEACTIVATION_FROM;
+	try {
+		const value = ctx.getNodeParameter('options.keepEndpoint', keptByDefault);
+		return typeof value === 'boolean' ? value : keptByDefault;
+	} catch {
+		return keptByDefault;
+	}
+}
+
+/**
+ * delete (deactivation, and the end of a test event): removes the endpoint and the recovery
+ * subscription at the service, then forgets them; with "Keep Endpoint Registered" keeps both for
+ * the next activation or test. Never throws: a failed delete keeps the registration stored (and
+ * reused), so deactivation always completes.
  */
 export async function deleteRegistration(this: IHookFunctions): Promise<boolean> {
+	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') return true;
+	const staticData = this.getWorkflowStaticData('node');
+	const stored = storedRegistration(staticData);
+	if (!stored || keepsEndpoint(this)) return true;
+	const key = registrationKey(this, stored.url, stored.baseUrl);
+	if (stored.recoveryWebhookId !== undefined) {
+		if (!(await unsubscribe(this, stored.baseUrl, stored.recoveryWebhookId, 'recovery'))) return false;
+		delete staticData.recoveryWebhookId;
+		delete staticData.recoverySecret;
+		const known = knownRegistrations.get(key);
+		if (known) knownRegistrations.set(key, { ...known, recoveryWebhookId: undefined, recoverySecret: undefined });
+	}
+	if (!(await unsubscribe(this, stored.baseUrl, stored.webhookId, 'orders'))) return false;
+	for (const field of STORED_FIELDS) delete staticData[field];
+	knownRegistrations.delete(key);
 	return true;
 }
 
@@ -156,22 +329,49 @@ async function settled<T>(read: () => Promise<T> | T): Promise<T | undefined> {
 	}
 }
 
+/** The secrets a delivery to this node may be signed with, and the subscriptions they belong to. */
+export interface EndpointSecrets {
+	secret: unknown;
+	webhookId?: string;
+	recoverySecret?: string;
+	recoveryWebhookId?: string;
+}
+
 /**
  * The secret deliveries are verified with, as configured (validated by the delivery handler):
- * the stored registration; or, for an existing endpoint, the credential when one is attached
- * (version 1.1 requires it), else the version 1 parameter.
+ * the stored registration (and its recovery subscription); or, for an existing endpoint, the
+ * credential when one is attached (version 1.1 requires it), else the version 1 parameter.
  */
-export async function endpointSecret(
-	this: IWebhookFunctions,
-	staticData: IDataObject,
-): Promise<{ secret: unknown; webhookId?: string }> {
+export async function endpointSecret(this: IWebhookFunctions, staticData: IDataObject): Promise<EndpointSecrets> {
 	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'automatic') {
 		const stored = storedRegistration(staticData);
-		return { secret: stored?.secret, webhookId: stored?.webhookId };
+		return { secret: stored?.secret, webhookId: stored?.webhookId, recoverySecret: stored?.recoverySecret, recoveryWebhookId: stored?.recoveryWebhookId };
 	}
 	if (this.getNode().credentials?.[SECRET_CREDENTIAL_TYPE] !== undefined) {
 		const credential = await settled(async () => await this.getCredentials(SECRET_CREDENTIAL_TYPE));
 		return { secret: credential?.secret };
 	}
 	return { secret: await settled(() => this.getNodeParameter('webhookSecret', undefined)) };
+}
+
+/**
+ * The hook webhook() calls before verifying: recovery deliveries arrive at the same URL, signed with
+ * the recovery subscription's secret (public-notes: its scheme is assumed to be the partner
+ * webhooks' one). When the signature matches that secret (HMAC compared in constant time, clock
+ * not checked here) the delivery is verified with it; otherwise with the endpoint's secret, whose
+ * verification then reports any problem. Pure: no n8n, no I/O.
+ */
+export function secretForDelivery(
+	endpoint: EndpointSecrets,
+	headers: Record<string, string | string[] | undefined>,
+	rawBody: Buffer | string | undefined,
+): { secret: unknown; webhookId?: string } {
+	const { recoverySecret } = endpoint;
+	// Nothing over the service's body cap is hashed (handleDelivery refuses it with 413).
+	if (recoverySecret !== undefined && rawBody !== undefined && rawBody.length <= MAX_WEBHOOK_BODY_BYTES && webhookSecretProblem(recoverySecret) === undefined) {
+		const { signature, timestamp } = readWebhookHeaders(headers);
+		const check = verifyWebhookSignature({ secret: recoverySecret, signature, timestamp, rawBody, toleranceSeconds: Number.MAX_SAFE_INTEGER, nowMs: 0 });
+		if (check.ok) return { secret: recoverySecret, webhookId: endpoint.recoveryWebhookId };
+	}
+	return { secret: endpoint.secret, webhookId: endpoint.webhookId };
 }

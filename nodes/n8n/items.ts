@@ -3,7 +3,7 @@
  * inside it), the chosen operation, and the loop over items (bounded concurrency, order, pairing,
  * continueOnFail).
  */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IBinaryKeyData, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { inField } from '../shared/errors';
 import { integerInput, pathSegment, textInput } from '../shared/inputs';
 import { errorCodeOf, fieldError, itemErrorOf, type FieldNaming, type ItemError } from './nodeErrors';
@@ -128,7 +128,15 @@ export async function mapWithConcurrency<R>(count: number, limit: number, fn: (i
 	return results;
 }
 
-type ItemResult = IDataObject | IDataObject[];
+/** One output item with binary data (an image, a file) next to its JSON. */
+export class ItemWithBinary {
+	constructor(
+		readonly json: IDataObject,
+		readonly binary: IBinaryKeyData,
+	) {}
+}
+
+type ItemResult = IDataObject | IDataObject[] | ItemWithBinary;
 
 /** An error item under continueOnFail; otherwise the error, as a node error carrying the item index. */
 function failedItem(ctx: IExecuteFunctions, itemIndex: number, error: unknown): INodeExecutionData[] {
@@ -167,6 +175,7 @@ export async function processItems(
 		} catch (error) {
 			return failedItem(ctx, itemIndex, error);
 		}
+		if (result instanceof ItemWithBinary) return [{ json: result.json, binary: result.binary, pairedItem: { item: itemIndex } }];
 		const list = Array.isArray(result) ? result : [result];
 		return list.map((json) => ({ json, pairedItem: { item: itemIndex } }));
 	});

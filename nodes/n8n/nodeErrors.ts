@@ -6,7 +6,7 @@
  */
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 import { ProtocolError } from '../shared/errors';
-import type { FullResponse, RequestContext, ServiceCall } from './transport';
+import type { FullResponse, RequestContext, ServiceCall } from './serviceCall';
 
 export interface ItemErrorOptions {
 	itemIndex: number;

@@ -1,67 +1,27 @@
 /**
  * The single door to HTTP for every node of this package: authentication through n8n's credential
- * system, bounded retries with the same idempotency key, the one cache of answers, and the one
- * "wait until final" loop, and where keys may go (https, or plain http to this machine only).
+ * system, bounded retries with the same idempotency key (their pauses end on Stop), the one cache
+ * of answers, and where keys may go (https, or plain http to this machine only). The wait until
+ * final is nodes/n8n/wait.ts.
  * Service error bodies become a ServiceError in nodeErrors.ts.
  */
 import {
 	NodeApiError,
 	sleep,
-	type ICredentialsDecrypted,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHookFunctions,
-	type IHttpRequestMethods,
 	type IHttpRequestOptions,
-	type ILoadOptionsFunctions,
-	type IWebhookFunctions,
 } from 'n8n-workflow';
 import { retryAfterMs } from '../shared/pacing';
 import { errorOf, redact, secretsOf, throwNetworkError, throwServiceError } from './nodeErrors';
-import type { CallPacing } from './pacing';
+import type { FullResponse, RequestContext, RetryPolicy, ServiceCall } from './serviceCall';
 import { assertToolActionAllowed } from './toolMode';
 
-export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
-
-export interface ServiceCall {
-	/** The credential that authenticates the call; none for public endpoints. */
-	credentialType?: string;
-	method: IHttpRequestMethods;
-	/** Absolute URL (see serviceUrl). */
-	url: string;
-	qs?: IDataObject;
-	/** An object is sent as JSON; a string is sent as already-serialized JSON (exact u64 digits). */
-	body?: IDataObject | string;
-	headers?: Record<string, string>;
-	/** Sent as X-Idempotency-Key on every attempt: retries reuse it (orchestration-service.md §4). */
-	idempotencyKey?: string;
-	itemIndex?: number;
-	retry?: Partial<RetryPolicy>;
-	/** The credential renews an expirable token: a 401 goes once through n8n's re-authentication. */
-	reauthenticateOn401?: boolean;
-	/** For client keys: the scope the operation needs, named in the scope_required hint. */
-	requiredScope?: string;
-	/** Hints for this service's own error codes; they take precedence over ERROR_HINTS. */
-	hints?: Record<string, string>;
-	/** Extra secret values to keep out of errors (read tokens, webhook secrets). */
-	secrets?: Array<string | undefined>;
-	/** Paces the call by the service's rate limit (pacing.ts); a 429 then waits by it instead of the retry budget. */
-	pacing?: CallPacing;
-	/** The credential as this node run already read it: n8n then authenticates without reading and decrypting it again per request. */
-	credentials?: ICredentialsDecrypted;
-}
+export type { FullResponse, RequestContext, RetryPolicy, ServiceCall } from './serviceCall';
 
 export interface ServiceResponse<T = unknown> {
 	statusCode: number;
 	headers: Record<string, unknown>;
 	body: T;
 	attempts: number;
-}
-
-export interface FullResponse {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
 }
 
 /** Base URL of a credential without trailing slashes, joined with a path. */
@@ -82,17 +42,6 @@ function parseBody(body: unknown): unknown {
 
 
 // ---------------------------------------------------------------- retries (pure)
-
-export interface RetryPolicy {
-	/** Attempts in all, the first included. */
-	maxAttempts: number;
-	/** Upper bound on the time spent waiting between attempts, in ms. */
-	maxElapsedMs: number;
-	baseDelayMs: number;
-	maxDelayMs: number;
-	/** Retry when the connection failed (safe only with an idempotency key or a read). */
-	retryNetworkErrors: boolean;
-}
 
 export const DEFAULT_RETRY: RetryPolicy = {
 	maxAttempts: 4,
@@ -238,6 +187,8 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 	// "Allow Actions as AI Tool" is on (the routers refuse the operations they know of earlier, by name).
 	if (call.method !== 'GET' && call.method !== 'HEAD') assertToolActionAllowed(this, `A ${call.method} request (it changes something at the service)`);
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(call.retry ?? {}) };
+	// Stop ends a pause between attempts at once (sleep rejects with the signal's reason).
+	const stop = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 	const started = Date.now();
 	let waited = 0;
 	for (let attempt = 1; ; attempt++) {
@@ -253,7 +204,7 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 			const delay = nextDelayMs(policy, attempt);
 			if (canRetry && waited + delay <= policy.maxElapsedMs) {
 				waited += delay;
-				await sleep(delay);
+				await sleep(delay, stop);
 				continue;
 			}
 			if (isNetworkError(error)) return await throwNetworkError(this, call, error, attempt);
@@ -278,46 +229,11 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 			const honoured = retryAfter === undefined || retryAfter <= delay;
 			if (honoured && waited + delay <= policy.maxElapsedMs && Date.now() - started + delay <= policy.maxElapsedMs * 2) {
 				waited += delay;
-				await sleep(delay);
+				await sleep(delay, stop);
 				continue;
 			}
 		}
 		return await throwServiceError(this, call, res, attempt);
-	}
-}
-
-/**
- * The one "wait until final" loop of both action nodes: read again every interval until a state ends
- * the wait, or the deadline passes. Sleeps with n8n's `sleep` (no timers in shipped code).
- */
-export interface Wait<S> {
-	/** The state already known (the first read). */
-	first: S;
-	read: () => Promise<S>;
-	/** Why this state ends the wait ('final', ...), or undefined to keep waiting. */
-	endOf: (state: S) => string | undefined;
-	intervalMs: number;
-	/** Epoch ms after which no further read starts. */
-	deadline: number;
-	/** Shorten the last sleep so the last read lands on the deadline (else stop when a full interval no longer fits). */
-	lastReadOnDeadline: boolean;
-}
-
-export interface WaitEnd<S> {
-	state: S;
-	endedBy: string;
-}
-
-export async function waitUntilFinal<S>(wait: Wait<S>): Promise<WaitEnd<S>> {
-	let state = wait.first;
-	for (;;) {
-		const end = wait.endOf(state);
-		if (end !== undefined) return { state, endedBy: end };
-		const remaining = wait.deadline - Date.now();
-		const fits = wait.lastReadOnDeadline ? remaining > 0 : remaining >= wait.intervalMs;
-		if (!fits) return { state, endedBy: 'timeout' };
-		await sleep(Math.min(wait.intervalMs, remaining));
-		state = await wait.read();
 	}
 }
 

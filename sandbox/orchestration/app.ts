@@ -11,13 +11,16 @@ import { WebhookDispatcher } from './deliveries';
 import { ApiError, errorBody, sendApiError } from './errors';
 import { publicStatus } from './order-view';
 import { OrderEngine } from './orders';
+import { registerAffiliateEndpoints } from './endpoints/affiliates';
 import { registerCatalogueEndpoints } from './endpoints/catalogue';
 import { registerControlEndpoints } from './endpoints/control';
 import { registerLegacyEndpoints } from './endpoints/legacy';
 import { registerOrderEndpoints } from './endpoints/orders';
 import { registerPartnerEndpoints } from './endpoints/partner';
 import { registerQuoteEndpoints } from './endpoints/quotes';
+import { registerStandingEndpoints } from './endpoints/standing';
 import { registerStatusEndpoints } from './endpoints/status';
+import { registerZeroconfEndpoints } from './endpoints/zeroconf';
 import { type RecordedRequest, SandboxState } from './state';
 
 export interface OrchestrationAppOptions {
@@ -99,7 +102,7 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 			// Preflight for browser keys (spec §5: global cross-origin rules apply on top).
 			return reply
 				.code(204)
-				.header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS')
+				.header('access-control-allow-methods', 'GET, POST, PUT, DELETE, OPTIONS')
 				.header('access-control-allow-headers', 'authorization, content-type, x-idempotency-key, x-read-token, cf-turnstile-response')
 				.send();
 		}
@@ -123,8 +126,11 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	registerStatusEndpoints(app, ctx);
 	registerCatalogueEndpoints(app, ctx);
 	registerPartnerEndpoints(app, ctx);
+	registerAffiliateEndpoints(app, ctx);
+	registerStandingEndpoints(app, ctx);
 	registerLegacyEndpoints(app, ctx);
 	registerControlEndpoints(app, ctx, opts.keysJson, reset);
+	registerZeroconfEndpoints(app, ctx);
 	await app.ready();
 	return {
 		app,

@@ -15,6 +15,8 @@ export interface CatalogueAsset {
 	/** Synthetic entry of the large catalogue switch. */
 	synthetic: boolean;
 	to: 'all' | string[];
+	/** With `to: 'all'`: the ids it does not reach, listed as `{except: [...]}` (public-notes "Routes listing (v2)"). */
+	except?: string[];
 	exactOutTo: string[];
 	fixedTo: string[];
 }
@@ -38,11 +40,13 @@ export interface RouteAssetEntry {
 	chainId: string | null;
 	chainDisplayName: string;
 	chainIcon: string;
-	route: { to: 'all' | string[]; exactOutTo: string[]; fixedTo: string[] };
+	route: { to: 'all' | string[] | { except: string[] }; exactOutTo: string[]; fixedTo: string[] };
 }
 
 /** Sources that reach every visible destination (`route.to = "all"`). */
 const ALL_SOURCES = new Set(['bitcoin:BTC', 'spark:BTC', 'ethereum:USDC', 'base:USDC']);
+/** Sources that reach everything but a few (`route.to = {except: [...]}`, the docs' example entry). */
+const EXCEPT_SOURCES: Record<string, string[]> = { 'base:USDC': ['litecoin:LTC'] };
 /** Sources with no destination at all (`route.to = []`). */
 const NO_ROUTE_SOURCES = new Set(['bsc:WBNB']);
 /** Destinations most sources reach. */
@@ -94,8 +98,10 @@ function buildBase(): CatalogueAsset[] {
 		if (Array.isArray(to) && isStablecoin(a.asset) && (a.chain === 'ethereum' || a.chain === 'arbitrum')) {
 			to = [...to, ...equities.map((e) => e.id)];
 		}
-		const reachable = to === 'all' ? all.filter((b) => b.id !== a.id).map((b) => b.id) : to;
+		const except = EXCEPT_SOURCES[a.id] ?? [];
+		const reachable = to === 'all' ? all.filter((b) => b.id !== a.id && !except.includes(b.id)).map((b) => b.id) : to;
 		a.to = to;
+		if (to === 'all' && except.length > 0) a.except = except;
 		// Spark meme tokens trade exact-in and variable only: both lists stay empty.
 		const memeToken = a.chain === 'spark' && a.asset !== 'BTC' && a.asset !== 'USDB';
 		a.exactOutTo = memeToken ? [] : reachable.filter((id) => { const d = byId.get(id); return d !== undefined && exactOutCapable(d); });
@@ -149,7 +155,8 @@ export class Catalogue {
 	/** Whether `dst` is reachable from `src` in the given route list (spec §2.3). */
 	reaches(src: CatalogueAsset, dst: CatalogueAsset, list: 'to' | 'exactOutTo' | 'fixedTo'): boolean {
 		const targets = src[list];
-		return targets === 'all' ? src.id !== dst.id : targets.includes(dst.id);
+		if (targets !== 'all') return targets.includes(dst.id);
+		return src.id !== dst.id && !(list === 'to' && src.except?.includes(dst.id));
 	}
 
 	/** The listing as served (entries pointing at hidden assets are filtered out of route arrays). */
@@ -168,7 +175,7 @@ export class Catalogue {
 			chainId: a.chainInfo.chainId,
 			chainDisplayName: a.chainInfo.displayName,
 			chainIcon: `/icons/chains/${a.chain}.svg`,
-			route: { to: a.to === 'all' ? 'all' : keep(a.to), exactOutTo: keep(a.exactOutTo), fixedTo: keep(a.fixedTo) },
+			route: { to: a.to === 'all' ? (a.except ? { except: [...a.except] } : 'all') : keep(a.to), exactOutTo: keep(a.exactOutTo), fixedTo: keep(a.fixedTo) },
 		}));
 	}
 

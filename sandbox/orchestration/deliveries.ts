@@ -30,9 +30,29 @@ export class WebhookDispatcher {
 		if (!order.partnerId) return;
 		const event = orderEventFor(publicStatus(order));
 		const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data: orderSnapshot(order) });
-		for (const hook of this.state.webhooks.filter((w) => w.partnerId === order.partnerId)) {
+		for (const hook of this.activeHooks(order.partnerId, undefined)) {
 			void this.start(hook, { event, orderId: order.id, body });
 		}
+	}
+
+	/** Enabled endpoints of a partner of one kind (order events, or recovery subscriptions). */
+	private activeHooks(partnerId: string, kind: WebhookRecord['kind']): WebhookRecord[] {
+		return this.state.webhooks.filter((w) => w.partnerId === partnerId && w.kind === kind && !w.disabledAt);
+	}
+
+	/**
+	 * order.recovery_required to the partner's recovery subscriptions only (public-notes), signed like
+	 * any delivery; the order shows status processing with a reviewStatus. Returns the delivery ids.
+	 */
+	emitRecovery(order: OrderRecord, reviewStatus: string): string[] {
+		if (!order.partnerId) return [];
+		const event = 'order.recovery_required';
+		const data = { ...orderSnapshot(order), status: 'processing', reviewStatus, updatedAt: new Date(this.clock.now()).toISOString() };
+		const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data });
+		return this.activeHooks(order.partnerId, 'recovery').map((hook) => {
+			void this.start(hook, { event, orderId: order.id, body });
+			return this.state.deliveries[this.state.deliveries.length - 1].deliveryId;
+		});
 	}
 
 	/** Sends given body text to one endpoint, signed and retried like any delivery (control endpoint, tests). */
@@ -110,7 +130,8 @@ export class WebhookDispatcher {
 			}
 			return;
 		}
-		const delay = WEBHOOK_RETRY_DELAYS_MS[delivery.attempts.length - 1];
+		const scheduled = WEBHOOK_RETRY_DELAYS_MS[delivery.attempts.length - 1];
+		const delay = scheduled === undefined ? undefined : scheduled / (this.switches.deliveryRetryDivisor ?? 1);
 		if (delay === undefined) {
 			delivery.state = 'failed';
 			return;

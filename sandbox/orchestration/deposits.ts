@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { OrchestrationContext } from './context';
 import { ApiError, conflict, notFound } from './errors';
 import { priceExactIn } from './pricing';
@@ -7,6 +8,14 @@ import type { OrderRecord, Outcome, QuoteRecord } from './state';
 export interface DepositOptions {
 	outcome?: Outcome;
 	autoAdvance?: boolean;
+	/** The deposit transaction (status by txHash + sourceChain finds the order by it). */
+	txHash?: string;
+}
+
+/** A deposit transaction id as the chain writes it: 64 hex digits, with 0x on EVM-style chains. */
+export function simulatedTxHash(chain: string): string {
+	const hex = randomBytes(32).toString('hex');
+	return chain === 'bitcoin' || chain === 'litecoin' || chain === 'spark' || chain === 'lightning' ? hex : `0x${hex}`;
 }
 
 /** Creates the order of a quote; `funded` starts it moving (submit and deposits), null waits (onramp). */
@@ -37,6 +46,7 @@ export function orderFromQuote(
 			outcome: options.outcome ?? quote.outcome ?? 'completed',
 			autoAdvance: options.autoAdvance ?? ctx.switches.autoAdvance,
 			...(quote.amountless ? { amountless: true } : {}),
+			...(options.txHash ? { depositTxHash: options.txHash } : {}),
 		},
 		null,
 	);
@@ -59,6 +69,7 @@ export function simulateDeposit(ctx: OrchestrationContext, depositAddress: strin
 		if (existing) {
 			if (existing.origin !== 'onramp') throw conflict('conflict', `the deposit address of quote ${quoteId} was already paid`);
 			assertQuoteLive(ctx, quote);
+			if (options.txHash) existing.depositTxHash = options.txHash;
 			ctx.orders.fund(existing, amount, options);
 			return existing;
 		}
@@ -100,6 +111,7 @@ function standingAddressDeposit(ctx: OrchestrationContext, depositAddress: strin
 			amountMode: 'exact_in',
 			outcome: options.outcome ?? 'completed',
 			autoAdvance: options.autoAdvance ?? ctx.switches.autoAdvance,
+			...(options.txHash ? { depositTxHash: options.txHash } : {}),
 		},
 		{ amountPaid: amount },
 	);

@@ -55,6 +55,7 @@ export function statusView(order: OrderRecord, shape: 'nested' | 'flat'): Record
 	// the live service's spellings (upper case, statuses the spec does not list) and answers without stages
 	if (order.reported?.status !== undefined) snapshot.status = order.reported.status;
 	if (order.reported?.amountIn !== undefined) snapshot.amountIn = order.reported.amountIn;
+	if (order.reported?.feePayouts !== undefined) snapshot.feePayouts = order.reported.feePayouts;
 	const omit = order.reported?.omitStages === true;
 	if (shape === 'flat') return { ...snapshot, ...(omit ? {} : { stages: order.stages.map((s) => s.name) }) };
 	return { order: snapshot, ...(omit ? {} : { stages: order.stages.map((s) => ({ ...s })) }) };

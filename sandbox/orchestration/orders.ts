@@ -6,13 +6,15 @@ import type { CatalogueAsset } from './catalogue';
 import { conflict } from './errors';
 import { priceExactIn, splitFee } from './pricing';
 import type { FeePlan, OrderOrigin, OrderRecord, Outcome, SandboxState } from './state';
+import { canMove } from './transitions';
+import { pendingOffer, type OfferDecision } from './zeroconf';
 
 type Step = PublicStatus | 'paused';
 
 /** Statuses that continue a successful flow (stages of the step left behind are recorded). */
 const ONWARD: ReadonlySet<PublicStatus> = new Set(['confirming', 'awaiting_approval', 'bridging', 'swapping', 'delivering', 'completed']);
 
-/** Forward order of public statuses; finals rank last (spec §3 gives no transitions, so: this). */
+/** Forward order of public statuses, finals last: what a late-paid onramp order may still take of its plan. */
 const RANK: Record<PublicStatus, number> = {
 	processing: 0, confirming: 1, awaiting_approval: 2, bridging: 3, swapping: 4, delivering: 5, refunding: 6,
 	completed: 7, failed: 7, unfulfilled: 7, refunded: 7,
@@ -37,6 +39,7 @@ export interface NewOrder {
 	outcome: Outcome;
 	autoAdvance: boolean;
 	amountless?: boolean;
+	depositTxHash?: string;
 }
 
 /**
@@ -65,6 +68,7 @@ export class OrderEngine {
 			updatedAt: now,
 			zeroconfOffer: null,
 			amountOut: null,
+			history: ['processing'],
 		};
 		this.state.orders.set(order.id, order);
 		this.notify(order);
@@ -87,8 +91,8 @@ export class OrderEngine {
 			order.estimatedOut = repriced.estimatedOut;
 			order.reconciled = true;
 		}
-		if (order.outcome.startsWith('zeroconf')) {
-			order.zeroconfOffer = { status: 'pending', feeBps: 100, offeredAt: this.isoNow() };
+		if (order.outcome === 'zeroconf' || order.outcome === 'zeroconf_declined') {
+			order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs);
 			this.addStage(order, 'zeroconf_offer_pending');
 			this.touch(order);
 		}
@@ -106,7 +110,7 @@ export class OrderEngine {
 		order.amountIn = amountPaid;
 	}
 
-	/** Manual move (POST /sandbox/orders/:id/advance): forward only, never out of a final status. */
+	/** Manual move (POST /sandbox/orders/:id/advance): along the state machine only (transitions.ts). */
 	advance(order: OrderRecord, target: Step): void {
 		if (isFinalStatus(order.status)) throw conflict('invalid_state', `order ${order.id} is ${order.status}, a final status`);
 		this.clock.cancel(order.timer);
@@ -123,8 +127,7 @@ export class OrderEngine {
 			this.schedule(order);
 			return;
 		}
-		const forward = RANK[target] > RANK[order.status] && (order.status !== 'refunding' || target === 'refunded' || target === 'failed');
-		if (!forward) throw conflict('invalid_state', `cannot move order ${order.id} from ${order.status} to ${target}`);
+		if (!canMove(order.status, target)) throw conflict('invalid_state', `cannot move order ${order.id} from ${order.status} to ${target}`);
 		const happy = happyPath(order);
 		const from = happy.indexOf(order.status);
 		const to = happy.indexOf(target);
@@ -132,6 +135,7 @@ export class OrderEngine {
 		for (let i = from; from >= 0 && i < to - 1; i++) {
 			this.leave(order, happy[i], happy[i + 1]);
 			order.status = happy[i + 1];
+			order.history.push(order.status);
 		}
 		order.plan = to >= 0 ? happy.slice(to + 1) : target === 'refunding' ? ['refunded'] : [];
 		this.enter(order, target);
@@ -145,10 +149,32 @@ export class OrderEngine {
 			// spec §3: a paused spell shows as processing and emits no event
 			order.paused = true;
 			this.touch(order);
-		} else {
+		} else if (canMove(order.status, next)) {
 			order.paused = false;
 			this.enter(order, next);
+		} else {
+			// a plan that no longer fits the state machine (an order moved by hand) stops here
+			order.plan = [];
+			return;
 		}
+		this.schedule(order);
+	}
+
+	/**
+	 * The partner's answer to a pending ZeroConf offer (public-notes): accepted, the order goes on
+	 * from `processing` without waiting for a confirmation; declined, it waits in `confirming`.
+	 */
+	resolveOffer(order: OrderRecord, decision: OfferDecision | 'expired'): void {
+		this.clock.cancel(order.timer);
+		order.zeroconfOffer = { ...order.zeroconfOffer, status: decision, resolvedAt: this.isoNow() };
+		if (decision === 'accepted') {
+			this.addStage(order, 'zeroconf_offer_accepted');
+			this.addStage(order, 'zeroconf_accepted');
+			this.addStage(order, 'deposit_claimed');
+		} else this.addStage(order, 'zeroconf_offer_declined');
+		// what is left of the completed path after confirming
+		order.plan = happyPath(order).slice(2);
+		this.enter(order, decision === 'accepted' ? 'processing' : 'confirming');
 		this.schedule(order);
 	}
 
@@ -159,16 +185,28 @@ export class OrderEngine {
 			this.addStage(order, 'refund_requested');
 			this.addStage(order, 'refunded');
 		}
-		if (next === 'confirming' && order.zeroconfOffer) {
+		// the scripted offers decide themselves when the order starts confirming
+		if (next === 'confirming' && order.zeroconfOffer?.status === 'pending' && order.outcome !== 'zeroconf_offer') {
 			const declined = order.outcome === 'zeroconf_declined';
-			order.zeroconfOffer = { ...order.zeroconfOffer, status: declined ? 'declined' : 'accepted', decidedAt: this.isoNow() };
+			order.zeroconfOffer = { ...order.zeroconfOffer, status: declined ? 'declined' : 'accepted', resolvedAt: this.isoNow() };
 			this.addStage(order, declined ? 'zeroconf_offer_declined' : 'zeroconf_offer_accepted');
 			if (!declined) this.addStage(order, 'zeroconf_accepted');
 		}
+		if (next === 'awaiting_approval' && order.outcome === 'zeroconf_offer' && !order.zeroconfOffer) this.offer(order);
 		order.paused = false;
 		order.status = next;
+		order.history.push(next);
 		this.touch(order);
 		this.notify(order);
+	}
+
+	/** A pending offer that expires unanswered: the order then waits for a confirmation (public-notes). */
+	private offer(order: OrderRecord): void {
+		order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs);
+		this.addStage(order, 'zeroconf_offer_pending');
+		order.timer = this.clock.schedule(this.switches.zeroconfOfferMs, () => {
+			if (order.status === 'awaiting_approval' && order.zeroconfOffer?.status === 'pending') this.resolveOffer(order, 'expired');
+		});
 	}
 
 	/** Stages recorded when a step completes towards `to` (spec §3: monotonic markers). */
@@ -252,11 +290,15 @@ function planFor(order: OrderRecord): Step[] {
 		case 'failed':
 			return ['confirming', ...(middle.length ? middle : ['delivering' as const]), 'failed'];
 		case 'refunded':
-			return ['confirming', 'refunding', 'refunded'];
+			return ['confirming', 'refunded'];
 		case 'unfulfilled':
-			return [...happy.slice(0, -1), 'unfulfilled'];
+			// an unconfirmed or replaced deposit (public-notes): it never confirms
+			return ['unfulfilled'];
 		case 'awaiting_approval':
-			return ['confirming', 'awaiting_approval'];
+			// an operator hold (no offer): moved on by hand
+			return ['awaiting_approval'];
+		case 'zeroconf_offer':
+			return ['awaiting_approval'];
 		case 'paused':
 			return ['confirming', 'paused', 'paused', ...happy.slice(1)];
 		default:

@@ -192,7 +192,8 @@ export function createQuote(
 		recipientAddress: p.input.recipientAddress ?? '',
 		amountMode: p.amountMode,
 		feePlan: p.feePlan,
-		outcome: extras.outcome ?? (p.input.zeroconfEnabled && p.source.chain === 'bitcoin' ? 'zeroconf' : undefined),
+		// public-notes: an opted-in Bitcoin L1 deposit gets an offer that waits for the partner's answer
+		outcome: extras.outcome ?? (p.input.zeroconfEnabled && p.source.chain === 'bitcoin' ? 'zeroconf_offer' : undefined),
 		fiat: extras.fiat,
 		...(p.input.amountlessInvoice ? { amountless: true } : {}),
 	};

@@ -2,10 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { PublicStatus, Stage } from '../../nodes/shared/orchestration/enums';
 import type { AccumulationSeed, LiquidationSeed, SandboxConfig } from '../config';
 import type { CatalogueAsset } from './catalogue';
+import { PartnerBook } from './partnerBook';
 
 /** Scripted order paths (POST /sandbox/deposits `outcome`). */
 export const OUTCOMES = [
 	'completed', 'failed', 'refunded', 'unfulfilled', 'awaiting_approval', 'paused', 'zeroconf', 'zeroconf_declined',
+	// a ZeroConf offer that waits in awaiting_approval for the partner's accept or decline (public-notes)
+	'zeroconf_offer',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -90,9 +93,13 @@ export interface OrderRecord {
 	outcome: Outcome;
 	timer?: NodeJS.Timeout;
 	/** How the status view reports this order, as the live service may (POST /sandbox/orders/:id/report). */
-	reported?: { status?: string; omitStages?: boolean; amountIn?: string };
+	reported?: { status?: string; omitStages?: boolean; amountIn?: string; feePayouts?: { entries: Array<Record<string, unknown>> } };
 	/** Funded through an amountless Lightning invoice: runs on the paid amount (spec §1). */
 	amountless?: boolean;
+	/** The deposit transaction (submit's txHash / bitcoinTxid / sparkTxHash, or the simulated deposit's). */
+	depositTxHash?: string;
+	/** Every public status the order took, in order (the state machine's record, GET /sandbox/orders/:id). */
+	history: PublicStatus[];
 }
 
 export interface ReadTokenRecord {
@@ -109,6 +116,10 @@ export interface WebhookRecord {
 	url: string;
 	secret: string;
 	createdAt: string;
+	/** A recovery subscription (public-notes: order.recovery_required only); order events otherwise. */
+	kind?: 'recovery';
+	/** Set by DELETE: a disabled endpoint receives nothing. */
+	disabledAt?: string;
 }
 
 export interface DeliveryAttempt {
@@ -193,10 +204,13 @@ export class SandboxState {
 	accumulation = new Map<string, AccumulationRecord>();
 	liquidation = new Map<string, LiquidationRecord>();
 	rateCounters = new Map<string, { windowStart: number; count: number }>();
+	/** Standing instructions, affiliate profiles, accruals and claims (public-notes). */
+	readonly partnerBook: PartnerBook;
 	private counter = 0;
 	private requestSeq = 0;
 
 	constructor(private readonly config: SandboxConfig) {
+		this.partnerBook = new PartnerBook(config);
 		this.seedAddresses();
 	}
 
@@ -225,6 +239,7 @@ export class SandboxState {
 		this.deliveries = [];
 		this.requests = [];
 		this.rateCounters.clear();
+		this.partnerBook.reset();
 		this.seedAddresses();
 	}
 

@@ -167,7 +167,55 @@ export class N8nInstance {
 		return path.join(this.opts.userFolder, 'n8n.stdout.log');
 	}
 
+	private supervised = false;
+	/** Restarts done by supervise(). */
+	restarts = 0;
+
+	/** From now on, restarts the process whenever it exits (a service manager's Restart=always), until stop(). */
+	supervise(): void {
+		this.supervised = true;
+		this.watchExit();
+	}
+
+	private watchExit(): void {
+		const child = this.child;
+		child?.once('exit', () => {
+			if (this.supervised && this.child === child) void this.restartLoop();
+		});
+	}
+
+	private async restartLoop(): Promise<void> {
+		while (this.supervised) {
+			await new Promise((r) => setTimeout(r, 1000));
+			if (!this.supervised) return;
+			this.restarts++;
+			try {
+				await this.start();
+				this.watchExit();
+				return;
+			} catch {
+				// It exited again (a dependency still down) or never got ready: start it again.
+				this.child?.kill('SIGKILL');
+			}
+		}
+	}
+
+	/** Sends a signal to the running process (SIGKILL: a crash). */
+	kill(signal: NodeJS.Signals = 'SIGKILL'): void {
+		this.child?.kill(signal);
+	}
+
+	/** Whether the process answers its readiness check now. */
+	async ready(): Promise<boolean> {
+		try {
+			return (await fetch(this.opts.healthUrl ?? `${this.url}/healthz/readiness`)).status === 200;
+		} catch {
+			return false;
+		}
+	}
+
 	async stop(): Promise<void> {
+		this.supervised = false;
 		const child = this.child;
 		if (!child || child.exitCode !== null) return;
 		const exited = new Promise<void>((r) => child.once('exit', () => r()));

@@ -19,6 +19,8 @@ export interface QueueStackOptions {
 	webhookProcesses?: number;
 	/** 'single': one `n8n start` on the same Postgres (regular execution mode), for comparisons. */
 	mode?: 'queue' | 'single';
+	/** Redis with its append-only file, fsync always (the fault suite). */
+	redisAof?: boolean;
 }
 
 const ENCRYPTION_KEY = 'queue-mode-test-encryption-key-not-secret';
@@ -43,7 +45,7 @@ export class QueueStack {
 
 	/** Postgres, Redis and the balancer; the n8n processes start with `startN8n()` after imports. */
 	static async create(opts: QueueStackOptions): Promise<QueueStack> {
-		const [pg, redis] = await Promise.all([Postgres.start(), Redis.start()]);
+		const [pg, redis] = await Promise.all([Postgres.start(), Redis.start({ aof: opts.redisAof })]);
 		const root = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-queue-n8n-'));
 		const single = opts.mode === 'single';
 		const mainPort = await freePort();
@@ -86,6 +88,15 @@ export class QueueStack {
 	async startN8n(): Promise<void> {
 		await this.main.start();
 		await Promise.all([this.worker?.start(), ...this.webhooks.map((w) => w.start())]);
+	}
+
+	/** Every n8n process restarted whenever it exits, as a service manager would. */
+	supervise(): void {
+		for (const n of this.processes()) n.supervise();
+	}
+
+	processes(): N8nInstance[] {
+		return [this.main, ...(this.worker ? [this.worker] : []), ...this.webhooks];
 	}
 
 	async stopN8n(): Promise<void> {

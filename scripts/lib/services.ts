@@ -96,11 +96,28 @@ export class Postgres {
 		// A throwaway test database: durability settings off for speed.
 		const args = ['-D', data, '-p', String(this.port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${path.join(this.dir, 'sock')}`,
 			'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'];
+		this.args = args;
+		await this.spawnServer();
+		await this.sql(`create database ${this.database}`, 'postgres');
+	}
+
+	private args: string[] = [];
+
+	private async spawnServer(): Promise<void> {
 		const log = fs.openSync(path.join(this.dir, 'postgres.log'), 'a');
-		this.child = track(spawn(...asPostgres(path.join(this.bin, 'postgres'), args), { stdio: ['ignore', log, log] }));
+		this.child = track(spawn(...asPostgres(path.join(this.bin, 'postgres'), this.args), { stdio: ['ignore', log, log] }));
 		await waitForPort(this.port, 'postgres', this.child);
 		await this.waitAccepting();
-		await this.sql(`create database ${this.database}`, 'postgres');
+	}
+
+	/** Stops the server (fast shutdown: connections are cut), keeping its data, until start again. */
+	async halt(): Promise<void> {
+		await stopChild(this.child, 'SIGINT');
+	}
+
+	/** Starts the halted server again on the same port and data. */
+	async resume(): Promise<void> {
+		await this.spawnServer();
 	}
 
 	private async waitAccepting(): Promise<void> {
@@ -150,15 +167,32 @@ export class Redis {
 		private readonly dir: string,
 	) {}
 
-	static async start(): Promise<Redis> {
-		const bin = redisServerBin();
+	private args: string[] = [];
+
+	/** `aof`: the append-only file on, fsync on every write (what survives a kill -9 of Redis). */
+	static async start(opts: { aof?: boolean } = {}): Promise<Redis> {
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-queue-redis-'));
 		const redis = new Redis(await freePort(), dir);
-		const args = ['--port', String(redis.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
-		const log = fs.openSync(path.join(dir, 'redis.log'), 'a');
-		redis.child = track(spawn(bin, args, { stdio: ['ignore', log, log] }));
-		await waitForPort(redis.port, 'redis-server', redis.child);
+		const persistence = opts.aof ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+		redis.args = ['--port', String(redis.port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir];
+		await redis.spawnServer();
 		return redis;
+	}
+
+	private async spawnServer(): Promise<void> {
+		const log = fs.openSync(path.join(this.dir, 'redis.log'), 'a');
+		this.child = track(spawn(redisServerBin(), this.args, { stdio: ['ignore', log, log] }));
+		await waitForPort(this.port, 'redis-server', this.child);
+	}
+
+	/** kill -9: what was not in the append-only file is gone. */
+	async kill(): Promise<void> {
+		await stopChild(this.child, 'SIGKILL');
+	}
+
+	/** Starts the killed server again on the same port and folder (it replays its append-only file). */
+	async resume(): Promise<void> {
+		await this.spawnServer();
 	}
 
 	env(): Record<string, string> {

@@ -73,13 +73,20 @@ export class SandboxClient {
 		return (await call<{ deliveries: Delivery[] }>(`${this.orch}/sandbox/deliveries?${q}`)).deliveries;
 	}
 
-	async webhooks(): Promise<Array<{ webhookId: string; url: string; partnerId: string }>> {
-		return (await call<{ webhooks: Array<{ webhookId: string; url: string; partnerId: string }> }>(`${this.orch}/sandbox/webhooks`)).webhooks;
+	/** Order-event endpoints (recovery subscriptions to the same URLs with `recovery: true`). */
+	async webhooks(opts: { recovery?: boolean } = {}): Promise<Array<{ webhookId: string; url: string; partnerId: string; kind?: string; disabledAt?: string }>> {
+		const all = (await call<{ webhooks: Array<{ webhookId: string; url: string; partnerId: string; kind?: string; disabledAt?: string }> }>(`${this.orch}/sandbox/webhooks`)).webhooks;
+		return all.filter((w) => (w.kind === 'recovery') === (opts.recovery === true));
 	}
 
-	/** Every webhook secret the sandbox issued (read in-process; never exposed over HTTP). */
+	/** The secret of every order-event endpoint the sandbox issued, by URL (read in-process; never exposed over HTTP). */
 	webhookSecrets(): Map<string, string> {
-		return new Map(this.sb.orchestration.ctx.state.webhooks.map((w) => [w.url, w.secret]));
+		return new Map(this.sb.orchestration.ctx.state.webhooks.filter((w) => w.kind !== 'recovery').map((w) => [w.url, w.secret]));
+	}
+
+	/** Every webhook secret the sandbox issued, recovery subscriptions included, by webhook ID. */
+	allWebhookSecrets(): Map<string, string> {
+		return new Map(this.sb.orchestration.ctx.state.webhooks.map((w) => [w.webhookId, w.secret]));
 	}
 
 	/** Every gateway access token the sandbox issued. */

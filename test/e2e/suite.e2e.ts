@@ -6,7 +6,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
-import { memorySize, readMemory } from '../../nodes/shared/orchestration/deliveryMemory';
 import { CUSTOM_PREFIX, withNodePrefix } from '../../scripts/lib/n8n-instance';
 import { forSandbox, LEDGER_DIR, loadExamples, pickSandboxKeys } from '../../scripts/lib/examples';
 import { OWNER, closeEnv, createEnv, executeWorkflow, type E2eEnv } from './env';
@@ -14,6 +13,7 @@ import { gatewayWorkflows } from './gateway.flows';
 import { lostAnswerWorkflows } from './lostAnswers.flows';
 import { orchestrationWorkflows, type Flow } from './orchestration.flows';
 import { SandboxClient, until, type Delivery } from './sandbox-client';
+import { withSlackStandIns } from './slackStandIns';
 import { CREDS, T, linearWorkflow } from './workflows';
 
 const TRIGGER_WORKFLOW = 'e2eTrigger';
@@ -43,6 +43,15 @@ async function executions(workflowId: string, includeData = false): Promise<Exec
 		cursor = page.nextCursor ?? undefined;
 	} while (cursor);
 	return out;
+}
+
+/** Executions in which the node after the trigger ran (a copy's execution stops at the trigger). */
+async function effectiveRuns(workflowId: string): Promise<Execution[]> {
+	const all = await executions(workflowId, true);
+	return all.filter((e) => {
+		const runData = (e.data as { resultData?: { runData?: Record<string, unknown> } } | undefined)?.resultData?.runData ?? {};
+		return Object.keys(runData).some((name) => name !== 'Order events');
+	});
 }
 
 function triggerWorkflow() {
@@ -88,7 +97,7 @@ beforeAll(async () => {
 		...gatewayWorkflows(env.sandbox.gatewayUrl, env.sandbox.keys.gateway.chainId),
 		...lostAnswerWorkflows(env.sandbox.orchestrationUrl, env.sandbox.gatewayUrl),
 	];
-	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(e.workflow, CUSTOM_PREFIX), env.sandbox));
+	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(withSlackStandIns(e.workflow as never), CUSTOM_PREFIX), env.sandbox));
 	await env.n8n.importWorkflows([...flows.map((f) => f.workflow), triggerWorkflow(), ...examples]);
 }, 600_000);
 
@@ -123,6 +132,25 @@ describe('action nodes through n8n execute', () => {
 	});
 });
 
+describe('example 6: approved payout with a QR code (Slack steps replaced by stand-ins, test/e2e/slackStandIns.ts)', () => {
+	it('estimates, creates the quote with its payment URI and QR, posts them, and follows the order to completed', async () => {
+		const run = await executeWorkflow(env, 'exApprovedPayout');
+		cliOutputs.push(run.raw);
+		if (!run.ok) throw new Error(run.raw.slice(-4000));
+		expect(run.outputs.Estimate[0]).toMatchObject({ amountInFormatted: '250' });
+		const quote = run.outputs['Create quote'][0];
+		const uri = /^ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453\/transfer\?address=(0x[0-9a-fA-F]{40})&uint256=250000000$/;
+		expect(quote).toMatchObject({ replayed: false, amountIn: '250000000', paymentUri: expect.stringMatching(uri) });
+		expect(uri.exec(quote.paymentUri as string)?.[1]).toBe(quote.depositAddress);
+		const posted = run.outputs['Post deposit and QR in Slack'][0];
+		expect(posted).toMatchObject({ qrMimeType: 'image/png', slackFileName: `deposit-${quote.quoteId as string}.png` });
+		expect(String(posted.qrFileSize)).toMatch(/^\d+(\.\d+)? ?[kM]?B$/);
+		expect(posted.slackComment).toContain(`Pay *250 USDC* on Base to \`${quote.depositAddress as string}\` (no memo needed) before ${quote.expiresAt as string}`);
+		expect(posted.slackComment).toContain(`Wallet link: ${quote.paymentUri as string}`);
+		expect(run.outputs.Summary[0]).toMatchObject({ invoice: 'INV-2026-0042', status: 'completed', paidUsdc: '250' });
+	});
+});
+
 describe('Orchestration Trigger in a running n8n', () => {
 	const orders: string[] = [];
 	let replayBody = '';
@@ -136,6 +164,17 @@ describe('Orchestration Trigger in a running n8n', () => {
 		const cookie = await env.n8n.setupOwner(OWNER);
 		apiKey = await env.n8n.createApiKey(cookie);
 	}, 300_000);
+
+	it('n8n serves the output schemas to the editor, for the action nodes and the trigger (issue 22)', async () => {
+		const get = async (p: string) => await fetch(`${env.n8n.url}/schemas/${p}.json`);
+		const quote = await get('CUSTOM.orchestration/3.0.0/quote/create');
+		expect(quote.status).toBe(200);
+		expect(await quote.json()).toMatchObject({ type: 'object', properties: { paymentUri: { type: ['null', 'string'] }, replayed: { type: 'boolean' } } });
+		const trigger = await (await get('CUSTOM.orchestrationTrigger/1.1.0')).json();
+		expect(trigger).toMatchObject({ type: 'object', properties: { event: { type: 'string' }, data: { type: 'object' } } });
+		expect((await get('CUSTOM.executionGateway/1.1.0/intent/execute')).status).toBe(200);
+		expect((await get('CUSTOM.orchestration/3.0.0/quote/nothing')).status).toBe(404);
+	});
 
 	it('activation registered one endpoint per trigger workflow', async () => {
 		// n8n activates published workflows just after it reports ready.
@@ -156,11 +195,13 @@ describe('Orchestration Trigger in a running n8n', () => {
 		const distinct = await deliveredEvents(orders);
 		expect(distinct.size).toBeGreaterThanOrEqual(3);
 		const runs = await until('one run per event', async () => {
-			const ex = await executions(TRIGGER_WORKFLOW);
+			const ex = await effectiveRuns(TRIGGER_WORKFLOW);
 			return ex.length >= distinct.size ? ex : undefined;
 		});
 		await new Promise((r) => setTimeout(r, 2000));
-		expect(await executions(TRIGGER_WORKFLOW)).toHaveLength(distinct.size);
+		// A copy that arrives while the first run has not reached the trigger yet gets an execution
+		// that stops at the trigger; every event runs downstream once.
+		expect(await effectiveRuns(TRIGGER_WORKFLOW)).toHaveLength(distinct.size);
 		expect(runs.every((e) => e.status === 'success')).toBe(true);
 		replayBody = list[0].body;
 	});
@@ -203,15 +244,17 @@ describe('Orchestration Trigger in a running n8n', () => {
 		const freshBody = JSON.stringify(fresh);
 		const freshHeaders = { 'content-type': 'application/json', ...sign(freshBody, Date.now()) };
 		expect((await fetch(triggerUrl(), { method: 'POST', headers: freshHeaders, body: freshBody })).status).toBe(200);
+		await until('the fresh event ran', async () => ((await executions(TRIGGER_WORKFLOW)).length >= before + 1) || undefined);
+		await new Promise((r) => setTimeout(r, 1000));
 		const replay = await fetch(triggerUrl(), { method: 'POST', headers: freshHeaders, body: freshBody });
-		expect([replay.status, ((await replay.json()) as { ignored?: string }).ignored]).toEqual([200, 'replay']);
+		expect([replay.status, ((await replay.json()) as { ignored?: string }).ignored]).toEqual([200, 'duplicate']);
 		await new Promise((r) => setTimeout(r, 2000));
 		expect(await executions(TRIGGER_WORKFLOW)).toHaveLength(before + 1);
 		// Every refusal is in n8n's log at warn level with its reason (issue 12), without the secret.
 		const log = fs.readFileSync(path.join(env.userFolder, 'n8n.log'), 'utf8');
 		const refusals = log.split('\n').filter((line) => line.includes('Orchestration Trigger refused a delivery'));
 		// (The signed non-JSON body may be refused by n8n's own body parser before the node sees it.)
-		for (const reason of ['missing_signature', 'signature_mismatch', 'stale_timestamp', 'future_timestamp', 'malformed_signature', 'replay']) {
+		for (const reason of ['missing_signature', 'signature_mismatch', 'stale_timestamp', 'future_timestamp', 'malformed_signature']) {
 			expect({ reason, logged: refusals.some((line) => line.includes(reason) && /warn/i.test(line)) }).toEqual({ reason, logged: true });
 		}
 		expect(refusals.join('\n')).not.toContain(secret);
@@ -226,13 +269,16 @@ describe('Orchestration Trigger in a running n8n', () => {
 		expect(rows[0]).toContain(orders[0]);
 		expect(rows[0]).toContain('order.completed');
 		expect(rows[0]).toMatch(/,40,/); // 40000000 USDC smallest units, formatted
+		// One row: the event ran once downstream; a copy (injected duplicate) may have its own execution
+		// that stops at the trigger.
 		const ledgerRuns = await executions('exOrderEventsLedger');
-		expect(ledgerRuns.length).toBe(1);
+		expect(ledgerRuns.length).toBeGreaterThanOrEqual(1);
 		expect(ledgerRuns.every((e) => e.status === 'success')).toBe(true);
 	});
 
 	it('after a restart the registration is reused, deliveries missed while down are retried, duplicates stay caught', async () => {
 		const before = (await executions(TRIGGER_WORKFLOW)).length;
+		const extraBefore = before - (await effectiveRuns(TRIGGER_WORKFLOW)).length;
 		await env.n8n.stop();
 		orders.push(await sandbox.paidOrder());
 		// While n8n is down the sandbox's first attempts fail; its retries (scaled 10 s, 30 s, 2 min, ...) land after the restart.
@@ -256,11 +302,15 @@ describe('Orchestration Trigger in a running n8n', () => {
 		});
 		expect(again.status).toBe(200);
 		await new Promise((r) => setTimeout(r, 2000));
-		expect(await executions(TRIGGER_WORKFLOW)).toHaveLength(before + secondOrderEvents.length);
+		// After the restart no process remembers it: it gets an execution, whose run finds the event in
+		// n8n's processed-data store and stops at the trigger.
+		// (Attempts that reached n8n while it stopped or started may have left copies' executions too.)
+		expect((await executions(TRIGGER_WORKFLOW)).length).toBeGreaterThanOrEqual(before + secondOrderEvents.length + 1);
+		expect(await effectiveRuns(TRIGGER_WORKFLOW)).toHaveLength(before - extraBefore + secondOrderEvents.length);
 	});
 
-	it('the workflow static data still holds the registration and every accepted event after all the runs', async () => {
-		// Runs write no static data; webhook() wrote the memory and n8n saved it after each request.
+	it('the workflow static data holds the registration and nothing else after all the deliveries', async () => {
+		// Neither webhook() nor the runs write static data: the duplicate check lives in n8n's processed-data store.
 		const file = path.join(env.userFolder, 'trigger-export.json');
 		const r = await env.n8n.cli(['export:workflow', `--id=${TRIGGER_WORKFLOW}`, `--output=${file}`], { N8N_RUNNERS_BROKER_PORT: String(env.brokerPort) });
 		expect(r.code).toBe(0);
@@ -269,10 +319,8 @@ describe('Orchestration Trigger in a running n8n', () => {
 		const node = exported.staticData['node:Order events'];
 		const hook = (await sandbox.webhooks()).find((w) => w.url === triggerUrl())!;
 		expect(node).toMatchObject({ webhookId: hook.webhookId, url: triggerUrl(), registrationNonce: expect.stringMatching(/^[0-9a-f]{32}$/) });
-		const remembered = readMemory(node.deliveries);
-		const runs = await executions(TRIGGER_WORKFLOW);
-		expect(memorySize(remembered)).toBe(runs.length);
-		expect(memorySize(readMemory(node.signatures))).toBeGreaterThanOrEqual(1);
+		expect(node).not.toHaveProperty('deliveries');
+		expect(node).not.toHaveProperty('signatures');
 	});
 
 	it('no secret appears in any execution, in n8n logs or in CLI output', async () => {
@@ -282,7 +330,7 @@ describe('Orchestration Trigger in a running n8n', () => {
 			'client key': client.key,
 			'gateway private key': gatewayPrivateKey,
 		};
-		for (const [url, secret] of sandbox.webhookSecrets()) secrets[`webhook secret of ${url}`] = secret;
+		for (const [id, secret] of sandbox.allWebhookSecrets()) secrets[`webhook secret of ${id}`] = secret;
 		sandbox.accessTokens().forEach((t, i) => (secrets[`gateway access token ${i}`] = t));
 		expect(sandbox.accessTokens().length).toBeGreaterThan(0);
 

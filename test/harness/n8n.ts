@@ -299,6 +299,25 @@ export async function executeNode(
 	}
 }
 
+/** Like executeNode, with n8n's execution cancel signal (Stop) and the execution hints the node added. */
+export async function executeNodeWithHints(
+	harness: NodeHarness,
+	items: INodeExecutionData[],
+	abortSignal?: AbortSignal,
+): Promise<{ output?: INodeExecutionData[][]; error?: Error; hints: Array<{ message: string; type?: string }> }> {
+	const { workflow, node, additionalData } = harness;
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+	const inputData = { main: [items] };
+	const ctx = new core.ExecuteContext(workflow, node, additionalData, 'manual', emptyRunData(), 0, items, inputData, { node, data: inputData, source: null }, [], abortSignal);
+	if (!nodeType.execute) throw new Error(`${node.type} has no execute()`);
+	const hints = (ctx as unknown as { hints: Array<{ message: string; type?: string }> }).hints;
+	try {
+		return { output: (await nodeType.execute.call(ctx)) as INodeExecutionData[][], hints };
+	} catch (error) {
+		return { error: error as Error, hints };
+	}
+}
+
 /** Calls a `methods.loadOptions` function, as the editor does for a dropdown. */
 export async function loadOptions(harness: NodeHarness, method: string): Promise<INodePropertyOptions[]> {
 	const { workflow, node, additionalData } = harness;
@@ -426,8 +445,10 @@ export async function runWebhook(
 
 export interface WebhookServer {
 	url: string;
-	/** Every run the node started: the items of its first output. */
+	/** Every execution the node started (what webhook() returned): the items handed to the run. */
 	runs: INodeExecutionData[][];
+	/** With `run`: what each run's first step output (an empty list: the run stopped at the trigger). */
+	outputs: INodeExecutionData[][];
 	/** Every answered request: status and body text. */
 	answers: Array<{ status: number; body: string }>;
 	close(): Promise<void>;
@@ -438,8 +459,12 @@ export interface WebhookServer {
  * (raw body kept, JSON parsed when it parses, node-written responses respected), and records
  * the runs the node starts.
  */
-export async function startWebhookServer(harness: NodeHarness, opts: { isTest?: boolean } = {}): Promise<WebhookServer> {
+export async function startWebhookServer(
+	harness: NodeHarness,
+	opts: { isTest?: boolean; run?: (items: INodeExecutionData[]) => Promise<INodeExecutionData[]> } = {},
+): Promise<WebhookServer> {
 	const runs: INodeExecutionData[][] = [];
+	const outputs: INodeExecutionData[][] = [];
 	const answers: Array<{ status: number; body: string }> = [];
 	const server = http.createServer(async (rawReq, rawRes) => {
 		const chunks: Buffer[] = [];
@@ -464,9 +489,14 @@ export async function startWebhookServer(harness: NodeHarness, opts: { isTest?: 
 		}) as typeof res.end;
 		try {
 			const result = await runWebhook(harness, req, res, opts.isTest);
+			// n8n creates the execution, then answers (responseMode onReceived, responseData noData: an
+			// empty 200), then the run's first step is the trigger's execute().
 			if (result.workflowData && result.workflowData.length) runs.push(result.workflowData[0]);
-			if (result.noWebhookResponse) return;
-			if (!res.writableEnded) res.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
+			if (!result.noWebhookResponse && !res.writableEnded) {
+				if (result.workflowData) res.status(200).end();
+				else res.status(200).json(result.webhookResponse ?? { message: 'Workflow was started' });
+			}
+			if (result.workflowData?.length && opts.run) outputs.push(await opts.run(result.workflowData[0]));
 		} catch (error) {
 			if (!res.writableEnded) res.status(500).json({ message: (error as Error).message });
 		}
@@ -476,6 +506,7 @@ export async function startWebhookServer(harness: NodeHarness, opts: { isTest?: 
 	return {
 		url: `http://127.0.0.1:${port}/webhook`,
 		runs,
+		outputs,
 		answers,
 		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};

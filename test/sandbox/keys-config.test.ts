@@ -83,7 +83,7 @@ describe('config', () => {
 			expect((await api.get('/v2/orchestration/routes')).status).toBe(200);
 			expect((await api.get('/sandbox/quotes')).body.quotes).toEqual([]);
 			expect((await api.get('/sandbox/webhooks')).body.webhooks).toEqual([]);
-			expect((await api.get('/v1/affiliates', { key: SERVER })).body.affiliates).toHaveLength(3);
+			expect((await api.get('/v1/affiliates?includeDisabled=true', { key: SERVER })).body.affiliates).toHaveLength(3);
 			expect((await api.get('/sandbox/health')).body).toEqual({ ok: true });
 		} finally {
 			await sb.close();

@@ -96,7 +96,8 @@ describe('deprecated liquidation addresses (spec §2.5, §4.4)', () => {
 
 describe('affiliates (spec §2.7, §4.5)', () => {
 	it('lists every affiliate for server keys and only the pinned one for an affiliates:read client key', async () => {
-		const server = await api.get('/v1/affiliates', { key: SERVER });
+		// public-notes: includeDisabled defaults to false
+		const server = await api.get('/v1/affiliates?includeDisabled=true', { key: SERVER });
 		expect(AffiliateListSchema.safeParse(server.body).success).toBe(true);
 		expect(server.body.affiliates.map((a: { affiliateId: string }) => a.affiliateId)).toEqual(['aff_sandbox_alpha', 'aff_sandbox_beta', 'aff_sandbox_retired']);
 		const pinned = await api.get('/v1/affiliates', { key: 'fnp_sandbox_affiliate_alpha' });

@@ -16,7 +16,15 @@ interface Entry {
 	decimals: number;
 	contractAddress: string | null;
 	chainId: string | null;
-	route: { to: 'all' | string[]; exactOutTo: string[]; fixedTo: string[] };
+	route: { to: 'all' | string[] | { except: string[] }; exactOutTo: string[]; fixedTo: string[] };
+}
+
+/** The ids a route.to reaches: "all" and {except} relative to the listing (public-notes "Routes listing (v2)"). */
+function reachedIds(a: Entry, ids: Set<string>): string[] {
+	const to = a.route.to;
+	if (Array.isArray(to)) return to;
+	const except = new Set(to === 'all' ? [] : to.except);
+	return [...ids].filter((id) => id !== a.id && !except.has(id));
 }
 
 const equities = new Set<string>(TOKENIZED_EQUITY_SYMBOLS);
@@ -51,15 +59,17 @@ describe('routes v2 (spec §2.3, §4.3)', () => {
 		expect([...byId.values()].some((a) => a.asset === 'TON')).toBe(false);
 	});
 
-	it('uses every form of route.to ("all", lists, empty) with exactOutTo and fixedTo inside it', async () => {
+	it('uses every form of route.to ("all", {except}, lists, empty) with exactOutTo and fixedTo inside it', async () => {
 		const assets = await listing();
 		const ids = new Set(assets.map((a) => a.id));
 		expect(assets.some((a) => a.route.to === 'all')).toBe(true);
+		// the docs' example entry: base:USDC reaches everything but litecoin:LTC
+		expect(assets.find((a) => a.id === 'base:USDC')?.route.to).toEqual({ except: ['litecoin:LTC'] });
 		expect(assets.some((a) => Array.isArray(a.route.to) && a.route.to.length === 0)).toBe(true);
 		expect(assets.filter((a) => Array.isArray(a.route.to) && a.route.to.length > 0).length).toBeGreaterThan(assets.length / 2);
-		expect(assets.some((a) => a.route.fixedTo.length === 0 && a.route.to.length !== 0)).toBe(true);
+		expect(assets.some((a) => a.route.fixedTo.length === 0 && reachedIds(a, ids).length !== 0)).toBe(true);
 		for (const a of assets) {
-			const to = a.route.to === 'all' ? [...ids] : a.route.to;
+			const to = reachedIds(a, ids);
 			for (const list of [to, a.route.exactOutTo, a.route.fixedTo]) {
 				for (const target of list) expect(ids.has(target)).toBe(true);
 			}
@@ -69,7 +79,7 @@ describe('routes v2 (spec §2.3, §4.3)', () => {
 
 	it('shows tokenized equities only in v2, only to admitted partners', async () => {
 		const hasEquity = (assets: Entry[]) => assets.some((a) => equities.has(a.asset));
-		const reach = (assets: Entry[]) => assets.flatMap((a) => (a.route.to === 'all' ? [] : a.route.to)).some((t) => t.startsWith('robinhood:') && equities.has(t.split(':')[1]));
+		const reach = (assets: Entry[]) => assets.flatMap((a) => (Array.isArray(a.route.to) ? a.route.to : [])).some((t) => t.startsWith('robinhood:') && equities.has(t.split(':')[1]));
 		expect(hasEquity(await listing('/v2/orchestration/routes', SERVER))).toBe(false);
 		await api.post('/sandbox/config', { tokenizedEquityAdmission: { partner_sandbox_1: true } });
 		const admitted = await listing('/v2/orchestration/routes', SERVER);
@@ -102,6 +112,10 @@ describe('limits (public-notes)', () => {
 		expect(r.body.routes).toEqual([
 			{ sourceChain: 'base', sourceAsset: 'USDC', destinationChain: 'bitcoin', destinationAsset: 'BTC', minAmount: '1000000', maxAmount: '1000000000000', decimals: 6, exactOut: true, fixed: false },
 		]);
+		// {except}: base:USDC has no route to litecoin:LTC, and a quote for it is refused
+		expect((await api.get('/v1/orchestration/limits?sourceChain=base&sourceAsset=USDC&destinationChain=litecoin')).body.routes).toEqual([]);
+		const ltc = await api.post('/v1/orchestration/quote', quoteBody({ destinationChain: 'litecoin', destinationAsset: 'LTC', recipientAddress: 'ltc1qexampleexampleexampleexample0000000' }), { key: SERVER });
+		expect(ltc.body.error?.code).toBe('unsupported_route');
 		const all = await api.get('/v1/orchestration/limits');
 		expect(all.body.routes.length).toBeGreaterThan(500);
 		const ton = await api.get('/v1/orchestration/limits?sourceAsset=TON&destinationAsset=spark:BTC');

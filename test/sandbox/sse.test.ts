@@ -67,6 +67,25 @@ describe('event stream (public-notes, spec §5)', () => {
 		expect(stream.frames).toEqual([{ event: 'status', data: { status: 'refunded' } }]);
 	});
 
+	it('stays open on unfulfilled (it may still resume); sseHeartbeatMs sets the heartbeat interval', async () => {
+		const q = await api.post('/v1/orchestration/quote', quoteBody(), { key: SERVER });
+		const d = await api.post('/sandbox/deposits', { depositAddress: q.body.depositAddress, amount: q.body.amountIn, autoAdvance: false });
+		await api.post(`/sandbox/orders/${d.body.orderId}/advance`, { status: 'unfulfilled' });
+		const url = `${sb.orchestrationUrl}/v1/sse/operations/${d.body.orderId}?token=${SERVER}`;
+		try {
+			await api.post('/sandbox/config', { sseHeartbeatMs: 1_000_000 });
+			const silent = await readStream(url, 800);
+			expect(silent.closedByServer).toBe(false);
+			expect(silent.frames).toEqual([{ event: 'status', data: { status: 'unfulfilled' } }]);
+			await api.post('/sandbox/config', { sseHeartbeatMs: 20_000 });
+			const beating = await readStream(url, 800);
+			expect(beating.closedByServer).toBe(false);
+			expect(beating.frames.filter((f) => f.event === 'heartbeat').length).toBeGreaterThanOrEqual(2);
+		} finally {
+			await api.post('/sandbox/config', { sseHeartbeatMs: 15_000 });
+		}
+	});
+
 	it('takes the key from the query only and answers 404 for unknown orders', async () => {
 		const noKey = await api.get('/v1/sse/operations/ord_x', { key: SERVER });
 		expect(noKey.status).toBe(401);

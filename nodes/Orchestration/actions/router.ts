@@ -10,6 +10,7 @@ import * as liquidationAddress from './liquidationAddress';
 import * as order from './order';
 import * as quote from './quote';
 import * as route from './route';
+import * as standingAddress from './standingAddress';
 import type { OperationModule } from './types';
 import * as webhook from './webhook';
 
@@ -20,6 +21,7 @@ export const resources: Record<string, Record<string, OperationModule>> = {
 	order: order.operations,
 	quote: quote.operations,
 	route: route.operations,
+	standingAddress: standingAddress.operations,
 	webhook: webhook.operations,
 };
 
@@ -34,6 +36,13 @@ export const TOOL_ACTIONS: Record<string, string> = {
 	'quote.createOfframp': 'Quote > Create Offramp',
 	'accumulationAddress.reindex': 'Accumulation Address (Deprecated) > Reindex',
 	'accumulationAddress.sync': 'Accumulation Address (Deprecated) > Sync',
+	'affiliate.claim': 'Affiliate > Claim',
+	'affiliate.upsert': 'Affiliate > Create or Update',
+	'affiliate.disable': 'Affiliate > Disable',
+	'standingAddress.createOrGet': 'Standing Deposit Address > Create or Get',
+	'webhook.delete': 'Webhook > Delete',
+	'order.acceptZeroconfOffer': 'Order > Accept ZeroConf Offer',
+	'order.declineZeroconfOffer': 'Order > Decline ZeroConf Offer',
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ItemWithBinary } from '../../n8n/items';
 import type { OrchestrationReader } from '../itemReader';
 import type { ServiceAccess } from '../service';
 
@@ -12,7 +13,7 @@ export type OperationExecute = (
 	this: IExecuteFunctions,
 	read: OrchestrationReader,
 	env: OperationEnv,
-) => Promise<IDataObject | IDataObject[]>;
+) => Promise<IDataObject | IDataObject[] | ItemWithBinary>;
 
 /** An operation module: its parameters next to its code. */
 export interface OperationModule {

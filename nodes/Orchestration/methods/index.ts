@@ -1,3 +1,6 @@
-import * as loadOptions from './loadOptions';
+import * as listSearch from './listSearch';
+import * as routeOptions from './loadOptions';
+import * as standingDestinations from './standingDestinations';
 
-export { loadOptions };
+export const loadOptions = { ...routeOptions, ...standingDestinations };
+export { listSearch };

@@ -34,9 +34,10 @@ async function catalogueOf(ctx: ILoadOptionsFunctions): Promise<RoutesCatalogue>
 	return await getRoutesCatalogue(ctx, access);
 }
 
-/** A plain (non-expression) text value of the node being edited, or undefined. */
+/** A plain (non-expression) text value of the node being edited (a picker's value too), or undefined. */
 function chosenValue(ctx: ILoadOptionsFunctions, name: string): string | undefined {
-	const value = ctx.getCurrentNodeParameter(name);
+	const raw = ctx.getCurrentNodeParameter(name);
+	const value = raw !== null && typeof raw === 'object' && '__rl' in raw ? (raw as { value?: unknown }).value : raw;
 	if (typeof value !== 'string' || value === '' || value.startsWith('=')) return undefined;
 	return value;
 }
@@ -78,6 +79,13 @@ function sourcesReaching(catalogue: RoutesCatalogue, destinationId: string): Rou
 
 export async function getSourceChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	return chainOptions(await catalogueOf(this));
+}
+
+/** Refunds go back to the source chain only (spec §4.1: "a source-chain refund address"): the chosen one, else every source chain. */
+export async function getRefundChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const catalogue = await catalogueOf(this);
+	const chain = chosenValue(this, 'sourceChain');
+	return chainOptions(catalogue, chain ? new Set([chain]) : undefined);
 }
 
 export async function getSourceAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -128,3 +128,26 @@ export function explicitIdempotencyKey(key: string | undefined): string | undefi
 	if (problem !== undefined) throw new ProtocolError(problem, { field: 'idempotencyKey', reason: 'invalid_idempotency_key' });
 	return key;
 }
+
+/** Prefix of the key a re-quote is sent under (Quote > Create, "Re-Quote When Expired"). */
+export const REQUOTE_KEY_PREFIX = 'n8n-requote-';
+
+/**
+ * The key of a new quote replacing the expired one replayed under `key`: derived from that key and
+ * the execution, so n8n's Retry On Fail walks the same keys and replays the same new quote, while a
+ * later execution gets a quote of its own. 76 printable ASCII characters.
+ */
+export function requoteIdempotencyKey(key: string, executionId: string | undefined): string {
+	return REQUOTE_KEY_PREFIX + createHash('sha256').update(canonicalJson({ requoteOf: key, executionId })).digest('hex');
+}
+
+/** Prefix of a ZeroConf answer's key: `n8n-zeroconf-<action>-` and a hash of the order id. */
+export const ZEROCONF_KEY_PREFIX = 'n8n-zeroconf-';
+
+/**
+ * The key of an answer to an order's ZeroConf offer (public-notes: X-Idempotency-Key), from the
+ * order and the action only: n8n's retries and re-runs replay the first answer, never a second one.
+ */
+export function zeroconfIdempotencyKey(action: 'accept' | 'decline', orderId: string): string {
+	return `${ZEROCONF_KEY_PREFIX}${action}-${createHash('sha256').update(orderId).digest('hex')}`;
+}

@@ -20,3 +20,12 @@ export const WEBHOOK_RETRY_DELAYS_MS = [
 ] as const;
 /** Default accepted clock skew between the webhook timestamp header and the receiver's clock. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
+/**
+ * Largest tolerance the trigger accepts: a wider window only lets older captured requests verify
+ * (the duplicate check at run time still drops them, but each costs an execution).
+ */
+export const MAX_WEBHOOK_TOLERANCE_SECONDS = 900;
+/** The service caps request bodies at 1 MiB (413 payload_too_large); the trigger hashes no more. */
+export const MAX_WEBHOOK_BODY_BYTES = 1_048_576;
+/** How long the service retries one delivery: the sum of its retry delays (about 33 hours). */
+export const WEBHOOK_RETRY_SCHEDULE_MS = WEBHOOK_RETRY_DELAYS_MS.reduce((sum: number, delay) => sum + delay, 0);

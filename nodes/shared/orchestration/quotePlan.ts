@@ -9,6 +9,7 @@ import { isStablecoin } from './enums';
 import { explicitIdempotencyKey } from './idempotency';
 import { assertWholeCents, decimalToSmallestUnit, withFormattedAmounts, type AmountFormat } from './amounts';
 import type { ZodType } from 'zod';
+import { depositOf, paymentUri } from './paymentUri';
 import { QuoteDraftSchema, type RouteAsset } from './schemas';
 
 /** An offramp delivers over Lightning (orchestration-service.md §1). */
@@ -28,6 +29,8 @@ export interface QuoteInput {
 	/** The key the user set, as text (the reader's), checked here; undefined when unset. */
 	idempotencyKey: string | undefined;
 	isClientKey: boolean;
+	/** Quote > Create: the refund rule of the live service applies (checkRefund). */
+	refundRule?: boolean;
 }
 
 export interface QuotePlan {
@@ -97,6 +100,34 @@ export function assertNoClientFeeFields(body: Record<string, unknown>, isClientK
 	throw new ProtocolError(message, { field, reason: 'client_key_fee_fields_forbidden' });
 }
 
+/** Whether the route needs a refund address: exact_out, or a Lightning destination (public-notes, live service). */
+export function needsRefundAddress(draft: Record<string, unknown>): boolean {
+	return draft.amountMode === 'exact_out' || draft.destinationChain === 'lightning';
+}
+
+/**
+ * The refund rule before sending (public-notes: the live service answers 400 otherwise): a refund
+ * address where the route needs one, and its chain the source chain (spec §4.1 "a source-chain
+ * refund address"), which is also the default. Completes `draft.refundChain` in place.
+ */
+export function checkRefund(draft: Record<string, unknown>): void {
+	const { refundAddress, refundChain, sourceChain } = draft;
+	if (refundAddress === undefined && needsRefundAddress(draft)) {
+		const why = draft.amountMode === 'exact_out' ? 'Exact Out quotes' : 'Lightning destinations';
+		throw new ProtocolError(
+			`is required for ${why}: give an address on the source chain (${String(sourceChain)}) where the service can send the funds back if the order cannot complete`,
+			{ field: 'refundAddress', reason: 'refund_address_required' },
+		);
+	}
+	if (refundChain !== undefined && refundChain !== sourceChain) {
+		throw new ProtocolError(`must be the source chain (${String(sourceChain)}), got ${String(refundChain)}: refunds go back to the chain the deposit was paid on`, {
+			field: 'refundChain',
+			reason: 'refund_chain_not_source',
+		});
+	}
+	if (refundAddress !== undefined && refundChain === undefined) draft.refundChain = sourceChain;
+}
+
 /**
  * Checks the item's quote (or estimate) request against its draft schema; additional fields may add
  * members, never replace the operation's (amount included).
@@ -107,6 +138,7 @@ export function planQuote(input: QuoteInput, draftSchema: ZodType = QuoteDraftSc
 	// The request goes out as built (members in the order set); the schema only checks it.
 	parseRequest(draftSchema, draft);
 	assertNoClientFeeFields(draft, input.isClientKey);
+	if (input.refundRule === true) checkRefund(draft);
 	const idempotencyKey = explicitIdempotencyKey(input.idempotencyKey);
 	return { draft, amount: input.amount, routes: input.amount.format === 'decimal' ? 'required' : 'optional', idempotencyKey };
 }
@@ -197,7 +229,8 @@ export function secondsUntil(expiresAt: unknown, nowMs = Date.now()): number | u
 
 /**
  * A quote for the next node: formatted amounts, `secondsUntilExpiry` (a quote is firm for 2 min,
- * §1) and `depositMemoRequired` (a memo or tag must go with the deposit when present, §2.2).
+ * §1), `depositMemoRequired` (a memo or tag must go with the deposit when present, §2.2) and
+ * `paymentUri` (the deposit as a wallet link, paymentUri.ts; null where no standard one fits).
  */
 export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: QuoteSides, nowMs = Date.now()): T {
 	const out: Record<string, unknown> = formatQuoteAmounts(body, sides);
@@ -205,6 +238,67 @@ export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: Q
 	if (seconds !== undefined) out.secondsUntilExpiry = seconds;
 	if ('depositAddress' in body) {
 		out.depositMemoRequired = typeof body.depositMemo === 'string' && body.depositMemo.trim() !== '';
+		const deposit = depositOf(body, sides.source);
+		out.paymentUri = (deposit && paymentUri(deposit)) ?? null;
 	}
 	return out as T;
+}
+
+// ---------------------------------------------------------------- is the quote still payable
+
+/** The margin a quote must still have, at most: a quote lives 2 minutes (§1), a margin near that refuses every quote. */
+export const EXPIRY_MARGIN_MAX_SECONDS = 90;
+export const EXPIRY_MARGIN_DEFAULT_SECONDS = 0;
+
+export interface PayableCheck {
+	/** The service replayed an earlier answer to this key (public-notes: X-Idempotency-Replayed: true). */
+	replayed: boolean;
+	/** Seconds the quote must still be firm for the next steps (0..EXPIRY_MARGIN_MAX_SECONDS). */
+	marginSeconds: number;
+	nowMs?: number;
+}
+
+/** Why a quote answer must not be paid (expired, or firm for less than the margin), with the next step; undefined when payable. */
+export interface UnpayableQuote {
+	message: string;
+	nextStep: string;
+	/** Only a replayed answer is cured by a new key; a fresh one would come back the same. */
+	requotable: boolean;
+}
+
+/** The X-Idempotency-Replayed header as the transport passes it (lower-case name, text or list). */
+export function isReplayed(headers: Record<string, unknown> | undefined): boolean {
+	const raw = headers?.['x-idempotency-replayed'];
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	return typeof value === 'string' && value.trim().toLowerCase() === 'true';
+}
+
+/**
+ * A quote is payable until `expiresAt` (§1, §2.2); a replayed answer (public-notes) can be long
+ * expired, and paying its deposit address would pay a dead quote. Needs `marginSeconds` of life left.
+ */
+export function unpayableQuote(body: Record<string, unknown>, check: PayableCheck): UnpayableQuote | undefined {
+	const nowMs = check.nowMs ?? Date.now();
+	const expiresMs = typeof body.expiresAt === 'string' ? Date.parse(body.expiresAt) : Number.NaN;
+	if (Number.isNaN(expiresMs)) return undefined;
+	const left = Math.floor((expiresMs - nowMs) / 1000);
+	if (left >= check.marginSeconds && expiresMs > nowMs) return undefined;
+	const quote = `Quote ${typeof body.quoteId === 'string' ? body.quoteId : '(no quoteId)'}`;
+	const when =
+		expiresMs <= nowMs
+			? `expired at ${body.expiresAt as string} (${Math.floor((nowMs - expiresMs) / 1000)} s ago)`
+			: `expires at ${body.expiresAt as string}, in ${left} s, less than the margin of ${check.marginSeconds} s ("Expiry Margin (Seconds)")`;
+	if (check.replayed) {
+		return {
+			message: `${quote} ${when}: the service replayed an earlier answer to this idempotency key, so its deposit address must not be paid`,
+			nextStep:
+				'Give this payout a new Idempotency Key (for example with the recipient and the date in it), or turn on the option "Re-Quote When Expired" to get a new quote under a key derived from this one.',
+			requotable: true,
+		};
+	}
+	return {
+		message: `${quote} ${when}, so its deposit address must not be paid`,
+		nextStep: 'Run the step again for a new quote, or lower "Expiry Margin (Seconds)" (a quote is firm for 2 minutes).',
+		requotable: false,
+	};
 }

@@ -8,8 +8,6 @@ import {
 	AMOUNT_MODES,
 	CHAINS,
 	DELIVERY_MODES,
-	FEE_PAYOUT_LEGS,
-	FEE_PAYOUT_ROLES,
 	PRICE_LOCK_MODES,
 	canonicalOrderStatus,
 	isFinalOrderStatus,
@@ -17,6 +15,7 @@ import {
 	normalizeAssetInput,
 } from './enums';
 import { isDigits, MAX_AMOUNT_LENGTH } from './amounts';
+import { RouteSetSchema } from './routeSets';
 import { parseWithSchema } from '../errors';
 
 // ---------------------------------------------------------------- bounds (spec 8)
@@ -280,18 +279,6 @@ export type WebhookCreateRequest = z.infer<typeof WebhookCreateRequestSchema>;
 export const OptStr = z.string().nullable().optional();
 export const OptAmount = AmountSchema.nullable().optional();
 
-/** The element shape of route arrays is not shown (spec 2.3): an id string or an object. */
-export const RouteTargetSchema = z.union([z.string(), z.object({}).passthrough()]);
-export type RouteTarget = z.infer<typeof RouteTargetSchema>;
-
-/** Best-effort `<chain>:<asset>` of a route target: the string, or an object's id / chain+asset. */
-export function routeTargetId(target: RouteTarget): string | undefined {
-	if (typeof target === 'string') return target;
-	const { id, chain, asset } = target as { id?: unknown; chain?: unknown; asset?: unknown };
-	if (typeof id === 'string') return id;
-	return typeof chain === 'string' && typeof asset === 'string' ? `${chain}:${asset}` : undefined;
-}
-
 /** spec 2.3 route asset entry. Display fields are optional: nothing depends on them. */
 export const RouteAssetSchema = z
 	.object({
@@ -307,9 +294,9 @@ export const RouteAssetSchema = z
 		chainIcon: z.string().optional(),
 		route: z
 			.object({
-				to: z.union([z.literal('all'), z.array(RouteTargetSchema)]),
-				exactOutTo: z.array(RouteTargetSchema).optional(),
-				fixedTo: z.array(RouteTargetSchema).optional(),
+				to: RouteSetSchema,
+				exactOutTo: RouteSetSchema.optional(),
+				fixedTo: RouteSetSchema.optional(),
 			})
 			.passthrough(),
 	})
@@ -320,12 +307,16 @@ export type RouteAsset = z.infer<typeof RouteAssetSchema>;
 export const WebhookCreateResponseSchema = z.object({ webhookId: NonEmpty, secret: NonEmpty }).passthrough();
 export type WebhookCreateResponse = z.infer<typeof WebhookCreateResponseSchema>;
 
-/** spec 2.10 `feePayouts.entries[*]`; the split amounts are null on recipient_payout entries. */
+/**
+ * spec 2.10 `feePayouts.entries[*]`; the split amounts are null on recipient_payout entries. `role`
+ * and `leg` are open sets (FEE_PAYOUT_ROLES, FEE_PAYOUT_LEGS are the known values): the live service
+ * adds kinds, and an unknown one must not fail the read (README: unknown values pass through).
+ */
 export const FeePayoutEntrySchema = z
 	.object({
-		role: z.enum(FEE_PAYOUT_ROLES),
+		role: z.string(),
 		affiliateId: OptStr,
-		leg: z.enum(FEE_PAYOUT_LEGS),
+		leg: z.string(),
 		amount: AmountSchema,
 		platformCutAmount: OptAmount,
 		recipientAmount: OptAmount,

@@ -37,7 +37,7 @@ export function registerCatalogueEndpoints(app: FastifyInstance, ctx: Orchestrat
 		const routes: Array<Record<string, unknown>> = [];
 		for (const src of entries) {
 			if ((q.sourceChain && q.sourceChain !== src.chain) || !assetMatches(q.sourceAsset, src)) continue;
-			const targets = src.to === 'all' ? entries.filter((e) => e.id !== src.id) : src.to.map((id) => byId.get(id));
+			const targets = src.to === 'all' ? entries.filter((e) => ctx.catalogue.reaches(src, e, 'to')) : src.to.map((id) => byId.get(id));
 			for (const dst of targets) {
 				if (!dst || (q.destinationChain && q.destinationChain !== dst.chain) || !assetMatches(q.destinationAsset, dst)) continue;
 				const { minAmount, maxAmount } = routeLimits(src, dst);

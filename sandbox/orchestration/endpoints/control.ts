@@ -5,7 +5,7 @@ import { PUBLIC_STATUSES } from '../../../nodes/shared/orchestration/enums';
 import { mergeSwitches, SwitchesSchema } from '../../config';
 import { type FaultInjector, FaultRuleSchema } from '../../faults';
 import type { OrchestrationContext } from '../context';
-import { simulateDeposit } from '../deposits';
+import { simulatedTxHash, simulateDeposit } from '../deposits';
 import { badRequest, notFound, parseInput } from '../errors';
 import { orderSnapshot, statusView } from '../order-view';
 import { OUTCOMES } from '../state';
@@ -15,6 +15,8 @@ const DepositSchema = z.object({
 	amount: z.string().regex(/^[1-9][0-9]*$/, 'must be a positive integer string in smallest units'),
 	outcome: z.enum(OUTCOMES).optional(),
 	autoAdvance: z.boolean().optional(),
+	/** The deposit transaction; one is made up when absent (status by txHash + sourceChain). */
+	txHash: z.string().min(1).max(200).optional(),
 });
 
 const RedeliverSchema = z.object({ url: z.string().url().optional() });
@@ -33,9 +35,18 @@ const ReportSchema = z.object({
 	omitStages: z.boolean().optional(),
 	// an oversized amount text, for tests of what a client does with hostile response fields
 	amountIn: z.string().min(1).max(2_000_000).optional(),
+	// fee payout entries as the live service may write them (roles and legs the spec does not list)
+	feePayouts: z.object({ entries: z.array(z.record(z.unknown())).max(50) }).optional(),
 });
 
 type Query = Record<string, string | undefined>;
+
+/** The chain a deposit address belongs to (its quote's source), for a made-up transaction id. */
+function depositChainOf(ctx: OrchestrationContext, depositAddress: string): string {
+	const quoteId = ctx.state.quotesByDeposit.get(depositAddress);
+	const quote = quoteId ? ctx.state.quotes.get(quoteId) : undefined;
+	return quote?.source.chain ?? (depositAddress.startsWith('bc1') ? 'bitcoin' : 'ethereum');
+}
 
 /** Control endpoints under /sandbox (no auth): seeds, switches, faults, records, deposits, order moves. */
 export function registerControlEndpoints(app: FastifyInstance, ctx: OrchestrationContext, keysJson: () => unknown, reset: () => void): void {
@@ -103,7 +114,10 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 	app.get('/sandbox/orders/:id', async (request) => {
 		const order = ctx.state.orders.get((request.params as { id: string }).id);
 		if (!order) throw notFound('order not found');
-		return { ...statusView(order, 'nested'), origin: order.origin, partnerId: order.partnerId, paused: order.paused, remainingPlan: order.plan };
+		return {
+			...statusView(order, 'nested'), origin: order.origin, partnerId: order.partnerId, paused: order.paused, remainingPlan: order.plan,
+			statusHistory: order.history, depositTxHash: order.depositTxHash ?? null,
+		};
 	});
 
 	// Registrations without their secrets (spec §2.9: the secret is shown once).
@@ -147,8 +161,10 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 
 	app.post('/sandbox/deposits', async (request, reply) => {
 		const body = parseInput(DepositSchema, request.body);
-		const order = simulateDeposit(ctx, body.depositAddress, BigInt(body.amount), body);
-		return reply.code(201).send({ orderId: order.id, order: orderSnapshot(order) });
+		const chain = depositChainOf(ctx, body.depositAddress);
+		const txHash = body.txHash ?? simulatedTxHash(chain);
+		const order = simulateDeposit(ctx, body.depositAddress, BigInt(body.amount), { ...body, txHash });
+		return reply.code(201).send({ orderId: order.id, txHash: order.depositTxHash ?? txHash, sourceChain: order.source.chain, order: orderSnapshot(order) });
 	});
 
 	// How the status view reports an order from now on (the order itself does not change).

@@ -45,7 +45,8 @@ export function registerOrderEndpoints(app: FastifyInstance, ctx: OrchestrationC
 			if (!order) {
 				assertQuoteLive(ctx, quote);
 				checkSourceReference(quote, body);
-				order = orderFromQuote(ctx, quote, { amountPaid: BigInt(quote.response.amountIn as string) });
+				const txHash = body.txHash ?? body.bitcoinTxid ?? body.sparkTxHash;
+				order = orderFromQuote(ctx, quote, { amountPaid: BigInt(quote.response.amountIn as string) }, { txHash });
 			}
 			const readToken = caller?.type === 'client' ? issueReadToken(ctx, caller, 'order', order.id) : undefined;
 			return { status: 200, body: { orderId: order.id, status: 'processing', quoteId: quote.quoteId, ...(readToken ? { readToken } : {}) } };

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isFinalStatus } from '../../../nodes/shared/orchestration/enums';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
 import { ApiError, badRequest, notFound } from '../errors';
@@ -8,6 +7,8 @@ import type { OrderRecord, QuoteRecord } from '../state';
 import { type ReadTarget, requireReadToken } from '../tokens';
 
 const HEARTBEAT_MS = 15_000;
+/** public-notes: the server closes the stream after these; `unfulfilled` may still resume, so it stays open. */
+const CLOSES_STREAM: ReadonlySet<string> = new Set(['completed', 'failed', 'refunded']);
 
 type Query = Record<string, string | undefined>;
 
@@ -52,12 +53,32 @@ function checkReadToken(ctx: OrchestrationContext, caller: Caller | undefined, r
 	if (caller) requireReadToken(ctx, caller, readTokenOf(request), target);
 }
 
+/** The order whose deposit transaction is `txHash` on `sourceChain` (hex hashes compared in any case). */
+function statusByDeposit(
+	ctx: OrchestrationContext,
+	caller: Caller | undefined,
+	request: FastifyRequest,
+	txHash: string | undefined,
+	sourceChain: string | undefined,
+): Record<string, unknown> {
+	if (!txHash || !sourceChain) throw badRequest('txHash and sourceChain go together: give both', 'invalid_query');
+	const wanted = txHash.toLowerCase();
+	const order = [...ctx.state.orders.values()].find((o) => o.source.chain === sourceChain && o.depositTxHash?.toLowerCase() === wanted);
+	checkReadToken(ctx, caller, request, { orderId: order?.id, quoteId: order?.quoteId ?? undefined });
+	if (!order || !visible(caller, order.partnerId)) {
+		throw caller ? notFound(`no order for deposit transaction ${txHash} on ${sourceChain}`) : notVisible(caller, 'order');
+	}
+	return statusView(order, ctx.switches.statusShape);
+}
+
 export function registerStatusEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
-	// spec §4.6: by order `id` or by `quoteId`; before funding a quote-based poll answers 404 not_found
+	// spec §4.6: by order `id` or by `quoteId`; before funding a quote-based poll answers 404 not_found.
+	// public-notes: or by `txHash` + `sourceChain`, the order a deposit transaction created.
 	app.get('/v1/orchestration/status', async (request) => {
 		const caller = readerOf(ctx, request);
-		const { id, quoteId } = request.query as Query;
-		if (!id && !quoteId) throw badRequest('give the order id or quoteId as a query parameter', 'invalid_query');
+		const { id, quoteId, txHash, sourceChain } = request.query as Query;
+		if (txHash !== undefined || sourceChain !== undefined) return statusByDeposit(ctx, caller, request, txHash, sourceChain);
+		if (!id && !quoteId) throw badRequest('give the order id, quoteId, or txHash with sourceChain as query parameters', 'invalid_query');
 		if (id) {
 			const order = ctx.state.orders.get(id);
 			checkReadToken(ctx, caller, request, { orderId: id, quoteId: order?.quoteId });
@@ -102,9 +123,10 @@ export function registerStatusEndpoints(app: FastifyInstance, ctx: Orchestration
 		const onStatus = (orderId: string, status: string) => {
 			if (orderId !== id) return;
 			frame('status', { status });
-			if (isFinalStatus(status)) finish();
+			if (CLOSES_STREAM.has(status)) finish();
 		};
-		const heartbeat = setInterval(() => frame('heartbeat', {}), Math.max(1, ctx.clock.duration(HEARTBEAT_MS)));
+		// switches.sseHeartbeatMs (spec ms, scaled like every duration) lets tests space heartbeats out or bring them closer.
+		const heartbeat = setInterval(() => frame('heartbeat', {}), Math.max(1, ctx.clock.duration(ctx.switches.sseHeartbeatMs ?? HEARTBEAT_MS)));
 		heartbeat.unref();
 		ctx.events.on('status', onStatus);
 		request.raw.on('close', finish);

@@ -163,7 +163,8 @@ export function gatewayHarness(
 		executionId: opts.executionId ?? `exec-${randomBytes(4).toString('hex')}`,
 		continueOnFail: opts.continueOnFail,
 		nodeName: opts.nodeName,
-		typeVersion: opts.typeVersion,
+		// The suites wait through the Options of versions 1-1.1 (WAIT); version 1.2's shared wait parameters are tested by name.
+		typeVersion: opts.typeVersion ?? 1.1,
 	});
 }
 

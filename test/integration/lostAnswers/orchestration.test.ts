@@ -28,6 +28,8 @@ const ordersOfQuote = async (quoteId: string) => ((await get('/sandbox/orders'))
 
 interface MutatingOperation {
 	name: string;
+	/** POST unless told. */
+	method?: string;
 	/** The route as the sandbox registers it (fault path and request-log filter). */
 	route: string;
 	parameters: () => Promise<INodeParameters>;
@@ -54,7 +56,39 @@ async function handlerRuns(route: string, key: string): Promise<number> {
 	return requests.filter((r) => !r.replayed && r.status < 300).length;
 }
 
+const SERVER = { authorization: 'Bearer fn_sandbox_server_partner1' };
+const claimsOf = async (affiliateId: string): Promise<any[]> =>
+	((await (await fetch(`${sb.orchestrationUrl}/v1/affiliates/${affiliateId}/claims`, { headers: SERVER })).json()) as any).claims;
+
 const OPERATIONS: MutatingOperation[] = [
+	{
+		name: 'affiliate.claim',
+		route: '/v1/affiliates/:affiliateId/claim',
+		parameters: async () => {
+			await fetch(`${sb.orchestrationUrl}/sandbox/affiliates/aff_sandbox_beta/accrue`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ amount: '5000000' }),
+			});
+			return { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_beta' };
+		},
+		effects: async () => {
+			const claims = await claimsOf('aff_sandbox_beta');
+			return { count: claims.length, firstId: claims[0]?.claimId };
+		},
+		idOf: (out) => out.claimId,
+	},
+	{
+		name: 'standingAddress.createOrGet',
+		method: 'PUT',
+		route: '/v1/standing-deposit-addresses/:ref',
+		parameters: async () => ({ resource: 'standingAddress', operation: 'createOrGet', reference: 'lost-1', destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: ADDR.evm }),
+		effects: async (key) => {
+			const read = (await (await fetch(`${sb.orchestrationUrl}/v1/standing-deposit-addresses/lost-1`, { headers: SERVER })).json()) as any;
+			return { count: await handlerRuns('/v1/standing-deposit-addresses/:ref', key), firstId: read.standingAddressId };
+		},
+		idOf: (out) => out.standingAddressId,
+	},
 	{
 		name: 'quote.create',
 		route: '/v1/orchestration/quote',
@@ -120,7 +154,7 @@ const OPERATIONS: MutatingOperation[] = [
 async function runLost(op: MutatingOperation, fault: Record<string, unknown>): Promise<void> {
 	const parameters = await op.parameters();
 	await control(sb).clearRequests();
-	await control(sb).fault({ method: 'POST', path: op.route, ...fault });
+	await control(sb).fault({ method: op.method ?? 'POST', path: op.route, ...fault });
 	const [out] = await run(orchestrationNode({ sb, parameters }));
 
 	const attempts = await control(sb).requests({ path: op.route });

@@ -20,7 +20,8 @@ function lightningQuote(overrides: INodeParameters = {}, options: Record<string,
 		destinationChain: 'lightning',
 		destinationAsset: 'BTC',
 		recipientAddress: 'alice@example.com',
-		options: { amountlessInvoice: true, refundAddress: ADDR.evm, ...options },
+		refundAddress: ADDR.evm,
+		options: { amountlessInvoice: true, ...options },
 		...overrides,
 	});
 }

@@ -130,7 +130,7 @@ describe('text parameters refuse objects, arrays and booleans instead of sending
 		['quoteId', { resource: 'order', operation: 'submit', quoteId: '={{ ["q_1"] }}', txHash: '0x01' }, 'an array'],
 		['txHash', { resource: 'order', operation: 'submit', quoteId: 'q_1', txHash: '={{ true }}' }, 'a boolean'],
 		['id', { resource: 'order', operation: 'getStatus', id: '={{ { id: 1 } }}' }, 'an object'],
-		['refundAddress', quoteParams({ options: { refundAddress: '={{ {} }}' } }), 'an object'],
+		['refundAddress', quoteParams({ refundAddress: '={{ {} }}' }), 'an object'],
 		['accumulationAddressId', { resource: 'accumulationAddress', operation: 'get', accumulationAddressId: '={{ {} }}' }, 'an object'],
 	])('%s', async (field, parameters, kind) => {
 		await refused(parameters as INodeParameters, `Invalid "${field}" in item 0: must be text, got ${kind}; pass a string (an expression must resolve to text)`);
@@ -149,9 +149,9 @@ describe('Amount Format: Decimal by default for new nodes, smallest units kept f
 		return rest;
 	};
 
-	it('version 2 (the default for new nodes) reads 125.5 as decimal USDC', async () => {
+	it('version 2 on (3, the default for new nodes) reads 125.5 as decimal USDC', async () => {
 		const h = orchestrationNode({ sb, parameters: noFormat('125.5') });
-		expect(h.node.typeVersion).toBe(2);
+		expect(h.node.typeVersion).toBe(3);
 		expect(h.node.parameters.amountFormat).toBe('decimal');
 		const [out] = await run(h);
 		expect((await sentBody('/v1/orchestration/quote')).amount).toBe('125500000');

@@ -120,7 +120,8 @@ describe('order.getStatus', () => {
 			orchestrationNode({ sb, key: CLIENT_ALL, parameters: { resource: 'order', operation: 'getStatus', lookupBy: 'quoteId', quoteId: '={{ $json.quoteId }}' } });
 		const before = await runError(node(), [{ json: q }]);
 		expect(before.message).toMatch(/^not_found: /);
-		expect(before.description).toBe('Nothing with this identifier exists for this partner.');
+		// issue 21: the hint points to Get by Quote instead of saying nothing exists
+		expect(before.description).toMatch(/^A quote has no order until its deposit is detected\. Use Order > Get by Quote/);
 		await control(sb).deposit({ depositAddress: q.depositAddress, amount: q.amountIn });
 		const [after] = await run(node(), [{ json: q }]);
 		expect(after).toMatchObject({ quoteId: q.quoteId, status: 'processing', readToken: q.readToken });
@@ -153,7 +154,8 @@ describe('order.getStatus waiting until final', () => {
 		const order = await submit(await quote());
 		const before = (await control(sb).requests({ path: '/v1/orchestration/status' })).length;
 		const started = Date.now();
-		const waiting = run(statusNode(SERVER_KEY, { waitUntilFinal: true, pollIntervalSeconds: 1, waitTimeoutSeconds: 30 }), [{ json: order }]);
+		// Follow By: Polling (version 3 follows the event stream by default: test/integration/orchestration/wait.test.ts)
+		const waiting = run(statusNode(SERVER_KEY, { waitUntilFinal: true, followBy: 'polling', pollIntervalSeconds: 1, waitTimeoutSeconds: 30 }), [{ json: order }]);
 		await new Promise((r) => setTimeout(r, 500));
 		await control(sb).advance(order.orderId as string, 'completed');
 		const [out] = await waiting;

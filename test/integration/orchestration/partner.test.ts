@@ -28,7 +28,7 @@ const node = (parameters: INodeParameters, key = SERVER_KEY) => orchestrationNod
 
 describe('affiliate.getAll', () => {
 	it('lists every affiliate for a server key, one item each, cut to the limit', async () => {
-		const all = await run(node({ resource: 'affiliate', operation: 'getAll', returnAll: true }));
+		const all = await run(node({ resource: 'affiliate', operation: 'getAll', returnAll: true, includeDisabled: true }));
 		expect(all.map((a) => a.affiliateId)).toEqual(['aff_sandbox_alpha', 'aff_sandbox_beta', 'aff_sandbox_retired']);
 		expect(all[0]).toMatchObject({ feeBps: 50, payoutChain: 'base', enabled: true, createdAt: expect.any(String) });
 		expect(await run(node({ resource: 'affiliate', operation: 'getAll', limit: 2 }))).toHaveLength(2);
@@ -131,23 +131,27 @@ describe('node description', () => {
 		);
 		expect(operations).toEqual({
 			accumulationAddress: ['get', 'reindex', 'sync'],
-			affiliate: ['getAll'],
+			affiliate: ['claim', 'disable', 'getAll', 'getClaims', 'upsert'],
 			liquidationAddress: ['get', 'getAll'],
-			order: ['createOnramp', 'getStatus', 'submit'],
+			order: ['acceptZeroconfOffer', 'createOnramp', 'declineZeroconfOffer', 'getByQuote', 'getStatus', 'submit'],
 			quote: ['create', 'createOfframp', 'estimate'],
 			route: ['getAll', 'getLimits'],
-			webhook: ['create'],
+			standingAddress: ['createOrGet', 'get', 'getDestinations'],
+			webhook: ['create', 'delete'],
 		});
 	});
 
 	it('marks the legacy resources deprecated and follows n8n conventions', () => {
-		for (const legacy of options('resource').filter((r) => /Address/.test(r.value))) {
+		for (const legacy of options('resource').filter((r) => /^(accumulation|liquidation)Address$/.test(r.value))) {
 			expect(legacy.name).toMatch(/\(Deprecated\)$/);
 			expect(legacy.description).toMatch(/standing deposit addresses/);
 		}
 		for (const op of [...options('operation', 'accumulationAddress'), ...options('operation', 'liquidationAddress')]) {
 			expect(op.description).toMatch(/^Deprecated: /);
 		}
+		const notices = description.properties.filter((p) => p.name === 'deprecationNotice');
+		expect(notices.map((n) => n.displayOptions?.show?.resource)).toEqual([['accumulationAddress'], ['liquidationAddress']]);
+		for (const n of notices) expect(n).toMatchObject({ type: 'notice', displayName: expect.stringMatching(/use the Standing Deposit Address resource/) });
 		expect(description.usableAsTool).toBe(true);
 		expect(description.subtitle).toContain('$parameter["operation"]');
 		expect(description.icon).toEqual({ light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' });

@@ -128,7 +128,7 @@ describe('quote.create', () => {
 			recipientAddress: ADDR.evm,
 			amountMode: 'exact_out',
 			amountFormat: 'decimal',
-			options: { refundAddress: ADDR.bitcoin },
+			refundAddress: ADDR.bitcoin,
 		};
 		const [out] = await run(orchestrationNode({ sb, parameters: quoteParams({ ...base, amount: '25.5' }) }));
 		expect(out).toMatchObject({ estimatedOut: '25500000', estimatedOutFormatted: '25.5', amountMode: 'exact_out' });

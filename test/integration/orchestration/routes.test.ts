@@ -22,7 +22,7 @@ interface Entry {
 	assetDisplayName: string;
 	chainDisplayName: string;
 	decimals: number;
-	route: { to: 'all' | string[]; exactOutTo: string[]; fixedTo: string[] };
+	route: { to: 'all' | string[] | { except: string[] }; exactOutTo: string[]; fixedTo: string[] };
 }
 
 let sb: Sandbox;
@@ -41,7 +41,8 @@ beforeEach(async () => {
 const routesFetches = async () => (await control(sb).requests({ path: '/v2/orchestration/routes' })).length;
 const getAll = (parameters: INodeParameters = {}, key = SERVER_KEY) =>
 	run(orchestrationNode({ sb, key, parameters: { resource: 'route', operation: 'getAll', returnAll: true, ...parameters } }));
-const reaches = (e: Entry, id: string) => e.route.to === 'all' || e.route.to.includes(id);
+const reaches = (e: Entry, id: string) =>
+	e.route.to === 'all' ? e.id !== id : Array.isArray(e.route.to) ? e.route.to.includes(id) : e.id !== id && !e.route.to.except.includes(id);
 const byId = (id: string) => listing.find((e) => e.id === id) as Entry;
 
 describe('route.getAll', () => {
@@ -127,7 +128,13 @@ describe('dropdowns from the routes listing', () => {
 		expect(new Set(values(fixed))).toEqual(new Set(source.route.fixedTo.map((id) => id.split(':')[0])));
 		expect(await load('getDestinationChains', { sourceChain: 'bsc', sourceAsset: 'WBNB' })).toEqual([]);
 		// route.to = "all": every chain
-		expect((await load('getDestinationChains', { sourceChain: 'base', sourceAsset: 'USDC' })).length).toBe(new Set(listing.map((e) => e.chain)).size);
+		expect((await load('getDestinationChains', { sourceChain: 'ethereum', sourceAsset: 'USDC' })).length).toBe(new Set(listing.map((e) => e.chain)).size);
+		// route.to = {except: ["litecoin:LTC"]} (public-notes "Routes listing (v2)"): every chain but the excepted asset's
+		expect(byId('base:USDC').route.to).toEqual({ except: ['litecoin:LTC'] });
+		const fromBase = values(await load('getDestinationChains', { sourceChain: 'base', sourceAsset: 'USDC' }));
+		expect(fromBase).not.toContain('litecoin');
+		expect(fromBase.length).toBe(new Set(listing.map((e) => e.chain)).size - 1);
+		expect(values(await load('getDestinationAssets', { sourceChain: 'base', sourceAsset: 'USDC', destinationChain: 'bitcoin' }))).toEqual(['BTC']);
 	});
 
 	it('does not filter on a source given by expression', async () => {
@@ -138,7 +145,7 @@ describe('dropdowns from the routes listing', () => {
 	it('fixes the Lightning side of onramps and offramps', async () => {
 		const onramp = await load('getOnrampDestinationAssets', { destinationChain: 'base' });
 		const lightning = byId('lightning:BTC');
-		const reachable = lightning.route.to === 'all' ? listing.map((e) => e.id) : lightning.route.to;
+		const reachable = listing.map((e) => e.id).filter((id) => reaches(lightning, id));
 		expect(new Set(values(onramp))).toEqual(new Set(reachable.filter((id) => id.startsWith('base:')).map((id) => id.split(':')[1])));
 		const offramp = await load('getOfframpSourceChains');
 		expect(new Set(values(offramp))).toEqual(new Set(listing.filter((e) => reaches(e, 'lightning:BTC')).map((e) => e.chain)));

@@ -44,6 +44,8 @@ describe('Orchestration as an AI-agent tool', () => {
 		['Quote > Create', quoteParams()],
 		['Accumulation Address (Deprecated) > Reindex', { resource: 'accumulationAddress', operation: 'reindex', idOrAddress: 'acc_1' }],
 		['Accumulation Address (Deprecated) > Sync', { resource: 'accumulationAddress', operation: 'sync' }],
+		['Affiliate > Claim', { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' }],
+		['Webhook > Delete', { resource: 'webhook', operation: 'delete', webhookId: 'wh_1' }],
 	])('%s is refused by default, before any request', async (label, parameters) => {
 		const call = await asTool(parameters);
 		expect(call.toolNode.type).toBe('CUSTOM.orchestrationTool');
@@ -91,9 +93,22 @@ describe('Orchestration as an AI-agent tool', () => {
 	});
 });
 
-/** The HTTP methods an operation's own file sends (`method: 'POST'`); reads go through GET helpers. */
-function methodsIn(file: string): string[] {
-	return [...fs.readFileSync(file, 'utf8').matchAll(/method: '([A-Z]+)'/g)].map((m) => m[1]);
+/**
+ * The HTTP methods an operation's own files send (`method: 'POST'`): `<operation>.ts` and the parts
+ * it is split into, `<operation><Part>.ts` that are not operations themselves (intent/execute.ts:
+ * executeInput.ts, executeSubmit.ts); reads go through GET helpers.
+ */
+function methodsIn(file: string, operations: string[]): string[] {
+	const dir = path.dirname(file);
+	const operation = path.basename(file, '.ts');
+	const isPart = (f: string) => new RegExp(`^${operation}[A-Z]\\w*\\.ts$`).test(f) && !operations.includes(path.basename(f, '.ts'));
+	const parts = fs.readdirSync(dir).filter((f) => f === `${operation}.ts` || isPart(f));
+	// Helpers of the same folder the operation imports (e.g. one request shared by two operations).
+	const own = fs.readFileSync(path.join(dir, `${operation}.ts`), 'utf8');
+	for (const m of own.matchAll(/from '\.\/(\w+)'/g)) {
+		if (!operations.includes(m[1]) && fs.existsSync(path.join(dir, `${m[1]}.ts`)) && !parts.includes(`${m[1]}.ts`)) parts.push(`${m[1]}.ts`);
+	}
+	return parts.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/method: '([A-Z]+)'/g)].map((m) => m[1]));
 }
 
 /** `Resource > Operation` as the node shows them. */
@@ -118,7 +133,7 @@ describe.each([
 		for (const { resource, operation } of all) {
 			const file = path.join(root, resource, `${operation}.ts`);
 			expect({ file, exists: fs.existsSync(file) }).toEqual({ file, exists: true });
-			const acts = methodsIn(file).some((m) => m !== 'GET' && m !== 'HEAD');
+			const acts = methodsIn(file, Object.keys(resources[resource])).some((m) => m !== 'GET' && m !== 'HEAD');
 			const key = `${resource}.${operation}`;
 			expect({ key, label: toolActions[key] }).toEqual({ key, label: acts ? labelOf(node, resource, operation) : undefined });
 		}

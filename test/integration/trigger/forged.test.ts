@@ -3,7 +3,7 @@
  * exactly one. Deliveries go over real HTTP to the node's webhook served like n8n serves it.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { runWebhook, startWebhookServer, type WebhookServer } from '../../harness/n8n';
+import { runWebhook, type WebhookServer } from '../../harness/n8n';
 import { PUBLIC_KEYS, badDeliveries, replayCases, type BadDelivery } from './corpus';
 import {
 	deliverInMemory,
@@ -13,6 +13,10 @@ import {
 	n8nLogger,
 	nodeStaticData,
 	post,
+	serveTrigger,
+	effectiveRuns,
+	completeRun,
+	inOtherProcess,
 	sign,
 	signedHeaders,
 	sleep,
@@ -73,8 +77,8 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 		['a duplicate window of one event (keys evicted at once)', { deduplicationWindow: 1 }],
 	])('starts nothing from any replayed delivery, to either URL, with %s', async (_label, options) => {
 		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options } });
-		const production = await startWebhookServer(h);
-		const test = await startWebhookServer(h, { isTest: true });
+		const production = await serveTrigger(h);
+		const test = await serveTrigger(h, { isTest: true });
 		servers.push(production, test);
 		const cases = replayCases(SECRET, Date.now(), REPLAYED_EVENTS);
 		const answers: string[] = [];
@@ -83,14 +87,16 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			const replay = await post(c.toTestUrl ? test.url : production.url, c.body, c.replayHeaders);
 			answers.push(`${replay.status} ${replay.json?.ignored}`);
 		}
-		expect(answers).toEqual(cases.map(() => '200 replay'));
+		// The process that ran the original answers its replay itself; nothing runs twice downstream.
+		expect(answers).toEqual(cases.map(() => '200 duplicate'));
 		expect(production.runs).toHaveLength(cases.length);
+		expect(effectiveRuns(production)).toHaveLength(cases.length);
 		expect(test.runs).toHaveLength(0);
 	});
 
 	it('rejects every bad delivery with its status and reason and starts no run (existing endpoint)', async () => {
 		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
-		const server = await startWebhookServer(h);
+		const server = await serveTrigger(h);
 		servers.push(server);
 		const { failures, sent } = await sendCorpus(server, SECRET);
 		expect(failures).toEqual([]);
@@ -124,7 +130,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			},
 		});
 		expect(nodeStaticData(h).secret).toBe(SECRET);
-		const server = await startWebhookServer(h);
+		const server = await serveTrigger(h);
 		servers.push(server);
 		const { failures } = await sendCorpus(server, SECRET);
 		expect(failures).toEqual([]);
@@ -195,13 +201,13 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 	describe('replays and the clock window', () => {
 		it('answers a replay inside the tolerance 200 as a replay, and 401 stale once the tolerance has passed', async () => {
 			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { toleranceSeconds: 1 } } });
-			const server = await startWebhookServer(h);
+			const server = await serveTrigger(h);
 			servers.push(server);
 			const body = JSON.stringify(envelope());
 			const headers = signedHeaders(SECRET, body);
 			expect((await post(server.url, body, headers)).status).toBe(200);
 			const replay = await post(server.url, body, headers);
-			expect([replay.status, replay.json?.ignored]).toEqual([200, 'replay']);
+			expect([replay.status, replay.json?.ignored]).toEqual([200, 'duplicate']);
 			await sleep(1200);
 			const late = await post(server.url, body, headers);
 			expect([late.status, late.json?.error]).toEqual([401, 'stale_timestamp']);
@@ -210,7 +216,7 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 
 		it('accepts deliveries just inside the tolerance, either side of the clock', async () => {
 			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
-			const server = await startWebhookServer(h);
+			const server = await serveTrigger(h);
 			servers.push(server);
 			for (const offset of [-(TOLERANCE - 1) * 1000, (TOLERANCE - 1) * 1000]) {
 				const body = JSON.stringify(envelope());
@@ -223,44 +229,44 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 			const h = triggerHarness({
 				parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { deduplicate: false } },
 			});
-			const server = await startWebhookServer(h);
+			const server = await serveTrigger(h);
 			servers.push(server);
 			const body = JSON.stringify(envelope());
 			const headers = signedHeaders(SECRET, body);
 			await post(server.url, body, headers);
 			const replays = await Promise.all([1, 2, 3].map(() => post(server.url, body, headers)));
-			expect(replays.map((r) => r.json?.ignored)).toEqual(['replay', 'replay', 'replay']);
+			expect(replays.map((r) => r.json?.ignored)).toEqual(['duplicate', 'duplicate', 'duplicate']);
 			const upper = { ...headers, 'x-service-signature': headers['x-service-signature'].toUpperCase() };
-			expect((await post(server.url, body, upper)).json?.ignored).toBe('replay');
+			expect((await post(server.url, body, upper)).json?.ignored).toBe('duplicate');
 			expect(server.runs).toHaveLength(1);
 			// Deduplication off: the service's retry (same event, fresh timestamp and signature) runs again.
 			expect((await post(server.url, body, signedHeaders(SECRET, body, Date.now() + 5))).status).toBe(200);
 			expect(server.runs).toHaveLength(2);
 		});
 
-		it('a replay after its key left the duplicate window starts nothing', async () => {
-			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { deduplicationWindow: 1 } } });
+		it('a replay runs nothing downstream: answered by the process that ran it, dropped by the run in another', async () => {
+			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
 			const first = JSON.stringify(envelope());
 			const headers = signedHeaders(SECRET, first);
-			expect((await deliverInMemory(h, first, headers)).result.workflowData).toHaveLength(1);
-			const second = JSON.stringify(envelope());
-			expect((await deliverInMemory(h, second, signedHeaders(SECRET, second))).result.workflowData).toHaveLength(1);
-			// The first key was evicted (window 1): a retry with a new signature would run; the replay does not.
+			const accepted = await deliverInMemory(h, first, headers);
+			expect(await completeRun(h, accepted.result.workflowData![0])).toHaveLength(1);
 			const replay = await deliverInMemory(h, first, headers);
-			expect([replay.status, replay.json?.ignored, replay.result.workflowData]).toEqual([200, 'replay', undefined]);
-			// After a restart (no process memory), the saved replay memory still refuses it.
-			const saved = JSON.parse(JSON.stringify(h.workflow.staticData)) as IDataObject;
-			const restarted = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET }, staticData: saved, workflowId: `${h.workflow.id}-restart` });
-			expect((await deliverInMemory(restarted, first, headers)).json?.ignored).toBe('replay');
+			expect([replay.status, replay.json?.ignored, replay.result.workflowData]).toEqual([200, 'duplicate', undefined]);
+			// After a restart (no process memory): an execution, whose run finds the event in n8n's store.
+			const restarted = inOtherProcess({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET }, workflowId: h.workflow.id });
+			const again = await deliverInMemory(restarted, first, headers);
+			expect(again.result.workflowData?.[0]).toHaveLength(1);
+			expect(await completeRun(restarted, again.result.workflowData![0])).toEqual([]);
 		});
 
 		it('a production delivery replayed to the test URL starts nothing (existing endpoint: one secret for both)', async () => {
 			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET } });
 			const body = JSON.stringify(envelope());
 			const headers = signedHeaders(SECRET, body);
-			expect((await deliverInMemory(h, body, headers)).result.workflowData).toHaveLength(1);
+			const accepted = await deliverInMemory(h, body, headers);
+			expect(await completeRun(h, accepted.result.workflowData![0])).toHaveLength(1);
 			const atTestUrl = await deliverInMemory(h, body, headers, true);
-			expect([atTestUrl.status, atTestUrl.json?.ignored, atTestUrl.result.workflowData]).toEqual([200, 'replay', undefined]);
+			expect([atTestUrl.status, atTestUrl.json?.ignored, atTestUrl.result.workflowData]).toEqual([200, 'duplicate', undefined]);
 		});
 
 		it('accepts upper-case hex of the correct signature (protocol core policy: case carries no information)', async () => {
@@ -350,18 +356,17 @@ describe('Orchestration Trigger: refusals in n8n\'s log (issue 12)', () => {
 				if (typeof given === 'string' && given.length >= 16) expect(logged).not.toContain(given);
 				if (bad.body.length > 20) expect(logged).not.toContain(bad.body.toString('utf8'));
 			});
-			// A replay and a misconfiguration are refusals too; an accepted delivery and a duplicate are not.
+			// A misconfiguration is a refusal too; an accepted delivery, a copy and a replay are not (runs drop them).
 			warn.mockClear();
 			const body = JSON.stringify(envelope({ data: { note: 'body-marker-7f3a' } }));
 			const headers = signedHeaders(SECRET, body);
 			await deliverInMemory(h, body, headers);
 			await deliverInMemory(h, body, signedHeaders(SECRET, body, Date.now() + 2));
-			expect(warn).not.toHaveBeenCalled();
 			await deliverInMemory(h, body, headers);
-			expect(warn.mock.calls.map((c) => (c[1] as IDataObject).reason)).toEqual(['replay']);
+			expect(warn).not.toHaveBeenCalled();
 			const misconfigured = triggerHarness({ parameters: { registration: 'existingEndpoint' }, secretCredential: { secret: null } as IDataObject });
 			await deliverInMemory(misconfigured, body, headers);
-			expect((warn.mock.calls[1][1] as IDataObject).reason).toBe('secret_unavailable');
+			expect((warn.mock.calls[0][1] as IDataObject).reason).toBe('secret_unavailable');
 			expect(JSON.stringify(warn.mock.calls)).not.toContain('body-marker-7f3a');
 		} finally {
 			warn.mockRestore();

@@ -9,7 +9,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookFunction
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
 import { OrchestrationWebhookSecretApi } from '../../../credentials/OrchestrationWebhookSecretApi.credentials';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { core, createHarness, executeNode, runWebhook, webhookData, type CredentialStore, type NodeHarness, type WebhookRequest, type WebhookResponse } from '../../harness/n8n';
+import { core, createHarness, executeNode, runWebhook, startWebhookServer, webhookData, type CredentialStore, type NodeHarness, type WebhookRequest, type WebhookResponse, type WebhookServer } from '../../harness/n8n';
+import { useMemoryProcessedStore } from '../../harness/processedStore';
 
 export const SERVER_KEY = 'fn_sandbox_server_partner1';
 
@@ -56,9 +57,24 @@ export function triggerHarness(opts: {
  * What n8n does with the items webhook() returned: the run starts at the trigger, whose execute()
  * gets them as input (persisting the accepted keys, shaping the output). Returns the output.
  */
-export async function completeRun(h: NodeHarness, items: INodeExecutionData[], isTest = false): Promise<INodeExecutionData[]> {
-	const [out] = await executeNode(h, items, isTest ? 'manual' : 'webhook');
+export async function completeRun(
+	h: NodeHarness,
+	items: INodeExecutionData[],
+	mode: boolean | 'webhook' | 'manual' | 'retry' = 'webhook',
+): Promise<INodeExecutionData[]> {
+	await useMemoryProcessedStore();
+	const [out] = await executeNode(h, items, mode === true ? 'manual' : mode === false ? 'webhook' : mode);
 	return out;
+}
+
+/** The node's webhook served as n8n does, each created execution run through the trigger's execute(). */
+export async function serveTrigger(h: NodeHarness, opts: { isTest?: boolean } = {}): Promise<WebhookServer> {
+	return await startWebhookServer(h, { ...opts, run: async (items) => await completeRun(h, items, opts.isTest === true) });
+}
+
+/** Runs that went past the trigger (the node after it would run). */
+export function effectiveRuns(server: WebhookServer): INodeExecutionData[][] {
+	return server.outputs.filter((o) => o.length > 0);
 }
 
 /** The node's static data as the node sees it (n8n keys it by node name). */
@@ -222,4 +238,14 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 /** n8n's logger as a node's context sees it (one instance per process, from n8n's container). */
 export function n8nLogger(h: NodeHarness): IWebhookFunctions['logger'] {
 	return new core.WebhookContext(h.workflow, h.node, h.additionalData, 'webhook', webhookData(h), [], null).logger;
+}
+
+/** The trigger as another n8n process loads it: its own module state (no runs seen there), the same workflow. */
+export function inOtherProcess(opts: Parameters<typeof triggerHarness>[0]): NodeHarness {
+	let Other: typeof OrchestrationTrigger | undefined;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		Other = (require('../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node') as { OrchestrationTrigger: typeof OrchestrationTrigger }).OrchestrationTrigger;
+	});
+	return triggerHarness({ ...opts, nodeType: new Other!() });
 }

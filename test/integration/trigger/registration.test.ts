@@ -6,10 +6,10 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from '../../../sandbox/index';
-import { runWebhookMethod, startWebhookServer, type NodeHarness } from '../../harness/n8n';
+import { runWebhookMethod, type NodeHarness } from '../../harness/n8n';
 import { deriveIdempotencyKey } from '../../../nodes/shared/orchestration/idempotency';
 import { registrationIdempotencyKey } from '../../../nodes/OrchestrationTrigger/registration';
-import { envelope, nodeStaticData, post, SERVER_KEY, signedHeaders, triggerHarness } from './helpers';
+import { envelope, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness } from './helpers';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -17,22 +17,27 @@ interface Registration {
 	webhookId: string;
 	url: string;
 	partnerId: string;
+	kind?: 'recovery';
+	disabledAt?: string;
 }
 
+/** Order-event endpoints at the sandbox (recovery subscriptions: recoverySubscriptions). */
 async function registrations(sb: Sandbox): Promise<Registration[]> {
 	const res = await fetch(`${sb.orchestrationUrl}/sandbox/webhooks`);
-	return ((await res.json()) as { webhooks: Registration[] }).webhooks;
+	return ((await res.json()) as { webhooks: Registration[] }).webhooks.filter((w) => w.kind !== 'recovery');
 }
 
 interface RecordedPost {
+	path: string;
 	idempotencyKey: string | null;
 	status: number;
 	replayed: boolean;
 }
 
+/** POST /v1/webhooks requests (order-event endpoints only). */
 async function webhookPosts(sb: Sandbox): Promise<RecordedPost[]> {
 	const res = await fetch(`${sb.orchestrationUrl}/sandbox/requests?path=/v1/webhooks&method=POST`);
-	return ((await res.json()) as { requests: RecordedPost[] }).requests;
+	return ((await res.json()) as { requests: RecordedPost[] }).requests.filter((r) => r.path === '/v1/webhooks');
 }
 
 /** What n8n does on activation: checkExists, then create when it returned false. */
@@ -74,7 +79,7 @@ describe('Orchestration Trigger: registration', () => {
 		expect(Number.isNaN(Date.parse(String(stored.registeredAt)))).toBe(false);
 
 		// The stored secret verifies deliveries; nothing the node emits carries it.
-		const server = await startWebhookServer(h);
+		const server = await serveTrigger(h);
 		try {
 			const body = JSON.stringify(envelope());
 			expect((await post(server.url, body, signedHeaders(String(stored.secret), body))).status).toBe(200);
@@ -88,8 +93,8 @@ describe('Orchestration Trigger: registration', () => {
 		}
 	});
 
-	it('reuses the registration across activate, deactivate, activate: one endpoint at the service', async () => {
-		const h = harness();
+	it('with "Keep Endpoint Registered", reuses the registration across activate, deactivate, activate: one endpoint at the service', async () => {
+		const h = harness({ options: { keepEndpoint: true } });
 		expect(await activate(h)).toEqual({ created: true });
 		const first = nodeStaticData(h).webhookId;
 		expect(await runWebhookMethod(h, 'delete')).toBe(true);
@@ -115,7 +120,7 @@ describe('Orchestration Trigger: registration', () => {
 		expect(again.secret).not.toBe(secret);
 		expect(again.registrationNonce).not.toBe(registrationNonce);
 		expect(await registrations(sb)).toHaveLength(2);
-		const posts = await webhookPosts(sb);
+		const posts = (await webhookPosts(sb)).filter((p) => p.path === '/v1/webhooks');
 		expect(posts.map((p) => p.replayed)).toEqual([false, false]);
 		expect(posts[0].idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
 		expect(posts[1].idempotencyKey).not.toBe(posts[0].idempotencyKey);

@@ -1,15 +1,14 @@
 /**
- * The webhook handler's contract without the sandbox: description names, check order, the two
- * deduplication layers (persisted static data and this process), the window, event selection
- * and the output shape. Deliveries are signed here with node:crypto.
+ * The webhook handler's contract without the sandbox: description names, check order, the
+ * duplicate check at run time (n8n's processed-data store, owner marks, retries) and the window,
+ * event selection and the output shape. Deliveries are signed here with node:crypto.
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { runWebhookMethod, startWebhookServer, testCredential, type WebhookServer } from '../../harness/n8n';
-import { MEMORY_BUCKET_MS, compactKey, memoryHas, memorySize, readMemory } from '../../../nodes/shared/orchestration/deliveryMemory';
-import { webhookDuplicateKey } from '../../../nodes/shared/orchestration/webhooks';
+import { testCredential, type WebhookServer } from '../../harness/n8n';
+import { failNextStoreCall, storedEntries } from '../../harness/processedStore';
 import { ORDER_EVENTS } from '../../../nodes/shared/orchestration/enums';
-import { completeRun, deliverInMemory, envelope, nodeStaticData, post, signedHeaders, triggerHarness } from './helpers';
+import { completeRun, deliverInMemory, effectiveRuns, envelope, inOtherProcess, post, serveTrigger, signedHeaders, triggerHarness } from './helpers';
 
 const SECRET = 'whsec_webhook_contract_0123456789';
 const existing = (extra: INodeParameters = {}): INodeParameters => ({ registration: 'existingEndpoint', webhookSecret: SECRET, ...extra });
@@ -29,14 +28,14 @@ describe('Orchestration Trigger: description', () => {
 		expect(description.name).toBe('orchestrationTrigger');
 		expect(description.displayName).toBe('Orchestration Trigger');
 		expect(description.inputs).toEqual([]);
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+		expect(description.version).toEqual([1, 1.1, 1.2]);
+		expect(description.defaultVersion).toBe(1.2);
 		expect(description.credentials).toEqual([
 			expect.objectContaining({ name: 'orchestrationServerApi', displayOptions: { show: { registration: ['automatic'] } } }),
 			expect.objectContaining({
 				name: 'orchestrationWebhookSecretApi',
 				required: true,
-				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1] } },
+				displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1.1, 1.2] } },
 			}),
 		]);
 		expect(description.webhooks).toEqual([
@@ -56,13 +55,14 @@ describe('Orchestration Trigger: description', () => {
 		expect(options).toEqual({
 			deduplicate: true,
 			deduplicationHours: 33,
-			deduplicationWindow: 100_000,
+			deduplicationWindow: 10_000,
 			includeHeaders: false,
 			includeSensitiveHeaders: false,
+			keepEndpoint: false,
 			onlyData: false,
 			toleranceSeconds: 300,
 		});
-		expect(String(byName.notice.displayName)).toMatch(/partner dashboard/);
+		expect(String(byName.notice.displayName)).toMatch(/deactivation deletes them/);
 	});
 });
 
@@ -83,7 +83,7 @@ describe('Orchestration Trigger: webhook handler', () => {
 	});
 	async function serve(parameters: INodeParameters) {
 		const h = triggerHarness({ parameters });
-		const server = await startWebhookServer(h);
+		const server = await serveTrigger(h);
 		servers.push(server);
 		return { h, server };
 	}
@@ -100,7 +100,11 @@ describe('Orchestration Trigger: webhook handler', () => {
 			event: 'order.delivering',
 			timestamp: env.timestamp,
 			data,
+			// issue 21: the order in the status (flat) shape beside the raw data (this data is flat already)
+			order: data,
 			delivery: {
+				deliveryId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+				replayKey: expect.stringMatching(/^sig:[0-9a-f]{64}$/),
 				signatureTimestamp: Number(headers['x-service-timestamp']),
 				signatureTime: new Date(Number(headers['x-service-timestamp'])).toISOString(),
 				duplicateKey: JSON.stringify([data.id, 'order.delivering', data.updatedAt]),
@@ -156,14 +160,47 @@ describe('Orchestration Trigger: webhook handler', () => {
 		expect(server.runs).toHaveLength(0);
 	});
 
-	it('dedupes on (data.id, event, data.updatedAt), not on the bytes or the signature timestamp', async () => {
-		const { server } = await serve(existing());
+	it('answers an accepted delivery only through n8n: webhook() neither answers it nor writes static data', async () => {
+		// n8n answers 200 once it created the execution (responseMode onReceived), 500 when it cannot:
+		// the service then retries. Nothing is remembered before the execution exists (spec §6).
+		const activated = { 'node:Orchestration Trigger': { activatedAt: new Date().toISOString() } };
+		const h = triggerHarness({ parameters: existing(), staticData: JSON.parse(JSON.stringify(activated)) as IDataObject });
+		const root = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+		const env = signed(envelope());
+		const accepted = await deliverInMemory(h, env.body, env.headers);
+		expect(accepted.result.noWebhookResponse).toBeUndefined();
+		expect(accepted.result.workflowData?.[0]).toHaveLength(1);
+		expect(root.__dataChanged).toBe(false);
+		expect(JSON.parse(JSON.stringify(h.workflow.staticData))).toEqual(activated);
+		// Each request gets its own delivery id (the owner mark of its run); a copy, another one.
+		const again = await deliverInMemory(h, env.body, signedHeaders(SECRET, env.body, Date.now() + 3));
+		const idOf = (r: typeof accepted) => (r.result.workflowData![0][0].json.delivery as IDataObject).deliveryId;
+		expect(idOf(accepted)).toMatch(/^[0-9a-f-]{36}$/);
+		expect(idOf(again)).not.toBe(idOf(accepted));
+		// The run writes no static data either, in single mode (stored copy) and on a queue worker (empty).
+		for (const staticData of [JSON.parse(JSON.stringify(activated)) as IDataObject, {}]) {
+			const run = triggerHarness({ parameters: existing(), staticData, workflowId: h.workflow.id });
+			const runRoot = run.workflow.staticData as IDataObject & { __dataChanged?: boolean };
+			await completeRun(run, accepted.result.workflowData![0]);
+			expect(runRoot.__dataChanged).toBe(false);
+		}
+	});
+
+	it('dedupes at run time on (data.id, event, data.updatedAt), not on the bytes or the signature timestamp', async () => {
+		const { h, server } = await serve(existing());
 		const env = envelope({ id: 'ord_same', event: 'order.bridging', updatedAt: '2025-02-02T00:00:00.000Z' });
 		await post(server.url, JSON.stringify(env), signedHeaders(SECRET, JSON.stringify(env)));
 		// Same key, other bytes (a member added and re-ordered), fresh signature: still the same event.
 		const reworded = { data: { ...(env.data as IDataObject), extra: true }, event: env.event };
-		const again = await post(server.url, JSON.stringify(reworded), signedHeaders(SECRET, JSON.stringify(reworded), Date.now() + 5));
+		const rewordedBody = JSON.stringify(reworded);
+		// The process that ran the event answers the copy itself (no execution).
+		const again = await post(server.url, rewordedBody, signedHeaders(SECRET, rewordedBody, Date.now() + 5));
 		expect(again.json?.ignored).toBe('duplicate');
+		expect(server.runs).toHaveLength(1);
+		// Another process (no run of its own yet): the copy gets an execution, whose run stops at the trigger.
+		const copy = await deliverInMemory(otherProcess(h), rewordedBody, signedHeaders(SECRET, rewordedBody, Date.now() + 6));
+		expect(copy.result.workflowData?.[0]).toHaveLength(1);
+		expect(await completeRun(h, copy.result.workflowData![0])).toEqual([]);
 		// Another updatedAt or another event of the same order is a new event.
 		for (const other of [
 			envelope({ id: 'ord_same', event: 'order.bridging', updatedAt: '2025-02-02T00:00:01.000Z' }),
@@ -172,249 +209,100 @@ describe('Orchestration Trigger: webhook handler', () => {
 			const { body, headers } = signed(other);
 			expect((await post(server.url, body, headers)).status).toBe(200);
 		}
-		expect(server.runs).toHaveLength(3);
+		expect(effectiveRuns(server)).toHaveLength(3);
 	});
 
 	it('dedupes on a hash of the payload when the snapshot has no updatedAt', async () => {
-		const { server } = await serve(existing());
+		const { h, server } = await serve(existing());
 		const env = { event: 'order.completed', data: { id: 'ord_no_updated_at', status: 'completed' } };
 		const body = JSON.stringify(env);
 		await post(server.url, body, signedHeaders(SECRET, body));
-		const retry = await post(server.url, body, signedHeaders(SECRET, body, Date.now() + 3));
-		expect(retry.json?.ignored).toBe('duplicate');
-		expect(server.runs).toHaveLength(1);
-		expect(String(server.runs[0][0].json.delivery && (server.runs[0][0].json.delivery as IDataObject).duplicateKey)).toMatch(/^sha256:[0-9a-f]{64}$/);
+		const copy = await deliverInMemory(otherProcess(h), body, signedHeaders(SECRET, body, Date.now() + 3));
+		expect(copy.result.workflowData?.[0]).toHaveLength(1);
+		expect(await completeRun(h, copy.result.workflowData![0])).toEqual([]);
+		expect(effectiveRuns(server)).toHaveLength(1);
+		expect(String((server.runs[0][0].json.delivery as IDataObject).duplicateKey)).toMatch(/^sha256:[0-9a-f]{64}$/);
 	});
 
-	it('keeps the persisted memory bounded by the window, oldest forgotten first', async () => {
-		const { h, server } = await serve(existing({ options: { deduplicationWindow: 3 } }));
-		const send = async (env: IDataObject) => {
+	it("keeps n8n's store bounded by the window (two entries an event), oldest forgotten first", async () => {
+		const h = triggerHarness({ parameters: existing({ options: { deduplicationWindow: 3 } }) });
+		const items = async (env: IDataObject) => {
 			const { body, headers } = signed(env);
-			return await post(server.url, body, headers);
+			return (await deliverInMemory(h, body, headers)).result.workflowData![0];
 		};
-		const stored = () => readMemory(nodeStaticData(h).deliveries);
-		const keyOf = (e: IDataObject) => compactKey(JSON.stringify([(e.data as IDataObject).id, e.event, (e.data as IDataObject).updatedAt]));
-		const envs = Array.from({ length: 4 }, () => envelope());
-		for (const env of envs) await send(env);
-		expect(stored().keys).toBe(envs.slice(1).map(keyOf).join(''));
-		// The newest three are still duplicates; the evicted first one runs again.
-		expect((await send(envs[3])).json?.ignored).toBe('duplicate');
-		expect((await send(envs[0])).status).toBe(200);
-		expect(server.runs).toHaveLength(5);
-		expect(stored().keys).toBe([envs[2], envs[3], envs[0]].map(keyOf).join(''));
-		// A smaller window keeps the newest keys; a larger one grows from there.
-		(h.node.parameters.options as IDataObject).deduplicationWindow = 2;
-		const fifth = envelope();
-		await send(fifth);
-		expect(stored().keys).toBe([envs[0], fifth].map(keyOf).join(''));
-		(h.node.parameters.options as IDataObject).deduplicationWindow = 5;
-		const more = Array.from({ length: 3 }, () => envelope());
-		for (const env of more) await send(env);
-		expect(stored().keys).toBe([envs[0], fifth, ...more].map(keyOf).join(''));
-		expect(server.runs).toHaveLength(9);
+		const envs = await Promise.all(Array.from({ length: 4 }, async () => await items(envelope())));
+		for (const env of envs) expect(await completeRun(h, env)).toHaveLength(1);
+		expect(storedEntries(h.workflow.id!, h.node.id)).toBe(6);
+		// The newest three are still caught; the evicted first one runs again.
+		expect(await completeRun(h, copyOf(envs[3]))).toEqual([]);
+		expect(await completeRun(h, copyOf(envs[0]))).toHaveLength(1);
+		expect(storedEntries(h.workflow.id!, h.node.id)).toBe(6);
 	});
 
-	it('webhook() writes the memory and answers 200 itself, so n8n saves the memory before the run; no run writes static data', async () => {
-		// n8n 2.41.1 saves static data a webhook request wrote from its response callback; once a run has
-		// started the change flag is cleared (WorkflowRunner.run re-wraps the same object), so the node
-		// answers itself (noWebhookResponse), which calls that callback before the run is created.
-		const activated = { 'node:Orchestration Trigger': { activatedAt: new Date().toISOString() } };
-		const h = triggerHarness({ parameters: existing(), staticData: JSON.parse(JSON.stringify(activated)) as IDataObject });
-		const hookRoot = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
-		const env = signed(envelope());
-		const accepted = await deliverInMemory(h, env.body, env.headers);
-		expect(accepted.result.noWebhookResponse).toBe(true);
-		expect(accepted.status).toBe(200);
-		expect(accepted.body).toBe('');
-		expect(accepted.result.workflowData?.[0]).toHaveLength(1);
-		const delivery = accepted.result.workflowData![0][0].json.delivery as IDataObject;
-		expect(hookRoot.__dataChanged).toBe(true);
-		expect(memoryHas(readMemory(nodeStaticData(h).deliveries), compactKey(String(delivery.duplicateKey)))).toBe(true);
-		expect(memorySize(readMemory(nodeStaticData(h).signatures))).toBe(1);
-		expect(nodeStaticData(h).activatedAt).toBe(activated['node:Orchestration Trigger'].activatedAt);
-
-		// The run in single mode (static data as stored) and on a queue-mode worker (empty): neither writes.
-		for (const staticData of [JSON.parse(JSON.stringify(activated)) as IDataObject, {}]) {
-			const run = triggerHarness({ parameters: existing(), staticData, workflowId: h.workflow.id });
-			const runRoot = run.workflow.staticData as IDataObject & { __dataChanged?: boolean };
-			const out = await completeRun(run, accepted.result.workflowData![0]);
-			expect(runRoot.__dataChanged).toBe(false);
-			expect(JSON.parse(JSON.stringify(run.workflow.staticData))).toEqual(JSON.parse(JSON.stringify(staticData)));
-			expect(out).toHaveLength(1);
-		}
-
-		// Refused and ignored deliveries change nothing either.
-		const root = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
-		root.__dataChanged = false;
-		expect((await deliverInMemory(h, env.body, signedHeaders(SECRET, env.body, Date.now() + 3))).json?.ignored).toBe('duplicate');
-		expect((await deliverInMemory(h, env.body, signedHeaders('whsec_another_secret_x', env.body))).status).toBe(401);
-		expect((await deliverInMemory(h, env.body, env.headers)).json?.ignored).toBe('replay');
-		expect(root.__dataChanged).toBe(false);
-	});
-
-	it('activation marks an existing endpoint static data as the workflow own (what lets a run write)', async () => {
+	it('a retry of a crashed execution runs downstream once: the owner lineage runs, a copy and its retry do not', async () => {
 		const h = triggerHarness({ parameters: existing() });
-		expect(await runWebhookMethod(h, 'checkExists')).toBe(true);
-		expect(typeof nodeStaticData(h).activatedAt).toBe('string');
-	});
-
-	it('catches duplicates with the persisted memory alone, after a restart (saved and reloaded static data)', async () => {
-		const first = triggerHarness({ parameters: existing() });
-		const env = signed(envelope());
-		const accepted = await deliverInMemory(first, env.body, env.headers);
-		await completeRun(first, accepted.result.workflowData![0]);
-		// n8n saves static data as JSON and loads it into a new Workflow; a new process has no process memory.
-		const saved = JSON.parse(JSON.stringify(first.workflow.staticData)) as IDataObject;
-		const restarted = triggerHarness({ parameters: existing(), staticData: saved, workflowId: `${first.workflow.id}-restarted` });
-		const retry = await deliverInMemory(restarted, env.body, signedHeaders(SECRET, env.body, Date.now() + 7));
-		expect(retry.json?.ignored).toBe('duplicate');
-		expect(retry.result.workflowData).toBeUndefined();
-	});
-
-	it('merges what another process saved over this one (last writer wins): its keys are caught, and the next save keeps both', async () => {
-		const h = triggerHarness({ parameters: existing() });
-		const keyOf = (run: INodeExecutionData[]) => compactKey(String((run[0].json.delivery as IDataObject).duplicateKey));
-		// This process accepts three deliveries: its write count is ahead of the other process's.
-		const own = [];
-		const ownEnvelopes = [];
-		for (let i = 0; i < 3; i++) {
-			const env = signed(envelope());
-			ownEnvelopes.push(env);
-			own.push(keyOf((await deliverInMemory(h, env.body, env.headers)).result.workflowData![0]));
-		}
-		// The other webhook process, which loaded the static data before any of them, saves after them
-		// with one key of its own (and its own writer id, a lower write count).
-		const theirs = signed(envelope());
-		const theirKey = compactKey(webhookDuplicateKey(JSON.parse(theirs.body)));
-		const bucket = Math.floor(Date.now() / MEMORY_BUCKET_MS);
-		nodeStaticData(h).deliveries = { v: 1, keys: theirKey, buckets: [bucket, 1], n: 1, w: 'another-process' };
-		// The service retries their event here: a duplicate, though this process's own copy is newer.
-		const retry = await deliverInMemory(h, theirs.body, signedHeaders(SECRET, theirs.body, Date.now() + 5));
-		expect(retry.json?.ignored).toBe('duplicate');
-		expect(retry.result.workflowData).toBeUndefined();
-		// Its own events stay duplicates after the merge (the process index kept in step).
-		for (const env of ownEnvelopes) {
-			expect((await deliverInMemory(h, env.body, signedHeaders(SECRET, env.body, Date.now() + 6))).json?.ignored).toBe('duplicate');
-		}
-		// That verified request wrote back this process's keys, which the other's save had dropped.
-		const healed = readMemory(nodeStaticData(h).deliveries);
-		for (const key of [...own, theirKey]) expect(memoryHas(healed, key)).toBe(true);
-		// A forged request writes nothing, whatever the stored copy lacks.
-		nodeStaticData(h).deliveries = { v: 1, keys: theirKey, buckets: [bucket, 1], n: 1, w: 'another-process' };
-		const root = h.workflow.staticData as IDataObject & { __dataChanged?: boolean };
-		root.__dataChanged = false;
-		expect((await deliverInMemory(h, theirs.body, signedHeaders('whsec_another_secret_x', theirs.body))).status).toBe(401);
-		expect(root.__dataChanged).toBe(false);
-		// The next accepted delivery saves every key of both processes.
-		const next = signed(envelope());
-		const nextKey = keyOf((await deliverInMemory(h, next.body, next.headers)).result.workflowData![0]);
-		const saved = readMemory(nodeStaticData(h).deliveries);
-		for (const key of [...own, theirKey, nextKey]) expect(memoryHas(saved, key)).toBe(true);
-		expect(memorySize(saved)).toBe(5);
-	});
-
-	it('heals a key that a concurrent save overwrote (last writer wins) with the next write of this process', async () => {
-		const h = triggerHarness({ parameters: existing() });
-		const a = signed(envelope());
-		const b = signed(envelope());
-		const before = JSON.parse(JSON.stringify(nodeStaticData(h)));
-		const runA = (await deliverInMemory(h, a.body, a.headers)).result.workflowData![0];
-		// Another request, which loaded the static data before A was saved, saves after it.
-		nodeStaticData(h).deliveries = before.deliveries;
-		const runB = (await deliverInMemory(h, b.body, b.headers)).result.workflowData![0];
-		const keyOf = (run: typeof runA) => compactKey(String((run[0].json.delivery as IDataObject).duplicateKey));
-		expect(readMemory(nodeStaticData(h).deliveries).keys).toBe(keyOf(runA) + keyOf(runB));
-	});
-
-	it('with deduplication off keeps only the replay memory, and passes items without delivery metadata through', async () => {
-		const off = triggerHarness({ parameters: existing({ options: { deduplicate: false } }) });
-		const env = signed(envelope());
-		const accepted = await deliverInMemory(off, env.body, env.headers);
-		await completeRun(off, accepted.result.workflowData![0]);
-		expect(nodeStaticData(off).deliveries).toBeUndefined();
-		expect(memorySize(readMemory(nodeStaticData(off).signatures))).toBe(1);
-		const on = triggerHarness({ parameters: existing() });
-		expect(await completeRun(on, [{ json: { pinned: true } }])).toEqual([{ json: { pinned: true }, pairedItem: { item: 0 } }]);
-		expect(nodeStaticData(on).deliveries).toBeUndefined();
-	});
-
-	it('catches duplicates with the process memory alone, before n8n has saved the static data', async () => {
-		const first = triggerHarness({ parameters: existing() });
-		const env = signed(envelope());
-		await deliverInMemory(first, env.body, env.headers);
-		// A concurrent request loads the workflow with the static data as it was before the first run ended.
-		const concurrent = triggerHarness({ parameters: existing(), staticData: {}, workflowId: first.workflow.id });
-		const duplicate = await deliverInMemory(concurrent, env.body, signedHeaders(SECRET, env.body, Date.now() + 9));
-		expect(duplicate.json?.ignored).toBe('duplicate');
-		// The test URL (its own static data snapshot in n8n) is another endpoint for duplicates: its own
-		// memory (a fresh signature runs)...
-		const testUrl = triggerHarness({ parameters: existing(), staticData: {}, workflowId: first.workflow.id });
-		const test = await deliverInMemory(testUrl, env.body, signedHeaders(SECRET, env.body, Date.now() + 11), true);
-		expect(test.result.workflowData).toHaveLength(1);
-		// ...but a production delivery replayed there, with its signature, starts nothing.
-		const replayed = await deliverInMemory(testUrl, env.body, env.headers, true);
-		expect([replayed.status, replayed.json?.ignored, replayed.result.workflowData]).toEqual([200, 'replay', undefined]);
-	});
-
-	it('catches a copy whose request loaded the static data before the save but is handled after another saw it', async () => {
-		const first = triggerHarness({ parameters: existing() });
-		const env = signed(envelope());
-		await deliverInMemory(first, env.body, env.headers);
-		const saved = JSON.parse(JSON.stringify(first.workflow.staticData)) as IDataObject;
-		// Request C loaded after the save: it sees the key stored.
-		const afterSave = triggerHarness({ parameters: existing(), staticData: saved, workflowId: first.workflow.id });
-		const other = signed(envelope());
-		await deliverInMemory(afterSave, other.body, other.headers);
-		// Request B loaded before the save, handled now: still a duplicate.
-		const beforeSave = triggerHarness({ parameters: existing(), staticData: {}, workflowId: first.workflow.id });
-		const late = await deliverInMemory(beforeSave, env.body, signedHeaders(SECRET, env.body, Date.now() + 13));
-		expect([late.json?.ignored, late.result.workflowData]).toEqual(['duplicate', undefined]);
-	});
-
-	it('two processes: a key lost to the save of the other process is written again with the next accepted delivery of its own', async () => {
-		// A second n8n process: the same node code with its own module state (its own process memory).
-		let Other: typeof OrchestrationTrigger | undefined;
-		jest.isolateModules(() => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			Other = (require('../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node') as { OrchestrationTrigger: typeof OrchestrationTrigger }).OrchestrationTrigger;
-		});
-		const workflowId = `wf-two-processes-${Date.now()}`;
-		let db: IDataObject = {};
-		// Each request reads the static data from the database and saves it, whole, when changed.
-		const request = async (process: 1 | 2, env: { body: string; headers: Record<string, string> }, save = true) => {
-			const h = triggerHarness({ parameters: existing(), staticData: JSON.parse(JSON.stringify(db)), workflowId, nodeType: process === 2 ? new Other!() : undefined });
-			const answer = await deliverInMemory(h, env.body, env.headers);
-			const changed = (h.workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true;
-			return { answer, save: () => changed && save && (db = JSON.parse(JSON.stringify(h.workflow.staticData))) };
+		const deliver = async (env: IDataObject) => {
+			const { body, headers } = signed(env);
+			return (await deliverInMemory(h, body, headers)).result.workflowData![0];
 		};
-		const a = signed(envelope());
-		const b = signed(envelope());
-		const c = signed(envelope());
-		const first = await request(1, a); // process 1 accepts a ...
-		const second = await request(2, b); // ... while process 2, which read the same data, accepts b
-		first.save();
-		second.save(); // last writer wins: a is no longer stored
-		const stored = () => readMemory((db['node:Orchestration Trigger'] as IDataObject).deliveries);
-		const keyOf = (env: { body: string }) => {
-			const { event, data } = JSON.parse(env.body) as { event: string; data: IDataObject };
-			return compactKey(JSON.stringify([data.id, event, data.updatedAt]));
-		};
-		expect(memoryHas(stored(), keyOf(a))).toBe(false);
-		// Process 1 still catches a copy of a; its next accepted delivery writes a again.
-		const copyAt1 = await request(1, { body: a.body, headers: signedHeaders(SECRET, a.body, Date.now() + 21) });
-		expect(copyAt1.answer.json?.ignored).toBe('duplicate');
-		(await request(1, c)).save();
-		expect([a, b, c].map((env) => memoryHas(stored(), keyOf(env)))).toEqual([true, true, true]);
-		const copyAt2 = await request(2, { body: a.body, headers: signedHeaders(SECRET, a.body, Date.now() + 22) });
-		expect(copyAt2.answer.json?.ignored).toBe('duplicate');
+		const env = envelope();
+		const first = await deliver(env);
+		const copy = copyOf(first);
+		expect(await completeRun(h, first)).toHaveLength(1);
+		expect(await completeRun(h, copy)).toEqual([]);
+		// n8n's Retry re-runs the execution with the same input item (mode retry).
+		expect(await completeRun(h, first, 'retry')).toHaveLength(1);
+		expect(await completeRun(h, copy, 'retry')).toEqual([]);
+		// An execution that crashed before its trigger ran (worker killed while queued): its retry runs
+		// and records the event, so a later copy stops at the trigger; a second retry of it still runs.
+		const queued = await deliver(envelope());
+		expect(await completeRun(h, queued, 'retry')).toHaveLength(1);
+		expect(await completeRun(h, copyOf(queued))).toEqual([]);
+		expect(await completeRun(h, queued, 'retry')).toHaveLength(1);
+		// Manual runs (test URL, one request each) are not checked; pinned items without keys run.
+		expect(await completeRun(h, copy, 'manual')).toHaveLength(1);
+		expect(await completeRun(h, [{ json: { event: 'order.completed', data: { id: 'ord_pinned' } } }])).toHaveLength(1);
 	});
 
-	it('answers concurrent copies of one event with exactly one run', async () => {
-		const { server } = await serve(existing());
-		const { body } = signed(envelope());
-		const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(server.url, body, signedHeaders(SECRET, body, Date.now() + i))));
-		expect(answers.every((a) => a.status === 200)).toBe(true);
-		expect(answers.filter((a) => a.json?.ignored === 'duplicate')).toHaveLength(19);
-		expect(server.runs).toHaveLength(1);
+	it('with deduplication off drops only an exact copy of one signed request', async () => {
+		const h = triggerHarness({ parameters: existing({ options: { deduplicate: false } }) });
+		const env = envelope();
+		const { body, headers } = signed(env);
+		const run = async (hdrs: Record<string, string>) => (await deliverInMemory(h, body, hdrs)).result.workflowData![0];
+		const first = await run(headers);
+		expect(await completeRun(h, first)).toHaveLength(1);
+		// The same signed request again (an exact copy, as an attacker or a proxy would replay it).
+		expect(await completeRun(h, copyOf(first))).toEqual([]);
+		expect((await deliverInMemory(h, body, headers)).json?.ignored).toBe('duplicate');
+		expect(await completeRun(h, await run(signedHeaders(SECRET, body, Date.now() + 7)))).toHaveLength(1);
+	});
+
+	it('a store that fails fails the run (visible, retryable), never a blind run', async () => {
+		const h = triggerHarness({ parameters: existing() });
+		const { body, headers } = signed(envelope());
+		const items = (await deliverInMemory(h, body, headers)).result.workflowData![0];
+		failNextStoreCall();
+		await expect(completeRun(h, items)).rejects.toThrow(/store unavailable/);
+		expect(await completeRun(h, items, 'retry')).toHaveLength(1);
+	});
+
+	it('answers concurrent copies of one event at one process with exactly one run downstream', async () => {
+		const h = triggerHarness({ parameters: existing() });
+		const env = envelope();
+		const body = JSON.stringify(env);
+		const copies = await Promise.all(
+			Array.from({ length: 10 }, async (_, i) => (await deliverInMemory(h, body, signedHeaders(SECRET, body, Date.now() + i))).result.workflowData![0]),
+		);
+		const outputs = await Promise.all(copies.map(async (items) => await completeRun(h, items)));
+		expect(outputs.filter((o) => o.length > 0)).toHaveLength(1);
 	});
 });
+
+function otherProcess(h: ReturnType<typeof triggerHarness>, parameters: INodeParameters = existing()): ReturnType<typeof triggerHarness> {
+	return inOtherProcess({ parameters, workflowId: h.workflow.id });
+}
+
+/** Another request carrying the same delivery (a copy): a new delivery id, the rest as given. */
+function copyOf(items: INodeExecutionData[], delivery: IDataObject = {}): INodeExecutionData[] {
+	return items.map((i) => ({ json: { ...i.json, delivery: { ...(i.json.delivery as IDataObject), deliveryId: `copy-${Math.random()}`, ...delivery } } }));
+}

@@ -1,4 +1,4 @@
-import { waitUntilFinal } from '../../../nodes/n8n/transport';
+import { waitUntilFinal } from '../../../nodes/n8n/wait';
 
 describe('waitUntilFinal: the one poller of both action nodes', () => {
 	it('reads until a state ends the wait, and says which end it was', async () => {
@@ -11,7 +11,7 @@ describe('waitUntilFinal: the one poller of both action nodes', () => {
 			deadline: Date.now() + 10_000,
 			lastReadOnDeadline: true,
 		});
-		expect(end).toEqual({ state: 3, endedBy: 'final' });
+		expect(end).toMatchObject({ state: 3, endedBy: 'final', via: 'polling' });
 	});
 
 	it('stops at the deadline: a last read on it, or none once a full interval no longer fits', async () => {

@@ -1,5 +1,5 @@
 import type { ZodTypeAny } from 'zod';
-import { AffiliateRefSchema, AmountSchema, AssetInputSchema, EstimateRequestSchema, formatZodError, normalizeStatusResponse, NormalizedAssetInputSchema, OfframpRequestSchema, OnrampRequestSchema, OrderSchema, ProtocolError, QuoteRequestSchema, ReviewedIdentitiesSchema, routeTargetId, StageEntrySchema, SubmitRequestSchema, WebhookCreateRequestSchema, WebhookCreateResponseSchema } from '../../../nodes/shared/orchestration';
+import { AffiliateRefSchema, AmountSchema, AssetInputSchema, EstimateRequestSchema, formatZodError, normalizeStatusResponse, NormalizedAssetInputSchema, OfframpRequestSchema, OnrampRequestSchema, OrderSchema, ProtocolError, QuoteRequestSchema, ReviewedIdentitiesSchema, reachableHas, reachableIdsOf, routeTargetId, StageEntrySchema, SubmitRequestSchema, WebhookCreateRequestSchema, WebhookCreateResponseSchema } from '../../../nodes/shared/orchestration';
 import { AccumulationAddressSchema, AffiliateListSchema, ErrorBodySchema, LimitsResponseSchema, LiquidationAddressListSchema, OnrampResponseSchema, OrderByQuoteResponseSchema, QuoteResponseSchema, ReindexResultSchema, RoutesResponseSchema, StatusResponseSchema, SubmitResponseSchema, SyncResultSchema, WebhookEnvelopeSchema } from '../../../sandbox/orchestration/responses';
 
 /** Issues as "<path>: <message>" text, or 'ok'. */
@@ -275,11 +275,27 @@ describe('responses are lenient and keep unknown fields', () => {
 		const body = { assets: [asset, native, { ...asset, route: { to: ['x', { chain: 'ton', asset: 'GRAM' }] } }] };
 		expect(RoutesResponseSchema.parse(body)).toEqual(body);
 		expect(check(RoutesResponseSchema, { assets: [{ ...asset, route: { to: 'some' } }] })).toMatch(/^assets\[0\]\.route\.to: /);
+		// public-notes "Routes listing (v2)": {except: [...]} in any of the three sets
+		const except = { ...asset, route: { to: { except: ['litecoin:LTC'] }, exactOutTo: ['lightning:BTC'], fixedTo: { except: [] } } };
+		expect(RoutesResponseSchema.parse({ assets: [except] })).toEqual({ assets: [except] });
+		expect(check(RoutesResponseSchema, { assets: [{ ...asset, route: { to: { only: [] } } }] })).toMatch(/^assets\[0\]\.route\.to: /);
 		expect(check(RoutesResponseSchema, { assets: [{ ...asset, decimals: '6' }] })).toMatch(/^assets\[0\]\.decimals: /);
 		expect(routeTargetId('bitcoin:BTC')).toBe('bitcoin:BTC');
 		expect(routeTargetId({ id: 'lightning:BTC' })).toBe('lightning:BTC');
 		expect(routeTargetId({ chain: 'ton', asset: 'GRAM' })).toBe('ton:GRAM');
 		expect(routeTargetId({ foo: 1 })).toBeUndefined();
+	});
+
+	test('reachableIdsOf reads "all", arrays and {except} sets; reachableHas asks them', () => {
+		const except = reachableIdsOf({ except: ['litecoin:LTC', { chain: 'ton', asset: 'GRAM' }] });
+		expect(reachableHas(except, 'litecoin:LTC')).toBe(false);
+		expect(reachableHas(except, 'ton:GRAM')).toBe(false);
+		expect(reachableHas(except, 'bitcoin:BTC')).toBe(true);
+		expect(reachableHas(reachableIdsOf('all'), 'bitcoin:BTC')).toBe(true);
+		const only = reachableIdsOf(['bitcoin:BTC', { id: 'lightning:BTC' }]);
+		expect(reachableHas(only, 'lightning:BTC')).toBe(true);
+		expect(reachableHas(only, 'litecoin:LTC')).toBe(false);
+		expect(reachableHas(reachableIdsOf(undefined), 'bitcoin:BTC')).toBe(false);
 	});
 
 	test('deprecated address records, sync and reindex results', () => {
@@ -392,8 +408,11 @@ describe('responses are lenient and keep unknown fields', () => {
 			unknownMember: 'kept',
 		};
 		expect(OrderSchema.parse(order)).toEqual(order);
-		const badRole = { ...order, feePayouts: { entries: [{ role: 'boss', leg: 'full', amount: '1' }] } };
-		expect(check(OrderSchema, badRole)).toMatch(/^feePayouts\.entries\[0\]\.role: /);
+		// issue 21: roles and legs the package does not know pass through; a missing role still fails
+		const newKinds = { ...order, feePayouts: { entries: [{ role: 'affiliate_bonus', leg: 'deferred', amount: '1', x: 1 }] } };
+		expect(OrderSchema.parse(newKinds)).toEqual(newKinds);
+		const noRole = { ...order, feePayouts: { entries: [{ leg: 'full', amount: '1' }] } };
+		expect(check(OrderSchema, noRole)).toMatch(/^feePayouts\.entries\[0\]\.role: /);
 		expect(check(OrderSchema, { id: 'o', status: 'superseded' })).toBe('ok');
 	});
 

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as execute from './execute';
 import * as get from './get';
+import { sharedWaitParameters } from '../../intentWait';
 
 export const operations: Record<string, OperationModule> = { execute, get };
 
@@ -30,4 +31,5 @@ export const description: INodeProperties[] = [
 	},
 	...execute.description,
 	...get.description,
+	...sharedWaitParameters,
 ];

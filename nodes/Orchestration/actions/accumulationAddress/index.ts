@@ -8,6 +8,14 @@ export const operations: Record<string, OperationModule> = { get, reindex, sync 
 
 export const description: INodeProperties[] = [
 	{
+		displayName:
+			'Accumulation addresses are deprecated (spec §4.4, §9). For new flows use the Standing Deposit Address resource: one reusable deposit address per reference of yours, created or read with Create or Get.',
+		name: 'deprecationNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { resource: ['accumulationAddress'] } },
+	},
+	{
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',

@@ -1,20 +1,36 @@
-/** affiliate.getAll: GET /v1/affiliates, one item per affiliate profile (orchestration-service.md §2.7, §4.5). */
+/**
+ * affiliate.getAll: GET /v1/affiliates?includeDisabled=&limit=&offset=, one item per affiliate
+ * profile (orchestration-service.md §2.7, §4.5; paging and includeDisabled from public-notes).
+ */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { AFFILIATES_PAGE_MAX } from '../../../shared/orchestration/partnerPlan';
 import { limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { orchestrationRequest } from '../../service';
+import { readPages } from '../../paging';
 import type { OperationEnv } from '../types';
 
 const show = showFor('affiliate', ['getAll']);
 
-export const description: INodeProperties[] = [returnAllField(show), limitField(show)];
+export const description: INodeProperties[] = [
+	returnAllField(show),
+	limitField(show),
+	{
+		displayName: 'Include Disabled',
+		name: 'includeDisabled',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to list disabled affiliates too (the service leaves them out by default)',
+		displayOptions: show,
+	},
+];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
-	const res = await orchestrationRequest<IDataObject>(this, access, {
-		method: 'GET',
+	const includeDisabled = read.parameter('includeDisabled', false) === true;
+	return await readPages(read, access, {
 		path: '/v1/affiliates',
-		itemIndex: read.itemIndex,
+		member: 'affiliates',
+		pageMax: AFFILIATES_PAGE_MAX,
+		qs: { includeDisabled },
 		requiredScope: 'affiliates:read',
 	});
-	return read.listOf(res.body, 'affiliates');
 }

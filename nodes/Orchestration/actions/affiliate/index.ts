@@ -1,8 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { OperationModule } from '../types';
+import * as claim from './claim';
+import * as disable from './disable';
 import * as getAll from './getAll';
+import * as getClaims from './getClaims';
+import * as upsert from './upsert';
 
-export const operations: Record<string, OperationModule> = { getAll };
+export const operations: Record<string, OperationModule> = { claim, disable, getAll, getClaims, upsert };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,6 +17,30 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['affiliate'] } },
 		options: [
 			{
+				name: 'Claim',
+				value: 'claim',
+				action: 'Claim an affiliate balance',
+				description: 'Pay out the whole available balance of an affiliate (server keys only)',
+			},
+			{
+				name: 'Create or Update',
+				value: 'upsert',
+				action: 'Create or update an affiliate',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
+			},
+			{
+				name: 'Disable',
+				value: 'disable',
+				action: 'Disable an affiliate',
+				description: 'Stop new quotes from naming an affiliate (server keys only)',
+			},
+			{
+				name: 'Get Claims',
+				value: 'getClaims',
+				action: 'Get the claims of an affiliate',
+				description: 'List the claims made for an affiliate (server keys only)',
+			},
+			{
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many affiliates',
@@ -21,5 +49,9 @@ export const description: INodeProperties[] = [
 		],
 		default: 'getAll',
 	},
+	...claim.description,
+	...upsert.description,
+	...disable.description,
+	...getClaims.description,
 	...getAll.description,
 ];

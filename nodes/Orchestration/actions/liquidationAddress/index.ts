@@ -7,6 +7,14 @@ export const operations: Record<string, OperationModule> = { get, getAll };
 
 export const description: INodeProperties[] = [
 	{
+		displayName:
+			'Liquidation addresses are deprecated (spec §4.4, §9). For new flows use the Standing Deposit Address resource: one reusable deposit address per reference of yours, created or read with Create or Get.',
+		name: 'deprecationNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { resource: ['liquidationAddress'] } },
+	},
+	{
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',

@@ -1,7 +1,9 @@
 /**
  * order.getStatus: GET /v1/orchestration/status by order `id` or `quoteId` (orchestration-service.md
  * §4.6). Client keys send the read token in X-Read-Token (§5). One output shape whether the service
- * answers flat or nested; optionally polls (never faster than every 3 s) until a final status.
+ * answers flat or nested; optionally waits until a final status through the one wait of both nodes
+ * (nodes/n8n/wait.ts): from node version 3 it follows the order's event stream (falling back to
+ * polling, never faster than every 3 s) and ends at once when the order needs the partner's answer.
  */
 import {
 	NodeOperationError,
@@ -12,16 +14,17 @@ import {
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
-import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
+import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
-import { concurrencyOption, showFor } from '../../parameters';
+import { concurrencyOption, forVersions, showFor, sourceChainField } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
-import { waitUntilFinal } from '../../../n8n/transport';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitParameters, waitSettingsOf, type WaitSettings } from '../../../n8n/waitParameters';
+import { actionRequiredOf, followedBy, followOrder, type OrderWaitResult } from '../../orderWait';
 
-/** public-notes.md: poll one order's status no faster than every 3 seconds. */
-export const MIN_POLL_INTERVAL_SECONDS = 3;
+/** Node versions whose wait follows the event stream and ends on an order that needs an answer. */
+export const LIVE_WAIT_VERSION = 3;
 /** How long after an unpaid quote's expiresAt a late deposit may still create its order. */
 export const DEFAULT_QUOTE_GRACE_SECONDS = 300;
 
@@ -33,6 +36,7 @@ export const description: INodeProperties[] = [
 		[
 			['Order ID', 'id', 'The ID of an order (submit and onramp return it as orderId)'],
 			['Quote ID', 'quoteId', 'The quote; its order appears once the deposit is paid'],
+			['Transaction Hash', 'txHash', 'The transaction that paid the deposit, on its source chain: finds a stuck deposit'],
 		],
 		{ displayName: 'Look Up By', name: 'lookupBy', displayOptions: show },
 	),
@@ -53,6 +57,16 @@ export const description: INodeProperties[] = [
 		displayOptions: showFor('order', ['getStatus'], { lookupBy: ['quoteId'] }),
 	},
 	{
+		displayName: 'Transaction Hash',
+		name: 'txHash',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Hash (or Bitcoin txid) of the transaction that paid the deposit address',
+		displayOptions: showFor('order', ['getStatus'], { lookupBy: ['txHash'] }),
+	},
+	sourceChainField(showFor('order', ['getStatus'], { lookupBy: ['txHash'] })),
+	{
 		displayName: 'Read Token',
 		name: 'readToken',
 		type: 'string',
@@ -62,49 +76,30 @@ export const description: INodeProperties[] = [
 			'Token returned by Create Quote (for a Quote ID) or by Submit / Create Onramp (for an Order ID). Client-key reads need it. It is a bearer-like token: pass it on, do not publish it.',
 		displayOptions: showFor('order', ['getStatus'], { authentication: ['clientKey'] }),
 	},
-	{
-		displayName: 'Wait Until Final',
-		name: 'waitUntilFinal',
-		type: 'boolean',
-		default: false,
-		description: `Whether to poll until the order is ${FINAL_ORDER_STATUSES.join(', ')}`,
-		displayOptions: show,
-	},
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollIntervalSeconds',
-		type: 'number',
-		typeOptions: { minValue: MIN_POLL_INTERVAL_SECONDS },
-		default: 5,
-		description: 'Time between two status reads; never less than 3 seconds',
-		displayOptions: showWait,
-	},
-	{
-		displayName: 'Timeout (Seconds)',
-		name: 'waitTimeoutSeconds',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 600,
-		description: 'How long to keep polling',
-		displayOptions: showWait,
-	},
-	{
-		displayName: 'Unpaid Quote Grace (Seconds)',
-		name: 'quoteGraceSeconds',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: DEFAULT_QUOTE_GRACE_SECONDS,
-		description:
-			"While the quote has no order yet (not paid), keep polling until the quote's expiry plus this grace, for a deposit paid just before expiry",
-		displayOptions: showFor('order', ['getStatus'], { waitUntilFinal: [true], lookupBy: ['quoteId'] }),
-	},
-	dropdown(
-		[
-			['Error', 'error', 'Fail the item (or give an error item with Continue On Fail)'],
-			['Return Last State', 'returnLastState', 'Output the last status read, with waitTimedOut set to true'],
-		],
-		{ displayName: 'On Timeout', name: 'onTimeout', displayOptions: showWait },
-	),
+	...waitParameters(show.show ?? {}, `the order is ${FINAL_ORDER_STATUSES.join(', ')}`, [
+		{
+			displayName: 'Unpaid Quote Grace (Seconds)',
+			name: 'quoteGraceSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_QUOTE_GRACE_SECONDS,
+			description:
+				"While the quote has no order yet (not paid), keep polling until the quote's expiry plus this grace, for a deposit paid just before expiry",
+			displayOptions: showFor('order', ['getStatus'], { waitUntilFinal: [true], lookupBy: ['quoteId'] }),
+		},
+		dropdown(
+			[
+				['Event Stream', 'stream', 'Follow the order live (scope orders:sse); falls back to polling when the stream is refused or drops'],
+				['Polling', 'polling', 'Read the status every Poll Interval'],
+			],
+			{
+				displayName: 'Follow By',
+				name: 'followBy',
+				description: 'How the wait learns of a change. By Quote ID, it polls until the quote is paid and its order exists, then follows that order.',
+				displayOptions: forVersions(showWait, [{ _cnd: { gte: LIVE_WAIT_VERSION } }]),
+			},
+		),
+	]),
 	optionsCollection(show, [concurrencyOption]),
 ];
 
@@ -118,6 +113,7 @@ async function readView<T>(l: Lookup, path: string): Promise<T> {
 		itemIndex: l.read.itemIndex,
 		requiredScope: 'orders:read',
 		secrets: [l.readToken],
+		hints: l.hints,
 	});
 	return res.body;
 }
@@ -152,6 +148,8 @@ interface Lookup {
 	access: ServiceAccess;
 	qs: IDataObject;
 	readToken: string | undefined;
+	/** Hints for this lookup's error codes (a quote without an order answers 404). */
+	hints?: Record<string, string>;
 }
 
 /** A 404 while waiting by quote ID: the quote has no order yet (public-notes: null until funded). */
@@ -173,56 +171,36 @@ async function quoteExpiry(l: Lookup): Promise<string | undefined> {
 	return typeof expiresAt === 'string' && !Number.isNaN(Date.parse(expiresAt)) ? expiresAt : undefined;
 }
 
-type WaitEnd = 'final' | 'timeout' | 'quoteExpired';
-
-interface WaitResult {
-	state: NormalizedStatus | undefined;
-	endedBy: WaitEnd;
+interface WaitResult extends OrderWaitResult {
 	expiresAt?: string;
 }
 
-interface WaitLimits {
-	intervalMs: number;
-	deadline: number;
-	/** While no order exists: stop at the quote's expiresAt plus the grace. */
-	quoteDeadline?: number;
-}
-
-function waitLimits(read: OrchestrationReader, expiresAt: string | undefined): WaitLimits {
-	const intervalSeconds = Math.max(MIN_POLL_INTERVAL_SECONDS, Number(read.parameter('pollIntervalSeconds', 5)) || MIN_POLL_INTERVAL_SECONDS);
-	const timeoutSeconds = Math.max(0, Number(read.parameter('waitTimeoutSeconds', 600)) || 0);
-	const graceSeconds = Math.max(0, Number(read.parameter('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
-	return {
-		intervalMs: intervalSeconds * 1000,
-		deadline: Date.now() + timeoutSeconds * 1000,
-		quoteDeadline: expiresAt === undefined ? undefined : Date.parse(expiresAt) + graceSeconds * 1000,
-	};
-}
-
-/** Polls (never faster than every 3 s) until final, the wait timeout, or an unpaid quote's end. */
-async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined): Promise<WaitResult> {
+/** Waits (stream or polling, never faster than every 3 s) until final, the wait timeout, an unpaid quote's end, or (version 3) an order that needs an answer. */
+async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined, settings: WaitSettings): Promise<WaitResult> {
 	const byQuote = 'quoteId' in l.qs;
 	const expiresAt = byQuote && first === undefined ? await quoteExpiry(l) : undefined;
-	const limits = waitLimits(l.read, expiresAt);
-	const { state, endedBy } = await waitUntilFinal<NormalizedStatus | undefined>({
+	const graceSeconds = Math.max(0, Number(l.read.parameter('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
+	const live = l.read.ctx.getNode().typeVersion >= LIVE_WAIT_VERSION;
+	const result = await followOrder({
+		ctx: l.read.ctx,
+		itemIndex: l.read.itemIndex,
+		access: l.access,
+		readToken: l.readToken,
 		first,
 		read: async () => await readOrder(l, byQuote),
-		endOf: (current) => {
-			if (current?.isFinal) return 'final';
-			const unpaidOver = current === undefined && limits.quoteDeadline !== undefined && Date.now() >= limits.quoteDeadline;
-			return unpaidOver ? 'quoteExpired' : undefined;
-		},
-		intervalMs: limits.intervalMs,
-		deadline: limits.deadline,
-		lastReadOnDeadline: false,
+		settings,
+		live,
+		followBy: live && l.read.parameter('followBy', 'stream') === 'polling' ? 'polling' : 'stream',
+		quoteDeadline: expiresAt === undefined ? undefined : Date.parse(expiresAt) + graceSeconds * 1000,
+		subject: first ? `order ${first.id}` : `quote ${String(l.qs.quoteId)}`,
 	});
-	return { state, endedBy: endedBy as WaitEnd, expiresAt };
+	return { ...result, expiresAt };
 }
 
 /** What went wrong when waiting did not reach a final status, for the error and its hint. */
 function waitFailure(l: Lookup, wait: WaitResult): NodeOperationError {
 	const { ctx, itemIndex } = l.read;
-	const timeoutSeconds = Number(l.read.parameter('waitTimeoutSeconds', 600)) || 0;
+	const timeoutSeconds = Number(l.read.parameter('waitTimeoutSeconds', DEFAULT_WAIT_TIMEOUT_SECONDS)) || 0;
 	const hint = 'Raise "Timeout (Seconds)", or set "On Timeout" to Return Last State to continue with the last status.';
 	if (wait.endedBy === 'quoteExpired') {
 		return new NodeOperationError(
@@ -250,23 +228,27 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 }
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
-	const lookupBy = read.textParameter('lookupBy') === 'quoteId' ? 'quoteId' : 'id';
+	const lookupBy = lookupOf(read);
 	const identifier = read.textParameter(lookupBy);
 	if (identifier === '') throw read.fail(lookupBy, 'is required');
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
-	const lookup: Lookup = { read, access, qs: { [lookupBy]: identifier }, readToken };
-	const wait = read.parameter<boolean>('waitUntilFinal', false);
+	const qs: IDataObject = { [lookupBy]: identifier };
+	if (lookupBy === 'txHash') qs.sourceChain = requiredText(read, 'sourceChain');
+	const lookup: Lookup = { read, access, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
+	const settings = waitSettingsOf(read);
+	const wait = settings.waitUntilFinal;
 
 	// waiting by quote ID keeps polling through 404s: the order appears only once the deposit is paid
 	const first = await readOrder(lookup, wait && lookupBy === 'quoteId');
-	const result: WaitResult = wait ? await waitForOrder(lookup, first) : { state: first, endedBy: 'final' };
-	if (result.endedBy !== 'final' && read.parameter('onTimeout', 'error') !== 'returnLastState') {
-		throw waitFailure(lookup, result);
-	}
+	const result: WaitResult = wait ? await waitForOrder(lookup, first, settings) : { state: first, endedBy: 'final', via: 'polling' };
+	const ended = result.endedBy === 'final' || result.endedBy === 'actionRequired';
+	if (!ended && settings.onTimeout !== 'returnLastState') throw waitFailure(lookup, result);
 	const out = result.state ? await statusWithAmounts(lookup, result.state) : noOrderOutput(lookup, result);
 	if (wait) {
-		out.waitTimedOut = result.endedBy !== 'final';
+		out.waitTimedOut = !ended;
 		out.waitEndedBy = result.endedBy;
+		if (read.ctx.getNode().typeVersion >= LIVE_WAIT_VERSION) Object.assign(out, followedBy(result));
+		if (result.endedBy === 'actionRequired') Object.assign(out, actionRequiredOf(out));
 	}
 	// The read token travels on so the next node can read this order again by expression.
 	if (readToken) out.readToken = readToken;
@@ -278,36 +260,27 @@ async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<ID
 	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
 }
 
-// Decimal `...Formatted` fields of an order: source, destination and fee asset amounts, fee payout
-// entries included (orchestration-service.md §2.10); an asset the routes listing does not know stays as is.
-const SOURCE_FIELDS = ['amountIn'];
-const DESTINATION_FIELDS = ['estimatedOut', 'amountOut', 'lockedMinAmountOut'];
-const FEE_FIELDS = ['feeAmount', 'roundingFeeAmount', 'totalFeeAmount', 'appFeeAmount'];
-const PAYOUT_FIELDS = ['amount', 'platformCutAmount', 'recipientAmount'];
+type LookupBy = 'id' | 'quoteId' | 'txHash';
 
-function nonEmptyText(v: unknown): string | undefined {
-	return typeof v === 'string' && v !== '' ? v : undefined;
+function lookupOf(read: OrchestrationReader): LookupBy {
+	const chosen = read.textParameter('lookupBy');
+	return chosen === 'quoteId' || chosen === 'txHash' ? chosen : 'id';
 }
 
-export function orderWithFormattedAmounts(order: IDataObject, catalogue: RoutesCatalogue): IDataObject {
-	const sourceChain = nonEmptyText(order.sourceChain);
-	const destinationChain = nonEmptyText(order.destinationChain);
-	const source = catalogue.find(sourceChain, nonEmptyText(order.sourceAsset))?.decimals;
-	const destination = catalogue.find(destinationChain, nonEmptyText(order.destinationAsset))?.decimals;
-	const feeAsset = nonEmptyText(order.feeAsset);
-	const fee = feeAsset ? catalogue.decimalsOfSymbol(feeAsset, [sourceChain, destinationChain]) : source;
-	const decimals: Record<string, number | undefined> = {};
-	for (const f of SOURCE_FIELDS) decimals[f] = source;
-	for (const f of DESTINATION_FIELDS) decimals[f] = destination;
-	for (const f of FEE_FIELDS) decimals[f] = fee;
-	const out = withFormattedAmounts(order, decimals);
-	const payouts = order.feePayouts as IDataObject | undefined;
-	if (fee !== undefined && payouts && Array.isArray(payouts.entries)) {
-		const perField = Object.fromEntries(PAYOUT_FIELDS.map((f) => [f, fee]));
-		out.feePayouts = {
-			...payouts,
-			entries: (payouts.entries as IDataObject[]).map((e) => withFormattedAmounts(e, perField)),
-		};
-	}
-	return out;
+function requiredText(read: OrchestrationReader, name: string): string {
+	const value = read.textParameter(name);
+	if (value === '') throw read.fail(name, 'is required');
+	return value;
 }
+
+/** public-notes: status by quote ID answers 404 until a deposit is detected; by txHash until the deposit is seen. */
+const LOOKUP_HINTS: Record<LookupBy, Record<string, string> | undefined> = {
+	id: undefined,
+	quoteId: {
+		not_found:
+			'A quote has no order until its deposit is detected. Use Order > Get by Quote to see whether it is paid (funded: true/false) without an error, or turn on "Wait Until Final".',
+	},
+	txHash: {
+		not_found: 'No order of this partner was created by this transaction on this chain (yet): check the chain, or try again once the deposit is detected.',
+	},
+};

@@ -3,8 +3,11 @@ import type { OperationModule } from '../types';
 import * as createOnramp from './createOnramp';
 import * as getStatus from './getStatus';
 import * as submit from './submit';
+import * as acceptZeroconfOffer from './acceptZeroconfOffer';
+import * as declineZeroconfOffer from './declineZeroconfOffer';
+import * as getByQuote from './getByQuote';
 
-export const operations: Record<string, OperationModule> = { createOnramp, getStatus, submit };
+export const operations: Record<string, OperationModule> = { createOnramp, getStatus, submit, acceptZeroconfOffer, declineZeroconfOffer, getByQuote };
 
 export const description: INodeProperties[] = [
 	{
@@ -15,10 +18,28 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['order'] } },
 		options: [
 			{
+				name: 'Accept ZeroConf Offer',
+				value: 'acceptZeroconfOffer',
+				action: 'Accept the zeroconf offer of an order',
+				description: 'Take the instant ZeroConf offer on a Bitcoin deposit of an order in awaiting_approval',
+			},
+			{
 				name: 'Create Onramp',
 				value: 'createOnramp',
 				action: 'Create a lightning onramp',
 				description: 'Buy an asset with Bitcoin paid over Lightning (BOLT11 invoice)',
+			},
+			{
+				name: 'Decline ZeroConf Offer',
+				value: 'declineZeroconfOffer',
+				action: 'Decline the zeroconf offer of an order',
+				description: 'Refuse the ZeroConf offer: the order waits for one on-chain confirmation instead',
+			},
+			{
+				name: 'Get by Quote',
+				value: 'getByQuote',
+				action: 'Get a quote and its order',
+				description: 'Whether a quote was paid (funded) and its order, without an error while it is unpaid',
 			},
 			{
 				name: 'Get Status',
@@ -38,4 +59,7 @@ export const description: INodeProperties[] = [
 	...createOnramp.description,
 	...getStatus.description,
 	...submit.description,
+	...acceptZeroconfOffer.description,
+	...declineZeroconfOffer.description,
+	...getByQuote.description,
 ];

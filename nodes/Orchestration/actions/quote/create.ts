@@ -1,20 +1,78 @@
 /** quote.create: POST /v1/orchestration/quote (orchestration-service.md §4.1). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
-import { completeQuote, planQuote, quoteOutput, type QuoteInput } from '../../../shared/orchestration/quotePlan';
+import { ItemWithBinary } from '../../../n8n/items';
+import { ItemError } from '../../../n8n/nodeErrors';
+import { qrImage, type QrFormat } from '../../../shared/qrImage';
+import { requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import {
+	completeQuote,
+	EXPIRY_MARGIN_DEFAULT_SECONDS,
+	EXPIRY_MARGIN_MAX_SECONDS,
+	isReplayed,
+	planQuote,
+	quoteOutput,
+	unpayableQuote,
+	type PlannedQuote,
+	type QuoteInput,
+} from '../../../shared/orchestration/quotePlan';
+import {
+	affiliateIdOption,
+	affiliatePickerOption,
 	amountField,
+	forVersions,
 	quoteCreationOptions,
 	quoteRouteFields,
 	recipientAddressField,
+	REFUND_ON_TOP_VERSIONS,
+	refundAddressFields,
+	refundAddressOption,
 	refundChainOption,
 	showFor,
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
+import { catalogueFor, idempotencyKeyFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['create']);
+
+/** Node versions that keep "Refund Address" under Options (before REFUND_ON_TOP_VERSIONS). */
+const REFUND_IN_OPTIONS_VERSIONS = [{ _cnd: { lt: 3 } }];
+
+/** At most this many re-quotes per item: each replaces a replayed, expired quote (Retry On Fail walks the same keys). */
+const MAX_REQUOTES = 3;
+
+const expiryOptions: INodeProperties[] = [
+	{
+		displayName: 'Expiry Margin (Seconds)',
+		name: 'expiryMarginSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: EXPIRY_MARGIN_MAX_SECONDS },
+		default: EXPIRY_MARGIN_DEFAULT_SECONDS,
+		description:
+			'A quote is firm for 2 minutes. One with less time left than this (or expired, as a replayed answer can be) fails the item instead of being returned as payable.',
+	},
+	{
+		displayName: 'QR Code',
+		name: 'qrCode',
+		type: 'options',
+		options: [
+			{ name: 'None', value: 'none' },
+			{ name: 'PNG Image', value: 'png', description: 'A 1-bit PNG of the payment URI in the binary field qrCode' },
+			{ name: 'SVG Image', value: 'svg', description: 'A scalable SVG of the payment URI in the binary field qrCode' },
+		],
+		default: 'none',
+		description: 'Whether to add a QR code of "paymentUri" as binary data (for a chat message or an email); none when the deposit has no payment URI',
+	},
+	{
+		displayName: 'Re-Quote When Expired',
+		name: 'requoteWhenExpired',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether a replayed quote that expired (same idempotency key as an earlier run) is replaced by a new quote, under a key derived from the old one and this execution, so Retry On Fail still replays it',
+	},
+];
 
 export const description: INodeProperties[] = [
 	...quoteRouteFields(show),
@@ -23,8 +81,20 @@ export const description: INodeProperties[] = [
 		show,
 		'Destination address. Solana tokens take the owner address; Lightning takes a Lightning address or a BOLT11 invoice.',
 	),
-	optionsCollection(show, [
-		...quoteCreationOptions,
+	...refundAddressFields(show),
+	...[REFUND_IN_OPTIONS_VERSIONS, REFUND_ON_TOP_VERSIONS].map((versions) =>
+		optionsCollection(forVersions(show, versions), createOptions(versions === REFUND_IN_OPTIONS_VERSIONS)),
+	),
+];
+
+/** The options of Quote > Create; before node version 3 with "Refund Address" and a plain "Affiliate ID", from 3 on with the affiliate picker. */
+function createOptions(beforeVersion3: boolean): INodeProperties[] {
+	const shared = beforeVersion3
+		? quoteCreationOptions
+		: quoteCreationOptions.filter((o) => o !== refundAddressOption).map((o) => (o === affiliateIdOption ? affiliatePickerOption : o));
+	return [
+		...shared,
+		...expiryOptions,
 		{
 			displayName: 'Affiliate IDs',
 			name: 'affiliateIds',
@@ -84,8 +154,27 @@ export const description: INodeProperties[] = [
 			description: 'Whether to return an unsigned deposit transfer (EVM native and ERC-20 sources only)',
 		},
 		refundChainOption,
-	]),
-];
+		{
+			displayName: 'ZeroConf Offer (Bitcoin Sources)',
+			name: 'zeroconfEnabled',
+			type: 'options',
+			options: [
+				{ name: 'Opt In', value: 'optIn', description: 'Send zeroconfEnabled: true' },
+				{ name: 'Opt Out', value: 'optOut', description: 'Send zeroconfEnabled: false' },
+				{ name: 'Service Default', value: 'default', description: 'Send nothing: the service decides' },
+			],
+			default: 'default',
+			description:
+				'Whether a Bitcoin L1 deposit may get a ZeroConf offer: the order then waits in awaiting_approval until Order > Accept or Decline ZeroConf Offer answers it. Sent as zeroconfEnabled, a name from third-party code only (unconfirmed); newer service docs make the offer per deposit without this flag. Other source chains ignore it.',
+		},
+	];
+}
+
+/** The ZeroConf opt-in as sent (public-notes `zeroconfEnabled`, unconfirmed); undefined leaves it to the service. */
+function zeroconfChoice(read: OrchestrationReader): boolean | undefined {
+	const choice = read.options.zeroconfEnabled;
+	return choice === 'optIn' ? true : choice === 'optOut' ? false : undefined;
+}
 
 /** "App Fees" and "Affiliate IDs" of the options as §4.1 lists them; undefined when empty. */
 function readFeeFields(read: OrchestrationReader): { appFees?: IDataObject[]; affiliateIds?: Array<string | IDataObject> } {
@@ -119,27 +208,95 @@ function readQuoteInput(read: OrchestrationReader, isClientKey: boolean): QuoteI
 		recipientAddress: read.textParameter('recipientAddress'),
 		includeCalldata: read.options.includeCalldata === true ? true : undefined,
 		amountlessInvoice: read.options.amountlessInvoice === true ? true : undefined,
-		affiliateId: read.optionText('affiliateId'),
-		refundAddress: read.optionText('refundAddress'),
+		affiliateId: read.optionText('affiliateId', pickedValues(read.options)),
+		// Top level from node version 3; a value under Options (versions 1 and 2, or pasted JSON) still counts.
+		refundAddress: read.textParameter('refundAddress') || read.optionText('refundAddress'),
 		refundChain: read.optionText('refundChain'),
 		slippageBps: read.optionInteger('slippageBps'),
+		zeroconfEnabled: zeroconfChoice(read),
 		...readFeeFields(read),
 	};
-	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey(), isClientKey };
+	const idempotencyKey = read.idempotencyKey();
+	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey, isClientKey, refundRule: true };
+}
+
+/** The options with a picker's value in place of the picker (the Affiliate ID of node version 3). */
+function pickedValues(options: IDataObject): IDataObject {
+	const picker = options.affiliateId as IDataObject | undefined;
+	return picker !== null && typeof picker === 'object' && '__rl' in picker ? { ...options, affiliateId: picker.value } : options;
+}
+
+/** "Expiry Margin (Seconds)": a whole number 0..EXPIRY_MARGIN_MAX_SECONDS. */
+function readMarginSeconds(read: OrchestrationReader): number {
+	const margin = read.optionInteger('expiryMarginSeconds') ?? EXPIRY_MARGIN_DEFAULT_SECONDS;
+	if (margin < 0 || margin > EXPIRY_MARGIN_MAX_SECONDS) {
+		throw read.fail('expiryMarginSeconds', `must be 0 to ${EXPIRY_MARGIN_MAX_SECONDS} seconds (a quote is firm for 2 minutes), got ${margin}`);
+	}
+	return margin;
+}
+
+interface Sending {
+	access: ServiceAccess;
+	planned: PlannedQuote;
+	catalogue?: RoutesCatalogue;
+	key: string;
+	marginSeconds: number;
+	requote: boolean;
+}
+
+/**
+ * Sends the quote and returns it only while payable: a replayed answer is marked, an expired one (or
+ * one inside the margin) fails the item with the next step, or is replaced under a derived key.
+ */
+async function payableQuote(ctx: IExecuteFunctions, read: OrchestrationReader, sending: Sending): Promise<IDataObject> {
+	const { access, planned, catalogue, marginSeconds, requote } = sending;
+	let key = sending.key;
+	let requotedFrom: unknown;
+	for (let requotes = 0; ; requotes++) {
+		const res = await orchestrationRequest<IDataObject>(ctx, access, {
+			method: 'POST',
+			path: '/v1/orchestration/quote',
+			body: planned.request as IDataObject,
+			idempotencyKey: key,
+			itemIndex: read.itemIndex,
+			requiredScope: 'orders:quote',
+		});
+		const replayed = isReplayed(res.headers);
+		const problem = unpayableQuote(res.body, { replayed, marginSeconds });
+		if (problem === undefined) {
+			const out: IDataObject = quoteOutput(res.body, { catalogue, source: planned.source, destination: planned.destination });
+			return { ...out, replayed, ...(requotedFrom !== undefined ? { requotedFrom } : {}) };
+		}
+		if (!(requote && problem.requotable && requotes < MAX_REQUOTES)) {
+			throw new ItemError(ctx.getNode(), `${problem.message} (item ${read.itemIndex})`, {
+				itemIndex: read.itemIndex,
+				description: problem.nextStep,
+				errorCode: 'quote_expired',
+			});
+		}
+		requotedFrom = res.body.quoteId;
+		key = requoteIdempotencyKey(key, ctx.getExecutionId());
+	}
+}
+
+/** The QR code of the quote's payment URI as the item's binary field `qrCode`; the quote alone when it has no URI. */
+async function withQrCode(ctx: IExecuteFunctions, quote: IDataObject, format: QrFormat): Promise<IDataObject | ItemWithBinary> {
+	if (typeof quote.paymentUri !== 'string') return quote;
+	const image = qrImage(quote.paymentUri, format);
+	const fileName = `quote-${String(quote.quoteId ?? 'deposit')}.${image.extension}`;
+	const binary = await ctx.helpers.prepareBinaryData(Buffer.from(image.data), fileName, image.mimeType);
+	return new ItemWithBinary(quote, { qrCode: binary });
 }
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject | ItemWithBinary> {
 	const plan = read.plan(() => planQuote(readQuoteInput(read, access.isClientKey)));
+	const marginSeconds = readMarginSeconds(read);
+	const requote = read.options.requoteWhenExpired === true;
+	const qrFormat = read.options.qrCode === 'png' || read.options.qrCode === 'svg' ? read.options.qrCode : undefined;
 	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
-	const { request, source, destination } = read.plan(() => completeQuote(plan, catalogue));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
-		method: 'POST',
-		path: '/v1/orchestration/quote',
-		body: request as IDataObject,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'quote.create', body: request, explicitKey: plan.idempotencyKey }),
-		itemIndex: read.itemIndex,
-		requiredScope: 'orders:quote',
-	});
-	return quoteOutput(res.body, { catalogue, source, destination });
+	const planned = read.plan(() => completeQuote(plan, catalogue));
+	const key = idempotencyKeyFor(read, { operation: 'quote.create', body: planned.request, explicitKey: plan.idempotencyKey });
+	const quote = await payableQuote(this, read, { access, planned, catalogue, key, marginSeconds, requote });
+	return qrFormat === undefined ? quote : await withQrCode(this, quote, qrFormat);
 }

@@ -8,7 +8,7 @@ import { isTokenizedEquity } from '../../../shared/orchestration/enums';
 import type { RouteAsset } from '../../../shared/orchestration/schemas';
 import { filtersCollection, limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { getRoutesCatalogue, type RoutesCatalogue } from '../../service';
+import { getRoutesCatalogue, type RouteList, type RoutesCatalogue } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('route', ['getAll']);
@@ -85,15 +85,17 @@ export function filterRoutes(catalogue: RoutesCatalogue, filter: RouteFilter): R
 		if (asset && a.asset.toLowerCase() !== asset && a.id.toLowerCase() !== asset && a.assetDisplaySymbol?.toLowerCase() !== asset) {
 			return false;
 		}
-		if (filter.supportsExactOut && nonEmpty(a.route.exactOutTo) === false) return false;
-		if (filter.supportsFixed && nonEmpty(a.route.fixedTo) === false) return false;
+		if (filter.supportsExactOut && !reachesAny(catalogue, a, 'exactOutTo')) return false;
+		if (filter.supportsFixed && !reachesAny(catalogue, a, 'fixedTo')) return false;
 		if (destination && !catalogue.reaches(a, destination, 'to')) return false;
 		return true;
 	});
 }
 
-function nonEmpty(list: unknown): boolean {
-	return list === 'all' || (Array.isArray(list) && list.length > 0);
+/** Whether a route set names any destination: "all", {except: [...]} or a non-empty array. */
+function reachesAny(catalogue: RoutesCatalogue, source: RouteAsset, list: RouteList): boolean {
+	const set = catalogue.targets(source, list);
+	return set.all || set.only.size > 0;
 }
 
 export function routeFilterFrom(filters: IDataObject): RouteFilter {

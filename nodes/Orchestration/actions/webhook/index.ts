@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as create from './create';
+import * as del from './delete';
 
-export const operations: Record<string, OperationModule> = { create };
+export const operations: Record<string, OperationModule> = { create, delete: del };
 
 export const description: INodeProperties[] = [
 	{
@@ -18,8 +19,15 @@ export const description: INodeProperties[] = [
 				action: 'Create a webhook',
 				description: 'Register an endpoint for signed order events (server keys only)',
 			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete a webhook',
+				description: 'Disable an endpoint or a recovery subscription (server keys only)',
+			},
 		],
 		default: 'create',
 	},
 	...create.description,
+	...del.description,
 ];

@@ -1,0 +1,171 @@
+/**
+ * Intent > Execute, steps 2-3: the intent's identity across n8n's Retry On Fail (nonce, expiry, what
+ * the execution remembers), then signing and sending it, with its outcomes told apart: accepted
+ * (the §2.2 answer), accepted earlier (an own nonce replay after a lost answer), refused (a service
+ * error with the gateway's hint), and refused before sending (network paused).
+ */
+import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import { closeCanonicalBody, serializeWireIntent } from '../../../shared/gateway/canonical';
+import { bytesToHex } from '../../../shared/gateway/hex';
+import { wireIntent, type IntentHeader, type IntentPlan } from '../../../shared/gateway/intentPlan';
+import { sha256Bytes, sha256Hex, signDigestDer } from '../../../shared/gateway/keys';
+import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/responses';
+import type { ItemReader } from '../../../n8n/items';
+import { ItemError, itemErrorOf, ServiceError } from '../../../n8n/nodeErrors';
+import { joinUrl } from '../../../n8n/transport';
+import { authenticatedCall, forgetNetworkInfo, type GatewaySigner, hintFor } from '../../gateway';
+
+/** Default lifetime of an intent: now + 15 minutes (well inside the 24 h horizon of §8). */
+export const DEFAULT_EXPIRY_MS = 15 * 60 * 1000;
+/** A remembered expiry is reused on retry only while this much time is left. */
+const MIN_REMAINING_MS = 60 * 1000;
+
+/**
+ * Default nonce: 32 hex characters of a hash of workflow id, execution id, node name, item index and the intent's
+ * content without nonce and expiry. n8n's Retry On Fail re-runs the node in the same execution,
+ * so a retried item gets the same nonce and the gateway's replay protection (§2.1) stops a
+ * second intent. Across executions the user pins a nonce (for example an order id).
+ */
+export function deriveNonce(read: ItemReader, contentWithoutNonce: string): string {
+	const { ctx, itemIndex } = read;
+	const seed = JSON.stringify([
+		'executionGateway.nonce.v1',
+		String(ctx.getWorkflow().id ?? ''),
+		String(ctx.getExecutionId() ?? ''),
+		ctx.getNode().name,
+		itemIndex,
+		contentWithoutNonce,
+	]);
+	// 32 lower-case hex characters, the form of the public client's random nonces (issue 10).
+	return sha256Hex(seed).slice(0, 32);
+}
+
+/** What this execution remembers about one intent (nonce + content): its expiry and its submission. */
+export interface RememberedIntent {
+	expiresAt?: number;
+	submission?: IDataObject;
+	/** Digest of the message already sent once in this execution (its answer may have been lost). */
+	sentDigest?: string;
+}
+
+/**
+ * The node's execution context survives n8n's Retry On Fail (same run data), so a retried item
+ * signs the same expiry (hence the same message and intent id) and an item that was already
+ * accepted returns its first submission instead of failing with nonce_replayed.
+ */
+export function rememberedIntent(ctx: IExecuteFunctions, nonce: string, contentWithoutNonce: string): RememberedIntent {
+	const context = ctx.getContext('node');
+	const key = `intent:${sha256Hex(`${nonce}\n${contentWithoutNonce}`)}`;
+	const remembered = (context[key] as RememberedIntent | undefined) ?? {};
+	context[key] = remembered;
+	return remembered;
+}
+
+/** The expiry to sign: the explicit one, a remembered one with time left, or now + 15 minutes. */
+export function expiryFor(remembered: RememberedIntent, explicit: number | undefined, now: number): number {
+	if (explicit !== undefined) return explicit;
+	if (remembered.expiresAt !== undefined && remembered.expiresAt - now >= MIN_REMAINING_MS) return remembered.expiresAt;
+	remembered.expiresAt = now + DEFAULT_EXPIRY_MS;
+	return remembered.expiresAt;
+}
+
+/**
+ * §2.3a `paused` is advisory on the live service (issue 10): by default the intent is sent and the
+ * output carries a warning; with "Refuse When Paused" (the default of node version 1) it never leaves.
+ */
+export function pausedWarning(read: ItemReader, info: NetworkInfo, options: IDataObject): string | undefined {
+	const { ctx, itemIndex } = read;
+	if (!info.paused) return undefined;
+	const refuse = typeof options.refuseWhenPaused === 'boolean' ? options.refuseWhenPaused : ctx.getNode().typeVersion < 1.1;
+	if (!refuse) return 'Network Info reported paused: true; the intent was submitted anyway (the flag is advisory). Check its status before relying on it.';
+	throw new ItemError(ctx.getNode(), `The gateway network is paused (item ${itemIndex}): no intent is accepted now`, {
+		itemIndex,
+		description: 'Network Info reports paused: true and "Refuse When Paused" is on. Nothing was sent; try again once the gateway resumes.',
+		errorCode: 'network_paused',
+	});
+}
+
+/** Answers that mean the cached network info (§2.3a) is out of date. */
+const STALE_NETWORK_INFO_CODES = new Set(['chain_id_mismatch', 'network_paused', 'below_min_deposit']);
+
+/** Rebuilds a transport error for this item with the gateway hint; nonce_replayed says what it means here. */
+function submissionError(read: ItemReader, error: unknown, sent: { nonce: string; gatewayUrl: string }): Error {
+	const { ctx, itemIndex } = read;
+	const { nonce, gatewayUrl } = sent;
+	if (!(error instanceof ServiceError)) return itemErrorOf(ctx.getNode(), itemIndex, error);
+	const code = error.errorCode;
+	// The next item or run fetches network info again instead of trusting the cache.
+	if (code && STALE_NETWORK_INFO_CODES.has(code)) forgetNetworkInfo(gatewayUrl);
+	const description =
+		code === 'nonce_replayed'
+			? `Nonce "${nonce}" was already used by this keypair, so this intent was not submitted twice. Either an earlier attempt reached the gateway and its answer was lost, or this item already ran with the same nonce (an execution retried as a whole, or a pinned Nonce). Look the first submission up with Intent > Get; to submit a new intent on purpose, set a new Nonce.`
+			: (error.description ?? hintFor(code));
+	return new ServiceError(ctx.getNode(), (error.errorResponse ?? { message: error.message }) as JsonObject, {
+		message: error.message,
+		description: description ?? undefined,
+		httpCode: error.httpCode ?? undefined,
+		itemIndex,
+		errorCode: code,
+		attempts: error.attempts,
+	});
+}
+
+function actionSummary(plan: IntentPlan): IDataObject {
+	return plan.evm ? { signedTxHash: plan.evm.hash, evmSigner: plan.evm.fromChecksum } : { recipient: (plan.action as { recipient: string }).recipient };
+}
+
+/**
+ * nonce_replayed for a signed message this node already sent (a retry in this call, or an earlier
+ * try of this execution): the gateway accepted that first attempt (§2.1 nonce replay protection).
+ */
+function isOwnReplay(error: unknown, sentBefore: boolean): boolean {
+	return error instanceof ServiceError && error.errorCode === 'nonce_replayed' && (sentBefore || error.attempts > 1);
+}
+
+/** The outcome of a lost answer: the intent exists once; its submission id was in the answer that never arrived. */
+function acceptedEarlier(nonce: string, sent: IDataObject): IDataObject {
+	return {
+		outcome: 'accepted_earlier',
+		submissionId: null,
+		intentId: null,
+		status: null,
+		nonce,
+		...sent,
+		message: `The gateway accepted this intent earlier (nonce "${nonce}"): an earlier attempt reached it but its answer was lost, so the retry was refused as a replay (nonce_replayed) and no second intent was created. Its submission id was in the lost answer; find the intent by this nonce or messageDigest (Wait Until Final cannot follow it without that id).`,
+	};
+}
+
+/** What is signed and sent: the plan under its final header, and the §2.4 body serialized once. */
+export interface Submission {
+	signer: GatewaySigner;
+	plan: IntentPlan;
+	header: IntentHeader;
+	canonicalBody: string;
+}
+
+/** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
+export async function submit(read: ItemReader, intent: Submission, remembered: RememberedIntent): Promise<IDataObject> {
+	const { ctx, itemIndex } = read;
+	const { signer, plan, header } = intent;
+	const digest = sha256Bytes(closeCanonicalBody(intent.canonicalBody, header));
+	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
+	const sentBefore = remembered.sentDigest === signed.digestHex;
+	remembered.sentDigest = signed.digestHex;
+	const signature = { messageDigest: signed.digestHex, signerPublicKey: signer.publicKey, chainId: header.chainId };
+	let body: unknown;
+	try {
+		const request = serializeWireIntent({ ...wireIntent(plan, header), signature: signed.signature });
+		body = (await authenticatedCall<unknown>(read, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request })).body;
+	} catch (error) {
+		if (!isOwnReplay(error, sentBefore)) throw submissionError(read, error, { nonce: header.nonce, gatewayUrl: signer.gatewayUrl });
+		return acceptedEarlier(header.nonce, { ...signature, expiresAt: header.expiresAt, ...actionSummary(plan) });
+	}
+	const accepted = ExecuteResponseSchema.safeParse(body);
+	if (!accepted.success) {
+		const message = 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)';
+		throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
+	}
+	const { submissionId, intentId, status } = accepted.data;
+	const shown = { submissionId, intentId, status: normalizeIntentStatus(status) as string, ...signature };
+	return { ...shown, nonce: header.nonce, expiresAt: header.expiresAt, ...actionSummary(plan) };
+}

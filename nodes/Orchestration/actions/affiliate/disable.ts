@@ -1,0 +1,26 @@
+/** affiliate.disable: DELETE /v1/affiliates/{affiliateId} -> {ok: true} (public-notes; server key). */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { affiliatePath } from '../../../shared/orchestration/partnerPlan';
+import { showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import { idempotencyKeyFor, orchestrationRequest } from '../../service';
+import type { OperationEnv } from '../types';
+import { affiliateIdField } from './shared';
+
+const show = showFor('affiliate', ['disable']);
+
+export const description: INodeProperties[] = [
+	affiliateIdField(show, 'The affiliate to disable. New quotes cannot name it; its accrued balance can still be claimed.'),
+];
+
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+	const affiliateId = read.textParameter('affiliateId');
+	const path = read.plan(() => affiliatePath(affiliateId));
+	const res = await orchestrationRequest<IDataObject>(this, access, {
+		method: 'DELETE',
+		path,
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.disable', body: { affiliateId } }),
+		itemIndex: read.itemIndex,
+	});
+	return { affiliateId, ...res.body };
+}

@@ -1,0 +1,21 @@
+/**
+ * order.acceptZeroconfOffer: POST /v1/orchestration/zeroconf/accept {orderId} (public-notes): the
+ * order in awaiting_approval goes on at once (`processing`) on the offer's instant amount.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
+import { concurrencyOption, showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import type { OperationEnv } from '../types';
+import { answerOffer, orderIdField } from './zeroconfAnswer';
+
+const show = showFor('order', ['acceptZeroconfOffer']);
+
+export const description: INodeProperties[] = [
+	orderIdField(show, 'accepted'),
+	optionsCollection(show, [concurrencyOption]),
+];
+
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {
+	return await answerOffer(this, read, env, 'accept');
+}

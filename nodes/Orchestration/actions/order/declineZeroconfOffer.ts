@@ -1,0 +1,30 @@
+/**
+ * order.declineZeroconfOffer: POST /v1/orchestration/zeroconf/decline {orderId, reason?}
+ * (public-notes): the order waits for one on-chain confirmation of its deposit (`confirming`).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
+import { DECLINE_REASON_MAX_LENGTH } from '../../../shared/orchestration/zeroconfPlan';
+import { concurrencyOption, showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import type { OperationEnv } from '../types';
+import { answerOffer, orderIdField } from './zeroconfAnswer';
+
+const show = showFor('order', ['declineZeroconfOffer']);
+
+export const description: INodeProperties[] = [
+	orderIdField(show, 'declined'),
+	{
+		displayName: 'Reason',
+		name: 'reason',
+		type: 'string',
+		default: '',
+		description: `Why the offer is declined, for the service's records (optional, at most ${DECLINE_REASON_MAX_LENGTH} characters)`,
+		displayOptions: show,
+	},
+	optionsCollection(show, [concurrencyOption]),
+];
+
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {
+	return await answerOffer(this, read, env, 'decline');
+}

@@ -1,0 +1,63 @@
+/**
+ * order.getByQuote: GET /v1/orchestration/order?quoteId= (public-notes): the quote with its order,
+ * `order: null` until a deposit is detected. "Is this quote funded yet" without an error for an
+ * unpaid quote (Get Status by quote ID answers 404 then). Client keys send the read token (§5).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
+import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
+import { concurrencyOption, showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import { catalogueFor, orchestrationRequest } from '../../service';
+import type { OperationEnv } from '../types';
+
+const show = showFor('order', ['getByQuote']);
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Quote ID',
+		name: 'quoteId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The quote to look up; the answer says whether its deposit was paid (funded) and holds its order once it is',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Read Token',
+		name: 'readToken',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '={{ $json.readToken }}',
+		description: 'Token returned by Create Quote. Client-key reads need it. It is a bearer-like token: pass it on, do not publish it.',
+		displayOptions: showFor('order', ['getByQuote'], { authentication: ['clientKey'] }),
+	},
+	optionsCollection(show, [concurrencyOption]),
+];
+
+function isObject(v: unknown): v is IDataObject {
+	return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+	const quoteId = read.textParameter('quoteId');
+	if (quoteId === '') throw read.fail('quoteId', 'is required');
+	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
+	const res = await orchestrationRequest<IDataObject>(this, access, {
+		method: 'GET',
+		path: '/v1/orchestration/order',
+		qs: { quoteId },
+		headers: readToken ? { 'X-Read-Token': readToken } : undefined,
+		itemIndex: read.itemIndex,
+		requiredScope: 'orders:read',
+		secrets: [readToken],
+		hints: { not_found: 'No quote with this ID exists for this partner (an unpaid quote is not an error here: it answers funded: false).' },
+	});
+	const body = isObject(res.body) ? res.body : {};
+	const order = isObject(body.order) ? body.order : null;
+	const catalogue = order ? await catalogueFor(read, access, false) : undefined;
+	const out: IDataObject = { ...body, order: order && catalogue ? orderWithFormattedAmounts(order, catalogue) : order, funded: order !== null };
+	// The read token travels on so the next node can read this quote or its order again by expression.
+	if (readToken) out.readToken = readToken;
+	return out;
+}

@@ -1,0 +1,52 @@
+/**
+ * What Accept and Decline ZeroConf Offer share (public-notes "Other partner operations"): one POST
+ * with a server key and a key derived from the order and the action, so n8n's retries and re-runs
+ * replay the first answer and never make a second one.
+ */
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { planZeroconfDecision, type ZeroconfAction } from '../../../shared/orchestration/zeroconfPlan';
+import type { OrchestrationReader } from '../../itemReader';
+import { orchestrationRequest } from '../../service';
+import type { OperationEnv } from '../types';
+
+/** public-notes: 400 invalid_state unless the order waits in awaiting_approval with a pending, unexpired offer of this partner. */
+export const INVALID_STATE_HINT =
+	'Only an order in awaiting_approval with a pending, unexpired ZeroConf offer of your partner can be answered, once. Read the order with Order > Get Status: its zeroconfOffer.status says whether the offer was already accepted, declined or expired (a declined or expired offer waits for one on-chain confirmation by itself), and an order in awaiting_approval without an offer is an operator hold that needs no answer.';
+
+/** The order whose offer is answered; `verb` says what the operation does with it. */
+export function orderIdField(displayOptions: IDisplayOptions, verb: 'accepted' | 'declined'): INodeProperties {
+	return {
+		displayName: 'Order ID',
+		name: 'orderId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'ord_...',
+		description: `The order in awaiting_approval whose ZeroConf offer is ${verb} (Get Status gives it as ID). Server key only; sent once per order: a retry or a re-run replays the first answer.`,
+		displayOptions,
+	};
+}
+
+export async function answerOffer(
+	ctx: IExecuteFunctions,
+	read: OrchestrationReader,
+	{ access }: OperationEnv,
+	action: ZeroconfAction,
+): Promise<IDataObject> {
+	if (access.isClientKey) {
+		throw read.fail('authentication', 'answering a ZeroConf offer needs a server key: set "Authentication" to Server Key', 'forbidden');
+	}
+	const orderId = read.textParameter('orderId');
+	const reason = action === 'decline' ? read.textParameter('reason') : undefined;
+	const plan = read.plan(() => planZeroconfDecision(action, { orderId, reason }));
+	const res = await orchestrationRequest<IDataObject>(ctx, access, {
+		method: 'POST',
+		path: plan.path,
+		body: plan.request as IDataObject,
+		idempotencyKey: plan.idempotencyKey,
+		itemIndex: read.itemIndex,
+		hints: { invalid_state: INVALID_STATE_HINT },
+	});
+	const replayed = String(res.headers['x-idempotency-replayed'] ?? '').toLowerCase() === 'true';
+	return { ...res.body, decision: action === 'accept' ? 'accepted' : 'declined', replayed };
+}

@@ -1,0 +1,148 @@
+/**
+ * standingAddress.createOrGet: PUT /v1/standing-deposit-addresses/{ref} (public-notes "Standing
+ * deposit addresses"). The same body returns the same instruction (200), so running it again is
+ * safe; a changed body is 409 instruction_conflict, answered with what to do. Server keys only.
+ */
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
+import { planStandingInstruction, type StandingInput } from '../../../shared/orchestration/partnerPlan';
+import { concurrencyOption, showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import { idempotencyKeyFor, orchestrationRequest } from '../../service';
+import type { OperationEnv } from '../types';
+
+const show = showFor('standingAddress', ['createOrGet']);
+
+export function referenceField(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Reference',
+		name: 'reference',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'customer-1234',
+		description: 'Your own reference for the instruction (1 to 128 characters), e.g. a customer ID. It is sent as one URL path segment.',
+		displayOptions,
+	};
+}
+
+/** What the service says a changed body means, and what to do (public-notes: 409 instruction_conflict). */
+export const INSTRUCTION_CONFLICT_HINT =
+	'An instruction with this reference already exists with other settings (destination, fees, slippage, affiliates or refund addresses), and the service does not change it. Send exactly the settings it was created with (read them with Standing Deposit Address > Get), or use a new reference for the new settings.';
+
+export const description: INodeProperties[] = [
+	referenceField(show),
+	{
+		displayName: 'Destination Chain Name or ID',
+		name: 'destinationChain',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getStandingDestinationChains' },
+		required: true,
+		default: '',
+		description:
+			'Chain deposits are delivered on, from the standing destinations list. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Destination Asset Name or ID',
+		name: 'destinationAsset',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getStandingDestinationAssets', loadOptionsDependsOn: ['destinationChain'] },
+		required: true,
+		default: '',
+		description:
+			'Asset delivered, from the standing destinations list. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: show,
+	},
+	{
+		displayName: 'Destination Address',
+		name: 'destinationAddress',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'Address on the destination chain that receives every deposit',
+		displayOptions: show,
+	},
+	optionsCollection(show, [
+		{
+			displayName: 'Affiliate IDs',
+			name: 'affiliateIds',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			default: {},
+			description: 'Registered affiliates (at most 16), optionally with a fee override; all fees together stay under 10,000 bps',
+			options: [
+				{
+					displayName: 'Affiliate',
+					name: 'affiliate',
+					values: [
+						{ displayName: 'Affiliate ID', name: 'affiliateId', type: 'string', default: '' },
+						{
+							displayName: 'Fee Override (Bps)',
+							name: 'feeBps',
+							type: 'string',
+							default: '',
+							description: 'Leave empty to use the fee registered for the affiliate',
+						},
+					],
+				},
+			],
+		},
+		concurrencyOption,
+		{
+			displayName: 'Fee (Bps)',
+			name: 'feeBps',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 9999 },
+			default: 0,
+			description: 'Your fee on every deposit, 0 to 9,999 basis points (the service defaults to 0)',
+		},
+		{
+			displayName: 'Refund Addresses (JSON)',
+			name: 'refundAddresses',
+			type: 'json',
+			default: '{}',
+			description: 'The refundAddresses object, sent as given (its members are not shown in the public docs, e.g. {"bitcoin": "bc1..."})',
+		},
+		{
+			displayName: 'Slippage (Bps)',
+			name: 'slippageBps',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 10000 },
+			default: 50,
+			description: 'Slippage tolerance, 0 to 10,000 basis points (the service defaults to 50)',
+		},
+	]),
+];
+
+/** The item's instruction, read once; checked by planStandingInstruction. */
+function readStandingInput(read: OrchestrationReader): StandingInput {
+	const refundAddresses = read.additionalFields('refundAddresses');
+	return {
+		reference: read.textParameter('reference'),
+		destination: {
+			chain: read.textParameter('destinationChain'),
+			asset: read.asset('destinationAsset'),
+			address: read.textParameter('destinationAddress'),
+		},
+		slippageBps: read.optionInteger('slippageBps'),
+		feeBps: read.optionInteger('feeBps'),
+		affiliates: read.affiliateEntries('affiliateIds'),
+		refundAddresses,
+	};
+}
+
+/** Read, plan, send (PUT with a key derived from the item, so Retry On Fail replays), pass the answer through. */
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+	const input = readStandingInput(read);
+	const { path, body } = read.plan(() => planStandingInstruction(input));
+	const res = await orchestrationRequest<IDataObject>(this, access, {
+		method: 'PUT',
+		path,
+		body: body as IDataObject,
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'standingAddress.createOrGet', body: { reference: input.reference, ...body } }),
+		itemIndex: read.itemIndex,
+		hints: { instruction_conflict: INSTRUCTION_CONFLICT_HINT },
+	});
+	return { reference: input.reference, ...res.body };
+}

@@ -1,0 +1,20 @@
+/** standingAddress.getDestinations: GET /v1/standing-deposit-addresses/destinations, one item per destination (public-notes). */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { STANDING_PATH } from '../../../shared/orchestration/partnerPlan';
+import { limitField, returnAllField, showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import { orchestrationRequest } from '../../service';
+import type { OperationEnv } from '../types';
+
+const show = showFor('standingAddress', ['getDestinations']);
+
+export const description: INodeProperties[] = [returnAllField(show), limitField(show)];
+
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
+	const res = await orchestrationRequest<IDataObject>(this, access, {
+		method: 'GET',
+		path: `${STANDING_PATH}/destinations`,
+		itemIndex: read.itemIndex,
+	});
+	return read.listOf(res.body, 'destinations');
+}

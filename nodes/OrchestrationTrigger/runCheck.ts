@@ -1,0 +1,143 @@
+/**
+ * The trigger's duplicate check, made when a run starts (spec §6: process idempotently; answer 2xx
+ * only once the event is persisted). webhook() remembers nothing: n8n answers the service only after
+ * it created the execution (and, in queue mode, enqueued it), so an event is marked seen only by a run
+ * that exists. The check uses n8n's processed-data store (table `processed_data`, scope `node`), the
+ * one store every n8n process shares, in every mode but manual (a test URL serves one request).
+ *
+ * Each delivery carries its own id (`delivery.deliveryId`, drawn by webhook()). A run records the
+ * event's key and its delivery's owner mark in one call: the run that recorded the key first owns the
+ * event. A retry of a crashed execution (n8n's Retry, mode `retry`, the same input item) finds its own
+ * owner mark and runs downstream; a copy's run, or its retry, finds the key without its mark and
+ * outputs nothing (docs/trigger-queue-mode.md).
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { TriggerOptions } from './description';
+import { formattingAssets, outputItem } from './output';
+
+/** Events the store keeps (two entries each: key and owner mark). n8n rewrites the list per run. */
+export const DEFAULT_DEDUPLICATION_WINDOW = 10_000;
+export const MAX_DEDUPLICATION_WINDOW = 250_000;
+
+export function windowOf(value: unknown): number {
+	const n = Math.trunc(Number(value));
+	if (!Number.isFinite(n) || n < 1) return DEFAULT_DEDUPLICATION_WINDOW;
+	return Math.min(n, MAX_DEDUPLICATION_WINDOW);
+}
+
+/** What the run looks up for one delivery: the event (or, without deduplication, the signed request) and its owner mark. */
+export interface RunKeys {
+	check: string;
+	owner: string;
+}
+
+export function runKeysOf(delivery: IDataObject | undefined, deduplicate: boolean): RunKeys | undefined {
+	const check = deduplicate ? delivery?.duplicateKey : delivery?.replayKey;
+	const id = delivery?.deliveryId;
+	if (typeof check !== 'string' || check === '' || typeof id !== 'string' || id === '') return undefined;
+	return { check, owner: `own:${id}` };
+}
+
+export type RunDecision = 'run' | 'drop';
+
+/**
+ * The pure decision on what the store answered for [owner, check] (both now recorded):
+ * our own mark was there (a retry of the execution that owns the event) -> run; the key was there
+ * without our mark (a copy, or a retry of a copy) -> drop, and take our mark back; neither -> run.
+ */
+export function decideRun(keys: RunKeys, processed: ReadonlySet<string>): RunDecision {
+	if (processed.has(keys.owner)) return 'run';
+	return processed.has(keys.check) ? 'drop' : 'run';
+}
+
+type Store = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed'>;
+
+let storeTurn: Promise<unknown> = Promise.resolve();
+
+/** n8n's store reads, then rewrites the whole list: concurrent runs of one process would drop each other's keys. */
+function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+	const turn = storeTurn.then(fn, fn);
+	storeTurn = turn.catch(() => undefined);
+	return turn;
+}
+
+/** One check-and-record (and the undo of a copy's mark) as one turn of this process. */
+export async function checkInStore(store: Store, keys: RunKeys, window: number): Promise<RunDecision> {
+	const options = { mode: 'entries' as const, maxEntries: 2 * window };
+	return await oneAtATime(async () => {
+		const { processed } = await store.checkProcessedAndRecord([keys.owner, keys.check], 'node', options);
+		const decision = decideRun(keys, new Set(processed.map(String)));
+		if (decision === 'drop') await store.removeProcessed([keys.owner], 'node', options);
+		return decision;
+	});
+}
+
+/**
+ * Keys whose run started in this process, for webhook() of the same process (single mode: one
+ * process does both): a later copy is answered 200 without an execution. Only runs write it.
+ */
+const MAX_SEEN = 20_000;
+const seenByNode = new Map<string, Map<string, number>>();
+
+/** 'event': duplicate keys (deduplication on); 'request': signed requests (replay keys, always). */
+export function seenNamespace(workflowId: string | undefined, nodeId: string, kind: 'event' | 'request'): string {
+	return JSON.stringify([workflowId ?? '', nodeId, kind]);
+}
+
+function seenMap(namespace: string): Map<string, number> {
+	let map = seenByNode.get(namespace);
+	if (map === undefined) {
+		map = new Map();
+		seenByNode.set(namespace, map);
+		if (seenByNode.size > 200) seenByNode.delete(seenByNode.keys().next().value as string);
+	}
+	return map;
+}
+
+export function markSeen(namespace: string, key: string, nowMs: number): void {
+	const map = seenMap(namespace);
+	map.delete(key);
+	map.set(key, nowMs);
+	if (map.size > MAX_SEEN) map.delete(map.keys().next().value as string);
+}
+
+/** Seen by a run of this process within `horizonMs`. */
+export function wasSeen(namespace: string, key: string, nowMs: number, horizonMs: number): boolean {
+	const at = seenByNode.get(namespace)?.get(key);
+	return at !== undefined && nowMs - at <= horizonMs;
+}
+
+function deliveryOf(item: INodeExecutionData): IDataObject | undefined {
+	return item.json.delivery as IDataObject | undefined;
+}
+
+async function keepOwned(ctx: IExecuteFunctions, items: INodeExecutionData[], options: TriggerOptions): Promise<INodeExecutionData[]> {
+	if (ctx.getMode() === 'manual') return items;
+	const deduplicate = options.deduplicate !== false;
+	const events = seenNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'event');
+	const requests = seenNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'request');
+	const kept: INodeExecutionData[] = [];
+	for (const item of items) {
+		const keys = runKeysOf(deliveryOf(item), deduplicate);
+		// An item without its keys (a pinned or hand-made item) is not a delivery: it runs.
+		if (keys === undefined) {
+			kept.push(item);
+			continue;
+		}
+		// A store that fails fails the run: the execution stays, visible and retryable; never a blind second run.
+		const decision = await checkInStore(ctx.helpers, keys, windowOf(options.deduplicationWindow));
+		const replayKey = deliveryOf(item)?.replayKey;
+		if (deduplicate) markSeen(events, keys.check, Date.now());
+		if (typeof replayKey === 'string') markSeen(requests, replayKey, Date.now());
+		if (decision === 'run') kept.push(item);
+	}
+	return kept;
+}
+
+/** execute(): the first step of every run webhook() started; writes no static data. */
+export async function keepOwnedAndShape(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', 0, {}) as TriggerOptions;
+	const items = await keepOwned(this, this.getInputData(), options);
+	const assets = options.onlyData === true || items.length === 0 ? undefined : await formattingAssets(this);
+	return items.map((item, index) => outputItem(item, index, options.onlyData === true, assets));
+}

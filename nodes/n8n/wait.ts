@@ -1,0 +1,165 @@
+/**
+ * The one "wait until final" of both action nodes (Order > Get Status, Intent > Get / Execute):
+ * follow an event stream when the caller offers one, else (or once the stream is refused, closes
+ * early or stays silent past the heartbeat gap) read again every interval, until a state ends the
+ * wait or the deadline passes. Every sleep and every frame wait stops at once on n8n's Stop (the
+ * execution cancel signal), and the outcome is reported with addExecutionHints. The decisions are
+ * pure (nodes/shared/waitRules.ts); this file only acts on them.
+ */
+import { NodeOperationError, sleep, type IExecuteFunctions } from 'n8n-workflow';
+import { statusOfFrame } from '../shared/sse';
+import { announcesChange, HEARTBEAT_GAP_MS, nextFrameWait, nextPollDelay } from '../shared/waitRules';
+import type { EventStream } from './eventStream';
+
+/** Tests shorten the heartbeat gap (45 s in use) to see a silent stream dropped quickly. */
+export const streamTiming = { heartbeatGapMs: HEARTBEAT_GAP_MS };
+
+export type WaitVia = 'stream' | 'polling';
+
+export interface Wait<S> {
+	/** The state already known (the first read). */
+	first: S;
+	read: () => Promise<S>;
+	/** Why this state ends the wait ('final', 'actionRequired', ...), or undefined to keep waiting. */
+	endOf: (state: S) => string | undefined;
+	intervalMs: number;
+	/** Epoch ms after which no further read starts. */
+	deadline: number;
+	/** Shorten the last sleep so the last read lands on the deadline (else stop when a full interval no longer fits). */
+	lastReadOnDeadline: boolean;
+	/** n8n's execution cancel signal: Stop ends the wait at once. */
+	signal?: AbortSignal;
+	/** Opens a live stream of statuses; the wait falls back to polling when it is refused or drops. */
+	follow?: () => Promise<EventStream | { refused: string }>;
+	/** The status text of a state, compared with the statuses a stream announces. */
+	statusOf?: (state: S) => string | undefined;
+	/** When the wait began, if an earlier stretch of it already ran (for elapsedMs); else now. */
+	startedAt?: number;
+}
+
+export interface WaitEnd<S> {
+	state: S;
+	endedBy: string;
+	/** How the wait learnt of the end: the stream, or polling (from the start, or after a fallback). */
+	via: WaitVia;
+	/** Why the stream was left for polling, when it was. */
+	fallback?: string;
+	elapsedMs: number;
+}
+
+/** Thrown when the execution is stopped during a wait. */
+export class WaitStopped extends Error {
+	constructor() {
+		super('The wait was stopped: the execution was cancelled');
+	}
+}
+
+function throwIfStopped(signal: AbortSignal | undefined): void {
+	if (signal?.aborted) throw new WaitStopped();
+}
+
+/** n8n-workflow's sleep, ended early (as WaitStopped) by Stop. */
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+	throwIfStopped(signal);
+	if (!signal) return await sleep(ms);
+	await sleep(ms, signal).catch(() => undefined);
+	throwIfStopped(signal);
+}
+
+type StreamOutcome<S> = { end: WaitEnd<S> } | { fallback: string; state: S };
+
+/** Follows the stream: every announced change is read in full; silence past the gap or an early close means polling. */
+async function followStream<S>(wait: Wait<S>, state: S, started: number, open: NonNullable<Wait<S>['follow']>): Promise<StreamOutcome<S>> {
+	const opened = await open();
+	throwIfStopped(wait.signal);
+	if (!('next' in opened)) return { fallback: `the event stream was refused (${opened.refused})`, state };
+	const stream = opened;
+	const statusOf = wait.statusOf ?? (() => undefined);
+	let current = state;
+	let lastFrameAt = Date.now();
+	try {
+		for (;;) {
+			const frameWait = nextFrameWait({ now: Date.now(), deadline: wait.deadline, lastFrameAt, gapMs: streamTiming.heartbeatGapMs });
+			const step = frameWait.ms > 0 ? await stream.next(frameWait.ms) : { silent: true as const };
+			throwIfStopped(wait.signal);
+			if ('silent' in step) {
+				if (Date.now() < Math.min(wait.deadline, lastFrameAt + streamTiming.heartbeatGapMs)) continue;
+				if (frameWait.onSilence === 'timeout') return { end: { state: current, endedBy: 'timeout', via: 'stream', elapsedMs: Date.now() - started } };
+				return { fallback: `the event stream was silent for ${streamTiming.heartbeatGapMs / 1000} s (no heartbeat)`, state: current };
+			}
+			if ('closed' in step) return { fallback: 'the event stream closed before a final status', state: current };
+			if ('broken' in step) return { fallback: `the event stream broke (${step.broken})`, state: current };
+			lastFrameAt = Date.now();
+			if (!announcesChange(statusOfFrame(step.frame), statusOf(current))) continue;
+			// The stream carries only the status: the state itself comes from a read.
+			current = await wait.read();
+			const endedBy = wait.endOf(current);
+			if (endedBy !== undefined) return { end: { state: current, endedBy, via: 'stream', elapsedMs: Date.now() - started } };
+		}
+	} finally {
+		stream.close();
+	}
+}
+
+export async function waitUntilFinal<S>(wait: Wait<S>): Promise<WaitEnd<S>> {
+	const started = wait.startedAt ?? Date.now();
+	let state = wait.first;
+	let fallback: string | undefined;
+	const ended = (endedBy: string): WaitEnd<S> => ({ state, endedBy, via: 'polling', ...(fallback ? { fallback } : {}), elapsedMs: Date.now() - started });
+	throwIfStopped(wait.signal);
+	const firstEnd = wait.endOf(state);
+	if (firstEnd !== undefined) return ended(firstEnd);
+	if (wait.follow && Date.now() < wait.deadline) {
+		const outcome = await followStream(wait, state, started, wait.follow);
+		if ('end' in outcome) return outcome.end;
+		({ fallback, state } = outcome);
+		// Changes may have been missed while the stream failed: read now rather than an interval later.
+		if (Date.now() < wait.deadline) {
+			state = await wait.read();
+			const end = wait.endOf(state);
+			if (end !== undefined) return ended(end);
+		}
+	}
+	for (;;) {
+		const delay = nextPollDelay({ now: Date.now(), deadline: wait.deadline, intervalMs: wait.intervalMs, lastReadOnDeadline: wait.lastReadOnDeadline });
+		if (delay === undefined) return ended('timeout');
+		await pause(delay, wait.signal);
+		state = await wait.read();
+		const end = wait.endOf(state);
+		if (end !== undefined) return ended(end);
+	}
+}
+
+/** What the hint says of one wait: the subject (for example "order ord_1"), its end and how it was followed. */
+export function waitHint(subject: string, end: Pick<WaitEnd<unknown>, 'endedBy' | 'via' | 'fallback' | 'elapsedMs'>, status: string | undefined): string {
+	const seconds = (end.elapsedMs / 1000).toFixed(1);
+	const how = end.via === 'stream' ? 'followed on the event stream' : end.fallback ? `polled: ${end.fallback}` : 'polled';
+	const what =
+		end.endedBy === 'final'
+			? `reached ${status ?? 'a final state'}`
+			: end.endedBy === 'timeout'
+				? `was still ${status ?? 'not final'} at the wait timeout`
+				: end.endedBy === 'actionRequired'
+					? `needs an answer (${status ?? 'action required'})`
+					: `ended the wait (${end.endedBy})`;
+	return `${subject} ${what} after ${seconds} s (${how})`;
+}
+
+/** Reports a wait's outcome in n8n's output pane: info when it reached a final state as planned, a warning otherwise. */
+export function reportWait(ctx: IExecuteFunctions, message: string, endedBy: string, fellBack: boolean): void {
+	const type = endedBy === 'final' && !fellBack ? 'info' : 'warning';
+	// Contexts without hints (an AI agent's tool call in some n8n versions) just skip the report.
+	if (typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints({ message, type, location: 'outputPane' });
+}
+
+/** The cancel signal of this execution (n8n-workflow 2.x), if the context has one. */
+export function cancelSignalOf(ctx: IExecuteFunctions): AbortSignal | undefined {
+	return typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+}
+
+/** A wait of one item: Stop becomes the item's NodeOperationError (n8n discards the run anyway; the message says why it ended). */
+export async function itemWait<T>(ctx: IExecuteFunctions, itemIndex: number, wait: Promise<T>): Promise<T> {
+	return await wait.catch(async (error: unknown) =>
+		await Promise.reject(error instanceof WaitStopped ? new NodeOperationError(ctx.getNode(), error.message, { itemIndex }) : error),
+	);
+}

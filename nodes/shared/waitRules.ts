@@ -1,0 +1,70 @@
+/**
+ * The decisions of a wait until final, without n8n or I/O (the loop that acts on them is
+ * nodes/n8n/wait.ts): how long to sleep before the next read, how long to wait for the next frame of
+ * an event stream and what silence means, when an announced status is worth a read, and which
+ * order status ends a wait. Unit-tested alone (test/unit/n8n/waitRules.test.ts).
+ */
+
+/** public-notes.md: poll one order's status no faster than every 3 seconds; both nodes' newest versions use it. */
+export const MIN_WAIT_INTERVAL_SECONDS = 3;
+
+/** public-notes.md: a heartbeat every 15 s; three missed in a row (45 s of silence) count as a dropped stream. */
+export const HEARTBEAT_GAP_MS = 45_000;
+
+/** The interval between two reads, in ms: the seconds asked for, never below `minSeconds`. */
+export function intervalMsOf(seconds: unknown, minSeconds: number, fallbackSeconds: number): number {
+	const n = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : fallbackSeconds;
+	return Math.max(minSeconds, n) * 1000;
+}
+
+export interface PollClock {
+	now: number;
+	/** Epoch ms after which no read starts. */
+	deadline: number;
+	intervalMs: number;
+	/** Shorten the last sleep so the last read lands on the deadline (else stop when a full interval no longer fits). */
+	lastReadOnDeadline: boolean;
+}
+
+/** Ms to sleep before the next read, or undefined when the wait times out instead. */
+export function nextPollDelay({ now, deadline, intervalMs, lastReadOnDeadline }: PollClock): number | undefined {
+	const remaining = deadline - now;
+	const fits = lastReadOnDeadline ? remaining > 0 : remaining >= intervalMs;
+	return fits ? Math.min(intervalMs, remaining) : undefined;
+}
+
+export interface StreamClock {
+	now: number;
+	deadline: number;
+	/** When the last frame (status or heartbeat) arrived, or the stream opened. */
+	lastFrameAt: number;
+	gapMs: number;
+}
+
+/** How long to wait for the next frame, and what it means if none comes: the wait's timeout, or a dropped stream. */
+export interface FrameWait {
+	ms: number;
+	onSilence: 'timeout' | 'dropped';
+}
+
+export function nextFrameWait({ now, deadline, lastFrameAt, gapMs }: StreamClock): FrameWait {
+	const toDeadline = deadline - now;
+	const toGap = lastFrameAt + gapMs - now;
+	return toDeadline <= toGap ? { ms: Math.max(0, toDeadline), onSilence: 'timeout' } : { ms: Math.max(0, toGap), onSilence: 'dropped' };
+}
+
+/** A streamed status is read in full (`/status`) only when it differs from the last state read. */
+export function announcesChange(announced: string | undefined, lastKnown: string | undefined): boolean {
+	return announced !== undefined && announced !== lastKnown;
+}
+
+/** What ends an order wait: a final status, or (newest version) a status that needs the partner's answer. */
+export type OrderWaitEnd = 'final' | 'actionRequired';
+
+/** public-notes.md: `awaiting_approval` waits for the partner (a ZeroConf offer, or an operator hold). */
+export const ACTION_REQUIRED_STATUSES: ReadonlySet<string> = new Set(['awaiting_approval']);
+
+export function orderWaitEnd(status: string | undefined, isFinal: boolean, endOnActionRequired: boolean): OrderWaitEnd | undefined {
+	if (isFinal) return 'final';
+	return endOnActionRequired && status !== undefined && ACTION_REQUIRED_STATUSES.has(status) ? 'actionRequired' : undefined;
+}

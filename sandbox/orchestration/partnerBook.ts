@@ -1,0 +1,123 @@
+/**
+ * The sandbox's partner records beyond the spec's tables (public-notes "Standing deposit addresses",
+ * "Affiliate management and claims"): standing instructions by reference, affiliate profiles
+ * (the configured seeds, restored on reset), affiliate fee accruals and claims.
+ */
+import { randomBytes } from 'node:crypto';
+import { isStablecoin } from '../../nodes/shared/orchestration/enums';
+import type { SandboxConfig, SeedAffiliate, SeedPartner } from '../config';
+import type { OrderRecord } from './state';
+
+const SEEDED_AT = '2025-01-01T00:00:00.000Z';
+
+export interface StandingRecord {
+	partnerId: string;
+	reference: string;
+	standingAddressId: string;
+	/** The request as the instruction was created, defaults applied: what a later PUT is compared with. */
+	instruction: Record<string, unknown>;
+	addresses: Record<string, string>;
+	enabled: boolean;
+	createdAt: string;
+}
+
+/** An affiliate profile: the seed's fields plus its timestamps (spec §2.7). */
+export type AffiliateRecord = SeedAffiliate & { createdAt?: string; updatedAt?: string; disabledAt?: string | null };
+
+export interface Accrual {
+	partnerId: string;
+	affiliateId: string;
+	chain: string;
+	asset: string;
+	decimals: number;
+	/** The affiliate's 80 % share, smallest units. */
+	amount: bigint;
+}
+
+export interface ClaimRecord {
+	claimId: string;
+	partnerId: string;
+	affiliateId: string;
+	chain: string;
+	asset: string;
+	decimals: number;
+	amount: bigint;
+	status: 'pending' | 'completed';
+	createdAt: string;
+}
+
+/** A balance of one affiliate in one asset. */
+export interface Balance {
+	chain: string;
+	asset: string;
+	decimals: number;
+	available: bigint;
+}
+
+export class PartnerBook {
+	standing = new Map<string, StandingRecord>();
+	accruals: Accrual[] = [];
+	claims: ClaimRecord[] = [];
+	private readonly seeds: SeedAffiliate[][];
+
+	constructor(private readonly config: SandboxConfig) {
+		this.seeds = config.partners.map((p) => structuredClone(p.affiliates));
+	}
+
+	reset(): void {
+		this.standing.clear();
+		this.accruals = [];
+		this.claims = [];
+		// the partners' affiliate lists are the ones fees.ts reads: restored in place
+		this.config.partners.forEach((p, n) => p.affiliates.splice(0, p.affiliates.length, ...structuredClone(this.seeds[n])));
+	}
+
+	static standingKey(partnerId: string, reference: string): string {
+		return JSON.stringify([partnerId, reference]);
+	}
+
+	/** Deposit addresses of a new instruction, one per source family (their names are not shown: sandbox's own). */
+	static newAddresses(): Record<string, string> {
+		const hex = (n: number) => randomBytes(n).toString('hex');
+		return { evm: `0x${hex(20)}`, solana: `Sb${hex(20)}`, bitcoin: `bc1qsandbox${hex(16)}`, tron: `T${hex(16)}` };
+	}
+
+	static profile(a: AffiliateRecord): Record<string, unknown> {
+		return { createdAt: SEEDED_AT, updatedAt: SEEDED_AT, ...a, disabledAt: a.enabled ? null : (a.disabledAt ?? SEEDED_AT) };
+	}
+
+	/** Accrued shares from completed orders (holdback legs) and control accruals, minus claims, per asset. */
+	balances(partnerId: string, affiliateId: string, orders: Iterable<OrderRecord>): Balance[] {
+		const byAsset = new Map<string, Balance>();
+		const add = (chain: string, asset: string, decimals: number, amount: bigint) => {
+			const key = `${chain}:${asset}`;
+			const entry = byAsset.get(key) ?? { chain, asset, decimals, available: 0n };
+			entry.available += amount;
+			byAsset.set(key, entry);
+		};
+		for (const order of orders) {
+			if (order.partnerId !== partnerId || order.status !== 'completed') continue;
+			for (const e of order.feePayouts?.entries ?? []) {
+				if (e.affiliateId !== affiliateId || e.leg !== 'holdback' || typeof e.recipientAmount !== 'string') continue;
+				add(order.source.chain, order.source.asset, order.source.decimals, BigInt(e.recipientAmount));
+			}
+		}
+		for (const a of this.accruals) if (a.partnerId === partnerId && a.affiliateId === affiliateId) add(a.chain, a.asset, a.decimals, a.amount);
+		for (const c of this.claims) if (c.partnerId === partnerId && c.affiliateId === affiliateId) add(c.chain, c.asset, c.decimals, -c.amount);
+		return [...byAsset.values()];
+	}
+
+	/** Claimable: at least 1 USDC (public-notes); the sandbox counts a stablecoin unit as 1 USDC and any other positive balance as enough. */
+	static claimable(b: Balance): boolean {
+		if (b.available <= 0n) return false;
+		return isStablecoin(b.asset) ? b.available >= 10n ** BigInt(b.decimals) : true;
+	}
+}
+
+export function affiliatesOf(partner: SeedPartner): AffiliateRecord[] {
+	return partner.affiliates as AffiliateRecord[];
+}
+
+export function claimView(c: ClaimRecord): Record<string, unknown> {
+	return { claimId: c.claimId, affiliateId: c.affiliateId, chain: c.chain, asset: c.asset, amount: c.amount.toString(), status: c.status, createdAt: c.createdAt };
+}

@@ -1,0 +1,25 @@
+import type { PublicStatus } from '../../nodes/shared/orchestration/enums';
+
+/**
+ * The live service's order state machine (public-notes "Other partner operations"; spec §3 shows
+ * no transitions). `unfulfilled` is a target from processing and confirming ("newer docs"); the
+ * final statuses have no way out. The sandbox moves orders only along these edges.
+ */
+export const TRANSITIONS: Readonly<Record<PublicStatus, readonly PublicStatus[]>> = {
+	processing: ['confirming', 'bridging', 'swapping', 'awaiting_approval', 'delivering', 'completed', 'failed', 'refunded', 'unfulfilled'],
+	confirming: ['bridging', 'swapping', 'delivering', 'completed', 'failed', 'refunded', 'unfulfilled'],
+	bridging: ['swapping', 'delivering', 'completed', 'failed', 'refunded'],
+	swapping: ['awaiting_approval', 'bridging', 'delivering', 'completed', 'failed', 'refunded'],
+	awaiting_approval: ['processing', 'confirming', 'swapping', 'refunding', 'failed', 'refunded'],
+	refunding: ['refunded', 'failed'],
+	delivering: ['confirming', 'completed', 'failed', 'refunded'],
+	completed: [],
+	failed: [],
+	unfulfilled: [],
+	refunded: [],
+};
+
+/** Whether an order may move from `from` to `to` in one step. */
+export function canMove(from: PublicStatus, to: PublicStatus): boolean {
+	return TRANSITIONS[from].includes(to);
+}

@@ -1,0 +1,173 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- sandbox answers are arbitrary JSON asserted field by field */
+/**
+ * Issue 21 "Orders that need a hand" and "Find it again" on n8n-core's real contexts against the
+ * sandbox: Accept / Decline ZeroConf Offer (idempotent per order and action, server key, refused as
+ * an AI tool), Quote > Create's ZeroConf opt-in, Order > Get by Quote, Get Status by transaction
+ * hash, and the hint of Get Status by quote ID on an unpaid quote.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
+import { TOOL_ACTIONS_OPTION } from '../../../nodes/n8n/toolMode';
+import { zeroconfIdempotencyKey } from '../../../nodes/shared/orchestration/idempotency';
+import type { Sandbox } from '../../../sandbox';
+import { callAsTool } from '../gateway/toolHarness';
+import { ADDR, CLIENT_ALL, control, orchestrationNode, quoteParams, run, runError, SERVER_KEY, SERVER_KEY_PARTNER2, startTestSandbox } from './helpers';
+
+let sb: Sandbox;
+beforeAll(async () => {
+	sb = await startTestSandbox({ config: { switches: { autoAdvance: false } } });
+});
+afterAll(() => sb.close());
+beforeEach(() => control(sb).clearRequests());
+
+const BTC_QUOTE = quoteParams({ sourceChain: 'bitcoin', sourceAsset: 'BTC', destinationChain: 'base', destinationAsset: 'USDC', amount: '100000', recipientAddress: ADDR.evm });
+
+const node = (parameters: INodeParameters, key = SERVER_KEY) => orchestrationNode({ sb, key, parameters });
+const orderState = async (id: string): Promise<any> => await (await fetch(`${sb.orchestrationUrl}/sandbox/orders/${id}`)).json();
+
+async function until(id: string, want: string): Promise<any> {
+	const deadline = Date.now() + 5000;
+	for (;;) {
+		const o = await orderState(id);
+		if (o.order.status === want) return o;
+		if (Date.now() > deadline) throw new Error(`order ${id} did not reach ${want} (it is ${o.order.status})`);
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
+/** A Bitcoin quote created by the node with the ZeroConf opt-in, paid, waiting in awaiting_approval. */
+async function offeredOrder(): Promise<string> {
+	const [quote] = await run(node({ ...BTC_QUOTE, options: { zeroconfEnabled: 'optIn' } }));
+	const [sent] = await control(sb).requests({ path: '/v1/orchestration/quote' });
+	expect(sent.body.zeroconfEnabled).toBe(true);
+	const { orderId } = await control(sb).deposit({ depositAddress: quote.depositAddress, amount: quote.amountIn, autoAdvance: true });
+	await until(orderId, 'awaiting_approval');
+	return orderId;
+}
+
+const accept = (orderId: string, key = SERVER_KEY) => node({ resource: 'order', operation: 'acceptZeroconfOffer', orderId }, key);
+const decline = (orderId: string, reason = '') => node({ resource: 'order', operation: 'declineZeroconfOffer', orderId, reason });
+
+describe('Order > Accept / Decline ZeroConf Offer', () => {
+	it('accepts once: the same key from the order in every execution, a re-run replays, the order completes', async () => {
+		const orderId = await offeredOrder();
+		const [first] = await run(accept(orderId));
+		expect(first).toEqual({ orderId, status: 'processing', decision: 'accepted', replayed: false });
+		const [again] = await run(accept(orderId));
+		expect(again).toEqual({ ...first, replayed: true });
+		const sent = await control(sb).requests({ path: '/v1/orchestration/zeroconf/accept' });
+		expect(sent.map((r) => r.idempotencyKey)).toEqual([zeroconfIdempotencyKey('accept', orderId), zeroconfIdempotencyKey('accept', orderId)]);
+		expect(sent[0].body).toEqual({ orderId });
+		const done = await until(orderId, 'completed');
+		expect(done.order.zeroconfOffer.status).toBe('accepted');
+	});
+
+	it('declines with a reason: the order waits for a confirmation', async () => {
+		const orderId = await offeredOrder();
+		const [out] = await run(decline(orderId, 'over our instant limit'));
+		expect(out).toMatchObject({ orderId, status: 'confirming', decision: 'declined' });
+		const [sent] = await control(sb).requests({ path: '/v1/orchestration/zeroconf/decline' });
+		expect(sent.body).toEqual({ orderId, reason: 'over our instant limit' });
+		expect((await orderState(orderId)).order.zeroconfOffer.status).toBe('declined');
+	});
+
+	it('invalid_state becomes a clear hint (an answered offer, another partner, no offer)', async () => {
+		const orderId = await offeredOrder();
+		await run(decline(orderId));
+		for (const h of [accept(orderId), accept(orderId, SERVER_KEY_PARTNER2)]) {
+			const error = await runError(h);
+			expect(error.message).toMatch(/^invalid_state: /);
+			expect(error.description).toMatch(/Only an order in awaiting_approval with a pending, unexpired ZeroConf offer of your partner/);
+			expect(error.description).toMatch(/Order > Get Status/);
+		}
+	});
+
+	it('needs an order ID and a server key, before any request', async () => {
+		expect((await runError(accept(''))).message).toMatch(/"orderId" in item 0: /);
+		const client = await runError(accept('ord_1', CLIENT_ALL));
+		expect(client.message).toMatch(/needs a server key/);
+		expect(await control(sb).requests({ path: '/v1/orchestration/zeroconf/accept' })).toEqual([]);
+	});
+
+	it.each([
+		['Order > Accept ZeroConf Offer', 'acceptZeroconfOffer'],
+		['Order > Decline ZeroConf Offer', 'declineZeroconfOffer'],
+	])('%s is refused as an AI-agent tool unless allowed', async (label, operation) => {
+		const parameters = { authentication: 'serverKey', resource: 'order', operation, orderId: 'ord_1' };
+		const call = await callAsTool(node(parameters), new Orchestration(), parameters);
+		expect(call.error?.message).toContain(`${label} is not available to an AI agent`);
+		expect(await control(sb).requests()).toEqual([]);
+		const allowed = { ...parameters, [TOOL_ACTIONS_OPTION]: true };
+		const ran = await callAsTool(node(allowed), new Orchestration(), allowed);
+		expect(ran.error?.message).toMatch(/not_found/);
+	});
+});
+
+describe('Order > Get by Quote and Get Status by quote or transaction', () => {
+	it('an unpaid quote is funded: false without an error; paid, funded: true with the order and its decimals', async () => {
+		const [quote] = await run(node(quoteParams()));
+		const byQuote = node({ resource: 'order', operation: 'getByQuote', quoteId: quote.quoteId as string });
+		const [unpaid] = await run(byQuote);
+		expect(unpaid).toMatchObject({ quoteId: quote.quoteId, depositAddress: quote.depositAddress, order: null, funded: false });
+		const { orderId } = await control(sb).deposit({ depositAddress: quote.depositAddress, amount: quote.amountIn });
+		const [paid] = await run(byQuote);
+		expect(paid).toMatchObject({ funded: true, order: { id: orderId, amountIn: '100000000', amountInFormatted: '100' } });
+	});
+
+	it('Get by Quote with a client key sends the read token and passes it on', async () => {
+		const [quote] = await run(node(quoteParams(), CLIENT_ALL));
+		const [out] = await run(node({ resource: 'order', operation: 'getByQuote', quoteId: quote.quoteId as string, readToken: quote.readToken as string }, CLIENT_ALL));
+		expect(out).toMatchObject({ funded: false, readToken: quote.readToken });
+	});
+
+	it('Get Status by quote ID of an unpaid quote: the 404 hint points to Get by Quote', async () => {
+		const [quote] = await run(node(quoteParams()));
+		const error = await runError(node({ resource: 'order', operation: 'getStatus', lookupBy: 'quoteId', quoteId: quote.quoteId as string }));
+		expect(error.message).toMatch(/^not_found: /);
+		expect(error.description).toMatch(/Use Order > Get by Quote/);
+	});
+
+	it('Get Status by transaction hash and source chain finds the order the deposit created', async () => {
+		const [quote] = await run(node(quoteParams()));
+		const txHash = `0x${'5e'.repeat(32)}`;
+		const { orderId } = await control(sb).deposit({ depositAddress: quote.depositAddress, amount: quote.amountIn, txHash });
+		const byTx = (chain: string) => node({ resource: 'order', operation: 'getStatus', lookupBy: 'txHash', txHash, sourceChain: chain });
+		const [out] = await run(byTx('base'));
+		expect(out).toMatchObject({ id: orderId, status: 'processing', amountInFormatted: '100' });
+		const [sent] = await control(sb).requests({ path: '/v1/orchestration/status' });
+		expect(sent.query).toEqual({ txHash, sourceChain: 'base' });
+		const missing = await runError(byTx('ethereum'));
+		expect(missing.description).toMatch(/No order of this partner was created by this transaction on this chain/);
+		expect((await runError(node({ resource: 'order', operation: 'getStatus', lookupBy: 'txHash', txHash, sourceChain: '' }))).message).toMatch(/"sourceChain" in item 0: is required/);
+	});
+});
+
+describe('the live formats', () => {
+	it('a fee payout role or leg the package does not know never fails Get Status; its amounts are formatted', async () => {
+		const [quote] = await run(node(quoteParams()));
+		const { orderId } = await control(sb).deposit({ depositAddress: quote.depositAddress, amount: quote.amountIn });
+		const entries = [
+			{ role: 'affiliate_bonus', leg: 'deferred', amount: '1500000', platformCutAmount: null, recipientAmount: null },
+			{ role: 'app_fee', leg: 'full', amount: '300000', platformCutAmount: '60000', recipientAmount: '240000' },
+		];
+		const res = await fetch(`${sb.orchestrationUrl}/sandbox/orders/${orderId}/report`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ status: 'Recovery_Review', feePayouts: { entries } }),
+		});
+		expect(res.status).toBe(200);
+		const [out] = await run(node({ resource: 'order', operation: 'getStatus', id: orderId }));
+		expect(out).toMatchObject({ id: orderId, status: 'Recovery_Review', isFinal: false });
+		expect((out.feePayouts as { entries: IDataObject[] }).entries).toEqual([
+			{ ...entries[0], amountFormatted: '1.5' },
+			{ ...entries[1], amountFormatted: '0.3', platformCutAmountFormatted: '0.06', recipientAmountFormatted: '0.24' },
+		]);
+	});
+
+	it('a Decimal amount of an asset whose route set is {except: [...]} keeps its decimals', async () => {
+		const [quote] = await run(node(quoteParams({ amountFormat: 'decimal', amount: '100.5' })));
+		expect(quote.amountIn).toBe('100500000');
+		const [sent] = await control(sb).requests({ path: '/v1/orchestration/quote' });
+		expect((sent.body as IDataObject).amount).toBe('100500000');
+	});
+});

@@ -1,0 +1,174 @@
+/**
+ * One real output of every operation of both action nodes and of the trigger, against the sandbox
+ * over HTTP, on n8n-core's contexts (test/harness). The output-schema generator
+ * (scripts/output-schemas.ts) infers the `__schema__` files from them; test/schemas checks the files
+ * against fresh ones.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { signEip1559 } from '../../nodes/shared/gateway/eip1559';
+import type { Sandbox } from '../../sandbox';
+import { run as runGateway, gatewayHarness, startGatewayEnv, EVM_KEY } from '../integration/gateway/helpers';
+import { ADDR, control, orchestrationNode, quoteParams, run as runOrchestration, startTestSandbox } from '../integration/orchestration/helpers';
+import { completeRun, deliverInMemory, triggerHarness } from '../integration/trigger/helpers';
+
+export type SchemaNode = 'Orchestration' | 'ExecutionGateway' | 'OrchestrationTrigger';
+
+export interface Sample {
+	node: SchemaNode;
+	resource?: string;
+	operation?: string;
+	outputs: IDataObject[];
+}
+
+/** Outputs of one operation taken several times (other inputs, other shapes) go into one sample. */
+function addSample(samples: Sample[], sample: Sample): void {
+	const existing = samples.find((s) => s.node === sample.node && s.resource === sample.resource && s.operation === sample.operation);
+	if (existing) existing.outputs.push(...sample.outputs);
+	else samples.push(sample);
+}
+
+/** 250 USDC on Base to BTC, as a decimal amount. */
+const quote = quoteParams({ amountFormat: 'decimal', amount: '250' });
+
+async function orchestrationSamples(sb: Sandbox): Promise<Sample[]> {
+	const samples: Sample[] = [];
+	const take = async (parameters: INodeParameters): Promise<IDataObject[]> => {
+		const outputs = await runOrchestration(orchestrationNode({ sb, parameters }));
+		addSample(samples, { node: 'Orchestration', resource: String(parameters.resource), operation: String(parameters.operation), outputs });
+		return outputs;
+	};
+	await take({ resource: 'route', operation: 'getAll', returnAll: false, limit: 20 });
+	await take({ resource: 'route', operation: 'getLimits' });
+	await take({ ...quote, operation: 'estimate' });
+	// A deposit with a required memo has no payment URI (null): both shapes are in the schema.
+	await take({ ...quote, sourceChain: 'xrp', sourceAsset: 'XRP', amount: '100' });
+	const [created] = await take(quote);
+	await control(sb).deposit({ depositAddress: created.depositAddress, amount: created.amountIn });
+	const status = { resource: 'order', operation: 'getStatus', lookupBy: 'quoteId', quoteId: String(created.quoteId) };
+	await take({ ...status, waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 120 });
+	const [offramp] = await take({ resource: 'quote', operation: 'createOfframp', sourceChain: 'base', sourceAsset: 'USDC', amountFormat: 'decimal', amount: '50', recipientAddress: '$alice' });
+	await take({ resource: 'order', operation: 'submit', quoteId: String(offramp.quoteId), sourceReference: 'txHash', txHash: `0x${'ab'.repeat(32)}` });
+	await take({ resource: 'order', operation: 'createOnramp', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: ADDR.evm, amountFormat: 'decimal', amount: '0.001' });
+	await take({ resource: 'affiliate', operation: 'getAll', returnAll: true });
+	await take({ resource: 'webhook', operation: 'create', url: 'https://example.com/schemas/orders' });
+	await take({ resource: 'accumulationAddress', operation: 'get', accumulationAddressId: 'acc_sandbox_usdc_base' });
+	await take({ resource: 'accumulationAddress', operation: 'sync' });
+	await take({ resource: 'accumulationAddress', operation: 'reindex', idOrAddress: 'acc_sandbox_usdc_base' });
+	await take({ resource: 'liquidationAddress', operation: 'getAll', returnAll: true });
+	await take({ resource: 'liquidationAddress', operation: 'get', liquidationAddressId: 'liq_sandbox_btc_usdc' });
+	await take({ resource: 'order', operation: 'getByQuote', quoteId: String(created.quoteId) });
+	await take({ resource: 'order', operation: 'getByQuote', quoteId: String(offramp.quoteId) });
+	await lifecycleSamples(sb, take);
+	return samples;
+}
+
+/** The operations issues 21 and 26 added: standing addresses, affiliate management and claims, webhook delete, ZeroConf answers. */
+async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters) => Promise<IDataObject[]>): Promise<void> {
+	const standing = { resource: 'standingAddress', reference: 'schemas-1', destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: ADDR.evm };
+	await take({ resource: 'standingAddress', operation: 'getDestinations', returnAll: true });
+	await take({ ...standing, operation: 'createOrGet' });
+	await take({ resource: 'standingAddress', operation: 'get', reference: 'schemas-1' });
+	const payout = { payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: '0x2222222222222222222222222222222222222222' };
+	await take({ resource: 'affiliate', operation: 'upsert', affiliateId: 'aff_schemas', feeBps: 30, ...payout });
+	await take({ resource: 'affiliate', operation: 'disable', affiliateId: 'aff_schemas' });
+	await fetch(`${sb.orchestrationUrl}/sandbox/affiliates/aff_sandbox_alpha/accrue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: '2500000' }) });
+	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' });
+	await take({ resource: 'affiliate', operation: 'getClaims', affiliateId: 'aff_sandbox_alpha', returnAll: true });
+	const [hook] = await take({ resource: 'webhook', operation: 'create', url: 'https://example.com/schemas/deleted' });
+	await take({ resource: 'webhook', operation: 'delete', webhookId: String(hook.webhookId) });
+	for (const operation of ['acceptZeroconfOffer', 'declineZeroconfOffer']) {
+		await take({ resource: 'order', operation, orderId: await offeredOrder(sb) });
+	}
+}
+
+/** A Bitcoin order waiting in awaiting_approval with a ZeroConf offer (the node's opt-in, paid). */
+async function offeredOrder(sb: Sandbox): Promise<string> {
+	const btc = quoteParams({ sourceChain: 'bitcoin', sourceAsset: 'BTC', destinationChain: 'base', destinationAsset: 'USDC', amount: '100000', recipientAddress: ADDR.evm, options: { zeroconfEnabled: 'optIn' } });
+	const [quote] = await runOrchestration(orchestrationNode({ sb, parameters: btc }));
+	const { orderId } = (await control(sb).deposit({ depositAddress: quote.depositAddress, amount: quote.amountIn, autoAdvance: true })) as { orderId: string };
+	for (let waited = 0; waited < 10_000; waited += 50) {
+		const state = (await (await fetch(`${sb.orchestrationUrl}/sandbox/orders/${orderId}`)).json()) as { order: { status: string } };
+		if (state.order.status === 'awaiting_approval') return orderId;
+		await new Promise((r) => setTimeout(r, 50));
+	}
+	throw new Error(`order ${orderId} did not reach awaiting_approval`);
+}
+
+async function gatewaySamples(): Promise<Sample[]> {
+	const env = await startGatewayEnv();
+	try {
+		const samples: Sample[] = [];
+		const take = async (parameters: INodeParameters): Promise<IDataObject[]> => {
+			const outputs = await runGateway(gatewayHarness(env, parameters));
+			addSample(samples, { node: 'ExecutionGateway', resource: String(parameters.resource), operation: String(parameters.operation), outputs });
+			return outputs;
+		};
+		const wait = { waitUntilFinal: true, pollInterval: 1, waitTimeout: 60 };
+		await take({ resource: 'network', operation: 'getInfo', options: { forceRefresh: true } });
+		await take({ resource: 'network', operation: 'getHealth' });
+		const btc = randomBytes(16).toString('hex');
+		await env.registerTransfer({ sparkTransferId: btc, assetType: 'btc', amount: '25000' });
+		const recipient = '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23';
+		const deposits = (transfer: INodeParameters): INodeParameters => ({ deposit: [transfer] });
+		const [deposit] = await take({ resource: 'intent', operation: 'execute', deposits: deposits({ sparkTransferId: btc, assetType: 'btc', amount: '25000' }), action: 'deposit', recipient, options: wait });
+		await take({ resource: 'intent', operation: 'get', submissionId: String(deposit.submissionId), options: {} });
+		const token = { sparkTransferId: randomBytes(32).toString('hex'), assetType: 'token' as const, tokenId: randomBytes(32).toString('hex'), amount: '1000' };
+		await env.registerTransfer(token);
+		const chainId = env.sb.keys.gateway.chainId;
+		const tx = { chainId, nonce: 0, maxPriorityFeePerGas: 1_000_000_000n, maxFeePerGas: 30_000_000_000n, gasLimit: 200_000, to: `0x${'33'.repeat(20)}`, value: 0, data: '0x' };
+		await take({ resource: 'intent', operation: 'execute', deposits: deposits(token), action: 'execute', evmTransaction: signEip1559(tx, EVM_KEY), options: wait });
+		return samples;
+	} finally {
+		await env.close();
+	}
+}
+
+/** A real order event as the sandbox delivers it (spec §6), through the trigger's webhook() and run. */
+async function triggerSample(sb: Sandbox): Promise<Sample> {
+	const secret = `whsec_${randomBytes(16).toString('hex')}`;
+	const received: Array<{ body: string; headers: Record<string, string> }> = [];
+	const server = http.createServer((req, res) => {
+		let body = '';
+		req.on('data', (c) => (body += c));
+		req.on('end', () => {
+			received.push({ body, headers: req.headers as Record<string, string> });
+			res.end('ok');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	try {
+		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+		await fetch(`${sb.orchestrationUrl}/sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, secret }) });
+		const [created] = await runOrchestration(orchestrationNode({ sb, parameters: quote }));
+		await control(sb).deposit({ depositAddress: created.depositAddress, amount: created.amountIn });
+		// Until the order completed: a final event carries the delivered amount (amountOut), earlier ones null.
+		const completed = () => received.some((r) => (JSON.parse(r.body) as { event?: string }).event === 'order.completed');
+		for (let waited = 0; !completed() && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+		if (!completed()) throw new Error('the sandbox delivered no order.completed event');
+		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: secret } });
+		const outputs: IDataObject[] = [];
+		for (const delivery of received) {
+			const headers = { 'content-type': 'application/json', 'x-service-timestamp': delivery.headers['x-service-timestamp'], 'x-service-signature': delivery.headers['x-service-signature'] };
+			const answer = await deliverInMemory(h, delivery.body, headers);
+			const items = answer.result.workflowData?.[0];
+			if (items) outputs.push(...(await completeRun(h, items)).map((i) => i.json));
+		}
+		return { node: 'OrchestrationTrigger', outputs };
+	} finally {
+		server.close();
+	}
+}
+
+export async function collectSamples(): Promise<Sample[]> {
+	const sb = await startTestSandbox();
+	try {
+		const orchestration = await orchestrationSamples(sb);
+		const trigger = await triggerSample(sb);
+		return [...orchestration, ...(await gatewaySamples()), trigger];
+	} finally {
+		await sb.close();
+	}
+}

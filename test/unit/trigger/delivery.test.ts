@@ -1,0 +1,87 @@
+/**
+ * handleDelivery and decideRun alone (no n8n): the order of the door's checks, that nothing is looked
+ * up before the signature and timestamp are verified, the bounds, and the run's owner decision.
+ */
+import { createHmac } from 'node:crypto';
+import { handleDelivery, replayKeyOf, toleranceOf, type DeliveryInput } from '../../../nodes/OrchestrationTrigger/delivery';
+import { eventSelectionOf } from '../../../nodes/OrchestrationTrigger/events';
+import { decideRun, runKeysOf, windowOf } from '../../../nodes/OrchestrationTrigger/runCheck';
+
+const SECRET = 'whsec_unit_delivery_0123456789abcdef';
+const NOW = 1_750_000_000_000;
+
+function input(body: string | Buffer, opts: { ts?: number; secret?: string; seen?: DeliveryInput['seen'] } = {}): DeliveryInput {
+	const ts = String(opts.ts ?? NOW);
+	const signature = createHmac('sha256', opts.secret ?? SECRET).update(`${ts}.`).update(body).digest('hex');
+	return {
+		rawBody: body,
+		headers: { 'x-service-signature': signature, 'x-service-timestamp': ts },
+		secret: SECRET,
+		toleranceSeconds: 300,
+		nowMs: NOW,
+		events: eventSelectionOf(['*']),
+		seen: opts.seen,
+	};
+}
+
+const event = JSON.stringify({ event: 'order.completed', data: { id: 'ord_1', updatedAt: '2025-01-01T00:00:00.000Z' } });
+
+describe('handleDelivery', () => {
+	it('accepts a verified envelope with its duplicate key and the hashed key of the signed request', () => {
+		const d = handleDelivery(input(event));
+		expect(d).toMatchObject({ outcome: 'accepted', duplicateKey: JSON.stringify(['ord_1', 'order.completed', '2025-01-01T00:00:00.000Z']), signatureTimestampMs: NOW });
+		const signature = input(event).headers['x-service-signature'] as string;
+		expect(d.outcome === 'accepted' && d.replayKey).toBe(replayKeyOf(signature));
+		expect(replayKeyOf(signature.toUpperCase())).toBe(replayKeyOf(signature));
+		expect(JSON.stringify(d)).not.toContain(signature);
+	});
+
+	it('looks nothing up before the signature and the timestamp are verified', () => {
+		const seen = jest.fn(() => true);
+		for (const bad of [input(event, { secret: 'whsec_forged_0123456789abcdef', seen }), input(event, { ts: NOW - 301_000, seen }), input(event, { ts: NOW + 301_000, seen })]) {
+			expect(handleDelivery(bad).outcome).toBe('rejected');
+		}
+		expect(handleDelivery({ ...input(event, { seen }), headers: {} }).outcome).toBe('rejected');
+		expect(seen).not.toHaveBeenCalled();
+		// Verified and selected: looked up once, and a key a run of this process had is a duplicate.
+		expect(handleDelivery(input(event, { seen }))).toMatchObject({ outcome: 'ignored', reason: 'duplicate' });
+		expect(seen).toHaveBeenCalledTimes(1);
+	});
+
+	it('refuses a body over 1 MiB with 413 before hashing it, signed or not', () => {
+		const big = Buffer.alloc(1_048_577, 0x20);
+		expect(handleDelivery(input(big))).toMatchObject({ outcome: 'rejected', status: 413, error: 'payload_too_large' });
+		expect(handleDelivery({ ...input(big), headers: {} })).toMatchObject({ status: 413 });
+		expect(handleDelivery(input(Buffer.alloc(1_048_576, 0x20)))).toMatchObject({ status: 400, error: 'invalid_json' });
+	});
+
+	it('bounds the tolerance at 900 s (the default when unset or invalid)', () => {
+		expect(toleranceOf(undefined)).toBe(300);
+		expect(toleranceOf('abc')).toBe(300);
+		expect(toleranceOf(-5)).toBe(300);
+		expect(toleranceOf(60)).toBe(60);
+		expect(toleranceOf(86_400)).toBe(900);
+	});
+});
+
+describe('the run decision (n8n store answered for [owner, check], both now recorded)', () => {
+	const keys = runKeysOf({ duplicateKey: 'k', replayKey: 'sig:r', deliveryId: 'd1' }, true)!;
+	it('takes the event key with deduplication, the signed request key without, and needs a delivery id', () => {
+		expect(keys).toEqual({ check: 'k', owner: 'own:d1' });
+		expect(runKeysOf({ duplicateKey: 'k', replayKey: 'sig:r', deliveryId: 'd1' }, false)).toEqual({ check: 'sig:r', owner: 'own:d1' });
+		expect(runKeysOf({ duplicateKey: 'k' }, true)).toBeUndefined();
+		expect(runKeysOf(undefined, true)).toBeUndefined();
+	});
+	it('runs the first and the owner lineage, drops a copy', () => {
+		expect(decideRun(keys, new Set())).toBe('run');
+		expect(decideRun(keys, new Set(['k']))).toBe('drop');
+		expect(decideRun(keys, new Set(['k', 'own:d1']))).toBe('run');
+		expect(decideRun(keys, new Set(['own:d1']))).toBe('run');
+	});
+	it('sizes the window: default 10,000 events, at most 250,000', () => {
+		expect(windowOf(undefined)).toBe(10_000);
+		expect(windowOf(0)).toBe(10_000);
+		expect(windowOf(5)).toBe(5);
+		expect(windowOf(1e9)).toBe(250_000);
+	});
+});
