@@ -28,7 +28,8 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 // Issue 22 (a quote a person can pay) added 52,250 bytes on top of main's 389,154 (-> 441,404): the QR
 // encoder and its drawing, payment URIs, the version 3 pickers and the second Options collection of
 // Quote > Create (Refund Address moved out, the affiliate picker in), listSearch.
-const BUDGET_BYTES = 432 * 1024;
+// Issue 23 (pacing by rate limits): the pacer, batch progress and their n8n glue; 444,313 bytes measured after merging main (1,945 over 432 KB).
+const BUDGET_BYTES = 436 * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 
