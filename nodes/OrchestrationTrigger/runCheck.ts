@@ -40,35 +40,77 @@ export function runKeysOf(delivery: IDataObject | undefined, deduplicate: boolea
 
 export type RunDecision = 'run' | 'drop';
 
-/**
- * The pure decision on what the store answered for [owner, check] (both now recorded):
- * our own mark was there (a retry of the execution that owns the event) -> run; the key was there
- * without our mark (a copy, or a retry of a copy) -> drop, and take our mark back; neither -> run.
- */
-export function decideRun(keys: RunKeys, processed: ReadonlySet<string>): RunDecision {
-	if (processed.has(keys.owner)) return 'run';
-	return processed.has(keys.check) ? 'drop' : 'run';
-}
-
 type Store = Pick<IExecuteFunctions['helpers'], 'checkProcessedAndRecord' | 'removeProcessed'>;
 
 let storeTurn: Promise<unknown> = Promise.resolve();
 
-/** n8n's store reads, then rewrites the whole list: concurrent runs of one process would drop each other's keys. */
+/** n8n's store reads, then rewrites the whole list: concurrent calls of one process would drop each other's keys. */
 function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
 	const turn = storeTurn.then(fn, fn);
 	storeTurn = turn.catch(() => undefined);
 	return turn;
 }
 
-/** One check-and-record (and the undo of a copy's mark) as one turn of this process. */
-export async function checkInStore(store: Store, keys: RunKeys, window: number): Promise<RunDecision> {
-	const options = { mode: 'entries' as const, maxEntries: 2 * window };
-	return await oneAtATime(async () => {
-		const { processed } = await store.checkProcessedAndRecord([keys.owner, keys.check], 'node', options);
-		const decision = decideRun(keys, new Set(processed.map(String)));
-		if (decision === 'drop') await store.removeProcessed([keys.owner], 'node', options);
-		return decision;
+interface PendingCheck {
+	store: Store;
+	keys: RunKeys;
+	window: number;
+	resolve: (decision: RunDecision) => void;
+	reject: (error: unknown) => void;
+}
+
+/** Checks waiting for their turn, per node: the turn takes them all in one read and write of n8n's list. */
+const pendingByNode = new Map<string, PendingCheck[]>();
+
+/**
+ * The decisions of one batch, in order. Per event key: a request whose own owner mark was stored
+ * runs (a retry of the owner); otherwise a key already stored drops them all; otherwise the first
+ * request of the batch owns the event and the others are its copies.
+ */
+export function decideBatch(batch: RunKeys[], processed: ReadonlySet<string>): RunDecision[] {
+	const owned = new Set(batch.filter((k) => processed.has(k.owner)).map((k) => k.check));
+	const taken = new Set<string>();
+	return batch.map((k) => {
+		if (processed.has(k.owner)) return 'run';
+		if (owned.has(k.check) || processed.has(k.check) || taken.has(k.check)) return 'drop';
+		taken.add(k.check);
+		return 'run';
+	});
+}
+
+async function flush(node: string): Promise<void> {
+	const batch = pendingByNode.get(node) ?? [];
+	pendingByNode.delete(node);
+	if (batch.length === 0) return;
+	const { store } = batch[0];
+	const options = { mode: 'entries' as const, maxEntries: 2 * Math.max(...batch.map((p) => p.window)) };
+	try {
+		// n8n's helper does not see a value twice within one call: each event key goes in once.
+		const items = [...new Set(batch.flatMap((p) => [p.keys.owner, p.keys.check]))];
+		const { processed } = await store.checkProcessedAndRecord(items, 'node', options);
+		const decisions = decideBatch(batch.map((p) => p.keys), new Set(processed.map(String)));
+		const copies = batch.filter((_, i) => decisions[i] === 'drop').map((p) => p.keys.owner);
+		if (copies.length > 0) await store.removeProcessed(copies, 'node', options);
+		batch.forEach((p, i) => p.resolve(decisions[i]));
+	} catch (error) {
+		for (const p of batch) p.reject(error);
+	}
+}
+
+/**
+ * One check-and-record (and the undo of copies' marks). Checks of one node that wait for the turn
+ * are taken together: one read and one write of n8n's list for all of them (group commit), so the
+ * store's cost per run falls as the load rises.
+ */
+export async function checkInStore(store: Store, keys: RunKeys, window: number, node = ''): Promise<RunDecision> {
+	return await new Promise<RunDecision>((resolve, reject) => {
+		const pending = pendingByNode.get(node);
+		if (pending !== undefined) {
+			pending.push({ store, keys, window, resolve, reject });
+			return;
+		}
+		pendingByNode.set(node, [{ store, keys, window, resolve, reject }]);
+		void oneAtATime(async () => await flush(node));
 	});
 }
 
@@ -125,7 +167,7 @@ async function keepOwned(ctx: IExecuteFunctions, items: INodeExecutionData[], op
 			continue;
 		}
 		// A store that fails fails the run: the execution stays, visible and retryable; never a blind second run.
-		const decision = await checkInStore(ctx.helpers, keys, windowOf(options.deduplicationWindow));
+		const decision = await checkInStore(ctx.helpers, keys, windowOf(options.deduplicationWindow), events);
 		const replayKey = deliveryOf(item)?.replayKey;
 		if (deduplicate) markSeen(events, keys.check, Date.now());
 		if (typeof replayKey === 'string') markSeen(requests, replayKey, Date.now());

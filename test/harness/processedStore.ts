@@ -18,6 +18,7 @@ const tick = () => new Promise<void>((r) => setImmediate(r));
 
 class MemoryDeduplicator implements IDataDeduplicator {
 	async checkProcessedAndRecord(items: DeduplicationItemTypes[], scope: DeduplicationScope, ctx: ICheckProcessedContextData, options: ICheckProcessedOptions): Promise<IDeduplicationOutput> {
+		calls++;
 		if (failures > 0) {
 			failures--;
 			throw new Error('processed-data store unavailable');
@@ -76,4 +77,10 @@ let failures = 0;
 /** The next call to the store throws, as n8n's does when its database refuses. */
 export function failNextStoreCall(): void {
 	failures++;
+}
+
+let calls = 0;
+/** Calls of checkProcessedAndRecord so far (each one read and one write of the list in n8n). */
+export function storeCalls(): number {
+	return calls;
 }

@@ -6,7 +6,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
 import { testCredential, type WebhookServer } from '../../harness/n8n';
-import { failNextStoreCall, storedEntries } from '../../harness/processedStore';
+import { failNextStoreCall, storeCalls, storedEntries } from '../../harness/processedStore';
 import { ORDER_EVENTS } from '../../../nodes/shared/orchestration/enums';
 import { completeRun, deliverInMemory, effectiveRuns, envelope, inOtherProcess, post, serveTrigger, signedHeaders, triggerHarness } from './helpers';
 
@@ -284,6 +284,21 @@ describe('Orchestration Trigger: webhook handler', () => {
 		failNextStoreCall();
 		await expect(completeRun(h, items)).rejects.toThrow(/store unavailable/);
 		expect(await completeRun(h, items, 'retry')).toHaveLength(1);
+	});
+
+	it('takes the checks that wait for their turn together: 20 runs at once, one event each, in a few reads and writes', async () => {
+		const h = triggerHarness({ parameters: existing() });
+		const items = await Promise.all(
+			Array.from({ length: 20 }, async () => {
+				const { body, headers } = signed(envelope());
+				return (await deliverInMemory(h, body, headers)).result.workflowData![0];
+			}),
+		);
+		const before = storeCalls();
+		const outputs = await Promise.all(items.map(async (i) => await completeRun(h, i)));
+		expect(outputs.every((o) => o.length === 1)).toBe(true);
+		expect(storeCalls() - before).toBeLessThanOrEqual(3);
+		expect(storedEntries(h.workflow.id!, h.node.id)).toBe(40);
 	});
 
 	it('answers concurrent copies of one event at one process with exactly one run downstream', async () => {

@@ -1,11 +1,11 @@
 /**
- * handleDelivery and decideRun alone (no n8n): the order of the door's checks, that nothing is looked
+ * handleDelivery and decideBatch alone (no n8n): the order of the door's checks, that nothing is looked
  * up before the signature and timestamp are verified, the bounds, and the run's owner decision.
  */
 import { createHmac } from 'node:crypto';
 import { handleDelivery, replayKeyOf, toleranceOf, type DeliveryInput } from '../../../nodes/OrchestrationTrigger/delivery';
 import { eventSelectionOf } from '../../../nodes/OrchestrationTrigger/events';
-import { decideRun, runKeysOf, windowOf } from '../../../nodes/OrchestrationTrigger/runCheck';
+import { decideBatch, runKeysOf, windowOf } from '../../../nodes/OrchestrationTrigger/runCheck';
 
 const SECRET = 'whsec_unit_delivery_0123456789abcdef';
 const NOW = 1_750_000_000_000;
@@ -73,10 +73,19 @@ describe('the run decision (n8n store answered for [owner, check], both now reco
 		expect(runKeysOf(undefined, true)).toBeUndefined();
 	});
 	it('runs the first and the owner lineage, drops a copy', () => {
-		expect(decideRun(keys, new Set())).toBe('run');
-		expect(decideRun(keys, new Set(['k']))).toBe('drop');
-		expect(decideRun(keys, new Set(['k', 'own:d1']))).toBe('run');
-		expect(decideRun(keys, new Set(['own:d1']))).toBe('run');
+		const one = (processed: string[]) => decideBatch([keys], new Set(processed))[0];
+		expect(one([])).toBe('run');
+		expect(one(['k'])).toBe('drop');
+		expect(one(['k', 'own:d1'])).toBe('run');
+		expect(one(['own:d1'])).toBe('run');
+	});
+	it('decides a batch taken in one turn: the first request of a new event owns it, its copies drop; an owner retry wins', () => {
+		const req = (check: string, id: string) => runKeysOf({ duplicateKey: check, deliveryId: id }, true)!;
+		expect(decideBatch([req('a', '1'), req('b', '2'), req('a', '3'), req('c', '4')], new Set())).toEqual(['run', 'run', 'drop', 'run']);
+		// 'a' already stored: every request of it drops, unless it is the owner's retry.
+		expect(decideBatch([req('a', '3'), req('a', '1'), req('b', '2')], new Set(['a', 'own:1']))).toEqual(['drop', 'run', 'run']);
+		// The owner's mark without its key (the key evicted): only the owner runs.
+		expect(decideBatch([req('a', '3'), req('a', '1')], new Set(['own:1']))).toEqual(['drop', 'run']);
 	});
 	it('sizes the window: default 10,000 events, at most 250,000', () => {
 		expect(windowOf(undefined)).toBe(10_000);
