@@ -21,7 +21,7 @@ import { sandboxCredentials } from '../../scripts/lib/examples';
 import { REPO_ROOT, ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
 import { QueueStack } from '../../scripts/lib/queue-stack';
 import { CREDS, T, linearWorkflow } from '../e2e/workflows';
-import { emitEvents } from './events';
+import { emitEvents } from '../e2e-queue/events';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { bundle } = require('../../scripts/bundle.js');
