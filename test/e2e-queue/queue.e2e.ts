@@ -193,7 +193,8 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		expect(answers).toEqual({ 200: EVENTS * RESEND_OFFSETS_MS.length });
 		expect(d.effectiveRuns).toBe(0);
 		// Each copy has its execution (n8n answered 200 once it existed); its run stopped at the trigger.
-		expect(d.executions).toBe(EVENTS * RESEND_OFFSETS_MS.length);
+		// (Counted in all: on a slow machine the earlier test's tally already holds some of them.)
+		expect(t.runs - t.effective).toBe(EVENTS * RESEND_OFFSETS_MS.length);
 		expect(notOnce(t, firstIds)).toEqual([]);
 		passed++;
 	}, 900_000);
