@@ -176,6 +176,34 @@ export const affiliatePickerOption: INodeProperties = {
 	],
 };
 
+/** The affiliate list of a quote or a standing address: IDs with an optional fee override each. */
+export function affiliateIdsOption(description: string): INodeProperties {
+	return {
+		displayName: 'Affiliate IDs',
+		name: 'affiliateIds',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description,
+		options: [
+			{
+				displayName: 'Affiliate',
+				name: 'affiliate',
+				values: [
+					{ displayName: 'Affiliate ID', name: 'affiliateId', type: 'string', default: '' },
+					{
+						displayName: 'Fee Override (Bps)',
+						name: 'feeBps',
+						type: 'string',
+						default: '',
+						description: 'Leave empty to use the fee registered for the affiliate',
+					},
+				],
+			},
+		],
+	};
+}
+
 export const refundAddressOption: INodeProperties = {
 	displayName: 'Refund Address',
 	name: 'refundAddress',

@@ -18,6 +18,7 @@ import {
 } from '../../../shared/orchestration/quotePlan';
 import {
 	affiliateIdOption,
+	affiliateIdsOption,
 	affiliatePickerOption,
 	amountField,
 	forVersions,
@@ -95,30 +96,7 @@ function createOptions(beforeVersion3: boolean): INodeProperties[] {
 	return [
 		...shared,
 		...expiryOptions,
-		{
-			displayName: 'Affiliate IDs',
-			name: 'affiliateIds',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			description: 'Registered affiliates (1 to 16), optionally with a fee override (server keys only). Not together with App Fees.',
-			options: [
-				{
-					displayName: 'Affiliate',
-					name: 'affiliate',
-					values: [
-						{ displayName: 'Affiliate ID', name: 'affiliateId', type: 'string', default: '' },
-						{
-							displayName: 'Fee Override (Bps)',
-							name: 'feeBps',
-							type: 'string',
-							default: '',
-							description: 'Leave empty to use the fee registered for the affiliate',
-						},
-					],
-				},
-			],
-		},
+		affiliateIdsOption('Registered affiliates (1 to 16), optionally with a fee override (server keys only). Not together with App Fees.'),
 		{
 			displayName: 'App Fees',
 			name: 'appFees',

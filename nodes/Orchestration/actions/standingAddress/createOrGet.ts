@@ -6,7 +6,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { planStandingInstruction, type StandingInput } from '../../../shared/orchestration/partnerPlan';
-import { concurrencyOption, showFor } from '../../parameters';
+import { affiliateIdsOption, concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
@@ -64,30 +64,7 @@ export const description: INodeProperties[] = [
 		displayOptions: show,
 	},
 	optionsCollection(show, [
-		{
-			displayName: 'Affiliate IDs',
-			name: 'affiliateIds',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			description: 'Registered affiliates (at most 16), optionally with a fee override; all fees together stay under 10,000 bps',
-			options: [
-				{
-					displayName: 'Affiliate',
-					name: 'affiliate',
-					values: [
-						{ displayName: 'Affiliate ID', name: 'affiliateId', type: 'string', default: '' },
-						{
-							displayName: 'Fee Override (Bps)',
-							name: 'feeBps',
-							type: 'string',
-							default: '',
-							description: 'Leave empty to use the fee registered for the affiliate',
-						},
-					],
-				},
-			],
-		},
+		affiliateIdsOption('Registered affiliates (at most 16), optionally with a fee override; all fees together stay under 10,000 bps'),
 		concurrencyOption,
 		{
 			displayName: 'Fee (Bps)',
