@@ -2,6 +2,14 @@
  * The load balancer in front of n8n's webhook processes (queue mode): one loopback URL the service is
  * given, requests passed on round-robin (or to every process at once, to provoke concurrent copies),
  * and a record of which process answered what.
+ *
+ * With `healthPath` (the fault suite), it routes like a production load balancer with health checks
+ * (nginx `health_check`, HAProxy `option httpchk`, a Kubernetes readiness probe): only to processes
+ * whose readiness endpoint answered 200 at the last check (every `intervalMs`), a process that refuses
+ * a connection is out at once, and with none ready the answer is 503. n8n answers every request with
+ * 200 "n8n is starting up. Please wait" while it migrates its database at start (abstract-server.js,
+ * n8n 2.41.1): without this check, a delivery that reaches a restarting process then is acknowledged
+ * and never runs.
  */
 import { createHash } from 'node:crypto';
 import * as http from 'node:http';
@@ -22,14 +30,54 @@ export function bodyHash(body: string | Buffer): string {
 	return createHash('sha256').update(body).digest('hex');
 }
 
+export interface HealthCheck {
+	/** e.g. `/healthz/readiness` (n8n: 200 once fully ready, 503 before). */
+	path: string;
+	intervalMs: number;
+}
+
 export class Balancer {
 	mode: BalanceMode = 'round-robin';
 	readonly log: Forwarded[] = [];
 	private next = 0;
 	private server?: http.Server;
+	private readonly ready: boolean[];
+	private checking?: NodeJS.Timeout;
 	url = '';
 
-	constructor(readonly backends: string[]) {}
+	constructor(
+		readonly backends: string[],
+		private readonly health?: HealthCheck,
+	) {
+		this.ready = backends.map(() => health === undefined);
+	}
+
+	/** Starts the periodic readiness checks (no-op without `health`). */
+	startHealthChecks(): void {
+		if (!this.health || this.checking) return;
+		const check = () =>
+			void Promise.all(
+				this.backends.map(async (b, i) => {
+					try {
+						const r = await fetch(b + this.health!.path, { signal: AbortSignal.timeout(this.health!.intervalMs * 4) });
+						await r.arrayBuffer();
+						this.ready[i] = r.status === 200;
+					} catch {
+						this.ready[i] = false;
+					}
+				}),
+			);
+		check();
+		this.checking = setInterval(check, this.health.intervalMs);
+	}
+
+	/** The backends a request may go to now: all of them, or the ready ones with health checks. */
+	private targetsNow(): number[] {
+		const up = this.backends.map((_, i) => i).filter((i) => this.ready[i]);
+		if (this.mode === 'all') return up;
+		if (up.length === 0) return [];
+		return [up[this.next++ % up.length]];
+	}
 
 	async listen(port = 0): Promise<string> {
 		this.server = http.createServer((req, res) => void this.handle(req, res));
@@ -46,7 +94,12 @@ export class Balancer {
 		const headers = Object.fromEntries(
 			Object.entries(req.headers).filter(([k, v]) => !HOP_HEADERS.has(k) && typeof v === 'string'),
 		) as Record<string, string>;
-		const targets = this.mode === 'all' ? this.backends.map((_, i) => i) : [this.next++ % this.backends.length];
+		const targets = this.targetsNow();
+		if (targets.length === 0) {
+			this.log.push({ bodyHash: bodyHash(body), backend: -1, status: 503 });
+			res.writeHead(503, { 'content-type': 'text/plain' }).end('no ready backend');
+			return;
+		}
 		const answers = await Promise.all(targets.map((i) => this.forward(i, req, headers, body)));
 		const first = answers[0];
 		res.writeHead(first.status, { 'content-type': first.contentType });
@@ -61,12 +114,15 @@ export class Balancer {
 			this.log.push({ bodyHash: hash, backend: i, status: r.status });
 			return { status: r.status, text, contentType: r.headers.get('content-type') ?? 'text/plain' };
 		} catch (error) {
+			// A refused connection takes the process out until its readiness check passes again.
+			if (this.health) this.ready[i] = false;
 			this.log.push({ bodyHash: hash, backend: i, status: 502 });
 			return { status: 502, text: (error as Error).message, contentType: 'text/plain' };
 		}
 	}
 
 	async close(): Promise<void> {
+		if (this.checking) clearInterval(this.checking);
 		if (!this.server) return;
 		this.server.closeAllConnections();
 		await new Promise<void>((resolve) => this.server!.close(() => resolve()));

@@ -21,6 +21,8 @@ export interface QueueStackOptions {
 	mode?: 'queue' | 'single';
 	/** Redis with its append-only file, fsync always (the fault suite). */
 	redisAof?: boolean;
+	/** The balancer routes only to processes whose `/healthz/readiness` answers 200 (balancer.ts). */
+	healthCheckedBalancer?: boolean;
 }
 
 const ENCRYPTION_KEY = 'queue-mode-test-encryption-key-not-secret';
@@ -50,7 +52,10 @@ export class QueueStack {
 		const single = opts.mode === 'single';
 		const mainPort = await freePort();
 		const webhookPorts = single ? [mainPort] : await Promise.all(Array.from({ length: opts.webhookProcesses ?? 2 }, () => freePort()));
-		const balancer = new Balancer(webhookPorts.map((p) => `http://127.0.0.1:${p}`));
+		const balancer = new Balancer(
+			webhookPorts.map((p) => `http://127.0.0.1:${p}`),
+			opts.healthCheckedBalancer ? { path: '/healthz/readiness', intervalMs: 250 } : undefined,
+		);
 		const publicUrl = `${await balancer.listen()}/`;
 		const common = {
 			...pg.env(), ...redis.env(), EXECUTIONS_MODE: single ? 'regular' : 'queue', WEBHOOK_URL: publicUrl, N8N_LOG_LEVEL: 'info',
@@ -88,6 +93,7 @@ export class QueueStack {
 	async startN8n(): Promise<void> {
 		await this.main.start();
 		await Promise.all([this.worker?.start(), ...this.webhooks.map((w) => w.start())]);
+		this.balancer.startHealthChecks();
 	}
 
 	/** Every n8n process restarted whenever it exits, as a service manager would. */

@@ -22,6 +22,7 @@ import { REPO_ROOT, ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
 import { QueueStack } from '../../scripts/lib/queue-stack';
 import { CREDS, T, linearWorkflow } from '../e2e/workflows';
 import { emitEvents } from '../e2e-queue/events';
+import { bodyHash } from '../../scripts/lib/balancer';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { bundle } = require('../../scripts/bundle.js');
@@ -103,8 +104,16 @@ interface CaseReport {
 	effectiveRuns: number;
 	lost: number;
 	twice: number;
+	/** Events run twice that had no crashed execution n8n's Retry re-ran: must be 0. */
+	twiceNotRetried: number;
 	restarts: Record<string, number>;
 	seconds: number;
+	/** Events the service has no delivery of (no endpoint enabled when it happened): must be 0. */
+	eventsNeverSent: number;
+	neverSent: unknown[];
+	endpoints: Array<{ id: string; kind: string; disabledAt: string | null }>;
+	/** Every attempt of each event that was lost or acknowledged without an execution, and which process answered. */
+	unexplained: Array<{ orderId: string; attempts: Array<{ status: number | null; at: string; error?: string; body?: string }>; backends: Array<{ backend: number; status: number }> }>;
 }
 
 interface World {
@@ -123,7 +132,7 @@ async function startWorld(installDir: string, dist: string, mode: 'queue' | 'sin
 	const recorder = new Recorder();
 	await recorder.listen();
 	const stack = await QueueStack.create({
-		installDir, extensions: dist, mode, redisAof: true,
+		installDir, extensions: dist, mode, redisAof: true, healthCheckedBalancer: true,
 		// Crashed queue executions are found by the main's queue recovery; every minute here (default 3 h).
 		extraEnv: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1', QUEUE_WORKER_LOCK_DURATION: '10000', QUEUE_WORKER_STALLED_INTERVAL: '10000' },
 	});
@@ -166,11 +175,21 @@ async function untilDelivered(w: World, ids: Set<string>, timeoutMs = 300_000): 
 }
 
 /** Execution ids and statuses of the workflow, with the order id each carries. */
-async function executionRows(w: World): Promise<Array<{ id: string; status: string; orderId?: string }>> {
+interface ExecutionRow {
+	id: string;
+	status: string;
+	orderId?: string;
+	/** n8n failed it as a stalled job (its worker died) and replaced its data by that error. */
+	stalled: boolean;
+}
+
+async function executionRows(w: World): Promise<ExecutionRow[]> {
 	const rows = await w.stack.pg.sql(
-		`select e.id, e.status, (regexp_match(d.data, 'ord_[0-9a-z]+'))[1] from execution_entity e left join execution_data d on d."executionId" = e.id where e."workflowId" = '${WORKFLOW}'`,
+		`select e.id, e.status, (regexp_match(d.data, 'ord_[0-9a-z]+'))[1], d.data like '%failed to be processed too many times%' from execution_entity e left join execution_data d on d."executionId" = e.id where e."workflowId" = '${WORKFLOW}'`,
 	);
-	return rows.map((r) => r.split('\t')).map(([id, status, orderId]) => ({ id, status, orderId: orderId || undefined }));
+	return rows
+		.map((r) => r.split('\t'))
+		.map(([id, status, orderId, stalled]) => ({ id, status, orderId: orderId || undefined, stalled: stalled === 't' }));
 }
 
 /** Waits until no execution is new, running or waiting and the count held still for 5 s. */
@@ -191,9 +210,10 @@ async function settle(w: World, timeoutMs = 600_000): Promise<void> {
 }
 
 /** n8n's own Retry (the editor's button) on every execution that crashed or failed, until none is left to retry. */
-async function retryCrashed(w: World, done: Set<string>): Promise<{ retried: number; byStatus: Record<string, number> }> {
+async function retryCrashed(w: World, done: Set<string>): Promise<{ retried: number; byStatus: Record<string, number>; orders: Set<string> }> {
 	let retried = 0;
 	const byStatus: Record<string, number> = {};
+	const orders = new Set<string>();
 	for (let round = 0; round < 5; round++) {
 		const rows = (await executionRows(w)).filter((r) => ['crashed', 'error', 'failed'].includes(r.status) && !done.has(r.id));
 		if (rows.length === 0) break;
@@ -204,16 +224,17 @@ async function retryCrashed(w: World, done: Set<string>): Promise<{ retried: num
 			});
 			byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
 			if (res.status < 300) retried++;
+			if (r.orderId) orders.add(r.orderId);
 		}
 		await settle(w);
 	}
-	return { retried, byStatus };
+	return { retried, byStatus, orders };
 }
 
 async function runCase(w: World, name: string, fault: () => Promise<void>, retriedBefore: Set<string>): Promise<CaseReport> {
 	const started = Date.now();
 	const firstId = Math.max(0, ...(await executionRows(w)).map((r) => Number(r.id))) + 1;
-	const ofCase = (rows: Array<{ id: string; status: string; orderId?: string }>) => rows.filter((r) => Number(r.id) >= firstId);
+	const ofCase = (rows: ExecutionRow[]) => rows.filter((r) => Number(r.id) >= firstId);
 	const restartsBefore = Object.fromEntries(w.stack.processes().map((p, i) => [i, p.restarts]));
 	const emitted = emitEvents(w.sb, EVENTS, 8, 900_000);
 	await sleep(3000);
@@ -237,23 +258,41 @@ async function runCase(w: World, name: string, fault: () => Promise<void>, retri
 	const rowsBefore = ofCase(await executionRows(w));
 	const withExecution = new Set(rowsBefore.map((r) => r.orderId).filter(Boolean));
 	// A successful execution that names no order is a copy's (n8n keeps only the trigger's empty
-	// output); one that failed or crashed without naming it is one whose data n8n replaced (a stalled job).
+	// output); a failed one that names none and carries n8n's stalled-job error is one whose data n8n
+	// replaced by that error (workflow-runner.js processError, n8n 2.41.1): its event is gone from n8n.
 	const copiesStoppedAtTrigger = rowsBefore.filter((r) => !r.orderId && r.status === 'success').length;
-	const inputErasedByN8n = rowsBefore.filter((r) => !r.orderId && r.status !== 'success').length;
-	const acknowledgedWithoutExecution = Math.max(0, delivered.filter((d) => !withExecution.has(d.orderId)).length - inputErasedByN8n);
-	const { retried, byStatus } = await retryCrashed(w, retriedBefore);
+	const inputErasedByN8n = rowsBefore.filter((r) => !r.orderId && r.status === 'error' && r.stalled).length;
+	const withoutExecution = delivered.filter((d) => !withExecution.has(d.orderId));
+	const acknowledgedWithoutExecution = Math.max(0, withoutExecution.length - inputErasedByN8n);
+	const { retried, byStatus, orders: retriedOrders } = await retryCrashed(w, retriedBefore);
 	const rows = ofCase(await executionRows(w));
 	const executionsByStatus: Record<string, number> = {};
 	for (const r of rows) executionsByStatus[r.status] = (executionsByStatus[r.status] ?? 0) + 1;
 	const keys = deliveries.map((d) => `${d.orderId} ${d.event}`);
 	const effective = keys.reduce((sum, k) => sum + (w.recorder.effects.get(k) ?? 0), 0);
+	const lostIds = new Set(deliveries.filter((d) => (w.recorder.effects.get(`${d.orderId} ${d.event}`) ?? 0) === 0).map((d) => d.orderId));
+	const unexplained = deliveries
+		.filter((d) => lostIds.has(d.orderId) || withoutExecution.includes(d))
+		.map((d) => ({
+			orderId: d.orderId,
+			attempts: d.attempts.map((a) => ({ status: a.status, at: a.at, error: a.error, body: a.responseBody?.slice(0, 200) })),
+			backends: w.stack.balancer.log.filter((f) => f.bodyHash === bodyHash(d.body)).map((f) => ({ backend: f.backend, status: f.status })),
+		}));
 	return {
 		case: name, events: ids.size, answers, serviceRetries, deliveredEvents: delivered.length, givenUp, acknowledgedWithoutExecution, inputErasedByN8n, copiesStoppedAtTrigger,
 		executionsByStatus, retried, retriedByStatus: byStatus, effectiveRuns: effective,
 		lost: keys.filter((k) => (w.recorder.effects.get(k) ?? 0) === 0).length,
 		twice: keys.filter((k) => (w.recorder.effects.get(k) ?? 0) > 1).length,
+		twiceNotRetried: deliveries.filter((d) => (w.recorder.effects.get(`${d.orderId} ${d.event}`) ?? 0) > 1 && !retriedOrders.has(d.orderId)).length,
 		restarts: Object.fromEntries(w.stack.processes().map((p, i) => [['main', 'worker', 'webhook1', 'webhook2'][i] ?? `p${i}`, p.restarts - restartsBefore[i]])),
 		seconds: Math.round((Date.now() - started) / 1000),
+		unexplained,
+		eventsNeverSent: [...ids].filter((id) => !deliveries.some((d) => d.orderId === id)).length,
+		neverSent: [...ids].filter((id) => !deliveries.some((d) => d.orderId === id)).slice(0, 5).map((id) => {
+			const o = w.sb.orchestration.ctx.state.orders.get(id);
+			return { id, partnerId: o?.partnerId, history: o?.history, createdAt: o?.createdAt, anyDelivery: w.sb.orchestration.ctx.state.deliveries.filter((d) => d.orderId === id).length };
+		}),
+		endpoints: w.sb.orchestration.ctx.state.webhooks.map((h) => ({ id: h.webhookId, kind: h.kind ?? 'orders', disabledAt: h.disabledAt ?? null })),
 	};
 }
 
@@ -274,7 +313,7 @@ function expectHeld(r: CaseReport): void {
 	expect({ case: r.case, givenUp: r.givenUp }).toEqual({ case: r.case, givenUp: 0 });
 	expect({ case: r.case, acknowledgedWithoutExecution: r.acknowledgedWithoutExecution }).toEqual({ case: r.case, acknowledgedWithoutExecution: 0 });
 	expect({ case: r.case, lostBeyondErased: Math.max(0, r.lost - r.inputErasedByN8n) }).toEqual({ case: r.case, lostBeyondErased: 0 });
-	expect(r.twice).toBeLessThanOrEqual(r.retried);
+	expect({ case: r.case, twiceNotRetried: r.twiceNotRetried }).toEqual({ case: r.case, twiceNotRetried: 0 });
 }
 
 beforeAll(async () => {
