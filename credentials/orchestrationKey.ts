@@ -1,7 +1,7 @@
 /** What the two Orchestration key credentials share: the base URL field and the bearer key (§5). */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { assertSecureUrl, baseUrlOf, insecureUrlReason, isUnderBase, requestUrlOf } from '../nodes/n8n/transport';
+import { assertSecureUrl, baseUrlOf, insecureUrlReason, isUnderBase, requestUrlOf } from '../nodes/shared/secureUrl';
 
 export const SERVER_PREFIX = 'fn_';
 export const CLIENT_PREFIX = 'fnp_';

@@ -23,8 +23,11 @@ import {
 	type NetworkInfo,
 } from '../shared/gateway/responses';
 import type { ItemReader } from '../n8n/items';
-import { ERROR_HINTS, type FieldNaming } from '../n8n/nodeErrors';
-import { callService, ExpiringCache, insecureUrlReason, joinUrl, type ServiceResponse } from '../n8n/transport';
+import type { FieldNaming } from '../n8n/errors';
+import { ERROR_HINTS } from '../n8n/serviceErrors';
+import { insecureUrlReason, joinUrl } from '../shared/secureUrl';
+import { ExpiringCache } from '../n8n/expiringCache';
+import { callService, type ServiceResponse } from '../n8n/transport';
 
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
 

@@ -8,7 +8,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { isFinalIntentStatus } from '../shared/gateway/responses';
 import { dropdown } from '../n8n/descriptions';
 import type { ItemReader } from '../n8n/items';
-import { ItemError } from '../n8n/nodeErrors';
+import { ItemError } from '../n8n/errors';
 import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal } from '../n8n/wait';
 import { waitParameters, waitSettingsOf } from '../n8n/waitParameters';
 import { fetchIntent } from './gateway';

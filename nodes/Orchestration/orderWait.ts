@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { NormalizedStatus } from '../shared/orchestration/schemas';
 import { orderWaitEnd } from '../shared/waitRules';
 import { openEventStream } from '../n8n/eventStream';
-import { joinUrl } from '../n8n/transport';
+import { joinUrl } from '../shared/secureUrl';
 import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal, type WaitVia } from '../n8n/wait';
 import type { WaitSettings } from '../n8n/waitParameters';
 import type { ServiceAccess } from './service';

@@ -17,7 +17,9 @@ import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { reachableHas, reachableIdsOf, type ReachableIds, type RouteSet } from '../shared/orchestration/routeSets';
 import { RouteAssetSchema, type RouteAsset } from '../shared/orchestration/schemas';
 import type { ExecutionPacing } from '../n8n/pacing';
-import { callService, ExpiringCache, joinUrl, type RequestContext, type ServiceResponse } from '../n8n/transport';
+import { joinUrl } from '../shared/secureUrl';
+import { ExpiringCache } from '../n8n/expiringCache';
+import { callService, type RequestContext, type ServiceResponse } from '../n8n/transport';
 import type { OrchestrationReader } from './itemReader';
 
 // ---------------------------------------------------------------- the credential

@@ -15,8 +15,9 @@ import { MAX_WEBHOOK_BODY_BYTES } from '../shared/orchestration/limits';
 import { WebhookCreateResponseSchema } from '../shared/orchestration/schemas';
 import { readWebhookHeaders, verifyWebhookSignature, webhookSecretProblem } from '../shared/orchestration/webhooks';
 import { webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
-import { errorCodeOf } from '../n8n/nodeErrors';
-import { callService, isLoopbackHost, joinUrl } from '../n8n/transport';
+import { errorCodeOf } from '../n8n/errors';
+import { isLoopbackHost, joinUrl } from '../shared/secureUrl';
+import { callService } from '../n8n/transport';
 import { ALL_EVENTS } from './events';
 
 export const CREDENTIAL_TYPE = 'orchestrationServerApi';

@@ -11,8 +11,8 @@ import { wireIntent, type IntentHeader, type IntentPlan } from '../../../shared/
 import { sha256Bytes, sha256Hex, signDigestDer } from '../../../shared/gateway/keys';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/responses';
 import type { ItemReader } from '../../../n8n/items';
-import { ItemError, itemErrorOf, ServiceError } from '../../../n8n/nodeErrors';
-import { joinUrl } from '../../../n8n/transport';
+import { ItemError, itemErrorOf, ServiceError } from '../../../n8n/errors';
+import { joinUrl } from '../../../shared/secureUrl';
 import { authenticatedCall, forgetNetworkInfo, type GatewaySigner, hintFor } from '../../gateway';
 
 /** Default lifetime of an intent: now + 15 minutes (well inside the 24 h horizon of §8). */
