@@ -3,7 +3,6 @@
  * node's requests through the one transport (with their idempotency keys), and the routes catalogue
  * (orchestration-service.md §2.3, §4.3) fetched once per credential, cached and indexed for lookups.
  */
-import { createHash } from 'node:crypto';
 import {
 	NodeOperationError,
 	type ICredentialsDecrypted,
@@ -12,12 +11,14 @@ import {
 	type IHttpRequestMethods,
 	type ILoadOptionsFunctions,
 } from 'n8n-workflow';
-import { CLIENT_KEY_PREFIX, normalizeAssetInput, parseRoutingKey, SERVER_KEY_PREFIX } from '../shared/orchestration/enums';
+import { normalizeAssetInput, parseRoutingKey } from '../shared/orchestration/enums';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { reachableHas, reachableIdsOf, type ReachableIds, type RouteSet } from '../shared/orchestration/routeSets';
 import { RouteAssetSchema, type RouteAsset } from '../shared/orchestration/schemas';
 import type { ExecutionPacing } from '../n8n/pacing';
-import { joinUrl } from '../shared/secureUrl';
+import { keyTypeOf, KEY_PREFIXES, type KeyType } from '../shared/orchestration/keyType';
+import { baseUrlOf, joinUrl } from '../shared/secureUrl';
+import { sha256Hex } from '../shared/sha256';
 import { ExpiringCache } from '../n8n/expiringCache';
 import { callService, type RequestContext, type ServiceResponse } from '../n8n/transport';
 import type { OrchestrationReader } from './itemReader';
@@ -30,7 +31,7 @@ export const SERVER_CREDENTIAL = 'orchestrationServerApi';
 export const CLIENT_CREDENTIAL = 'orchestrationClientApi';
 
 /** Key prefixes of orchestration-service.md §5. */
-const PREFIXES: Record<Authentication, string> = { serverKey: SERVER_KEY_PREFIX, clientKey: CLIENT_KEY_PREFIX };
+const KEY_TYPES: Record<Authentication, KeyType> = { serverKey: 'server', clientKey: 'client' };
 const CREDENTIAL_NAMES: Record<Authentication, string> = {
 	serverKey: 'Orchestration Server Key',
 	clientKey: 'Orchestration Client Key',
@@ -69,16 +70,17 @@ export async function serviceAccess(
 	const credentialType = credentialTypeFor(authentication);
 	const creds = await ctx.getCredentials(credentialType);
 	const name = CREDENTIAL_NAMES[authentication];
-	const baseUrl = String(creds.baseUrl ?? '').trim().replace(/\/+$/, '');
+	const baseUrl = baseUrlOf(creds.baseUrl);
 	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
 		throw new NodeOperationError(ctx.getNode(), `The "Base URL" of the ${name} credential must be an http(s) address`, {
 			description: 'For example https://api.example.com (without a path).',
 		});
 	}
 	const apiKey = String(creds.apiKey ?? '').trim();
-	const prefix = PREFIXES[authentication];
-	if (!apiKey.startsWith(prefix)) {
-		const other = authentication === 'serverKey' ? apiKey.startsWith('fnp_') : apiKey.startsWith('fn_');
+	const keyType = keyTypeOf(apiKey);
+	if (keyType !== KEY_TYPES[authentication]) {
+		const prefix = KEY_PREFIXES[KEY_TYPES[authentication]];
+		const other = keyType !== undefined;
 		throw new NodeOperationError(ctx.getNode(), `The "API Key" of the ${name} credential must start with "${prefix}"`, {
 			description: other
 				? `This looks like a ${authentication === 'serverKey' ? 'client' : 'server'} key. Switch "Authentication" or use the other credential.`
@@ -90,7 +92,7 @@ export async function serviceAccess(
 		credentialType,
 		baseUrl,
 		isClientKey: authentication === 'clientKey',
-		keyFingerprint: createHash('sha256').update(apiKey).digest('hex').slice(0, 16),
+		keyFingerprint: sha256Hex(apiKey).slice(0, 16),
 		credentials: { id: ctx.getNode().credentials?.[credentialType]?.id ?? '', name: ctx.getNode().credentials?.[credentialType]?.name ?? name, type: credentialType, data: creds },
 	};
 }

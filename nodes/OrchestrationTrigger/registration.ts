@@ -16,7 +16,7 @@ import { WebhookCreateResponseSchema } from '../shared/orchestration/schemas';
 import { readWebhookHeaders, verifyWebhookSignature, webhookSecretProblem } from '../shared/orchestration/webhooks';
 import { webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
 import { errorCodeOf } from '../n8n/errors';
-import { isLoopbackHost, joinUrl } from '../shared/secureUrl';
+import { baseUrlOf, isLoopbackHost, joinUrl } from '../shared/secureUrl';
 import { callService } from '../n8n/transport';
 import { ALL_EVENTS } from './events';
 
@@ -67,10 +67,6 @@ export function storedRegistration(staticData: IDataObject): StoredRegistration 
 	const recoverySecret = text(staticData.recoverySecret);
 	const recovery = recoveryWebhookId && recoverySecret ? { recoveryWebhookId, recoverySecret } : {};
 	return { webhookId, secret, url, baseUrl, registeredAt: typeof registeredAt === 'string' ? registeredAt : '', ...recovery };
-}
-
-function normalizedBaseUrl(value: unknown): string {
-	return joinUrl(value, '/').replace(/\/$/, '');
 }
 
 function webhookUrlOf(ctx: IHookFunctions): string {
@@ -179,7 +175,7 @@ export async function registrationExists(this: IHookFunctions): Promise<boolean>
 	if (!stored) return false;
 	if (recoveryWanted(this.getNodeParameter('events', [])).wanted && stored.recoveryWebhookId === undefined) return false;
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	return stored.url === webhookUrlOf(this) && stored.baseUrl === normalizedBaseUrl(credentials.baseUrl);
+	return stored.url === webhookUrlOf(this) && stored.baseUrl === baseUrlOf(credentials.baseUrl);
 }
 
 /** POST /v1/webhooks or /v1/webhooks/recovery {url}: the new subscription, checked; the answer is never echoed. */
@@ -232,7 +228,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') return true;
 	const url = webhookUrlOf(this);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const baseUrl = normalizedBaseUrl(credentials.baseUrl);
+	const baseUrl = baseUrlOf(credentials.baseUrl);
 	const unreachable = unreachableWebhookUrl(url, baseUrl);
 	if (unreachable !== undefined) {
 		throw new NodeOperationError(this.getNode(), `Not registered: ${unreachable}`, {
