@@ -24,7 +24,7 @@ import {
 } from '../shared/gateway/responses';
 import type { ItemReader } from '../n8n/items';
 import type { FieldNaming } from '../n8n/errors';
-import { ERROR_HINTS } from '../n8n/serviceErrors';
+import { COMMON_HINTS } from '../n8n/serviceErrors';
 import { insecureUrlReason, joinUrl } from '../shared/secureUrl';
 import { ExpiringCache } from '../n8n/expiringCache';
 import { callService, type ServiceResponse } from '../n8n/transport';
@@ -54,7 +54,7 @@ export const GATEWAY_HINTS: Record<string, string> = {
 };
 
 export function hintFor(code: string | undefined): string | undefined {
-	return code ? (GATEWAY_HINTS[code] ?? ERROR_HINTS[code]) : undefined;
+	return code ? (GATEWAY_HINTS[code] ?? COMMON_HINTS[code]) : undefined;
 }
 
 /** Per node run: the first bearer call, which the others wait for (see authenticatedCall). */

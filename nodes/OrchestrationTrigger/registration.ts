@@ -16,11 +16,11 @@ import { WebhookCreateResponseSchema } from '../shared/orchestration/schemas';
 import { readWebhookHeaders, verifyWebhookSignature, webhookSecretProblem } from '../shared/orchestration/webhooks';
 import { webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
 import { errorCodeOf } from '../n8n/errors';
-import { baseUrlOf, isLoopbackHost, joinUrl } from '../shared/secureUrl';
-import { callService } from '../n8n/transport';
+import { baseUrlOf, isLoopbackHost } from '../shared/secureUrl';
+import { orchestrationRequest, SERVER_CREDENTIAL } from '../Orchestration/client';
 import { ALL_EVENTS } from './events';
 
-export const CREDENTIAL_TYPE = 'orchestrationServerApi';
+export const CREDENTIAL_TYPE = SERVER_CREDENTIAL;
 /** The secret of an existing endpoint, stored encrypted by n8n (version 1.1 on). */
 export const SECRET_CREDENTIAL_TYPE = 'orchestrationWebhookSecretApi';
 export const WEBHOOK_NAME = 'default';
@@ -183,10 +183,9 @@ async function subscribe(ctx: IHookFunctions, kind: SubscriptionKind, url: strin
 	const attempt = JSON.stringify([ctx.getWorkflow().id, ctx.getNode().id, url, baseUrl, kind]);
 	const nonce = registrationNonce(attempt);
 	const path = webhookCreatePath(kind);
-	const response = await callService.call(ctx, {
-		credentialType: CREDENTIAL_TYPE,
+	const response = await orchestrationRequest(ctx, { credentialType: CREDENTIAL_TYPE, baseUrl }, {
 		method: 'POST',
-		url: joinUrl(baseUrl, path),
+		path,
 		body: { url },
 		idempotencyKey: registrationIdempotencyKey(ctx.getWorkflow().id, ctx.getNode().id, url, nonce, kind),
 	});
@@ -256,10 +255,9 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 /** DELETE one subscription; true when it is gone (a 404: already deleted or unknown). */
 async function unsubscribe(ctx: IHookFunctions, baseUrl: string, webhookId: string, kind: SubscriptionKind): Promise<boolean> {
 	try {
-		await callService.call(ctx, {
-			credentialType: CREDENTIAL_TYPE,
+		await orchestrationRequest(ctx, { credentialType: CREDENTIAL_TYPE, baseUrl }, {
 			method: 'DELETE',
-			url: joinUrl(baseUrl, webhookPath(webhookId, kind)),
+			path: webhookPath(webhookId, kind),
 			idempotencyKey: deriveIdempotencyKey({ workflowId: ctx.getWorkflow().id, nodeName: ctx.getNode().id, itemIndex: 0, operation: `webhooks.${kind}.delete`, body: { webhookId } }),
 		});
 		return true;

@@ -34,7 +34,7 @@ export interface ServiceCall {
 	reauthenticateOn401?: boolean;
 	/** For client keys: the scope the operation needs, named in the scope_required hint. */
 	requiredScope?: string;
-	/** Hints for this service's own error codes; they take precedence over ERROR_HINTS. */
+	/** Hints for this service's own error codes; they take precedence over COMMON_HINTS. */
 	hints?: Record<string, string>;
 	/** Extra secret values to keep out of errors (read tokens, webhook secrets). */
 	secrets?: Array<string | undefined>;

@@ -8,37 +8,16 @@ import { ServiceError } from './errors';
 import type { FullResponse, RequestContext, ServiceCall } from './serviceCall';
 
 /**
- * Hints shown next to the orchestration service's error codes (orchestration-service.md §7,
- * public-notes.md). A service with codes of its own passes them as ServiceCall.hints.
+ * Hints for the codes of the shared HTTP rules (idempotency keys, rate limits, body size) that any
+ * service of this package may answer. A service passes hints for its own codes as ServiceCall.hints.
  */
-export const ERROR_HINTS: Record<string, string> = {
-	scope_required:
-		'The client key lacks a scope this operation needs. Add the scope to the key in the partner dashboard, or use a server key.',
-	forbidden: 'No client key can call this endpoint. Use the Orchestration Server Key credential (fn_...).',
-	origin_required: 'This browser-mode client key needs an Origin. Set "Origin" in the Orchestration Client Key credential.',
-	origin_not_allowed: "The credential's Origin is not in the key's allowed origins. Fix the Origin or the key's allowed origins.",
-	read_token_required: 'Client-key reads need the read token returned by the quote, submit or onramp step. Pass it in "Read Token".',
-	invalid_read_token:
-		'The read token expired (24 h) or belongs to another key, partner or identifier. Use the token from the step that created this quote or order.',
-	client_key_fee_fields_forbidden: 'Client keys cannot send fee fields (app fees, affiliate overrides). Remove them or use a server key.',
-	turnstile_required: 'Browser verification is on for this key: send the verification token.',
-	turnstile_failed: 'The browser verification token was rejected.',
-	calldata_unsupported_source: 'Calldata is only available for EVM native and ERC-20 sources. Turn off "Include Calldata".',
-	unauthorized: 'The key is unknown, disabled or revoked. Check the API key in the credential.',
-	auth_required: 'The request needs an API key.',
-	partner_disabled: 'The partner account is disabled.',
-	account_pending_approval: 'The partner account is waiting for approval.',
-	account_rejected: 'The partner account was rejected.',
+export const COMMON_HINTS: Record<string, string> = {
 	missing_idempotency_key: 'The service needs an idempotency key for this operation.',
 	invalid_idempotency_key: 'Idempotency keys are 1 to 255 printable ASCII characters.',
 	idempotency_conflict:
 		'This idempotency key was already used with a different request. Use a new key for a changed request (the service stores the first answer, errors included).',
 	idempotency_in_progress: 'The same request is still being processed; it was retried until the retry budget ran out.',
-	quote_expired: 'The quote is older than 2 minutes. Create a new quote.',
-	unsupported_route: 'This source and destination pair is not routable. Check the Routes listing.',
-	unsupported_amount_mode: 'This route does not support the chosen amount mode.',
 	rate_limited: 'Rate limit reached. With On Rate Limit = Wait the item waited by Retry-After up to its Max Rate Limit Wait (other calls retry within a 30 s budget). Raise that maximum or try again later.',
-	not_found: 'Nothing with this identifier exists for this partner.',
 	payload_too_large: 'The request body is larger than 1 MiB.',
 };
 
@@ -112,9 +91,9 @@ export async function throwServiceError(ctx: RequestContext, call: ServiceCall, 
 	const what = code ? `${code}: ${message ?? 'no message'}` : `HTTP ${res.statusCode}${bodyText ? `: ${bodyText}` : ' (empty body)'}`;
 	const hint =
 		code === 'scope_required'
-			? (scopeHint(call.requiredScope) ?? ERROR_HINTS[code])
+			? (scopeHint(call.requiredScope) ?? call.hints?.[code])
 			: code
-				? (call.hints?.[code] ?? ERROR_HINTS[code])
+				? (call.hints?.[code] ?? COMMON_HINTS[code])
 				: undefined;
 	const retried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
 	const errorResponse: JsonObject = {
