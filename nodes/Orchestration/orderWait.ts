@@ -5,7 +5,7 @@
  * `awaiting_approval`; every version stops on Stop and reports its outcome as an execution hint.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import type { NormalizedStatus } from '../shared/orchestration/schemas';
+import type { NormalizedStatus } from '../shared/orchestration/responseSchemas';
 import { orderWaitEnd } from '../shared/waitRules';
 import { openEventStream } from '../n8n/eventStream';
 import { joinUrl } from '../shared/secureUrl';

@@ -7,7 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { normalizeAssetInput, parseRoutingKey } from '../shared/orchestration/enums';
 import { reachableHas, reachableIdsOf, type ReachableIds, type RouteSet } from '../shared/orchestration/routeSets';
-import { RouteAssetSchema, type RouteAsset } from '../shared/orchestration/schemas';
+import { RouteAssetSchema, type RouteAsset } from '../shared/orchestration/responseSchemas';
 import { ExpiringCache } from '../n8n/expiringCache';
 import type { RequestContext } from '../n8n/transport';
 import { orchestrationRequest, type ServiceAccess } from './client';

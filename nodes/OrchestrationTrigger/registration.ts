@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { MAX_WEBHOOK_BODY_BYTES } from '../shared/orchestration/limits';
-import { WebhookCreateResponseSchema } from '../shared/orchestration/schemas';
+import { WebhookCreateResponseSchema } from '../shared/orchestration/responseSchemas';
 import { readWebhookHeaders, verifyWebhookSignature, webhookSecretProblem } from '../shared/orchestration/webhooks';
 import { webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
 import { errorCodeOf } from '../n8n/errors';

@@ -10,7 +10,8 @@ import { explicitIdempotencyKey } from './idempotency';
 import { assertWholeCents, decimalToSmallestUnit, FEE_FIELDS, withFormattedAmounts, type AmountFormat } from './amounts';
 import type { ZodType } from 'zod';
 import { depositOf, paymentUri } from './paymentUri';
-import { QuoteDraftSchema, type RouteAsset } from './schemas';
+import { type RouteAsset } from './responseSchemas';
+import { QuoteDraftSchema } from './schemas';
 
 /** An offramp delivers over Lightning (orchestration-service.md §1). */
 export const OFFRAMP_DESTINATION = 'lightning:BTC';

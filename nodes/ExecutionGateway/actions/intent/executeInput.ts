@@ -3,7 +3,8 @@
  * nonce, chain ID). u64 amounts never pass through a JS number; every mistake names its field.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { parseJsonPreservingBigInts, type WireDeposit } from '../../../shared/gateway/canonical';
+import { parseJsonPreservingBigInts } from '../../../shared/gateway/canonical';
+import { type WireDeposit } from '../../../shared/gateway/intentFields';
 import type { IntentInput } from '../../../shared/gateway/intentPlan';
 import { describeValue } from '../../../shared/errors';
 import type { ItemReader } from '../../../n8n/items';
