@@ -198,8 +198,16 @@ function codeForField(field: string): string {
 	return byField[field] ?? 'invalid_input';
 }
 
-/** Reasons of the core that are the gateway's own admission codes for the same mistake. */
-const ADMISSION_REASONS = new Set(['duplicate_transfer_id', 'chain_id_mismatch', 'below_min_deposit']);
+/** Reasons of the core that are the gateway's own codes for the same mistake (admission, and the item's reading in intentInput.ts). */
+const ADMISSION_REASONS = new Set([
+	'duplicate_transfer_id',
+	'chain_id_mismatch',
+	'below_min_deposit',
+	'invalid_action',
+	'invalid_amount',
+	'invalid_deposits',
+	'invalid_expires_at',
+]);
 
 /** The gateway's naming of core fields: parameter names and the admission code for each. */
 export const GATEWAY_FIELDS: FieldNaming = {
