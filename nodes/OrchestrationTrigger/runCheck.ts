@@ -12,12 +12,8 @@
  * outputs nothing (docs/trigger-queue-mode.md).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import type { TriggerOptions } from './description';
+import { DEFAULT_DEDUPLICATION_WINDOW, MAX_DEDUPLICATION_WINDOW, type TriggerOptions } from './description';
 import { formattingAssets, outputItem } from './output';
-
-/** Events the store keeps (two entries each: key and owner mark). n8n rewrites the list per run. */
-export const DEFAULT_DEDUPLICATION_WINDOW = 10_000;
-export const MAX_DEDUPLICATION_WINDOW = 250_000;
 
 export function windowOf(value: unknown): number {
 	const n = Math.trunc(Number(value));
