@@ -17,10 +17,10 @@ export const concurrencyOption: INodeProperties = {
 	description: 'How many items are sent to the service at the same time. Output order always follows the input.',
 };
 
-/** Concurrency from the first item's options (a node-wide setting), DEFAULT_CONCURRENCY when unset, at most MAX_CONCURRENCY. */
-export function concurrencyOf(ctx: IExecuteFunctions): number {
-	if (ctx.getInputData().length === 0) return DEFAULT_CONCURRENCY;
-	const raw = (ctx.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY) as number) ?? DEFAULT_CONCURRENCY;
+/** Concurrency from the first item's options (a node-wide setting), `fallback` when unset (DEFAULT_CONCURRENCY), at most MAX_CONCURRENCY. */
+export function concurrencyOf(ctx: IExecuteFunctions, fallback = DEFAULT_CONCURRENCY): number {
+	if (ctx.getInputData().length === 0) return fallback;
+	const raw = (ctx.getNodeParameter('options.concurrency', 0, fallback) as number) ?? fallback;
 	const n = Math.floor(Number(raw));
-	return Number.isFinite(n) && n >= 1 ? Math.min(n, MAX_CONCURRENCY) : DEFAULT_CONCURRENCY;
+	return Number.isFinite(n) && n >= 1 ? Math.min(n, MAX_CONCURRENCY) : fallback;
 }
