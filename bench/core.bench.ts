@@ -4,7 +4,8 @@
  */
 import { createHmac } from 'node:crypto';
 import { computeWebhookSignature, verifyWebhookSignature } from '../nodes/shared/orchestration/webhooks';
-import { signIntent, type WireIntent } from '../nodes/shared/gateway/canonical';
+import { signIntent } from '../nodes/shared/gateway/canonical';
+import { type WireIntent } from '../nodes/shared/gateway/intentFields';
 
 /** Envelopes shaped like the sandbox's order.completed deliveries (order snapshot of spec §2.10). */
 function payloads(count: number): Buffer[] {

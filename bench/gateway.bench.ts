@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 
 import { ExecutionGatewayApi } from '../credentials/ExecutionGatewayApi.credentials';
 import type { ExecutionGateway as GatewayNode } from '../nodes/ExecutionGateway/ExecutionGateway.node';
-import { serializeWireIntent, signIntent, type WireIntent } from '../nodes/shared/gateway/canonical';
+import { serializeWireIntent, signIntent } from '../nodes/shared/gateway/canonical';
+import { type WireIntent } from '../nodes/shared/gateway/intentFields';
 import { signEip1559 } from '../nodes/shared/gateway/eip1559';
 import { parsePrivateKey } from '../nodes/shared/gateway/keys';
 import { startSandbox } from '../sandbox';

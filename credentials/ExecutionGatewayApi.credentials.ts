@@ -17,7 +17,7 @@ import type {
 import { ProtocolError } from '../nodes/shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey, signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
 import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/responses';
-import { assertSecureUrl, baseUrlOf, isUnderBase, requestUrlOf } from '../nodes/n8n/transport';
+import { assertSecureUrl, baseUrlOf, isUnderBase, requestUrlOf } from '../nodes/shared/secureUrl';
 
 const CREDENTIAL_NAME = 'Execution Gateway credential';
 

@@ -1,10 +1,8 @@
 /** What the two Orchestration key credentials share: the base URL field and the bearer key (§5). */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { assertSecureUrl, baseUrlOf, insecureUrlReason, isUnderBase, requestUrlOf } from '../nodes/n8n/transport';
-
-export const SERVER_PREFIX = 'fn_';
-export const CLIENT_PREFIX = 'fnp_';
+import { KEY_PREFIXES, keyTypeOf } from '../nodes/shared/orchestration/keyType';
+import { assertSecureUrl, baseUrlOf, insecureUrlReason, isUnderBase, requestUrlOf } from '../nodes/shared/secureUrl';
 
 export const baseUrlProperty: INodeProperties = {
 	displayName: 'Base URL',
@@ -60,19 +58,12 @@ export function withBearerKey(
 	assertSecureUrl(credentials.baseUrl, credentialName, 'Base URL');
 	assertOwnService(credentials, requestOptions, credentialName);
 	const apiKey = String(credentials.apiKey ?? '').trim();
-	const isClient = apiKey.startsWith(CLIENT_PREFIX);
-	const isServer = apiKey.startsWith(SERVER_PREFIX);
-	if (kind === 'server' && !isServer) {
+	const keyType = keyTypeOf(apiKey);
+	if (keyType !== kind) {
+		const other = keyType === 'client' ? 'Client' : 'Server';
 		throw new Error(
-			`The "API Key" of the Orchestration Server Key credential must start with "${SERVER_PREFIX}" (a server key)${
-				isClient ? '; this is a client key: use the Orchestration Client Key credential' : ''
-			}`,
-		);
-	}
-	if (kind === 'client' && !isClient) {
-		throw new Error(
-			`The "API Key" of the Orchestration Client Key credential must start with "${CLIENT_PREFIX}" (a client key)${
-				apiKey.startsWith(SERVER_PREFIX) ? '; this is a server key: use the Orchestration Server Key credential' : ''
+			`The "API Key" of the ${credentialName} must start with "${KEY_PREFIXES[kind]}" (a ${kind} key)${
+				keyType === undefined ? '' : `; this is a ${keyType} key: use the Orchestration ${other} Key credential`
 			}`,
 		);
 	}

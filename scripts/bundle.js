@@ -91,7 +91,9 @@ async function buildEsm(list, outdir) {
 async function writeCommonJs(file) {
 	const { code } = await esbuild.transform(file.text, {
 		format: 'cjs',
-		platform: 'node',
+		// 'neutral', not 'node': no `0&&(module.exports={...})` annotation listing every export again
+		// (dead code for Node's ESM import of CommonJS; n8n require()s its nodes): 2,497 bytes of dist/.
+		platform: 'neutral',
 		target: TARGET,
 		legalComments: 'inline',
 		...COMPACT,

@@ -23,8 +23,11 @@ import {
 	type NetworkInfo,
 } from '../shared/gateway/responses';
 import type { ItemReader } from '../n8n/items';
-import { ERROR_HINTS, type FieldNaming } from '../n8n/nodeErrors';
-import { callService, ExpiringCache, insecureUrlReason, joinUrl, type ServiceResponse } from '../n8n/transport';
+import type { FieldNaming } from '../n8n/errors';
+import { COMMON_HINTS } from '../n8n/serviceErrors';
+import { insecureUrlReason, joinUrl } from '../shared/secureUrl';
+import { ExpiringCache } from '../n8n/expiringCache';
+import { callService, type ServiceResponse } from '../n8n/transport';
 
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
 
@@ -51,7 +54,7 @@ export const GATEWAY_HINTS: Record<string, string> = {
 };
 
 export function hintFor(code: string | undefined): string | undefined {
-	return code ? (GATEWAY_HINTS[code] ?? ERROR_HINTS[code]) : undefined;
+	return code ? (GATEWAY_HINTS[code] ?? COMMON_HINTS[code]) : undefined;
 }
 
 /** Per node run: the first bearer call, which the others wait for (see authenticatedCall). */
@@ -195,8 +198,16 @@ function codeForField(field: string): string {
 	return byField[field] ?? 'invalid_input';
 }
 
-/** Reasons of the core that are the gateway's own admission codes for the same mistake. */
-const ADMISSION_REASONS = new Set(['duplicate_transfer_id', 'chain_id_mismatch', 'below_min_deposit']);
+/** Reasons of the core that are the gateway's own codes for the same mistake (admission, and the item's reading in intentInput.ts). */
+const ADMISSION_REASONS = new Set([
+	'duplicate_transfer_id',
+	'chain_id_mismatch',
+	'below_min_deposit',
+	'invalid_action',
+	'invalid_amount',
+	'invalid_deposits',
+	'invalid_expires_at',
+]);
 
 /** The gateway's naming of core fields: parameter names and the admission code for each. */
 export const GATEWAY_FIELDS: FieldNaming = {

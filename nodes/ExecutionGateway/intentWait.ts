@@ -6,9 +6,9 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { isFinalIntentStatus } from '../shared/gateway/responses';
-import { dropdown } from '../n8n/descriptions';
+import { dropdown, optionsCollection } from '../n8n/descriptions';
 import type { ItemReader } from '../n8n/items';
-import { ItemError } from '../n8n/nodeErrors';
+import { ItemError } from '../n8n/errors';
 import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal } from '../n8n/wait';
 import { waitParameters, waitSettingsOf } from '../n8n/waitParameters';
 import { fetchIntent } from './gateway';
@@ -74,6 +74,14 @@ export const waitOptionFields: INodeProperties[] = [
 		},
 	),
 ];
+
+/** "Options" of an operation that waits: with the wait options in versions 1-1.1; from 1.2 the wait parameters are top level. */
+export function optionsWithWait(show: IDataObject, options: INodeProperties[]): INodeProperties[] {
+	return [
+		optionsCollection({ show: { ...show, '@version': OPTION_WAIT_VERSIONS } }, [...options, ...waitOptionFields]),
+		optionsCollection({ show: { ...show, '@version': SHARED_WAIT_VERSIONS } }, options),
+	];
+}
 
 /** Versions 1-1.1: the wait options from an options collection; the interval is at least one second. */
 export function waitOptionsOf(options: IDataObject): WaitOptions {

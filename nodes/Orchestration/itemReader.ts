@@ -4,12 +4,11 @@
  * both sides of a route. Every rule is the protocol core's; the router constructs the reader, the
  * operations only use it.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { ItemReader } from '../n8n/items';
 import { normalizeAssetInput } from '../shared/orchestration/enums';
 import { amountInputText, assertAmountText, type AmountFormat } from '../shared/orchestration/amounts';
 import type { AmountInput } from '../shared/orchestration/quotePlan';
-import { DEFAULT_CONCURRENCY } from './parameters';
 
 export class OrchestrationReader extends ItemReader {
 	/** A decimal text parameter (e.g. USD): a JS number only when its text is exact; '' when unset. */
@@ -94,12 +93,4 @@ export class OrchestrationReader extends ItemReader {
 			deliveryMode: amountMode === 'exact_in' ? this.textParameter('deliveryMode') || undefined : undefined,
 		};
 	}
-}
-
-/** Concurrency from the first item's options (a node-wide setting), default 5, at most 50. */
-export function concurrencyOf(ctx: IExecuteFunctions): number {
-	if (ctx.getInputData().length === 0) return DEFAULT_CONCURRENCY;
-	const raw = (ctx.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY) as number) ?? DEFAULT_CONCURRENCY;
-	const n = Math.floor(Number(raw));
-	return Number.isFinite(n) && n >= 1 ? Math.min(n, 50) : DEFAULT_CONCURRENCY;
 }

@@ -5,10 +5,10 @@
  * `awaiting_approval`; every version stops on Stop and reports its outcome as an execution hint.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import type { NormalizedStatus } from '../shared/orchestration/schemas';
+import type { NormalizedStatus } from '../shared/orchestration/responseSchemas';
 import { orderWaitEnd } from '../shared/waitRules';
 import { openEventStream } from '../n8n/eventStream';
-import { joinUrl } from '../n8n/transport';
+import { joinUrl } from '../shared/secureUrl';
 import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal, type WaitVia } from '../n8n/wait';
 import type { WaitSettings } from '../n8n/waitParameters';
 import type { ServiceAccess } from './service';

@@ -4,11 +4,12 @@
  * never change.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import { concurrencyOption } from '../n8n/concurrency';
 import { dropdown, type Choice } from '../n8n/descriptions';
 import { rateLimitOptions } from '../n8n/pacing';
 import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../shared/orchestration/schemas';
 
-export const DEFAULT_CONCURRENCY = 5;
+export { concurrencyOption } from '../n8n/concurrency';
 
 /** displayOptions for one resource and its operations, plus extra conditions. */
 export function showFor(
@@ -266,15 +267,6 @@ export const additionalFieldsOption: INodeProperties = {
 	default: '{}',
 	description:
 		'Raw JSON object added to the request body, for fields this node does not name. A member the node already sets from its own parameters is refused.',
-};
-
-export const concurrencyOption: INodeProperties = {
-	displayName: 'Concurrency',
-	name: 'concurrency',
-	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 50 },
-	default: DEFAULT_CONCURRENCY,
-	description: 'How many items are sent to the service at the same time. Output order always follows the input.',
 };
 
 export function returnAllField(displayOptions: IDisplayOptions): INodeProperties {

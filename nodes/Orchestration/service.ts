@@ -1,141 +1,19 @@
 /**
- * The Orchestration service as the node reaches it: the credential checked before any request, the
- * node's requests through the one transport (with their idempotency keys), and the routes catalogue
- * (orchestration-service.md §2.3, §4.3) fetched once per credential, cached and indexed for lookups.
+ * The Orchestration node's keys and catalogue: the idempotency key of each request and the routes
+ * catalogue (orchestration-service.md §2.3, §4.3) fetched once per credential, cached and indexed
+ * for lookups. The credential and the requests are the client's (client.ts, re-exported here).
  */
-import { createHash } from 'node:crypto';
-import {
-	NodeOperationError,
-	type ICredentialsDecrypted,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHttpRequestMethods,
-	type ILoadOptionsFunctions,
-} from 'n8n-workflow';
-import { CLIENT_KEY_PREFIX, normalizeAssetInput, parseRoutingKey, SERVER_KEY_PREFIX } from '../shared/orchestration/enums';
+import { NodeOperationError } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
+import { normalizeAssetInput, parseRoutingKey } from '../shared/orchestration/enums';
 import { reachableHas, reachableIdsOf, type ReachableIds, type RouteSet } from '../shared/orchestration/routeSets';
-import { RouteAssetSchema, type RouteAsset } from '../shared/orchestration/schemas';
-import type { ExecutionPacing } from '../n8n/pacing';
-import { callService, ExpiringCache, joinUrl, type RequestContext, type ServiceResponse } from '../n8n/transport';
+import { RouteAssetSchema, type RouteAsset } from '../shared/orchestration/responseSchemas';
+import { ExpiringCache } from '../n8n/expiringCache';
+import type { RequestContext } from '../n8n/transport';
+import { orchestrationRequest, type ServiceAccess } from './client';
 import type { OrchestrationReader } from './itemReader';
 
-// ---------------------------------------------------------------- the credential
-
-export type Authentication = 'serverKey' | 'clientKey';
-
-export const SERVER_CREDENTIAL = 'orchestrationServerApi';
-export const CLIENT_CREDENTIAL = 'orchestrationClientApi';
-
-/** Key prefixes of orchestration-service.md §5. */
-const PREFIXES: Record<Authentication, string> = { serverKey: SERVER_KEY_PREFIX, clientKey: CLIENT_KEY_PREFIX };
-const CREDENTIAL_NAMES: Record<Authentication, string> = {
-	serverKey: 'Orchestration Server Key',
-	clientKey: 'Orchestration Client Key',
-};
-
-export interface ServiceAccess {
-	authentication: Authentication;
-	credentialType: string;
-	/** Base URL without trailing slashes. */
-	baseUrl: string;
-	isClientKey: boolean;
-	/** A non-secret handle of the key (hash prefix): partner-aware caches key on it. */
-	keyFingerprint: string;
-	/** The node run's pacing by the service's rate limits (set by the router). */
-	pacing?: ExecutionPacing;
-	/** The credential read once for the node run, handed to n8n with every request (no database read per item). */
-	credentials?: ICredentialsDecrypted;
-}
-
-export function credentialTypeFor(authentication: Authentication): string {
-	return authentication === 'clientKey' ? CLIENT_CREDENTIAL : SERVER_CREDENTIAL;
-}
-
-export function asAuthentication(value: unknown): Authentication {
-	return value === 'clientKey' ? 'clientKey' : 'serverKey';
-}
-
-/**
- * Reads the credential and checks it before any request: a base URL, and a key of the kind the
- * credential is for (fn_ server, fnp_ client). The key itself never appears in a message.
- */
-export async function serviceAccess(
-	ctx: IExecuteFunctions | ILoadOptionsFunctions,
-	authentication: Authentication,
-): Promise<ServiceAccess> {
-	const credentialType = credentialTypeFor(authentication);
-	const creds = await ctx.getCredentials(credentialType);
-	const name = CREDENTIAL_NAMES[authentication];
-	const baseUrl = String(creds.baseUrl ?? '').trim().replace(/\/+$/, '');
-	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
-		throw new NodeOperationError(ctx.getNode(), `The "Base URL" of the ${name} credential must be an http(s) address`, {
-			description: 'For example https://api.example.com (without a path).',
-		});
-	}
-	const apiKey = String(creds.apiKey ?? '').trim();
-	const prefix = PREFIXES[authentication];
-	if (!apiKey.startsWith(prefix)) {
-		const other = authentication === 'serverKey' ? apiKey.startsWith('fnp_') : apiKey.startsWith('fn_');
-		throw new NodeOperationError(ctx.getNode(), `The "API Key" of the ${name} credential must start with "${prefix}"`, {
-			description: other
-				? `This looks like a ${authentication === 'serverKey' ? 'client' : 'server'} key. Switch "Authentication" or use the other credential.`
-				: `${authentication === 'serverKey' ? 'Server' : 'Client'} keys start with ${prefix}. Nothing was sent to the service.`,
-		});
-	}
-	return {
-		authentication,
-		credentialType,
-		baseUrl,
-		isClientKey: authentication === 'clientKey',
-		keyFingerprint: createHash('sha256').update(apiKey).digest('hex').slice(0, 16),
-		credentials: { id: ctx.getNode().credentials?.[credentialType]?.id ?? '', name: ctx.getNode().credentials?.[credentialType]?.name ?? name, type: credentialType, data: creds },
-	};
-}
-
-// ---------------------------------------------------------------- requests
-
-export interface OrchestrationCall {
-	method: IHttpRequestMethods;
-	/** Path under the base URL, e.g. /v1/orchestration/quote. */
-	path: string;
-	qs?: IDataObject;
-	body?: IDataObject;
-	headers?: Record<string, string>;
-	/** Mutating calls send it on every attempt (orchestration-service.md §4). */
-	idempotencyKey?: string;
-	itemIndex?: number;
-	/** The client-key scope the operation needs (§5), named in the scope_required hint. */
-	requiredScope?: string;
-	/** Further secrets to keep out of errors (read tokens). */
-	secrets?: Array<string | undefined>;
-	/** Hints for codes of this call only (e.g. instruction_conflict); they take precedence over ERROR_HINTS. */
-	hints?: Record<string, string>;
-}
-
-/** The node's one way to the service: the shared transport with this credential, its base URL and its key kind. */
-export async function orchestrationRequest<T = unknown>(
-	ctx: RequestContext,
-	access: ServiceAccess,
-	call: OrchestrationCall,
-): Promise<ServiceResponse<T>> {
-	return (await callService.call(ctx, {
-		credentialType: access.credentialType,
-		method: call.method,
-		url: joinUrl(access.baseUrl, call.path),
-		qs: call.qs,
-		body: call.body,
-		headers: call.headers,
-		idempotencyKey: call.idempotencyKey,
-		itemIndex: call.itemIndex,
-		requiredScope: access.isClientKey ? call.requiredScope : undefined,
-		secrets: call.secrets,
-		hints: call.hints,
-		credentials: access.credentials,
-		// One pacer per credential and endpoint (public-notes: limits per key, per key+IP, per endpoint).
-		pacing: access.pacing?.forCall(`${access.baseUrl}|${access.credentialType}|${access.keyFingerprint}|${call.method} ${call.path}`, call.itemIndex),
-	})) as ServiceResponse<T>;
-}
+export * from './client';
 
 /** The call a key is for: the operation, its body, and the key the user set (if any). */
 export interface KeyedRequest {

@@ -18,7 +18,7 @@ import { handleDelivery, hoursOf, toleranceOf, type DeliveryDecision } from './d
 import { triggerProperties, type TriggerOptions } from './description';
 import { eventSelectionOf, type EventSelection } from './events';
 import { deliveryItem } from './output';
-import { keepOwnedAndShape, seenNamespace, wasSeen } from './runCheck';
+import { keepOwnedAndShape, runCheckNamespace, runStartedFor } from './runCheck';
 import {
 	CREDENTIAL_TYPE,
 	WEBHOOK_NAME,
@@ -145,8 +145,8 @@ export class OrchestrationTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const toleranceSeconds = toleranceOf(options.toleranceSeconds);
 		const deduplicate = options.deduplicate !== false && this.getMode() !== 'manual';
-		const events = seenNamespace(this.getWorkflow().id, this.getNode().id, 'event');
-		const requests = seenNamespace(this.getWorkflow().id, this.getNode().id, 'request');
+		const events = runCheckNamespace(this.getWorkflow().id, this.getNode().id, 'event');
+		const requests = runCheckNamespace(this.getWorkflow().id, this.getNode().id, 'request');
 		const horizonMs = hoursOf(options.deduplicationHours) * 3_600_000 + toleranceSeconds * 1000;
 		const decision = handleDelivery({
 			rawBody: req.rawBody,
@@ -157,8 +157,8 @@ export class OrchestrationTrigger implements INodeType {
 			events: eventsOf(this),
 			// Read only, after verification: what a run of this process already checked (runCheck.ts). The
 			// test URL is only guarded against a copy of a signed request a production run already had.
-			seen: (keys) =>
-				wasSeen(requests, keys.replayKey, nowMs, horizonMs) || (deduplicate && wasSeen(events, keys.duplicateKey, nowMs, horizonMs)),
+			runStarted: (keys) =>
+				runStartedFor(requests, keys.replayKey, nowMs, horizonMs) || (deduplicate && runStartedFor(events, keys.duplicateKey, nowMs, horizonMs)),
 		});
 
 		if (decision.outcome === 'accepted') {

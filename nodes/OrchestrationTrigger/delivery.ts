@@ -1,10 +1,11 @@
 /**
  * One webhook delivery, decided without n8n: configuration (500) -> size (413) -> signature and
- * timestamp (401) -> JSON (400) -> envelope shape (400) -> event filter (200, no run) -> seen by a
- * run of this process (200, no run) -> accepted (one execution; n8n answers 200 once it exists).
- * Spec §6: verify the signature over the raw bytes before parsing, and before any memory is read;
- * dedupe on (data.id, event, data.updatedAt), never on the signature timestamp. Nothing here
- * remembers a delivery: only a run does, once its execution exists (runCheck.ts).
+ * timestamp (401) -> JSON (400) -> envelope shape (400) -> event filter (200, no run) -> a run of
+ * this process already started for it (200, no run) -> accepted (one execution; n8n answers 200
+ * once it exists).
+ * Spec §6: verify the signature over the raw bytes before parsing, and before any run check is
+ * read; duplicates are keyed on (data.id, event, data.updatedAt), never on the signature timestamp.
+ * Nothing here records a delivery: only a run does, once its execution exists (runCheck.ts).
  */
 import {
 	payloadHash,
@@ -72,7 +73,7 @@ export interface DeliveryInput {
 	 * answered 200 without an execution. Undefined: every verified copy gets an execution and the run
 	 * decides (runCheck.ts).
 	 */
-	seen?: (keys: { duplicateKey: string; replayKey: string }) => boolean;
+	runStarted?: (keys: { duplicateKey: string; replayKey: string }) => boolean;
 }
 
 function reject(status: 400 | 401 | 413 | 500, error: RejectionCode, message: string): DeliveryDecision {
@@ -164,7 +165,7 @@ export function handleDelivery(input: DeliveryInput): DeliveryDecision {
 	const duplicateKey = duplicateKeyOf(envelope, rawBody);
 	// A verified signature is 64 hex characters; lower-cased, so an upper-cased copy is the same request.
 	const replayKey = replayKeyOf(signature as string);
-	if (input.seen?.({ duplicateKey, replayKey }) === true) {
+	if (input.runStarted?.({ duplicateKey, replayKey }) === true) {
 		return { outcome: 'ignored', status: 200, reason: 'duplicate', event: envelope.event, duplicateKey };
 	}
 	return { outcome: 'accepted', envelope, duplicateKey, replayKey, signatureTimestampMs: verified.timestampMs };

@@ -2,8 +2,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { MAX_WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
 import { DEDUPLICATION_HOURS } from './delivery';
-import { DEFAULT_DEDUPLICATION_WINDOW, MAX_DEDUPLICATION_WINDOW } from './runCheck';
 import { ALL_EVENTS, SELECTABLE_EVENTS } from './events';
+
+/** Events the store keeps (two entries each: key and owner mark; runCheck.ts). n8n rewrites the list per run. */
+export const DEFAULT_DEDUPLICATION_WINDOW = 10_000;
+export const MAX_DEDUPLICATION_WINDOW = 250_000;
 
 /** Members of the `options` collection. */
 export interface TriggerOptions {

@@ -12,14 +12,15 @@ import { randomBytes } from 'node:crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { MAX_WEBHOOK_BODY_BYTES } from '../shared/orchestration/limits';
-import { WebhookCreateResponseSchema } from '../shared/orchestration/schemas';
+import { WebhookCreateResponseSchema } from '../shared/orchestration/responseSchemas';
 import { readWebhookHeaders, verifyWebhookSignature, webhookSecretProblem } from '../shared/orchestration/webhooks';
 import { webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
-import { errorCodeOf } from '../n8n/nodeErrors';
-import { callService, isLoopbackHost, joinUrl } from '../n8n/transport';
+import { errorCodeOf } from '../n8n/errors';
+import { baseUrlOf, isLoopbackHost } from '../shared/secureUrl';
+import { orchestrationRequest, SERVER_CREDENTIAL } from '../Orchestration/client';
 import { ALL_EVENTS } from './events';
 
-export const CREDENTIAL_TYPE = 'orchestrationServerApi';
+export const CREDENTIAL_TYPE = SERVER_CREDENTIAL;
 /** The secret of an existing endpoint, stored encrypted by n8n (version 1.1 on). */
 export const SECRET_CREDENTIAL_TYPE = 'orchestrationWebhookSecretApi';
 export const WEBHOOK_NAME = 'default';
@@ -66,10 +67,6 @@ export function storedRegistration(staticData: IDataObject): StoredRegistration 
 	const recoverySecret = text(staticData.recoverySecret);
 	const recovery = recoveryWebhookId && recoverySecret ? { recoveryWebhookId, recoverySecret } : {};
 	return { webhookId, secret, url, baseUrl, registeredAt: typeof registeredAt === 'string' ? registeredAt : '', ...recovery };
-}
-
-function normalizedBaseUrl(value: unknown): string {
-	return joinUrl(value, '/').replace(/\/$/, '');
 }
 
 function webhookUrlOf(ctx: IHookFunctions): string {
@@ -178,7 +175,7 @@ export async function registrationExists(this: IHookFunctions): Promise<boolean>
 	if (!stored) return false;
 	if (recoveryWanted(this.getNodeParameter('events', [])).wanted && stored.recoveryWebhookId === undefined) return false;
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	return stored.url === webhookUrlOf(this) && stored.baseUrl === normalizedBaseUrl(credentials.baseUrl);
+	return stored.url === webhookUrlOf(this) && stored.baseUrl === baseUrlOf(credentials.baseUrl);
 }
 
 /** POST /v1/webhooks or /v1/webhooks/recovery {url}: the new subscription, checked; the answer is never echoed. */
@@ -186,10 +183,9 @@ async function subscribe(ctx: IHookFunctions, kind: SubscriptionKind, url: strin
 	const attempt = JSON.stringify([ctx.getWorkflow().id, ctx.getNode().id, url, baseUrl, kind]);
 	const nonce = registrationNonce(attempt);
 	const path = webhookCreatePath(kind);
-	const response = await callService.call(ctx, {
-		credentialType: CREDENTIAL_TYPE,
+	const response = await orchestrationRequest(ctx, { credentialType: CREDENTIAL_TYPE, baseUrl }, {
 		method: 'POST',
-		url: joinUrl(baseUrl, path),
+		path,
 		body: { url },
 		idempotencyKey: registrationIdempotencyKey(ctx.getWorkflow().id, ctx.getNode().id, url, nonce, kind),
 	});
@@ -231,7 +227,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') return true;
 	const url = webhookUrlOf(this);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const baseUrl = normalizedBaseUrl(credentials.baseUrl);
+	const baseUrl = baseUrlOf(credentials.baseUrl);
 	const unreachable = unreachableWebhookUrl(url, baseUrl);
 	if (unreachable !== undefined) {
 		throw new NodeOperationError(this.getNode(), `Not registered: ${unreachable}`, {
@@ -259,10 +255,9 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 /** DELETE one subscription; true when it is gone (a 404: already deleted or unknown). */
 async function unsubscribe(ctx: IHookFunctions, baseUrl: string, webhookId: string, kind: SubscriptionKind): Promise<boolean> {
 	try {
-		await callService.call(ctx, {
-			credentialType: CREDENTIAL_TYPE,
+		await orchestrationRequest(ctx, { credentialType: CREDENTIAL_TYPE, baseUrl }, {
 			method: 'DELETE',
-			url: joinUrl(baseUrl, webhookPath(webhookId, kind)),
+			path: webhookPath(webhookId, kind),
 			idempotencyKey: deriveIdempotencyKey({ workflowId: ctx.getWorkflow().id, nodeName: ctx.getNode().id, itemIndex: 0, operation: `webhooks.${kind}.delete`, body: { webhookId } }),
 		});
 		return true;

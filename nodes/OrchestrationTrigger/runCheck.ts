@@ -1,7 +1,7 @@
 /**
  * The trigger's duplicate check, made when a run starts (spec §6: process idempotently; answer 2xx
  * only once the event is persisted). webhook() remembers nothing: n8n answers the service only after
- * it created the execution (and, in queue mode, enqueued it), so an event is marked seen only by a run
+ * it created the execution (and, in queue mode, enqueued it), so an event is recorded only by a run
  * that exists. The check uses n8n's processed-data store (table `processed_data`, scope `node`), the
  * one store every n8n process shares, in every mode but manual (a test URL serves one request).
  *
@@ -12,12 +12,8 @@
  * outputs nothing (docs/trigger-queue-mode.md).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import type { TriggerOptions } from './description';
+import { DEFAULT_DEDUPLICATION_WINDOW, MAX_DEDUPLICATION_WINDOW, type TriggerOptions } from './description';
 import { formattingAssets, outputItem } from './output';
-
-/** Events the store keeps (two entries each: key and owner mark). n8n rewrites the list per run. */
-export const DEFAULT_DEDUPLICATION_WINDOW = 10_000;
-export const MAX_DEDUPLICATION_WINDOW = 250_000;
 
 export function windowOf(value: unknown): number {
 	const n = Math.trunc(Number(value));
@@ -118,34 +114,34 @@ export async function checkInStore(store: Store, keys: RunKeys, window: number, 
  * Keys whose run started in this process, for webhook() of the same process (single mode: one
  * process does both): a later copy is answered 200 without an execution. Only runs write it.
  */
-const MAX_SEEN = 20_000;
-const seenByNode = new Map<string, Map<string, number>>();
+const MAX_STARTED_RUNS = 20_000;
+const startedRunsByNamespace = new Map<string, Map<string, number>>();
 
 /** 'event': duplicate keys (deduplication on); 'request': signed requests (replay keys, always). */
-export function seenNamespace(workflowId: string | undefined, nodeId: string, kind: 'event' | 'request'): string {
+export function runCheckNamespace(workflowId: string | undefined, nodeId: string, kind: 'event' | 'request'): string {
 	return JSON.stringify([workflowId ?? '', nodeId, kind]);
 }
 
-function seenMap(namespace: string): Map<string, number> {
-	let map = seenByNode.get(namespace);
+function startedRunsOf(namespace: string): Map<string, number> {
+	let map = startedRunsByNamespace.get(namespace);
 	if (map === undefined) {
 		map = new Map();
-		seenByNode.set(namespace, map);
-		if (seenByNode.size > 200) seenByNode.delete(seenByNode.keys().next().value as string);
+		startedRunsByNamespace.set(namespace, map);
+		if (startedRunsByNamespace.size > 200) startedRunsByNamespace.delete(startedRunsByNamespace.keys().next().value as string);
 	}
 	return map;
 }
 
-export function markSeen(namespace: string, key: string, nowMs: number): void {
-	const map = seenMap(namespace);
+export function markRunStarted(namespace: string, key: string, nowMs: number): void {
+	const map = startedRunsOf(namespace);
 	map.delete(key);
 	map.set(key, nowMs);
-	if (map.size > MAX_SEEN) map.delete(map.keys().next().value as string);
+	if (map.size > MAX_STARTED_RUNS) map.delete(map.keys().next().value as string);
 }
 
-/** Seen by a run of this process within `horizonMs`. */
-export function wasSeen(namespace: string, key: string, nowMs: number, horizonMs: number): boolean {
-	const at = seenByNode.get(namespace)?.get(key);
+/** Whether a run of this process started for `key` within `horizonMs`. */
+export function runStartedFor(namespace: string, key: string, nowMs: number, horizonMs: number): boolean {
+	const at = startedRunsByNamespace.get(namespace)?.get(key);
 	return at !== undefined && nowMs - at <= horizonMs;
 }
 
@@ -156,8 +152,8 @@ function deliveryOf(item: INodeExecutionData): IDataObject | undefined {
 async function keepOwned(ctx: IExecuteFunctions, items: INodeExecutionData[], options: TriggerOptions): Promise<INodeExecutionData[]> {
 	if (ctx.getMode() === 'manual') return items;
 	const deduplicate = options.deduplicate !== false;
-	const events = seenNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'event');
-	const requests = seenNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'request');
+	const events = runCheckNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'event');
+	const requests = runCheckNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'request');
 	const kept: INodeExecutionData[] = [];
 	for (const item of items) {
 		const keys = runKeysOf(deliveryOf(item), deduplicate);
@@ -169,8 +165,8 @@ async function keepOwned(ctx: IExecuteFunctions, items: INodeExecutionData[], op
 		// A store that fails fails the run: the execution stays, visible and retryable; never a blind second run.
 		const decision = await checkInStore(ctx.helpers, keys, windowOf(options.deduplicationWindow), events);
 		const replayKey = deliveryOf(item)?.replayKey;
-		if (deduplicate) markSeen(events, keys.check, Date.now());
-		if (typeof replayKey === 'string') markSeen(requests, replayKey, Date.now());
+		if (deduplicate) markRunStarted(events, keys.check, Date.now());
+		if (typeof replayKey === 'string') markRunStarted(requests, replayKey, Date.now());
 		if (decision === 'run') kept.push(item);
 	}
 	return kept;

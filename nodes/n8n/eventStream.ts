@@ -6,7 +6,8 @@
  */
 import { sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import { SseParser, type SseEvent } from '../shared/sse';
-import { errorOf, redact } from './nodeErrors';
+import { redact } from '../shared/redact';
+import { errorOf } from './serviceErrors';
 
 export interface StreamRequest {
 	url: string;

@@ -6,7 +6,7 @@
 import { NodeOperationError, type IBinaryKeyData, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { inField } from '../shared/errors';
 import { integerInput, pathSegment, textInput } from '../shared/inputs';
-import { errorCodeOf, fieldError, itemErrorOf, type FieldNaming, type ItemError } from './nodeErrors';
+import { errorCodeOf, fieldError, itemErrorOf, type FieldNaming, type ItemError } from './errors';
 import { assertToolActionAllowed } from './toolMode';
 
 /**

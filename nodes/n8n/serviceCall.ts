@@ -1,7 +1,6 @@
 /**
  * What one service call is (its context, request, retry policy and raw answer): the types that
- * transport.ts (which sends calls) and nodeErrors.ts (which turns answers into errors) share, in a
- * file of their own so neither imports the other's module (no import circle in nodes/n8n/).
+ * transport.ts (which sends calls) and serviceErrors.ts (which turns answers into errors) share.
  */
 import type {
 	ICredentialsDecrypted,
@@ -12,6 +11,7 @@ import type {
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
+import type { RetryPolicy } from '../shared/retries';
 import type { CallPacing } from './pacing';
 
 export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
@@ -34,7 +34,7 @@ export interface ServiceCall {
 	reauthenticateOn401?: boolean;
 	/** For client keys: the scope the operation needs, named in the scope_required hint. */
 	requiredScope?: string;
-	/** Hints for this service's own error codes; they take precedence over ERROR_HINTS. */
+	/** Hints for this service's own error codes; they take precedence over COMMON_HINTS. */
 	hints?: Record<string, string>;
 	/** Extra secret values to keep out of errors (read tokens, webhook secrets). */
 	secrets?: Array<string | undefined>;
@@ -48,15 +48,4 @@ export interface FullResponse {
 	statusCode: number;
 	headers: Record<string, unknown>;
 	body: unknown;
-}
-
-export interface RetryPolicy {
-	/** Attempts in all, the first included. */
-	maxAttempts: number;
-	/** Upper bound on the time spent waiting between attempts, in ms. */
-	maxElapsedMs: number;
-	baseDelayMs: number;
-	maxDelayMs: number;
-	/** Retry when the connection failed (safe only with an idempotency key or a read). */
-	retryNetworkErrors: boolean;
 }

@@ -1,5 +1,5 @@
 // The one error of the protocol core: a message, the offending field and a machine reason. The n8n
-// glue (nodes/n8n/nodeErrors.ts) turns it into n8n's error with the item index and a hint.
+// glue (nodes/n8n/errors.ts) turns it into n8n's error with the item index and a hint.
 // Zod issues of a request or an answer become the same error (parseRequest, parseWithSchema).
 import type { ZodError, ZodIssue, ZodType, ZodTypeDef } from 'zod';
 

@@ -4,20 +4,22 @@
 // so these schemas ship in no bundle.
 import { z } from 'zod';
 import {
+	FlatStatusResponseSchema,
+	LooseObject,
+	NestedStatusResponseSchema,
+	OptAmount,
+	OptStr,
+	OrderSchema,
+	RouteAssetSchema,
+} from '../../nodes/shared/orchestration/responseSchemas';
+import {
 	AmountModeSchema,
 	AmountSchema,
 	AppFeeSchema,
 	DeliveryModeSchema,
-	FlatStatusResponseSchema,
 	int,
-	LooseObject,
-	NestedStatusResponseSchema,
 	NonEmpty,
-	OptAmount,
-	OptStr,
-	OrderSchema,
 	PriceLockModeSchema,
-	RouteAssetSchema,
 } from '../../nodes/shared/orchestration/schemas';
 
 /** public-notes `networkCosts[]` item. */

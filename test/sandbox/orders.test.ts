@@ -1,5 +1,5 @@
 import { STAGES } from '../../nodes/shared/orchestration/enums';
-import { NestedStatusResponseSchema, FlatStatusResponseSchema } from '../../nodes/shared/orchestration/schemas';
+import { NestedStatusResponseSchema, FlatStatusResponseSchema } from '../../nodes/shared/orchestration/responseSchemas';
 import { OrderByQuoteResponseSchema } from '../../sandbox/orchestration/responses';
 import { ALL_SCOPES, type Client, fundedOrder, quoteBody, SERVER, start, waitFor } from './helpers';
 import type { Sandbox } from '../../sandbox';

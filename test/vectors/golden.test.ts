@@ -13,8 +13,10 @@ import {
 	serializeCanonicalIntent,
 	serializeWireIntent,
 	verifyIntentSignature,
-	type WireIntent,
 } from '../../nodes/shared/gateway/canonical';
+import {
+	type WireIntent,
+} from '../../nodes/shared/gateway/intentFields';
 import { bytesToHex } from '../../nodes/shared/gateway/hex';
 import { publicKeyFromPrivateKey } from '../../nodes/shared/gateway/keys';
 import { sha256Bytes, signChallenge, signDigestDer, verifyDerSignature } from '../../nodes/shared/gateway/keys';

@@ -1,5 +1,6 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { concurrencyOf } from '../../n8n/concurrency';
 import { chosenOperation, ItemReader, processItems } from '../../n8n/items';
 import { GATEWAY_FIELDS } from '../gateway';
 import * as intent from './intent';
@@ -14,10 +15,7 @@ export const resources: Record<string, Record<string, OperationModule>> = {
 /** Operations an AI agent may run only with "Allow Actions as AI Tool" (they move funds). */
 export const TOOL_ACTIONS: Record<string, string> = { 'intent.execute': 'Intent > Execute' };
 
-/** Items in flight at once: enough to overlap round trips, few enough to stay polite to the gateway. */
-const CONCURRENCY = 4;
-
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const op = chosenOperation(this, resources, TOOL_ACTIONS);
-	return [await processItems(this, CONCURRENCY, async (itemIndex) => await op.execute.call(this, new ItemReader(this, itemIndex, GATEWAY_FIELDS)))];
+	return [await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, new ItemReader(this, itemIndex, GATEWAY_FIELDS)))];
 }

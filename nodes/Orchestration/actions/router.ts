@@ -2,7 +2,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { chosenOperation, processItems } from '../../n8n/items';
 import { ExecutionPacing } from '../../n8n/pacing';
-import { concurrencyOf, OrchestrationReader } from '../itemReader';
+import { concurrencyOf } from '../../n8n/concurrency';
+import { OrchestrationReader } from '../itemReader';
 import { asAuthentication, serviceAccess } from '../service';
 import * as accumulationAddress from './accumulationAddress';
 import * as affiliate from './affiliate';

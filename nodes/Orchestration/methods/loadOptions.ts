@@ -7,7 +7,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { isAssetSymbol } from '../../shared/orchestration/enums';
 import { ONRAMP_SOURCE } from '../../shared/orchestration/orderPlan';
 import { OFFRAMP_DESTINATION } from '../../shared/orchestration/quotePlan';
-import type { RouteAsset } from '../../shared/orchestration/schemas';
+import type { RouteAsset } from '../../shared/orchestration/responseSchemas';
 import {
 	asAuthentication,
 	getRoutesCatalogue,

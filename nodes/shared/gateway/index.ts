@@ -3,6 +3,7 @@ export { ProtocolError } from '../errors';
 export * from './hex';
 export * from './keys';
 export * from './eip1559';
+export * from './intentFields';
 export * from './canonical';
 export * from './intentPlan';
 export * from './responses';

@@ -8,8 +8,10 @@ import {
 	assertOneAction,
 	buildTransfers,
 	decodeEvmTransaction,
-	normalizeWireIntent,
 	serializeCanonicalBody,
+} from './canonical';
+import {
+	normalizeWireIntent,
 	validateChainId,
 	validateExpiresAt,
 	validateNonce,
@@ -18,7 +20,7 @@ import {
 	type CanonicalTransfer,
 	type WireDeposit,
 	type WireIntent,
-} from './canonical';
+} from './intentFields';
 import type { DecodedEip1559 } from './eip1559';
 import { ProtocolError } from '../errors';
 import type { NetworkInfo } from './responses';

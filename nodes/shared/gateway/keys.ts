@@ -1,13 +1,12 @@
 /**
  * The gateway signer (execution-gateway.md §2.4, §4, §5): secp256k1 keys, SHA-256 and ECDSA with
- * DER signatures, low S only. All arithmetic is @noble/curves; this module fixes the encodings and
+ * DER signatures, low S only. All arithmetic is @noble/curves (SHA-256: ../sha256.ts); this module fixes the encodings and
  * the policy. Errors name the field and never echo a key.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 
 import { ProtocolError } from '../errors';
+import { sha256Bytes } from '../sha256';
 import { attempt, bytesToHex, strip0x, tryHexToBytes } from './hex';
 
 const KEY_HEX_RE = /^[0-9a-fA-F]{64}$/;
@@ -70,15 +69,7 @@ export function normalizeCompressedPublicKey(hex: unknown, field = 'publicKey'):
 	return hex.toLowerCase();
 }
 
-/** SHA-256 of bytes, or of the UTF-8 encoding of a string. */
-export function sha256Bytes(data: Uint8Array | string): Uint8Array {
-	return sha256(typeof data === 'string' ? utf8ToBytes(data) : data);
-}
-
-/** SHA-256 as lowercase hex without prefix. */
-export function sha256Hex(data: Uint8Array | string): string {
-	return bytesToHex(sha256Bytes(data));
-}
+export { sha256Bytes, sha256Hex } from '../sha256';
 
 function assertDigest(digest: Uint8Array): void {
 	if (!(digest instanceof Uint8Array) || digest.length !== 32) {

@@ -19,6 +19,15 @@ export const MAX_DECIMALS = 30;
 export const MAX_AMOUNT_LENGTH = 100;
 /** Significant digits a double keeps exactly for any decimal text (DBL_DIG). */
 export const EXACT_DOUBLE_DIGITS = 15;
+/** Fee parts of quotes and orders (§2.2 and public-notes), all counted in `feeAsset`. */
+export const FEE_FIELDS = [
+	'feeAmount',
+	'roundingFeeAmount',
+	'totalFeeAmount',
+	'appFeeAmount',
+	'appFeePlatformCutAmount',
+	'sweepFeeAmount',
+] as const;
 
 export type AmountErrorReason =
 	| 'type'

@@ -191,17 +191,7 @@ export type ClientKeyScope = (typeof CLIENT_KEY_SCOPES)[number];
 export const ORIGIN_MODES = ['server', 'browser', 'both'] as const;
 export type OriginMode = (typeof ORIGIN_MODES)[number];
 
-/** Key prefixes (spec 5): server keys `fn_`, client keys `fnp_`. */
-export const SERVER_KEY_PREFIX = 'fn_';
-export const CLIENT_KEY_PREFIX = 'fnp_';
-export type KeyType = 'server' | 'client';
-
-/** Key type from its prefix (spec 5); undefined for anything else. */
-export function keyTypeOf(apiKey: string): KeyType | undefined {
-	if (apiKey.startsWith(CLIENT_KEY_PREFIX)) return 'client';
-	if (apiKey.startsWith(SERVER_KEY_PREFIX)) return 'server';
-	return undefined;
-}
+export { CLIENT_KEY_PREFIX, keyTypeOf, SERVER_KEY_PREFIX, type KeyType } from './keyType';
 
 /** Error codes of spec 7 (all HTTP 403 except calldata_unsupported_source, whose status is not stated). */
 export const SPEC_ERROR_CODES = [

@@ -1,7 +1,7 @@
 // X-Idempotency-Key (spec 4): fresh per operation, reused when retrying the same request.
 // The live service accepts 1..255 printable ASCII characters (public-notes).
-import { createHash } from 'node:crypto';
 import { ProtocolError } from '../errors';
+import { sha256Hex } from '../sha256';
 
 /** `X-Idempotency-Key`: 1 to 255 printable ASCII characters (spec 4; public-notes). */
 export const IDEMPOTENCY_KEY_MIN_LENGTH = 1;
@@ -74,7 +74,7 @@ export const IDEMPOTENCY_KEY_PREFIX = 'n8n-';
 export function deriveIdempotencyKey(parts: IdempotencyKeyParts): string {
 	const { workflowId, executionId, nodeName, itemIndex, operation, body } = parts;
 	const canonical = canonicalJson({ workflowId, executionId, nodeName, itemIndex, operation, body });
-	return IDEMPOTENCY_KEY_PREFIX + createHash('sha256').update(canonical).digest('hex');
+	return IDEMPOTENCY_KEY_PREFIX + sha256Hex(canonical);
 }
 
 /** Error text for an invalid key (1..255 chars, each 0x20..0x7E), or undefined when valid. */
@@ -115,7 +115,7 @@ const SUBMIT_REFERENCE_FIELDS = ['quoteId', 'txHash', 'bitcoinTxid', 'bitcoinVou
 export function submitIdempotencyKey(body: Record<string, unknown>): string {
 	const reference: Record<string, unknown> = {};
 	for (const field of SUBMIT_REFERENCE_FIELDS) reference[field] = body[field];
-	return SUBMIT_KEY_PREFIX + createHash('sha256').update(canonicalJson(reference)).digest('hex');
+	return SUBMIT_KEY_PREFIX + sha256Hex(canonicalJson(reference));
 }
 
 /**
@@ -138,7 +138,7 @@ export const REQUOTE_KEY_PREFIX = 'n8n-requote-';
  * later execution gets a quote of its own. 76 printable ASCII characters.
  */
 export function requoteIdempotencyKey(key: string, executionId: string | undefined): string {
-	return REQUOTE_KEY_PREFIX + createHash('sha256').update(canonicalJson({ requoteOf: key, executionId })).digest('hex');
+	return REQUOTE_KEY_PREFIX + sha256Hex(canonicalJson({ requoteOf: key, executionId }));
 }
 
 /** Prefix of a ZeroConf answer's key: `n8n-zeroconf-<action>-` and a hash of the order id. */
@@ -149,5 +149,5 @@ export const ZEROCONF_KEY_PREFIX = 'n8n-zeroconf-';
  * order and the action only: n8n's retries and re-runs replay the first answer, never a second one.
  */
 export function zeroconfIdempotencyKey(action: 'accept' | 'decline', orderId: string): string {
-	return `${ZEROCONF_KEY_PREFIX}${action}-${createHash('sha256').update(orderId).digest('hex')}`;
+	return `${ZEROCONF_KEY_PREFIX}${action}-${sha256Hex(orderId)}`;
 }

@@ -3,6 +3,7 @@ export * from './enums';
 export * from './limits';
 export * from '../errors';
 export * from './schemas';
+export * from './responseSchemas';
 export * from './routeSets';
 export * from './webhooks';
 export * from './idempotency';

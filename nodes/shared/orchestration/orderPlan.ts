@@ -6,7 +6,8 @@
 import { inField, parseRequest, ProtocolError } from '../errors';
 import { explicitIdempotencyKey, submitIdempotencyKey } from './idempotency';
 import { assertNoClientFeeFields, mergeAdditionalFields, requestWithAmount, smallestUnitAmount, withoutBlanks, type AmountInput, type RoutesLookup } from './quotePlan';
-import { OnrampDraftSchema, onrampAmountProblem, SubmitRequestSchema, type RouteAsset } from './schemas';
+import { type RouteAsset } from './responseSchemas';
+import { OnrampDraftSchema, onrampAmountProblem, SubmitRequestSchema } from './schemas';
 
 /** What the item asks for: the members the operation sets, the extra JSON, the key the user set. */
 export interface OrderInput {

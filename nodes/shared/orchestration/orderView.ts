@@ -2,7 +2,7 @@
 // and `error` (public-notes "Webhooks"), the status `order` keeps them flat (spec 2.10, 4.6): the
 // flat order is what a flow maps, whether the order came by webhook, stream or status read. The
 // `...Formatted` decimals come from a routes listing the caller already has (spec 2.3 `decimals`).
-import { withFormattedAmounts } from './amounts';
+import { FEE_FIELDS, withFormattedAmounts } from './amounts';
 
 type Json = Record<string, unknown>;
 
@@ -55,7 +55,6 @@ export interface AssetDecimals {
 // Amount fields by the asset they count (spec 2.10, public-notes): source, destination, fee, refund.
 const SOURCE_FIELDS = ['amountIn'];
 const DESTINATION_FIELDS = ['estimatedOut', 'amountOut', 'lockedMinAmountOut'];
-const FEE_FIELDS = ['feeAmount', 'roundingFeeAmount', 'totalFeeAmount', 'appFeeAmount'];
 const PAYOUT_FIELDS = ['amount', 'platformCutAmount', 'recipientAmount'];
 
 function nonEmptyText(v: unknown): string | undefined {

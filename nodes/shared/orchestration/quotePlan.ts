@@ -7,10 +7,11 @@
 import { inField, parseRequest, ProtocolError } from '../errors';
 import { isStablecoin } from './enums';
 import { explicitIdempotencyKey } from './idempotency';
-import { assertWholeCents, decimalToSmallestUnit, withFormattedAmounts, type AmountFormat } from './amounts';
+import { assertWholeCents, decimalToSmallestUnit, FEE_FIELDS, withFormattedAmounts, type AmountFormat } from './amounts';
 import type { ZodType } from 'zod';
 import { depositOf, paymentUri } from './paymentUri';
-import { QuoteDraftSchema, type RouteAsset } from './schemas';
+import { type RouteAsset } from './responseSchemas';
+import { QuoteDraftSchema } from './schemas';
 
 /** An offramp delivers over Lightning (orchestration-service.md §1). */
 export const OFFRAMP_DESTINATION = 'lightning:BTC';
@@ -181,16 +182,6 @@ export function completeQuote(plan: QuotePlan, routes: AssetLookup | undefined):
 }
 
 // ---------------------------------------------------------------- the answer
-
-/** Fee parts of §2.2 and public-notes, all in `feeAsset`. */
-const FEE_FIELDS = [
-	'feeAmount',
-	'roundingFeeAmount',
-	'totalFeeAmount',
-	'appFeeAmount',
-	'appFeePlatformCutAmount',
-	'sweepFeeAmount',
-] as const;
 
 export interface QuoteSides {
 	catalogue?: RoutesLookup;

@@ -2,8 +2,9 @@
 // X-Service-Signature, epoch milliseconds in X-Service-Timestamp. Verification runs over the exact
 // received bytes and the header timestamp, never over re-serialized JSON or a payload time.
 // The hot path is kept close to a bare createHmac call: no regexes, one small allocation.
-import { createHash, createHmac, createSecretKey, timingSafeEqual, type Hmac, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type Hmac, type KeyObject } from 'node:crypto';
 import { ProtocolError } from '../errors';
+import { sha256Hex } from '../sha256';
 import { WEBHOOK_TOLERANCE_SECONDS } from './limits';
 
 /** Header names as Node lower-cases them (spec 6: X-Service-Signature, X-Service-Timestamp). */
@@ -188,7 +189,7 @@ export function webhookDuplicateKey(envelope: { event: string; data: { id: strin
 
 /** The other safe duplicate key of spec 6: lowercase hex SHA-256 of the raw payload bytes. */
 export function payloadHash(rawBody: Buffer | string): string {
-	return createHash('sha256').update(rawBody).digest('hex');
+	return sha256Hex(rawBody);
 }
 
 /** Shortest secret accepted as an HMAC key (the service's secrets are far longer). */

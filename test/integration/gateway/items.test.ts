@@ -5,6 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY } from '../../../nodes/n8n/concurrency';
 import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
 import { executeNode } from '../../harness/n8n';
 import {
@@ -61,7 +62,7 @@ describe('items, retries and caching', () => {
 		expect(h.credentialsHelper.preAuthRuns[CREDENTIAL]).toBe(1);
 		expect(env.proxy.to('/api/v1/auth/verify')).toHaveLength(1);
 		expect(env.proxy.to('/api/v1/network/info')).toHaveLength(1);
-		expect(env.proxy.maxInFlight).toBeLessThanOrEqual(4);
+		expect(env.proxy.maxInFlight).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
 		expect(env.proxy.maxInFlight).toBeGreaterThan(1);
 		const byNonce = new Map((await env.intents()).map((i) => [i.nonce, i]));
 		out.forEach((item, i) => expect((byNonce.get(item.json.nonce) as IDataObject).transfers).toEqual([expect.objectContaining({ sparkTransferId: items[i].id, amount: items[i].amount })]));

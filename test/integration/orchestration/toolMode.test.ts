@@ -94,9 +94,9 @@ describe('Orchestration as an AI-agent tool', () => {
 });
 
 /**
- * The HTTP methods an operation's own files send (`method: 'POST'`): `<operation>.ts` and the parts
- * it is split into, `<operation><Part>.ts` that are not operations themselves (intent/execute.ts:
- * executeInput.ts, executeSubmit.ts); reads go through GET helpers.
+ * The HTTP methods an operation's own files send (`method: 'POST'`): `<operation>.ts`, the parts
+ * it is split into, `<operation><Part>.ts` that are not operations themselves, and the node-level
+ * modules of its resource it imports (intent/execute.ts: ../../intentSubmit.ts); reads go through GET helpers.
  */
 function methodsIn(file: string, operations: string[]): string[] {
 	const dir = path.dirname(file);
@@ -107,6 +107,10 @@ function methodsIn(file: string, operations: string[]): string[] {
 	const own = fs.readFileSync(path.join(dir, `${operation}.ts`), 'utf8');
 	for (const m of own.matchAll(/from '\.\/(\w+)'/g)) {
 		if (!operations.includes(m[1]) && fs.existsSync(path.join(dir, `${m[1]}.ts`)) && !parts.includes(`${m[1]}.ts`)) parts.push(`${m[1]}.ts`);
+	}
+	const resource = path.basename(dir);
+	for (const m of own.matchAll(/from '\.\.\/\.\.\/(\w+)'/g)) {
+		if (m[1].startsWith(resource) && fs.existsSync(path.join(dir, '../..', `${m[1]}.ts`))) parts.push(`../../${m[1]}.ts`);
 	}
 	return parts.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/method: '([A-Z]+)'/g)].map((m) => m[1]));
 }

@@ -9,6 +9,8 @@ import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, type NodeHarness } from '../../harness/n8n';
 import { deriveIdempotencyKey } from '../../../nodes/shared/orchestration/idempotency';
 import { registrationIdempotencyKey } from '../../../nodes/OrchestrationTrigger/registration';
+import { ORCHESTRATION_HINTS } from '../../../nodes/Orchestration/client';
+import { COMMON_HINTS } from '../../../nodes/n8n/serviceErrors';
 import { envelope, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness } from './helpers';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -237,6 +239,10 @@ describe('Orchestration Trigger: registration', () => {
 		);
 		expect(error).toBeDefined();
 		expect(`${error?.message} ${error?.description}`).toMatch(/unauthorized|401/);
+		// Through the Orchestration client: the service's code with the node's hint for it (not the transport's common hints alone).
+		const code = (error as { errorCode?: string } | undefined)?.errorCode;
+		expect(code !== undefined && code in ORCHESTRATION_HINTS && !(code in COMMON_HINTS)).toBe(true);
+		expect(error?.description).toBe(ORCHESTRATION_HINTS[code as string]);
 		expect(JSON.stringify(error)).not.toContain('fn_sandbox_server_partner1_disabled');
 		expect(`${error?.message} ${error?.description}`).not.toContain('fn_sandbox_server_partner1_disabled');
 		expect(nodeStaticData(h).secret).toBeUndefined();

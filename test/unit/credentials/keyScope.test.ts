@@ -8,7 +8,7 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 import { OrchestrationClientApi } from '../../../credentials/OrchestrationClientApi.credentials';
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
-import { requestUrlOf } from '../../../nodes/n8n/transport';
+import { requestUrlOf } from '../../../nodes/shared/secureUrl';
 
 const SERVER_KEY = 'fn_live_0123456789abcdef';
 const CLIENT_KEY = 'fnp_live_0123456789abcdef';

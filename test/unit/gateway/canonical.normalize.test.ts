@@ -1,5 +1,5 @@
 /** The public client's normalisation before signing (issue 10), and statuses in any letter case. */
-import { normalizeEvmTransaction, normalizeRecipient, normalizeTransferId, normalizeWireIntent } from '../../../nodes/shared/gateway/canonical';
+import { normalizeEvmTransaction, normalizeRecipient, normalizeTransferId, normalizeWireIntent } from '../../../nodes/shared/gateway/intentFields';
 import { isFinalIntentStatus, normalizeIntentStatus } from '../../../nodes/shared/gateway/responses';
 import { ProtocolError } from '../../../nodes/shared/errors';
 

@@ -1,4 +1,4 @@
-import { ExpiringCache } from '../../../nodes/n8n/transport';
+import { ExpiringCache } from '../../../nodes/n8n/expiringCache';
 
 function clockAt(start: number): { now: () => number; advance: (ms: number) => void } {
 	let t = start;

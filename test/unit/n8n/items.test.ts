@@ -1,6 +1,6 @@
 /** Bounded concurrency of the action nodes: order, the in-flight bound, and stopping after a failure. */
 import { mapWithConcurrency } from '../../../nodes/n8n/items';
-import { isRetryableStatus, nextDelayMs, parseRetryAfter, DEFAULT_RETRY } from '../../../nodes/n8n/transport';
+import { isRetryableStatus, nextDelayMs, parseRetryAfter, DEFAULT_RETRY } from '../../../nodes/shared/retries';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

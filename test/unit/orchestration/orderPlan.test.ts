@@ -7,7 +7,8 @@ import {
 	type OnrampInput,
 } from '../../../nodes/shared/orchestration/orderPlan';
 import type { RoutesLookup } from '../../../nodes/shared/orchestration/quotePlan';
-import { OnrampRequestSchema, type RouteAsset } from '../../../nodes/shared/orchestration/schemas';
+import { type RouteAsset } from '../../../nodes/shared/orchestration/responseSchemas';
+import { OnrampRequestSchema } from '../../../nodes/shared/orchestration/schemas';
 import { protocolFailure } from './protocolFailure';
 
 const asset = (chain: string, symbol: string, decimals: number): RouteAsset => ({ id: `${chain}:${symbol}`, chain, asset: symbol, decimals, route: { to: 'all' } }) as RouteAsset;

@@ -1,5 +1,5 @@
 import { completeQuote, planQuote, type AssetLookup, type QuoteInput } from '../../../nodes/shared/orchestration/quotePlan';
-import type { RouteAsset } from '../../../nodes/shared/orchestration/schemas';
+import type { RouteAsset } from '../../../nodes/shared/orchestration/responseSchemas';
 import { protocolFailure } from './protocolFailure';
 
 const REQUEST = {

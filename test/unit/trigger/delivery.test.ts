@@ -10,7 +10,7 @@ import { decideBatch, runKeysOf, windowOf } from '../../../nodes/OrchestrationTr
 const SECRET = 'whsec_unit_delivery_0123456789abcdef';
 const NOW = 1_750_000_000_000;
 
-function input(body: string | Buffer, opts: { ts?: number; secret?: string; seen?: DeliveryInput['seen'] } = {}): DeliveryInput {
+function input(body: string | Buffer, opts: { ts?: number; secret?: string; runStarted?: DeliveryInput['runStarted'] } = {}): DeliveryInput {
 	const ts = String(opts.ts ?? NOW);
 	const signature = createHmac('sha256', opts.secret ?? SECRET).update(`${ts}.`).update(body).digest('hex');
 	return {
@@ -20,7 +20,7 @@ function input(body: string | Buffer, opts: { ts?: number; secret?: string; seen
 		toleranceSeconds: 300,
 		nowMs: NOW,
 		events: eventSelectionOf(['*']),
-		seen: opts.seen,
+		runStarted: opts.runStarted,
 	};
 }
 
@@ -37,15 +37,15 @@ describe('handleDelivery', () => {
 	});
 
 	it('looks nothing up before the signature and the timestamp are verified', () => {
-		const seen = jest.fn(() => true);
-		for (const bad of [input(event, { secret: 'whsec_forged_0123456789abcdef', seen }), input(event, { ts: NOW - 301_000, seen }), input(event, { ts: NOW + 301_000, seen })]) {
+		const runStarted = jest.fn(() => true);
+		for (const bad of [input(event, { secret: 'whsec_forged_0123456789abcdef', runStarted }), input(event, { ts: NOW - 301_000, runStarted }), input(event, { ts: NOW + 301_000, runStarted })]) {
 			expect(handleDelivery(bad).outcome).toBe('rejected');
 		}
-		expect(handleDelivery({ ...input(event, { seen }), headers: {} }).outcome).toBe('rejected');
-		expect(seen).not.toHaveBeenCalled();
+		expect(handleDelivery({ ...input(event, { runStarted }), headers: {} }).outcome).toBe('rejected');
+		expect(runStarted).not.toHaveBeenCalled();
 		// Verified and selected: looked up once, and a key a run of this process had is a duplicate.
-		expect(handleDelivery(input(event, { seen }))).toMatchObject({ outcome: 'ignored', reason: 'duplicate' });
-		expect(seen).toHaveBeenCalledTimes(1);
+		expect(handleDelivery(input(event, { runStarted }))).toMatchObject({ outcome: 'ignored', reason: 'duplicate' });
+		expect(runStarted).toHaveBeenCalledTimes(1);
 	});
 
 	it('refuses a body over 1 MiB with 413 before hashing it, signed or not', () => {

@@ -2,30 +2,20 @@
  * intent.execute: builds the canonical message (execution-gateway.md §2.4), signs it with the
  * credential's key, and submits the wire request (§2.1) to POST /api/v1/execute. Every rule the
  * client can check runs before anything is sent; u64 amounts never pass through a JS number.
- * The item is read in executeInput.ts; identity across retries, signing and the outcomes of
- * sending are executeSubmit.ts; the wait until final is intentWait.ts.
+ * read (intentInput.ts) -> plan (intentPlan.ts) -> network check -> identity across retries
+ * (intentIdentity.ts) -> sign and send (intentSubmit.ts) -> wait until final (intentWait.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { dropdown, optionsCollection } from '../../../n8n/descriptions';
-import { canonicalBodyOf, checkAgainstNetwork, planIntent } from '../../../shared/gateway/intentPlan';
+import { dropdown } from '../../../n8n/descriptions';
 import type { ItemReader } from '../../../n8n/items';
+import { actionFieldOf, intentInputOf, type IntentItem } from '../../../shared/gateway/intentInput';
+import { canonicalBodyOf, checkAgainstNetwork, planIntent } from '../../../shared/gateway/intentPlan';
 import { getNetworkInfo, signerOf } from '../../gateway';
-import { OPTION_WAIT_VERSIONS, SHARED_WAIT_VERSIONS, waitForFinal, waitOptionFields, waitOptionsFor } from '../../intentWait';
-import { readExecuteItem } from './executeInput';
-import { deriveNonce, expiryFor, pausedWarning, rememberedIntent, submit } from './executeSubmit';
-
-export { readExecuteItem } from './executeInput';
-export { DEFAULT_EXPIRY_MS, deriveNonce, expiryFor, rememberedIntent, type RememberedIntent } from './executeSubmit';
+import { deriveNonce, expiryFor, rememberedIntent } from '../../intentIdentity';
+import { pausedWarning, submit } from '../../intentSubmit';
+import { optionsWithWait, waitForFinal, waitOptionsFor } from '../../intentWait';
 
 const show = { resource: ['intent'], operation: ['execute'] };
-
-/** "Options": with the wait options in versions 1-1.1; from 1.2 the wait parameters are top level (intentWait.ts). */
-function versionedOptions(options: INodeProperties[]): INodeProperties[] {
-	return [
-		optionsCollection({ show: { ...show, '@version': OPTION_WAIT_VERSIONS } }, [...options, ...waitOptionFields]),
-		optionsCollection({ show: { ...show, '@version': SHARED_WAIT_VERSIONS } }, options),
-	];
-}
 
 export const description: INodeProperties[] = [
 	{
@@ -122,7 +112,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { ...show, action: ['execute'] } },
 		description: 'Hex of the signed EIP-1559 transaction (RLP); its signer is the account the deposits credit',
 	},
-	...versionedOptions([
+	...optionsWithWait(show, [
 		{
 			displayName: 'Chain ID',
 			name: 'chainId',
@@ -167,14 +157,27 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
-	const { input, options } = readExecuteItem(read);
-	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
-	const plan = read.plan(() => planIntent(input, Date.now()));
+/** The item's parameters as stored (after expressions): the core reads and checks them. */
+function intentItemOf(read: ItemReader): IntentItem {
+	const { options } = read;
+	const action = read.parameter<string>('action');
+	return {
+		depositList: read.parameter<IDataObject[]>('deposits.deposit', []),
+		depositsJson: options.depositsJson,
+		action,
+		actionValue: read.parameter(actionFieldOf(action)),
+		expiresAt: options.expiresAt,
+		nonce: options.nonce,
+		chainId: options.chainId,
+	};
+}
 
+export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
+	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
+	const plan = read.plan(() => planIntent(intentInputOf(intentItemOf(read)), Date.now()));
 	const signer = await signerOf(read);
 	const info = await getNetworkInfo(read, signer.gatewayUrl);
-	const warning = pausedWarning(read, info, options);
+	const warning = pausedWarning(read, info, read.options);
 	read.plan(() => checkAgainstNetwork(plan, info));
 	const chainId = info.execution.chainId;
 

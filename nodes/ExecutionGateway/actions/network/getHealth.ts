@@ -1,7 +1,7 @@
 /** network.getHealth: GET /api/v1/health (execution-gateway.md §4; body not shown, passed through). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { joinUrl } from '../../../n8n/transport';
+import { joinUrl } from '../../../shared/secureUrl';
 import type { ItemReader } from '../../../n8n/items';
 import { gatewayUrlOf, publicGet } from '../../gateway';
 

@@ -15,7 +15,7 @@ import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
-import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/schemas';
+import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/responseSchemas';
 import { concurrencyOption, forVersions, showFor, sourceChainField } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../service';

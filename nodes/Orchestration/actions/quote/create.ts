@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { ItemWithBinary } from '../../../n8n/items';
-import { ItemError } from '../../../n8n/nodeErrors';
+import { ItemError } from '../../../n8n/errors';
 import { qrImage, type QrFormat } from '../../../shared/qrImage';
 import { requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import {

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { isTokenizedEquity } from '../../../shared/orchestration/enums';
-import type { RouteAsset } from '../../../shared/orchestration/schemas';
+import type { RouteAsset } from '../../../shared/orchestration/responseSchemas';
 import { filtersCollection, limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import { getRoutesCatalogue, type RouteList, type RoutesCatalogue } from '../../service';

@@ -1,4 +1,4 @@
-import { echoPieceLength, PARTIAL_ECHO_CHARS, redact } from '../../../nodes/n8n/nodeErrors';
+import { echoPieceLength, PARTIAL_ECHO_CHARS, redact } from '../../../nodes/shared/redact';
 
 const KEY = 'fn_live_Q7x9/Zk+2a&b=c"d\\e';
 

@@ -1,73 +1,20 @@
 /**
- * Intent > Execute, steps 2-3: the intent's identity across n8n's Retry On Fail (nonce, expiry, what
- * the execution remembers), then signing and sending it, with its outcomes told apart: accepted
- * (the §2.2 answer), accepted earlier (an own nonce replay after a lost answer), refused (a service
- * error with the gateway's hint), and refused before sending (network paused).
+ * Intent > Execute, sending: signing the intent and posting it, with its outcomes told apart:
+ * accepted (the §2.2 answer), accepted earlier (an own nonce replay after a lost answer), refused
+ * (a service error with the gateway's hint), and refused before sending (network paused). The
+ * identity kept across Retry On Fail is intentIdentity.ts.
  */
-import { NodeApiError, type IDataObject, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
-import { closeCanonicalBody, serializeWireIntent } from '../../../shared/gateway/canonical';
-import { bytesToHex } from '../../../shared/gateway/hex';
-import { wireIntent, type IntentHeader, type IntentPlan } from '../../../shared/gateway/intentPlan';
-import { sha256Bytes, sha256Hex, signDigestDer } from '../../../shared/gateway/keys';
-import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../../shared/gateway/responses';
-import type { ItemReader } from '../../../n8n/items';
-import { ItemError, itemErrorOf, ServiceError } from '../../../n8n/nodeErrors';
-import { joinUrl } from '../../../n8n/transport';
-import { authenticatedCall, forgetNetworkInfo, type GatewaySigner, hintFor } from '../../gateway';
-
-/** Default lifetime of an intent: now + 15 minutes (well inside the 24 h horizon of §8). */
-export const DEFAULT_EXPIRY_MS = 15 * 60 * 1000;
-/** A remembered expiry is reused on retry only while this much time is left. */
-const MIN_REMAINING_MS = 60 * 1000;
-
-/**
- * Default nonce: 32 hex characters of a hash of workflow id, execution id, node name, item index and the intent's
- * content without nonce and expiry. n8n's Retry On Fail re-runs the node in the same execution,
- * so a retried item gets the same nonce and the gateway's replay protection (§2.1) stops a
- * second intent. Across executions the user pins a nonce (for example an order id).
- */
-export function deriveNonce(read: ItemReader, contentWithoutNonce: string): string {
-	const { ctx, itemIndex } = read;
-	const seed = JSON.stringify([
-		'executionGateway.nonce.v1',
-		String(ctx.getWorkflow().id ?? ''),
-		String(ctx.getExecutionId() ?? ''),
-		ctx.getNode().name,
-		itemIndex,
-		contentWithoutNonce,
-	]);
-	// 32 lower-case hex characters, the form of the public client's random nonces (issue 10).
-	return sha256Hex(seed).slice(0, 32);
-}
-
-/** What this execution remembers about one intent (nonce + content): its expiry and its submission. */
-export interface RememberedIntent {
-	expiresAt?: number;
-	submission?: IDataObject;
-	/** Digest of the message already sent once in this execution (its answer may have been lost). */
-	sentDigest?: string;
-}
-
-/**
- * The node's execution context survives n8n's Retry On Fail (same run data), so a retried item
- * signs the same expiry (hence the same message and intent id) and an item that was already
- * accepted returns its first submission instead of failing with nonce_replayed.
- */
-export function rememberedIntent(ctx: IExecuteFunctions, nonce: string, contentWithoutNonce: string): RememberedIntent {
-	const context = ctx.getContext('node');
-	const key = `intent:${sha256Hex(`${nonce}\n${contentWithoutNonce}`)}`;
-	const remembered = (context[key] as RememberedIntent | undefined) ?? {};
-	context[key] = remembered;
-	return remembered;
-}
-
-/** The expiry to sign: the explicit one, a remembered one with time left, or now + 15 minutes. */
-export function expiryFor(remembered: RememberedIntent, explicit: number | undefined, now: number): number {
-	if (explicit !== undefined) return explicit;
-	if (remembered.expiresAt !== undefined && remembered.expiresAt - now >= MIN_REMAINING_MS) return remembered.expiresAt;
-	remembered.expiresAt = now + DEFAULT_EXPIRY_MS;
-	return remembered.expiresAt;
-}
+import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
+import { closeCanonicalBody, serializeWireIntent } from '../shared/gateway/canonical';
+import { bytesToHex } from '../shared/gateway/hex';
+import { wireIntent, type IntentHeader, type IntentPlan } from '../shared/gateway/intentPlan';
+import { sha256Bytes, signDigestDer } from '../shared/gateway/keys';
+import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../shared/gateway/responses';
+import type { ItemReader } from '../n8n/items';
+import { ItemError, itemErrorOf, ServiceError } from '../n8n/errors';
+import { joinUrl } from '../shared/secureUrl';
+import { authenticatedCall, forgetNetworkInfo, type GatewaySigner, hintFor } from './gateway';
+import type { RememberedIntent } from './intentIdentity';
 
 /**
  * §2.3a `paused` is advisory on the live service (issue 10): by default the intent is sent and the

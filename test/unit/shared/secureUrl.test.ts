@@ -1,4 +1,4 @@
-import { baseUrlOf, insecureUrlReason, isLoopbackHost, isUnderBase } from '../../../nodes/n8n/transport';
+import { baseUrlOf, insecureUrlReason, isLoopbackHost, isUnderBase } from '../../../nodes/shared/secureUrl';
 
 describe('secure service URLs', () => {
 	it.each(['https://gateway.example.com', 'https://api.example.com/', 'http://127.0.0.1:3000', 'http://127.255.0.9', 'http://localhost:5678/x', 'http://[::1]:8080', 'http://127.1'])(

@@ -1,0 +1,80 @@
+/**
+ * Where keys and tokens may be sent: https only, plain http only to this machine (loopback: the
+ * sandbox), and how base URLs are written and joined. Pure: the credentials use these before they
+ * add a key, the nodes to build request URLs.
+ */
+
+/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+	const host = hostname.toLowerCase();
+	if (host === 'localhost' || host === '[::1]' || host === '::1') return true;
+	const octets = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+	return octets !== null && octets[1] === '127' && octets.slice(2).every((o) => Number(o) <= 255);
+}
+
+/** Why `url` may not carry a secret, or undefined when it may. */
+export function insecureUrlReason(url: unknown): string | undefined {
+	const text = typeof url === 'string' ? url.trim() : '';
+	if (text === '') return 'it is empty';
+	let parsed: URL;
+	try {
+		parsed = new URL(text);
+	} catch {
+		return 'it is not a valid URL (for example https://api.example.com)';
+	}
+	if (parsed.protocol === 'https:') return undefined;
+	if (parsed.protocol === 'http:') {
+		return isLoopbackHost(parsed.hostname)
+			? undefined
+			: 'it must start with https:// (plain http:// is allowed only for loopback addresses: localhost, 127.0.0.0/8, ::1), so keys and tokens never travel unencrypted';
+	}
+	return `its scheme ${parsed.protocol} is not https://`;
+}
+
+/** Throws `<credential>: "<field>" <reason>` when `url` may not carry a secret. */
+export function assertSecureUrl(url: unknown, credential: string, field: string): void {
+	const reason = insecureUrlReason(url);
+	if (reason !== undefined) throw new Error(`${credential}: "${field}" is refused: ${reason}`);
+}
+
+/** A base URL as credentials store it: trimmed, without trailing slashes. */
+export function baseUrlOf(url: unknown): string {
+	return String(url ?? '').trim().replace(/\/+$/, '');
+}
+
+/** A credential's base URL (baseUrlOf) joined with a path. */
+export function joinUrl(baseUrl: unknown, path: string): string {
+	return `${baseUrlOf(baseUrl)}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/**
+ * Whether `requestUrl` is `base` itself or lies under it: the same scheme, host and port, and a path
+ * under the base's path, segment by segment, compared after URL parsing (so no look-alike host,
+ * default port, upper case or `..` segment gets through). Not a URL: false.
+ */
+export function isUnderBase(requestUrl: string, base: string): boolean {
+	if (base === '') return false;
+	let request: URL;
+	let root: URL;
+	try {
+		request = new URL(requestUrl);
+		root = new URL(base);
+	} catch {
+		return false;
+	}
+	if (request.protocol !== root.protocol || request.hostname !== root.hostname || request.port !== root.port) return false;
+	const prefix = root.pathname.replace(/\/+$/, '');
+	return prefix === '' || request.pathname === prefix || request.pathname.startsWith(`${prefix}/`);
+}
+
+/**
+ * The full URL a request goes to, resolved the way n8n's axios does: `url` (or the legacy `uri`),
+ * joined to `baseURL` unless it is absolute (`scheme://` or protocol-relative `//`). Not a string: ''.
+ */
+export function requestUrlOf(options: { url?: unknown; uri?: unknown; baseURL?: unknown }): string {
+	const target = options.url ?? options.uri;
+	const url = typeof target === 'string' ? target.trim() : target instanceof URL ? target.href : '';
+	const base = typeof options.baseURL === 'string' ? options.baseURL.trim() : '';
+	if (base === '' || /^([a-z][a-z\d+\-.]*:)?\/\//i.test(url)) return url;
+	return url === '' ? base : `${base.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
+}
