@@ -96,10 +96,10 @@ export class OrchestrationReader extends ItemReader {
 	}
 }
 
-/** Concurrency from the first item's options (a node-wide setting), default 5, at most 50. */
-export function concurrencyOf(ctx: IExecuteFunctions): number {
-	if (ctx.getInputData().length === 0) return DEFAULT_CONCURRENCY;
-	const raw = (ctx.getNodeParameter('options.concurrency', 0, DEFAULT_CONCURRENCY) as number) ?? DEFAULT_CONCURRENCY;
+/** Concurrency from the first item's options (a node-wide setting), `fallback` when unset (default 5), at most 50. */
+export function concurrencyOf(ctx: IExecuteFunctions, fallback = DEFAULT_CONCURRENCY): number {
+	if (ctx.getInputData().length === 0) return fallback;
+	const raw = (ctx.getNodeParameter('options.concurrency', 0, fallback) as number) ?? fallback;
 	const n = Math.floor(Number(raw));
-	return Number.isFinite(n) && n >= 1 ? Math.min(n, 50) : DEFAULT_CONCURRENCY;
+	return Number.isFinite(n) && n >= 1 ? Math.min(n, 50) : fallback;
 }
