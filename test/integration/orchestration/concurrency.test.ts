@@ -1,7 +1,7 @@
 /**
  * Many items: at most `concurrency` requests in flight (counted by a proxy in front of the sandbox
  * that also answers out of order), output order and pairedItem follow the input. Quote operations
- * default to QUOTE_CONCURRENCY (20), operations that move funds (Order > Submit) to 5.
+ * default to QUOTE_CONCURRENCY (50), operations that move funds (Order > Submit) to 5.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -64,19 +64,19 @@ beforeEach(() => {
 const twelve = items(12, (i) => ({ amount: String(100_000_000 + i) }));
 
 describe('bounded concurrency keeps order and pairing', () => {
-	it(`Quote > Create: default ${QUOTE_CONCURRENCY} in flight over 30 items; outputs in input order with pairedItem`, async () => {
-		const thirty = items(30, (i) => ({ amount: String(100_000_000 + i) }));
+	it(`Quote > Create: default ${QUOTE_CONCURRENCY} in flight over 60 items; outputs in input order with pairedItem`, async () => {
+		const sixty = items(60, (i) => ({ amount: String(100_000_000 + i) }));
 		const h = orchestrationNode({ sb, baseUrl: proxyUrl, parameters: quoteParams({ amount: '={{ $json.amount }}' }) });
-		const [out] = await executeNode(h, thirty);
+		const [out] = await executeNode(h, sixty);
 		expect(maxInFlight).toBe(QUOTE_CONCURRENCY);
-		expect(out).toHaveLength(30);
+		expect(out).toHaveLength(60);
 		out.forEach((item, i) => {
 			expect(item.pairedItem).toEqual({ item: i });
 			expect(item.json.amountIn).toBe(String(100_000_000 + i));
 		});
 		const posts = await control(sb).requests({ path: '/v1/orchestration/quote' });
 		// The answers did not come back in input order, yet the output is in input order.
-		expect(posts.map((p) => p.body.amount)).not.toEqual(thirty.map((i) => i.json.amount));
+		expect(posts.map((p) => p.body.amount)).not.toEqual(sixty.map((i) => i.json.amount));
 	});
 
 	it(`Order > Submit (moves funds) keeps the default of ${DEFAULT_CONCURRENCY} in flight over 12 items`, async () => {

@@ -7,7 +7,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { concurrencyOption, quoteCreationOptions } from '../../parameters';
 
-export const QUOTE_CONCURRENCY = 20;
+export const QUOTE_CONCURRENCY = 50;
 
 export const quoteConcurrencyOption: INodeProperties = {
 	...concurrencyOption,
