@@ -22,16 +22,16 @@ export interface KeyedRequest {
 	explicitKey?: string;
 }
 
-/** The run index is the same for every item of one node run: read once (a data proxy per item costs ~0.2 ms). */
-const runIndexes = new WeakMap<object, number>();
+/** The run index, node name and workflow id are the same for every item of one node run: read once (a data proxy per item costs ~0.2 ms, getNode copies the node). */
+const runKeys = new WeakMap<object, { runIndex: number; nodeName: string; workflowId: string | undefined }>();
 
-function runIndexOf(ctx: OrchestrationReader['ctx'], itemIndex: number): number {
-	let runIndex = runIndexes.get(ctx);
-	if (runIndex === undefined) {
-		runIndex = Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0);
-		runIndexes.set(ctx, runIndex);
+function runKeysOf(ctx: OrchestrationReader['ctx'], itemIndex: number): { runIndex: number; nodeName: string; workflowId: string | undefined } {
+	let keys = runKeys.get(ctx);
+	if (keys === undefined) {
+		keys = { runIndex: Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0), nodeName: ctx.getNode().name, workflowId: ctx.getWorkflow().id };
+		runKeys.set(ctx, keys);
 	}
-	return runIndex;
+	return keys;
 }
 
 /**
@@ -44,11 +44,11 @@ export function idempotencyKeyFor(read: OrchestrationReader, request: KeyedReque
 	// The explicit key was checked once, when the item was read (explicitIdempotencyKey).
 	if (explicitKey !== undefined && explicitKey !== '') return explicitKey;
 	// A later run of the node in the same execution (a loop) is other items; Retry On Fail keeps the run index.
-	const runIndex = runIndexOf(ctx, itemIndex);
+	const { runIndex, nodeName, workflowId } = runKeysOf(ctx, itemIndex);
 	return deriveIdempotencyKey({
-		workflowId: ctx.getWorkflow().id,
+		workflowId,
 		executionId: ctx.getExecutionId(),
-		nodeName: ctx.getNode().name,
+		nodeName,
 		itemIndex,
 		operation: runIndex > 0 ? `${operation}#run${runIndex}` : operation,
 		body,

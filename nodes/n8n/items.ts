@@ -7,6 +7,7 @@ import { NodeOperationError, type IBinaryKeyData, type IDataObject, type IExecut
 import { inField } from '../shared/errors';
 import { integerInput, pathSegment, textInput } from '../shared/inputs';
 import { errorCodeOf, fieldError, itemErrorOf, type FieldNaming, type ItemError } from './errors';
+import { runParameter } from './runParameters';
 import { assertToolActionAllowed } from './toolMode';
 
 /**
@@ -42,9 +43,9 @@ export class ItemReader {
 		return fieldError(this.ctx.getNode(), this.itemIndex, { field, problem, errorCode });
 	}
 
-	/** A parameter as stored (after expressions), not checked; `fallback` when unset. */
+	/** A parameter as stored (after expressions), not checked; `fallback` when unset. One without an expression is resolved once per node run. */
 	parameter<T = unknown>(name: string, fallback: unknown = ''): T {
-		return this.ctx.getNodeParameter(name, this.itemIndex, fallback as never) as T;
+		return runParameter(this.ctx, name, this.itemIndex, fallback) as T;
 	}
 
 	/** The operation's "Options" collection (empty when the operation has none). */

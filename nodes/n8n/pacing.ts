@@ -6,6 +6,7 @@
 import { NodeOperationError, sleep, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 import { BatchProgress, summaryLine } from '../shared/batchProgress';
 import { RatePacer, readLimitHeaders, type WaitReason } from '../shared/pacing';
+import { runParameter } from './runParameters';
 
 /** What the transport needs of an answer. */
 export interface PacedAnswer {
@@ -142,8 +143,8 @@ export class ExecutionPacing {
 	}
 
 	private policyOf(itemIndex: number): RateLimitPolicy {
-		const mode = this.ctx.getNodeParameter('options.onRateLimit', itemIndex, 'wait');
-		const seconds = Number(this.ctx.getNodeParameter('options.maxRateLimitWait', itemIndex, DEFAULT_MAX_WAIT_SECONDS));
+		const mode = runParameter(this.ctx, 'options.onRateLimit', itemIndex, 'wait');
+		const seconds = Number(runParameter(this.ctx, 'options.maxRateLimitWait', itemIndex, DEFAULT_MAX_WAIT_SECONDS));
 		const maxWaitMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_MAX_WAIT_SECONDS * 1000;
 		return { onRateLimit: mode === 'fail' ? 'fail' : 'wait', maxWaitMs };
 	}

@@ -9,11 +9,18 @@ import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from
 /** Name of the fixed option that lets an agent run the operations that act (move funds, register, reveal). */
 export const TOOL_ACTIONS_OPTION = 'allowActionsAsTool';
 
+/** The answer per context: a node's type does not change within a run, and getNode copies the node on every call. */
+const toolModes = new WeakMap<object, boolean>();
+
 /** Whether this node runs as an AI-agent tool: its type is `<package>.<name>Tool`. */
 export function isToolMode(ctx: Pick<IExecuteFunctions, 'getNode'>): boolean {
+	const known = toolModes.get(ctx);
+	if (known !== undefined) return known;
 	const type = ctx.getNode().type ?? '';
 	const name = type.slice(type.lastIndexOf('.') + 1);
-	return name.endsWith('Tool') && !name.endsWith('HitlTool');
+	const toolMode = name.endsWith('Tool') && !name.endsWith('HitlTool');
+	toolModes.set(ctx, toolMode);
+	return toolMode;
 }
 
 /** The option, shown only on the tool variant of the node (`@tool`), never an expression. */

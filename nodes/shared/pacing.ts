@@ -70,6 +70,8 @@ export const DEFAULT_PACER_TUNING: PacerTuning = { resetMarginMs: 20, inFlightPo
  * The requests one credential may still start at one endpoint. `budget` counts starts left in the
  * current window: it is lowered on every start and capped by each answer's `-Remaining`, so while
  * little remains fewer requests run at once; when the window resets it is the full limit again.
+ * Until the endpoint has answered once, one request runs alone: its answer says whether there is a
+ * limit and what remains, so a batch's first burst never overruns a limit not known yet.
  */
 export class RatePacer {
 	private limit?: number;
@@ -78,12 +80,16 @@ export class RatePacer {
 	private blockedUntil = 0;
 	private inFlight = 0;
 	private deniedInRow = 0;
+	/** Whether the endpoint has answered (any answer; a failed connection says nothing). */
+	private heard = false;
 
 	constructor(private readonly tuning: PacerTuning = DEFAULT_PACER_TUNING) {}
 
 	/** May a request start now? A start is counted at once (call `finish` with its answer). */
 	admit(now: number): Admission {
 		if (now < this.blockedUntil) return { go: false, waitMs: this.blockedUntil - now, reason: 'retry-after' };
+		// Nothing heard yet: the request in flight finds out what the limit is before others follow.
+		if (!this.heard && this.inFlight > 0) return { go: false, waitMs: this.tuning.inFlightPollMs, reason: 'in-flight' };
 		if (this.resetAt !== undefined && now >= this.resetAt + this.tuning.resetMarginMs) this.assumeNewWindow();
 		if (this.budget < 1) {
 			if (this.resetAt !== undefined) return { go: false, waitMs: this.resetAt + this.tuning.resetMarginMs - now, reason: 'window' };
@@ -100,6 +106,7 @@ export class RatePacer {
 	finish(now: number, report?: LimitReport): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		if (report === undefined) return;
+		this.heard = true;
 		if (report.limit !== undefined) this.limit = report.limit;
 		if (report.remaining !== undefined) this.takeRemaining(report.remaining, report.resetAt);
 		if (!report.denied) {

@@ -29,7 +29,9 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 // encoder and its drawing, payment URIs, the version 3 pickers and the second Options collection of
 // Quote > Create (Refund Address moved out, the affiliate picker in), listSearch.
 // Issue 23 (pacing by rate limits): the pacer, batch progress and their n8n glue; 444,313 bytes measured after merging main (1,945 over 432 KB).
-const BUDGET_BYTES = 436 * 1024;
+// Issue 23 (Quote > Create at the HTTP Request node's pace): parameters resolved once per node run, the
+// pacer's first lone request, the Quote operations' concurrency option; 2,032 bytes (444,833 -> 446,865).
+const BUDGET_BYTES = 437 * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 

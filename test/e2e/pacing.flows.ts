@@ -29,13 +29,20 @@ const TX_HASH = "={{ '0x' + String($('Items').item.json.n).padStart(64, '0') }}"
 /** 100 USDC plus the item number in cents: every quote differs. */
 const AMOUNT = "={{ (100 + $('Items').item.json.n / 100).toFixed(2) }}";
 
+/** The quote both nodes send (the modes are the Orchestration node's defaults, spelled out so the bodies are the same). */
 const QUOTE_BODY = {
 	sourceChain: 'base',
 	sourceAsset: 'USDC',
 	destinationChain: 'bitcoin',
 	destinationAsset: 'BTC',
+	amountMode: 'exact_in',
+	deliveryMode: 'variable',
 	recipientAddress: BTC_ADDRESS,
 };
+
+/** The versions a user who adds the node today gets (each node's defaultVersion in n8n 2.41.1 and this package). */
+const ORCHESTRATION_VERSION = 3;
+const HTTP_REQUEST_VERSION = 4.5;
 
 export interface NodeBatchOptions {
 	/** With submits (Quote > Create, then Order > Submit), or quotes only. */
@@ -51,6 +58,7 @@ export function orchestrationBatch(id: string, count: number, opts: NodeBatchOpt
 		{
 			name: 'Quote',
 			type: T.orchestration,
+			typeVersion: ORCHESTRATION_VERSION,
 			executeOnce: false,
 			credentials: CREDS.client,
 			parameters: { authentication: 'clientKey', resource: 'quote', operation: 'create', ...QUOTE_BODY, amountFormat: 'decimal', amount: AMOUNT, options },
@@ -60,6 +68,7 @@ export function orchestrationBatch(id: string, count: number, opts: NodeBatchOpt
 		nodes.push({
 			name: 'Submit',
 			type: T.orchestration,
+			typeVersion: ORCHESTRATION_VERSION,
 			executeOnce: false,
 			credentials: CREDS.client,
 			parameters: { authentication: 'clientKey', resource: 'order', operation: 'submit', quoteId: '={{ $json.quoteId }}', sourceReference: 'txHash', txHash: TX_HASH, options },
@@ -81,6 +90,7 @@ function httpPost(name: string, url: string, opts: { clientKey: string; key: str
 	return {
 		name,
 		type: T.http,
+		typeVersion: HTTP_REQUEST_VERSION,
 		executeOnce: false,
 		parameters: {
 			method: 'POST',

@@ -51,7 +51,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (this.getInputData().length === 0) return [[]];
 	const pacing = new ExecutionPacing(this, this.getInputData().length);
 	const access = { ...(await serviceAccess(this, asAuthentication(this.getNodeParameter('authentication', 0)))), pacing };
-	const items = await processItems(this, concurrencyOf(this), async (itemIndex) => {
+	const items = await processItems(this, concurrencyOf(this, op.defaultConcurrency), async (itemIndex) => {
 		try {
 			return await op.execute.call(this, new OrchestrationReader(this, itemIndex), { access });
 		} finally {

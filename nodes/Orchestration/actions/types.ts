@@ -19,4 +19,6 @@ export type OperationExecute = (
 export interface OperationModule {
 	description: INodeProperties[];
 	execute: OperationExecute;
+	/** Items in flight when the node sets no "Concurrency" (DEFAULT_CONCURRENCY when absent). */
+	defaultConcurrency?: number;
 }

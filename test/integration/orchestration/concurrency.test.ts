@@ -1,9 +1,12 @@
 /**
  * Many items: at most `concurrency` requests in flight (counted by a proxy in front of the sandbox
- * that also answers out of order), output order and pairedItem follow the input.
+ * that also answers out of order), output order and pairedItem follow the input. Quote operations
+ * default to QUOTE_CONCURRENCY (50), operations that move funds (Order > Submit) to 5.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_CONCURRENCY } from '../../../nodes/n8n/concurrency';
+import { QUOTE_CONCURRENCY } from '../../../nodes/Orchestration/actions/quote/concurrency';
 import type { Sandbox } from '../../../sandbox';
 import { ADDR, control, executeNode, items, orchestrationNode, quoteParams, startTestSandbox } from './helpers';
 
@@ -12,6 +15,8 @@ let proxy: http.Server;
 let proxyUrl: string;
 let inFlight = 0;
 let maxInFlight = 0;
+let submitsInFlight = 0;
+let maxSubmitsInFlight = 0;
 let arrivals = 0;
 
 beforeAll(async () => {
@@ -21,11 +26,13 @@ beforeAll(async () => {
 		const chunks: Buffer[] = [];
 		for await (const c of req) chunks.push(c as Buffer);
 		const isQuote = req.url?.startsWith('/v1/orchestration/quote') ?? false;
+		const isSubmit = req.url?.startsWith('/v1/orchestration/submit') ?? false;
 		if (isQuote) {
 			inFlight++;
 			maxInFlight = Math.max(maxInFlight, inFlight);
 		}
-		const delay = isQuote ? 20 + ((5 - (arrivals++ % 5)) * 30) : 0;
+		if (isSubmit) maxSubmitsInFlight = Math.max(maxSubmitsInFlight, ++submitsInFlight);
+		const delay = isQuote || isSubmit ? 20 + ((5 - (arrivals++ % 5)) * 30) : 0;
 		await new Promise((r) => setTimeout(r, delay));
 		const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
 		const upstream = await fetch(sb.orchestrationUrl + (req.url ?? '/'), {
@@ -35,6 +42,7 @@ beforeAll(async () => {
 		});
 		const body = Buffer.from(await upstream.arrayBuffer());
 		if (isQuote) inFlight--;
+		if (isSubmit) submitsInFlight--;
 		res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
 		res.end(body);
 	});
@@ -48,6 +56,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
 	maxInFlight = 0;
+	maxSubmitsInFlight = 0;
 	arrivals = 0;
 });
 
@@ -55,18 +64,31 @@ beforeEach(() => {
 const twelve = items(12, (i) => ({ amount: String(100_000_000 + i) }));
 
 describe('bounded concurrency keeps order and pairing', () => {
-	it('default 5 in flight over 12 items; outputs in input order with pairedItem', async () => {
+	it(`Quote > Create: default ${QUOTE_CONCURRENCY} in flight over 60 items; outputs in input order with pairedItem`, async () => {
+		const sixty = items(60, (i) => ({ amount: String(100_000_000 + i) }));
 		const h = orchestrationNode({ sb, baseUrl: proxyUrl, parameters: quoteParams({ amount: '={{ $json.amount }}' }) });
-		const [out] = await executeNode(h, twelve);
-		expect(maxInFlight).toBe(5);
-		expect(out).toHaveLength(12);
+		const [out] = await executeNode(h, sixty);
+		expect(maxInFlight).toBe(QUOTE_CONCURRENCY);
+		expect(out).toHaveLength(60);
 		out.forEach((item, i) => {
 			expect(item.pairedItem).toEqual({ item: i });
 			expect(item.json.amountIn).toBe(String(100_000_000 + i));
 		});
 		const posts = await control(sb).requests({ path: '/v1/orchestration/quote' });
 		// The answers did not come back in input order, yet the output is in input order.
-		expect(posts.map((p) => p.body.amount)).not.toEqual(twelve.map((i) => i.json.amount));
+		expect(posts.map((p) => p.body.amount)).not.toEqual(sixty.map((i) => i.json.amount));
+	});
+
+	it(`Order > Submit (moves funds) keeps the default of ${DEFAULT_CONCURRENCY} in flight over 12 items`, async () => {
+		const quotes = await executeNode(orchestrationNode({ sb, parameters: quoteParams({ amount: '={{ $json.amount }}' }) }), twelve);
+		const submit = orchestrationNode({
+			sb,
+			baseUrl: proxyUrl,
+			parameters: { resource: 'order', operation: 'submit', quoteId: '={{ $json.quoteId }}', txHash: "={{ '0x' + String($itemIndex + 1).padStart(64, '0') }}" },
+		});
+		const [orders] = await executeNode(submit, quotes[0]);
+		expect(maxSubmitsInFlight).toBe(DEFAULT_CONCURRENCY);
+		expect(orders.map((o) => o.json.quoteId)).toEqual(quotes[0].map((q) => q.json.quoteId));
 	});
 
 	it('honours the Concurrency option', async () => {

@@ -7,6 +7,14 @@ function ok(remaining: number, resetAt: number, limit = 10) {
 	return readLimitHeaders(200, { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(resetAt) }, 0);
 }
 
+/** A pacer that has had one answer without limit headers (the endpoint told it nothing of a limit). */
+function heardOnce(): RatePacer {
+	const pacer = new RatePacer(TUNING);
+	pacer.admit(0);
+	pacer.finish(0, readLimitHeaders(200, {}, 0));
+	return pacer;
+}
+
 /** Starts as many requests as the pacer admits at `now`. */
 function startAll(pacer: RatePacer, now: number, max = 100): { started: number; last: Admission } {
 	let started = 0;
@@ -45,13 +53,33 @@ describe('readLimitHeaders', () => {
 });
 
 describe('RatePacer', () => {
-	it('knows nothing at first: every request may start', () => {
+	it('knows nothing at first: one request finds out, the others start after its answer', () => {
 		const pacer = new RatePacer(TUNING);
-		expect(startAll(pacer, 0, 50).started).toBe(50);
+		const first = startAll(pacer, 0, 50);
+		expect(first.started).toBe(1);
+		expect(first.last).toEqual({ go: false, waitMs: 25, reason: 'in-flight' });
+		pacer.finish(5, readLimitHeaders(200, {}, 5));
+		expect(startAll(pacer, 5, 50).started).toBe(50);
+	});
+
+	it('the first answer with a limit caps the batch before its second request (no first burst over the limit)', () => {
+		const pacer = new RatePacer(TUNING);
+		expect(startAll(pacer, 0, 20).started).toBe(1);
+		pacer.finish(5, ok(4, 1000, 5));
+		const { started, last } = startAll(pacer, 5, 20);
+		expect(started).toBe(4);
+		expect(last).toEqual({ go: false, waitMs: 1000 + 20 - 5, reason: 'window' });
+	});
+
+	it('a first request without an answer (failed connection) lets the next one find out', () => {
+		const pacer = new RatePacer(TUNING);
+		startAll(pacer, 0, 5);
+		pacer.finish(1);
+		expect(startAll(pacer, 1, 5).started).toBe(1);
 	});
 
 	it('caps the starts of a window at what the service says remains, counting the requests still in flight', () => {
-		const pacer = new RatePacer(TUNING);
+		const pacer = heardOnce();
 		expect(startAll(pacer, 0, 5).started).toBe(5);
 		// The first answer: 9 left in a window ending at 1000; 4 others are in flight and may count too.
 		pacer.finish(10, ok(9, 1000));
@@ -79,7 +107,7 @@ describe('RatePacer', () => {
 	});
 
 	it('a late answer of an earlier window does not reopen it', () => {
-		const pacer = new RatePacer(TUNING);
+		const pacer = heardOnce();
 		startAll(pacer, 0, 2);
 		pacer.finish(1, ok(0, 2000));
 		pacer.finish(2, ok(5, 1000));
@@ -88,7 +116,7 @@ describe('RatePacer', () => {
 	});
 
 	it('a denial blocks every start until its Retry-After has passed', () => {
-		const pacer = new RatePacer(TUNING);
+		const pacer = heardOnce();
 		startAll(pacer, 0, 3);
 		pacer.finish(100, readLimitHeaders(429, { 'retry-after': '2' }, 100));
 		expect(pacer.admit(100)).toEqual({ go: false, waitMs: 2000, reason: 'retry-after' });
@@ -119,7 +147,7 @@ describe('RatePacer', () => {
 	});
 
 	it('without a reset time, an exhausted budget waits for the answers in flight, then tries one', () => {
-		const pacer = new RatePacer(TUNING);
+		const pacer = heardOnce();
 		startAll(pacer, 0, 2);
 		pacer.finish(1, readLimitHeaders(200, { 'x-ratelimit-remaining': '0' }, 1));
 		expect(pacer.admit(1)).toEqual({ go: false, waitMs: 25, reason: 'in-flight' });

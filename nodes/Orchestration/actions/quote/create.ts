@@ -22,7 +22,6 @@ import {
 	affiliatePickerOption,
 	amountField,
 	forVersions,
-	quoteCreationOptions,
 	quoteRouteFields,
 	recipientAddressField,
 	REFUND_ON_TOP_VERSIONS,
@@ -31,11 +30,15 @@ import {
 	refundChainOption,
 	showFor,
 } from '../../parameters';
+import { QUOTE_CONCURRENCY, quoteOperationOptions } from './concurrency';
 import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, idempotencyKeyFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['create']);
+
+/** Items in flight when "Concurrency" is not set: quotes move no funds. */
+export const defaultConcurrency = QUOTE_CONCURRENCY;
 
 /** Node versions that keep "Refund Address" under Options (before REFUND_ON_TOP_VERSIONS). */
 const REFUND_IN_OPTIONS_VERSIONS = [{ _cnd: { lt: 3 } }];
@@ -91,8 +94,8 @@ export const description: INodeProperties[] = [
 /** The options of Quote > Create; before node version 3 with "Refund Address" and a plain "Affiliate ID", from 3 on with the affiliate picker. */
 function createOptions(beforeVersion3: boolean): INodeProperties[] {
 	const shared = beforeVersion3
-		? quoteCreationOptions
-		: quoteCreationOptions.filter((o) => o !== refundAddressOption).map((o) => (o === affiliateIdOption ? affiliatePickerOption : o));
+		? quoteOperationOptions
+		: quoteOperationOptions.filter((o) => o !== refundAddressOption).map((o) => (o === affiliateIdOption ? affiliatePickerOption : o));
 	return [
 		...shared,
 		...expiryOptions,

@@ -16,17 +16,20 @@ import { OfframpDraftSchema } from '../../../shared/orchestration/schemas';
 import {
 	amountField,
 	amountFormatField,
-	quoteCreationOptions,
 	recipientAddressField,
 	showFor,
 	sourceAssetField,
 	sourceChainField,
 } from '../../parameters';
+import { QUOTE_CONCURRENCY, quoteOperationOptions } from './concurrency';
 import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['createOfframp']);
+
+/** Items in flight when "Concurrency" is not set: quotes move no funds. */
+export const defaultConcurrency = QUOTE_CONCURRENCY;
 
 export const description: INodeProperties[] = [
 	sourceChainField(show, 'getOfframpSourceChains'),
@@ -37,7 +40,7 @@ export const description: INodeProperties[] = [
 		show,
 		'A payment-app $username or a Lightning address (name@domain). The recipient is resolved at delivery time.',
 	),
-	optionsCollection(show, quoteCreationOptions),
+	optionsCollection(show, quoteOperationOptions),
 ];
 
 /** The item's offramp request, read once; checked by planQuote against the offramp's draft schema. */

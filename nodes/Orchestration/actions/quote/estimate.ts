@@ -7,16 +7,19 @@ import {
 	additionalFieldsOption,
 	affiliateIdOption,
 	amountField,
-	concurrencyOption,
 	quoteRouteFields,
 	showFor,
 	slippageBpsOption,
 } from '../../parameters';
+import { QUOTE_CONCURRENCY, quoteConcurrencyOption } from './concurrency';
 import type { OrchestrationReader } from '../../itemReader';
 import { catalogueFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['estimate']);
+
+/** Items in flight when "Concurrency" is not set: quotes move no funds. */
+export const defaultConcurrency = QUOTE_CONCURRENCY;
 
 export const description: INodeProperties[] = [
 	...quoteRouteFields(show),
@@ -24,7 +27,7 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [
 		{ ...additionalFieldsOption, description: 'Raw JSON object added to the query, for fields this node does not name. A member the node already sets is refused.' },
 		affiliateIdOption,
-		concurrencyOption,
+		quoteConcurrencyOption,
 		{
 			displayName: 'Recipient Address',
 			name: 'recipientAddress',
