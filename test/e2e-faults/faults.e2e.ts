@@ -140,6 +140,10 @@ async function startWorld(installDir: string, dist: string, mode: 'queue' | 'sin
 	await stack.startN8n();
 	const cookie = await stack.main.setupOwner(OWNER);
 	stack.supervise();
+	// n8n reports ready before it has activated the workflow: events before the trigger's endpoint is
+	// registered are sent to nobody (the service delivers to the endpoints it has), so wait for it.
+	const deadline = Date.now() + 120_000;
+	while (!sb.orchestration.ctx.state.webhooks.some((h) => h.kind === undefined && !h.disabledAt) && Date.now() < deadline) await sleep(250);
 	return { sb, stack, recorder, cookie };
 }
 
