@@ -101,7 +101,17 @@ async function followStream<S>(wait: Wait<S>, state: S, started: number, open: N
 	}
 }
 
+/** Follows until final; Stop ends it as WaitStopped, also when it lands while a read or the stream's opening is in flight. */
 export async function waitUntilFinal<S>(wait: Wait<S>): Promise<WaitEnd<S>> {
+	try {
+		return await followUntilFinal(wait);
+	} catch (error) {
+		if (wait.signal?.aborted) throw new WaitStopped();
+		throw error;
+	}
+}
+
+async function followUntilFinal<S>(wait: Wait<S>): Promise<WaitEnd<S>> {
 	const started = wait.startedAt ?? Date.now();
 	let state = wait.first;
 	let fallback: string | undefined;

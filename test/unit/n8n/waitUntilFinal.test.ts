@@ -14,6 +14,37 @@ describe('waitUntilFinal: the one poller of both action nodes', () => {
 		expect(end).toMatchObject({ state: 3, endedBy: 'final', via: 'polling' });
 	});
 
+	it('Stop during a read in flight ends as WaitStopped, not as the aborted request\'s error', async () => {
+		const stop = new AbortController();
+		const waiting = waitUntilFinal({
+			first: 0,
+			// The read is an HTTP request that the cancel signal aborts: it fails with the client's own error.
+			read: async () => await new Promise<number>((_, reject) => stop.signal.addEventListener('abort', () => reject(new Error('canceled')))),
+			endOf: () => undefined,
+			intervalMs: 1,
+			deadline: Date.now() + 10_000,
+			lastReadOnDeadline: true,
+			signal: stop.signal,
+		});
+		setTimeout(() => stop.abort(), 20);
+		await expect(waiting).rejects.toThrow('The wait was stopped: the execution was cancelled');
+	});
+
+	it('an error of a read without Stop stays that error', async () => {
+		const failing = waitUntilFinal({
+			first: 0,
+			read: async () => {
+				throw new Error('service unavailable');
+			},
+			endOf: () => undefined,
+			intervalMs: 1,
+			deadline: Date.now() + 10_000,
+			lastReadOnDeadline: true,
+			signal: new AbortController().signal,
+		});
+		await expect(failing).rejects.toThrow('service unavailable');
+	});
+
 	it('stops at the deadline: a last read on it, or none once a full interval no longer fits', async () => {
 		const run = async (lastReadOnDeadline: boolean) => {
 			const times: number[] = [];
