@@ -103,12 +103,13 @@ async function followStream<S>(wait: Wait<S>, state: S, started: number, open: N
 
 /** Follows until final; Stop ends it as WaitStopped, also when it lands while a read or the stream's opening is in flight. */
 export async function waitUntilFinal<S>(wait: Wait<S>): Promise<WaitEnd<S>> {
-	try {
-		return await followUntilFinal(wait);
-	} catch (error) {
-		if (wait.signal?.aborted) throw new WaitStopped();
-		throw error;
-	}
+	const outcome = await followUntilFinal(wait).then(
+		(end) => ({ end }),
+		(error: unknown) => ({ error }),
+	);
+	if ('end' in outcome) return outcome.end;
+	throwIfStopped(wait.signal);
+	return await Promise.reject(outcome.error);
 }
 
 async function followUntilFinal<S>(wait: Wait<S>): Promise<WaitEnd<S>> {
