@@ -3,7 +3,7 @@
  * item cannot create a second intent, §2.1 replay protection), the expiry signed again on retry,
  * and what the execution remembers of an intent (its last signed digest and its submission).
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import type { ItemReader } from '../n8n/items';
 import { sha256Hex } from '../shared/sha256';
 
@@ -45,8 +45,8 @@ export interface RememberedIntent {
  * signs the same expiry (hence the same message and intent id) and an item that was already
  * accepted returns its first submission instead of failing with nonce_replayed.
  */
-export function rememberedIntent(ctx: IExecuteFunctions, nonce: string, contentWithoutNonce: string): RememberedIntent {
-	const context = ctx.getContext('node');
+export function rememberedIntent(read: ItemReader, nonce: string, contentWithoutNonce: string): RememberedIntent {
+	const context = read.ctx.getContext('node');
 	const key = `intent:${sha256Hex(`${nonce}\n${contentWithoutNonce}`)}`;
 	const remembered = (context[key] as RememberedIntent | undefined) ?? {};
 	context[key] = remembered;

@@ -1,22 +1,16 @@
 /**
  * Intent > Get / Execute's wait until FINALIZED or EXPIRED (execution-gateway.md §3; §6: no events,
  * so it polls) on the one wait of both nodes (nodes/n8n/wait.ts): it stops on Stop and reports its
- * outcome as an execution hint. Version 1.2 on: the wait parameters of the Orchestration node
- * (same names, top level, interval of at least 3 s); versions 1-1.1 keep theirs in "Options".
+ * outcome as an execution hint. Its parameters, by node version, are intentWaitParameters.ts.
  */
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { isFinalIntentStatus } from '../shared/gateway/responses';
-import { dropdown, optionsCollection } from '../n8n/descriptions';
 import type { ItemReader } from '../n8n/items';
 import { ItemError } from '../n8n/errors';
 import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal } from '../n8n/wait';
-import { waitParameters, waitSettingsOf } from '../n8n/waitParameters';
+import { waitSettingsOf } from '../n8n/waitParameters';
 import { fetchIntent } from './gateway';
-
-/** Node versions whose wait parameters are the shared top-level ones. */
-export const SHARED_WAIT_VERSION = 1.2;
-export const SHARED_WAIT_VERSIONS = [{ _cnd: { gte: SHARED_WAIT_VERSION } }];
-export const OPTION_WAIT_VERSIONS = [{ _cnd: { lt: SHARED_WAIT_VERSION } }];
+import { SHARED_WAIT_VERSION } from './intentWaitParameters';
 
 export interface WaitOptions {
 	waitUntilFinal: boolean;
@@ -25,62 +19,6 @@ export interface WaitOptions {
 	onTimeout: 'error' | 'returnLast';
 	/** Version 1.2 on: the output always says how the wait ended (waitEndedBy, waitTimedOut). */
 	shared: boolean;
-}
-
-/** The top-level wait parameters of version 1.2 on, for intent.execute and intent.get. */
-export const sharedWaitParameters: INodeProperties[] = waitParameters(
-	{
-		resource: ['intent'],
-		operation: ['execute', 'get'],
-		'@version': SHARED_WAIT_VERSIONS,
-	},
-	'the intent is FINALIZED or EXPIRED',
-);
-
-/** Versions 1-1.1: options of intent.execute and intent.get (inside their "Options" collection). */
-export const waitOptionFields: INodeProperties[] = [
-	{
-		displayName: 'Wait Until Final',
-		name: 'waitUntilFinal',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to poll the intent until it is FINALIZED or EXPIRED before returning',
-	},
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollInterval',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 5,
-		description: 'With Wait Until Final: seconds between two status lookups (at least 1)',
-	},
-	{
-		displayName: 'Wait Timeout (Seconds)',
-		name: 'waitTimeout',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 300,
-		description: 'With Wait Until Final: how long to wait for a final state',
-	},
-	dropdown(
-		[
-			['Fail the Item', 'error', 'Raise an error naming the last status'],
-			['Return Last Status', 'returnLast', 'Output the last status seen, with waitTimedOut: true'],
-		],
-		{
-			displayName: 'On Wait Timeout',
-			name: 'onTimeout',
-			description: 'With Wait Until Final: what happens when the intent is not final in time',
-		},
-	),
-];
-
-/** "Options" of an operation that waits: with the wait options in versions 1-1.1; from 1.2 the wait parameters are top level. */
-export function optionsWithWait(show: IDataObject, options: INodeProperties[]): INodeProperties[] {
-	return [
-		optionsCollection({ show: { ...show, '@version': OPTION_WAIT_VERSIONS } }, [...options, ...waitOptionFields]),
-		optionsCollection({ show: { ...show, '@version': SHARED_WAIT_VERSIONS } }, options),
-	];
 }
 
 /** Versions 1-1.1: the wait options from an options collection; the interval is at least one second. */
@@ -140,13 +78,9 @@ export async function waitForFinal(read: ItemReader, intent: SubmittedIntent, wa
 	if (wait.onTimeout === 'returnLast') return { ...end.state, ...outcome };
 	const timeoutSetting = wait.shared ? 'Timeout (Seconds)' : 'Wait Timeout';
 	const onTimeoutSetting = wait.shared ? 'On Timeout' : 'On Wait Timeout';
-	throw new ItemError(
-		ctx.getNode(),
-		`Intent ${submissionId} is still ${String(end.state.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`,
-		{
-			itemIndex,
-			description: `Raise "${timeoutSetting}", or set "${onTimeoutSetting}" to return the last status and look it up later with Intent > Get.`,
-			errorCode: 'wait_timeout',
-		},
-	);
+	throw new ItemError(ctx.getNode(), `Intent ${submissionId} is still ${String(end.state.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`, {
+		itemIndex,
+		description: `Raise "${timeoutSetting}", or set "${onTimeoutSetting}" to return the last status and look it up later with Intent > Get.`,
+		errorCode: 'wait_timeout',
+	});
 }

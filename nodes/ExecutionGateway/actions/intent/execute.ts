@@ -3,19 +3,18 @@
  * credential's key, and submits the wire request (§2.1) to POST /api/v1/execute. Every rule the
  * client can check runs before anything is sent; u64 amounts never pass through a JS number.
  * read (intentInput.ts) -> plan (intentPlan.ts) -> network check -> identity across retries
- * (intentIdentity.ts) -> sign and send (intentSubmit.ts) -> wait until final (intentWait.ts).
+ * (intentIdentity.ts) -> sign and send (intentSubmit.ts) -> wait until final (intentWait.ts), each
+ * reached through the item's gateway (ItemGateway, ../types.ts), which the router builds.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown } from '../../../n8n/descriptions';
 import type { ItemReader } from '../../../n8n/items';
 import { actionFieldOf, intentInputOf, type IntentItem } from '../../../shared/gateway/intentInput';
 import { canonicalBodyOf, checkAgainstNetwork, planIntent } from '../../../shared/gateway/intentPlan';
-import { getNetworkInfo, signerOf } from '../../gateway';
-import { deriveNonce, expiryFor, rememberedIntent } from '../../intentIdentity';
-import { pausedWarning, submit } from '../../intentSubmit';
-import { optionsWithWait, waitForFinal, waitOptionsFor } from '../../intentWait';
+import type { Submission } from '../../intentSubmit';
+import type { ItemGateway } from '../types';
 
-const show = { resource: ['intent'], operation: ['execute'] };
+export const show = { resource: ['intent'], operation: ['execute'] };
 
 export const description: INodeProperties[] = [
 	{
@@ -63,8 +62,7 @@ export const description: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: '100000',
-						description:
-							'Amount in base units (sats for BTC) as decimal digits, up to 18446744073709551615 (unsigned 64-bit)',
+						description: 'Amount in base units (sats for BTC) as decimal digits, up to 18446744073709551615 (unsigned 64-bit)',
 					},
 				],
 			},
@@ -112,49 +110,49 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { ...show, action: ['execute'] } },
 		description: 'Hex of the signed EIP-1559 transaction (RLP); its signer is the account the deposits credit',
 	},
-	...optionsWithWait(show, [
-		{
-			displayName: 'Chain ID',
-			name: 'chainId',
-			type: 'number',
-			default: 0,
-			description:
-				"Execution chain ID; 0 takes it from Network Info. A given value must equal the gateway's chain ID, checked before sending.",
-		},
-		{
-			displayName: 'Deposits (JSON)',
-			name: 'depositsJson',
-			type: 'json',
-			default: '[]',
-			description:
-				'Deposits as a JSON array of {sparkTransferId, assetType: "btc" | "token", tokenId, amount}, instead of the Deposits list. Write large amounts as strings or plain digits; they stay exact.',
-		},
-		{
-			displayName: 'Expires At',
-			name: 'expiresAt',
-			type: 'string',
-			default: '',
-			placeholder: '2030-01-01T12:00:00Z',
-			description:
-				'Unix milliseconds or an ISO 8601 timestamp, at most 24 hours ahead. Empty: now + 15 minutes, kept the same when n8n retries the item.',
-		},
-		{
-			displayName: 'Nonce',
-			name: 'nonce',
-			type: 'string',
-			default: '',
-			description:
-				'Unique per keypair; the gateway refuses a reused nonce. Empty: 32 hex characters derived from workflow, execution, node, item and intent content, so a retried item cannot create a second intent. Set your own (for example an order ID) to deduplicate across executions.',
-		},
-		{
-			displayName: 'Refuse When Paused',
-			name: 'refuseWhenPaused',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to refuse the intent, before sending, when Network Info reports paused. Off: paused is advisory (the live service may still admit intents) and the output carries a warning.',
-		},
-	]),
+];
+
+/** Its "Options": intent/index.ts puts them in the collection, with the wait options in versions 1-1.1 (optionsWithWait). */
+export const optionFields: INodeProperties[] = [
+	{
+		displayName: 'Chain ID',
+		name: 'chainId',
+		type: 'number',
+		default: 0,
+		description: "Execution chain ID; 0 takes it from Network Info. A given value must equal the gateway's chain ID, checked before sending.",
+	},
+	{
+		displayName: 'Deposits (JSON)',
+		name: 'depositsJson',
+		type: 'json',
+		default: '[]',
+		description:
+			'Deposits as a JSON array of {sparkTransferId, assetType: "btc" | "token", tokenId, amount}, instead of the Deposits list. Write large amounts as strings or plain digits; they stay exact.',
+	},
+	{
+		displayName: 'Expires At',
+		name: 'expiresAt',
+		type: 'string',
+		default: '',
+		placeholder: '2030-01-01T12:00:00Z',
+		description: 'Unix milliseconds or an ISO 8601 timestamp, at most 24 hours ahead. Empty: now + 15 minutes, kept the same when n8n retries the item.',
+	},
+	{
+		displayName: 'Nonce',
+		name: 'nonce',
+		type: 'string',
+		default: '',
+		description:
+			'Unique per keypair; the gateway refuses a reused nonce. Empty: 32 hex characters derived from workflow, execution, node, item and intent content, so a retried item cannot create a second intent. Set your own (for example an order ID) to deduplicate across executions.',
+	},
+	{
+		displayName: 'Refuse When Paused',
+		name: 'refuseWhenPaused',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to refuse the intent, before sending, when Network Info reports paused. Off: paused is advisory (the live service may still admit intents) and the output carries a warning.',
+	},
 ];
 
 /** The item's parameters as stored (after expressions): the core reads and checks them. */
@@ -172,28 +170,29 @@ function intentItemOf(read: ItemReader): IntentItem {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: ItemReader, gateway: ItemGateway): Promise<IDataObject> {
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
 	const plan = read.plan(() => planIntent(intentInputOf(intentItemOf(read)), Date.now()));
-	const signer = await signerOf(read);
-	const info = await getNetworkInfo(read, signer.gatewayUrl);
-	const warning = pausedWarning(read, info, read.options);
+	const signer = await gateway.signerOf();
+	const info = await gateway.getNetworkInfo(signer.gatewayUrl);
+	const warning = gateway.pausedWarning(info, read.options);
 	read.plan(() => checkAgainstNetwork(plan, info));
 	const chainId = info.execution.chainId;
 
 	// The body (chain, transfers, action) seeds the default nonce and is closed with the header to sign.
 	const canonicalBody = canonicalBodyOf(plan, chainId);
-	const nonce = plan.nonce ?? deriveNonce(read, canonicalBody);
-	const remembered = rememberedIntent(this, nonce, canonicalBody);
+	const nonce = plan.nonce ?? gateway.deriveNonce(canonicalBody);
+	const remembered = gateway.rememberedIntent(nonce, canonicalBody);
 	if (!remembered.submission) {
-		const header = { chainId, nonce, expiresAt: expiryFor(remembered, plan.expiresAt, Date.now()) };
-		remembered.submission = await submit(read, { signer, plan, header, canonicalBody }, remembered);
+		const header = { chainId, nonce, expiresAt: gateway.expiryFor(remembered, plan.expiresAt, Date.now()) };
+		const intent: Submission = { signer, plan, header, canonicalBody };
+		remembered.submission = await gateway.submit(intent, remembered);
 		if (remembered.submission.outcome === 'accepted_earlier') return { ...remembered.submission };
 	}
 	const submission: IDataObject = { ...(remembered.submission as IDataObject), ...(warning ? { warning } : {}) };
-	const wait = waitOptionsFor(read);
+	const wait = gateway.waitOptionsFor();
 	// After a lost answer the submission id is unknown, so there is nothing to poll.
 	if (!wait.waitUntilFinal || submission.submissionId === null) return submission;
-	const final = await waitForFinal(read, { gatewayUrl: signer.gatewayUrl, submissionId: String(submission.submissionId) }, wait);
+	const final = await gateway.waitForFinal({ gatewayUrl: signer.gatewayUrl, submissionId: String(submission.submissionId) }, wait);
 	return { ...submission, ...final };
 }

@@ -1,11 +1,9 @@
 /** intent.get: GET /api/v1/intents/{submissionId} (execution-gateway.md §2.3, §4), optionally until final (intentWait.ts). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { optionsCollection } from '../../../n8n/descriptions';
 import type { ItemReader } from '../../../n8n/items';
-import { fetchIntent, gatewayUrlOf } from '../../gateway';
-import { OPTION_WAIT_VERSIONS, waitForFinal, waitOptionFields, waitOptionsFor } from '../../intentWait';
+import type { ItemGateway } from '../types';
 
-const show = { resource: ['intent'], operation: ['get'] };
+export const show = { resource: ['intent'], operation: ['get'] };
 
 export const description: INodeProperties[] = [
 	{
@@ -17,15 +15,14 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 		description: 'The submissionId returned when the intent was executed',
 	},
-	// Versions 1-1.1 keep the wait in Options; 1.2 on shows the shared wait parameters (intent/index.ts).
-	optionsCollection({ show: { ...show, '@version': OPTION_WAIT_VERSIONS } }, waitOptionFields),
+	// Versions 1-1.1 keep the wait in Options, 1.2 on shows the shared wait parameters: both added by intent/index.ts.
 ];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: ItemReader, gateway: ItemGateway): Promise<IDataObject> {
 	const submissionId = read.textParameter('submissionId');
 	if (submissionId === '') throw read.fail('submissionId', 'is empty', 'invalid_submission_id');
-	const wait = waitOptionsFor(read);
-	const gatewayUrl = await gatewayUrlOf(read);
-	if (wait.waitUntilFinal) return await waitForFinal(read, { gatewayUrl, submissionId }, wait);
-	return await fetchIntent(read, gatewayUrl, submissionId);
+	const wait = gateway.waitOptionsFor();
+	const gatewayUrl = await gateway.gatewayUrlOf();
+	if (wait.waitUntilFinal) return await gateway.waitForFinal({ gatewayUrl, submissionId }, wait);
+	return await gateway.fetchIntent(gatewayUrl, submissionId);
 }

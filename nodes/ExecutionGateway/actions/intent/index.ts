@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as execute from './execute';
 import * as get from './get';
-import { sharedWaitParameters } from '../../intentWait';
+import { optionsCollection } from '../../../n8n/descriptions';
+import { OPTION_WAIT_VERSIONS, optionsWithWait, sharedWaitParameters, waitOptionFields } from '../../intentWaitParameters';
 
 export const operations: Record<string, OperationModule> = { execute, get };
 
@@ -29,7 +30,11 @@ export const description: INodeProperties[] = [
 		],
 		default: 'execute',
 	},
+	// Both operations wait: the wait's parameters are added here, so they stay out of the operations'
+	// bundles (issue 24). Versions 1-1.1 keep the wait in Options; 1.2 on shows sharedWaitParameters.
 	...execute.description,
+	...optionsWithWait(execute.show, execute.optionFields),
 	...get.description,
+	optionsCollection({ show: { ...get.show, '@version': OPTION_WAIT_VERSIONS } }, waitOptionFields),
 	...sharedWaitParameters,
 ];

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { optionsCollection } from '../../../n8n/descriptions';
 
 import type { ItemReader } from '../../../n8n/items';
-import { gatewayUrlOf, getNetworkInfo } from '../../gateway';
+import type { ItemGateway } from '../types';
 
 const show = { resource: ['network'], operation: ['getInfo'] };
 
@@ -14,15 +14,14 @@ export const description: INodeProperties[] = [
 			name: 'forceRefresh',
 			type: 'boolean',
 			default: false,
-			description:
-				'Whether to bypass the 60-second cache and send forceRefresh=1 to the gateway, for example after a suspected re-key',
+			description: 'Whether to bypass the 60-second cache and send forceRefresh=1 to the gateway, for example after a suspected re-key',
 		},
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: ItemReader, gateway: ItemGateway): Promise<IDataObject> {
 	const options = read.options;
-	const gatewayUrl = await gatewayUrlOf(read);
-	const info = await getNetworkInfo(read, gatewayUrl, options.forceRefresh === true);
+	const gatewayUrl = await gateway.gatewayUrlOf();
+	const info = await gateway.getNetworkInfo(gatewayUrl, options.forceRefresh === true);
 	return structuredClone(info) as IDataObject;
 }
