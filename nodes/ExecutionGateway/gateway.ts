@@ -13,6 +13,7 @@ import {
 	type IHttpRequestMethods,
 } from 'n8n-workflow';
 
+import type { ZodType, ZodTypeDef } from 'zod';
 import { ProtocolError } from '../shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey } from '../shared/gateway/keys';
 import {
@@ -115,25 +116,24 @@ export async function signerOf(read: ItemReader): Promise<GatewaySigner> {
 	} catch (error) {
 		// ProtocolError messages describe the problem (length, characters) without the value.
 		const reason = error instanceof ProtocolError ? error.message : 'privateKey is not a valid secp256k1 private key';
-		throw new NodeOperationError(ctx.getNode(), `The Execution Gateway credential's "Private Key" is invalid: ${reason}`, {
-			itemIndex,
-			description: 'Open the credential and paste the 32-byte private key as 64 hex characters (0x optional). Nothing was sent.',
-		});
+		throw credentialError(read, `"Private Key" is invalid: ${reason}`, 'paste the 32-byte private key as 64 hex characters (0x optional)');
 	}
 	return { gatewayUrl: secureGatewayUrl(read, credentials.gatewayUrl), privateKey, publicKey: publicKeyFromPrivateKey(privateKey) };
 }
 
 /** The credential's Gateway URL, refused before any request unless https (or loopback http). */
 function secureGatewayUrl(read: ItemReader, url: unknown): string {
-	const { ctx, itemIndex } = read;
 	const reason = insecureUrlReason(url);
-	if (reason !== undefined) {
-		throw new NodeOperationError(ctx.getNode(), `The Execution Gateway credential's "Gateway URL" is refused: ${reason}`, {
-			itemIndex,
-			description: 'Open the credential and use the https:// address of the gateway. Nothing was sent.',
-		});
-	}
+	if (reason !== undefined) throw credentialError(read, `"Gateway URL" is refused: ${reason}`, 'use the https:// address of the gateway');
 	return joinUrl(url, '');
+}
+
+/** A credential field refused before anything is sent: what is wrong (never the value) and how to fix it. */
+function credentialError(read: ItemReader, problem: string, fix: string): NodeOperationError {
+	return new NodeOperationError(read.ctx.getNode(), `The Execution Gateway credential's ${problem}`, {
+		itemIndex: read.itemIndex,
+		description: `Open the credential and ${fix}. Nothing was sent.`,
+	});
 }
 
 /** Only the gateway URL: the public endpoints work even when the key is wrong. */
@@ -155,13 +155,20 @@ export function clearNetworkInfoCache(): void {
 async function fetchNetworkInfo(read: ItemReader, gatewayUrl: string, forceRefresh: boolean): Promise<NetworkInfo> {
 	// §4: `forceRefresh=1` asks the gateway to bypass its own cache too.
 	const body = await publicGet<unknown>(read, joinUrl(gatewayUrl, '/api/v1/network/info'), forceRefresh ? { forceRefresh: '1' } : undefined);
-	const result = NetworkInfoSchema.safeParse(body);
-	if (!result.success) {
-		const issue = result.error.issues[0];
-		const message = `The gateway's network info is not the §2.3a shape (${issue.path.join('.') || 'body'}: ${issue.message})`;
-		throw new NodeApiError(read.ctx.getNode(), { message }, { message, itemIndex: read.itemIndex });
-	}
-	return result.data;
+	return answerOf(read, NetworkInfoSchema, body, 'network info is not the §2.3a shape');
+}
+
+/** The gateway's answer as `schema` reads it, or a NodeApiError naming the first problem: "The gateway's <what> (<path>: <issue>)". */
+function answerOf<Output, Input>(read: ItemReader, schema: ZodType<Output, ZodTypeDef, Input>, body: unknown, what: string): Output {
+	const result = schema.safeParse(body);
+	if (result.success) return result.data;
+	const issue = result.error.issues[0];
+	throw answerError(read, `The gateway's ${what} (${issue.path.join('.') || 'body'}: ${issue.message})`);
+}
+
+/** An answer of the gateway the node cannot use (not the spec's shape), as n8n's API error of this item. */
+export function answerError(read: ItemReader, message: string): NodeApiError {
+	return new NodeApiError(read.ctx.getNode(), { message }, { message, itemIndex: read.itemIndex });
 }
 
 /** Drops the cached info of one gateway, after the gateway contradicted it (chain, pause, minimum). */
@@ -217,15 +224,10 @@ export const GATEWAY_FIELDS: FieldNaming = {
 
 /** §2.3 fields (unknown ones passed through) plus `statusReason` for an EXPIRED intent. */
 function intentStatusOutput(read: ItemReader, body: unknown): IDataObject {
-	const result = IntentStatusSchema.safeParse(body);
-	if (!result.success) {
-		const issue = result.error.issues[0];
-		const message = `The gateway's intent status is not the §2.3 shape (${issue.path.join('.') || 'body'}: ${issue.message})`;
-		throw new NodeApiError(read.ctx.getNode(), { message }, { message, itemIndex: read.itemIndex });
-	}
+	const status = answerOf(read, IntentStatusSchema, body, 'intent status is not the §2.3 shape');
 	// The spec's spelling in the output, whatever case the gateway answers in (issue 10).
-	const out: IDataObject = { ...(result.data as IDataObject), status: normalizeIntentStatus(result.data.status) as string };
-	if (out.status === 'EXPIRED') out.statusReason = statusReasonOf(result.data.statusMessage) as IDataObject | null;
+	const out: IDataObject = { ...(status as IDataObject), status: normalizeIntentStatus(status.status) as string };
+	if (out.status === 'EXPIRED') out.statusReason = statusReasonOf(status.statusMessage) as IDataObject | null;
 	return out;
 }
 

@@ -4,7 +4,7 @@
  * (a service error with the gateway's hint), and refused before sending (network paused). The
  * identity kept across Retry On Fail is intentIdentity.ts.
  */
-import { NodeApiError, type IDataObject, type JsonObject } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { closeCanonicalBody, serializeWireIntent } from '../shared/gateway/canonical';
 import { bytesToHex } from '../shared/gateway/hex';
 import { wireIntent, type IntentHeader, type IntentPlan } from '../shared/gateway/intentPlan';
@@ -13,7 +13,7 @@ import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '
 import type { ItemReader } from '../n8n/items';
 import { ItemError, itemErrorOf, ServiceError } from '../n8n/errors';
 import { joinUrl } from '../shared/secureUrl';
-import { authenticatedCall, forgetNetworkInfo, type GatewaySigner, hintFor } from './gateway';
+import { answerError, authenticatedCall, forgetNetworkInfo, type GatewaySigner, hintFor } from './gateway';
 import type { RememberedIntent } from './intentIdentity';
 
 /**
@@ -92,7 +92,6 @@ export interface Submission {
 
 /** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
 export async function submit(read: ItemReader, intent: Submission, remembered: RememberedIntent): Promise<IDataObject> {
-	const { ctx, itemIndex } = read;
 	const { signer, plan, header } = intent;
 	const digest = sha256Bytes(closeCanonicalBody(intent.canonicalBody, header));
 	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
@@ -108,10 +107,7 @@ export async function submit(read: ItemReader, intent: Submission, remembered: R
 		return acceptedEarlier(header.nonce, { ...signature, expiresAt: header.expiresAt, ...actionSummary(plan) });
 	}
 	const accepted = ExecuteResponseSchema.safeParse(body);
-	if (!accepted.success) {
-		const message = 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)';
-		throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex });
-	}
+	if (!accepted.success) throw answerError(read, 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)');
 	const { submissionId, intentId, status } = accepted.data;
 	const shown = { submissionId, intentId, status: normalizeIntentStatus(status) as string, ...signature };
 	return { ...shown, nonce: header.nonce, expiresAt: header.expiresAt, ...actionSummary(plan) };
