@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
-import { rateLimitOptions } from '../../../n8n/pacing';
+import { rateLimitOptions } from '../../../n8n/batchOptions';
 import { planSubmit, type OrderInput } from '../../../shared/orchestration/orderPlan';
 import {
 	additionalFieldsOption,
@@ -16,7 +16,6 @@ import {
 	turnstileTokenOption,
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('order', ['submit']);
@@ -121,17 +120,16 @@ function readSubmitInput(read: OrchestrationReader): OrderInput {
 	return { request, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey() };
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const { request, idempotencyKey } = read.plan(() => planSubmit(readSubmitInput(read)));
 	const headers = read.turnstileHeaders();
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path: '/v1/orchestration/submit',
 		body: request as IDataObject,
 		headers,
 		// one payment, one key, whatever the execution: a re-run replays instead of submitting twice
 		idempotencyKey,
-		itemIndex: read.itemIndex,
 		requiredScope: 'orders:submit',
 		secrets: [headers?.['cf-turnstile-response']],
 	});
