@@ -7,6 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { ServiceResponse } from '../n8n/transport';
 import type { OrchestrationReader } from './itemReader';
+import { followOrder, type OrderToFollow, type OrderWaitResult } from './orderWait';
 import { readPages, type Listing } from './paging';
 import {
 	catalogueFor,
@@ -39,6 +40,11 @@ export class ItemService {
 	async catalogue(required: boolean): Promise<RoutesCatalogue | undefined>;
 	async catalogue(required: boolean): Promise<RoutesCatalogue | undefined> {
 		return await catalogueFor(this.read, this.access, required);
+	}
+
+	/** Follows one order (its event stream, or polling) until final, the timeout or an answer it needs. */
+	async follow(order: Omit<OrderToFollow, 'ctx' | 'itemIndex' | 'access'>): Promise<OrderWaitResult> {
+		return await followOrder({ ...order, ctx: this.read.ctx, itemIndex: this.read.itemIndex, access: this.access });
 	}
 
 	/** A paged listing read page by page, cut to Limit unless Return All. */

@@ -14,7 +14,7 @@ import {
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
-import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
+import { actionRequiredOf, followedBy, orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/responseSchemas';
 import { concurrencyOption, forVersions, showFor, sourceChainField } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
@@ -22,7 +22,7 @@ import type { ItemService } from '../../itemService';
 import type { ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitParameters, waitSettingsOf, type WaitSettings } from '../../../n8n/waitParameters';
-import { actionRequiredOf, followedBy, followOrder, type OrderWaitResult } from '../../orderWait';
+import type { OrderWaitResult } from '../../orderWait';
 
 /** Node versions whose wait follows the event stream and ends on an order that needs an answer. */
 export const LIVE_WAIT_VERSION = 3;
@@ -182,10 +182,7 @@ async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined, sett
 	const expiresAt = byQuote && first === undefined ? await quoteExpiry(l) : undefined;
 	const graceSeconds = Math.max(0, Number(l.read.parameter('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
 	const live = l.read.ctx.getNode().typeVersion >= LIVE_WAIT_VERSION;
-	const result = await followOrder({
-		ctx: l.read.ctx,
-		itemIndex: l.read.itemIndex,
-		access: l.access,
+	const result = await l.service.follow({
 		readToken: l.readToken,
 		first,
 		read: async () => await readOrder(l, byQuote),
