@@ -56,8 +56,16 @@ async function streamOf(o: OrderToFollow, orderId: string) {
 	});
 }
 
+/** Where a stretch of the wait starts, when it must end, and whether it ends once an unpaid quote's order appears. */
+interface Stretch {
+	first: NormalizedStatus | undefined;
+	deadline: number;
+	startedAt: number;
+	untilOrder: boolean;
+}
+
 /** One stretch of the wait: from `first` until an end, `deadline`, or (while unpaid) the order's appearance. */
-async function waitStretch(o: OrderToFollow, first: NormalizedStatus | undefined, deadline: number, startedAt: number, untilOrder: boolean) {
+async function waitStretch(o: OrderToFollow, { first, deadline, startedAt, untilOrder }: Stretch) {
 	const orderId = first?.id;
 	const streaming = o.live && o.followBy === 'stream' && orderId !== undefined;
 	return await itemWait(
@@ -92,8 +100,8 @@ export async function followOrder(o: OrderToFollow): Promise<OrderWaitResult> {
 	const startedAt = Date.now();
 	const deadline = startedAt + o.settings.timeoutMs;
 	const streamLater = o.first === undefined && o.live && o.followBy === 'stream';
-	let end = await waitStretch(o, o.first, deadline, startedAt, streamLater);
-	if (end.endedBy === 'orderFound') end = await waitStretch(o, end.state, deadline, startedAt, false);
+	let end = await waitStretch(o, { first: o.first, deadline, startedAt, untilOrder: streamLater });
+	if (end.endedBy === 'orderFound') end = await waitStretch(o, { first: end.state, deadline, startedAt, untilOrder: false });
 	const message = waitHint(`Item ${o.itemIndex}: ${o.subject}`, end, end.state?.status);
 	reportWait(o.ctx, message, end.endedBy, end.fallback !== undefined);
 	return {

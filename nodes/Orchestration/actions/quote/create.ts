@@ -80,6 +80,58 @@ const expiryOptions: INodeProperties[] = [
 	},
 ];
 
+/** Options of Quote > Create in every node version: app fees, the deposit's shape, the refund chain, ZeroConf. */
+const feeAndDepositOptions: INodeProperties[] = [
+	{
+		displayName: 'App Fees',
+		name: 'appFees',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description: 'Inline app fees (1 to 16 entries); server keys only. Not together with Affiliate IDs.',
+		options: [
+			{
+				displayName: 'Fee',
+				name: 'fee',
+				values: [
+					{ displayName: 'Recipient', name: 'recipient', type: 'string', default: '' },
+					{ displayName: 'Fee (Bps)', name: 'feeBps', type: 'number', default: 0 },
+					{ displayName: 'Affiliate ID', name: 'affiliateId', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Amountless Lightning Invoice',
+		name: 'amountlessInvoice',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to mint an amountless invoice (Exact In, Variable, to lightning:BTC only): the amount only prices an indicative size and the order runs on the amount actually paid. Sent as amountlessInvoice, a name the spec does not show (unconfirmed); if the service names it otherwise, pass that name in Additional Body Fields.',
+	},
+	{
+		displayName: 'Include Calldata',
+		name: 'includeCalldata',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return an unsigned deposit transfer (EVM native and ERC-20 sources only)',
+	},
+	refundChainOption,
+	{
+		displayName: 'ZeroConf Offer (Bitcoin Sources)',
+		name: 'zeroconfEnabled',
+		type: 'options',
+		options: [
+			{ name: 'Opt In', value: 'optIn', description: 'Send zeroconfEnabled: true' },
+			{ name: 'Opt Out', value: 'optOut', description: 'Send zeroconfEnabled: false' },
+			{ name: 'Service Default', value: 'default', description: 'Send nothing: the service decides' },
+		],
+		default: 'default',
+		description:
+			'Whether a Bitcoin L1 deposit may get a ZeroConf offer: the order then waits in awaiting_approval until Order > Accept or Decline ZeroConf Offer answers it. Sent as zeroconfEnabled, a name from third-party code only (unconfirmed); newer service docs make the offer per deposit without this flag. Other source chains ignore it.',
+	},
+];
+
 export const description: INodeProperties[] = [
 	...quoteRouteFields(show),
 	amountField(show, 'Source amount, or the destination amount with Exact Out. Stablecoin Exact Out amounts must be whole cents.'),
@@ -102,54 +154,7 @@ function createOptions(beforeVersion3: boolean): INodeProperties[] {
 		...shared,
 		...expiryOptions,
 		affiliateIdsOption('Registered affiliates (1 to 16), optionally with a fee override (server keys only). Not together with App Fees.'),
-		{
-			displayName: 'App Fees',
-			name: 'appFees',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			description: 'Inline app fees (1 to 16 entries); server keys only. Not together with Affiliate IDs.',
-			options: [
-				{
-					displayName: 'Fee',
-					name: 'fee',
-					values: [
-						{ displayName: 'Recipient', name: 'recipient', type: 'string', default: '' },
-						{ displayName: 'Fee (Bps)', name: 'feeBps', type: 'number', default: 0 },
-						{ displayName: 'Affiliate ID', name: 'affiliateId', type: 'string', default: '' },
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Amountless Lightning Invoice',
-			name: 'amountlessInvoice',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to mint an amountless invoice (Exact In, Variable, to lightning:BTC only): the amount only prices an indicative size and the order runs on the amount actually paid. Sent as amountlessInvoice, a name the spec does not show (unconfirmed); if the service names it otherwise, pass that name in Additional Body Fields.',
-		},
-		{
-			displayName: 'Include Calldata',
-			name: 'includeCalldata',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return an unsigned deposit transfer (EVM native and ERC-20 sources only)',
-		},
-		refundChainOption,
-		{
-			displayName: 'ZeroConf Offer (Bitcoin Sources)',
-			name: 'zeroconfEnabled',
-			type: 'options',
-			options: [
-				{ name: 'Opt In', value: 'optIn', description: 'Send zeroconfEnabled: true' },
-				{ name: 'Opt Out', value: 'optOut', description: 'Send zeroconfEnabled: false' },
-				{ name: 'Service Default', value: 'default', description: 'Send nothing: the service decides' },
-			],
-			default: 'default',
-			description:
-				'Whether a Bitcoin L1 deposit may get a ZeroConf offer: the order then waits in awaiting_approval until Order > Accept or Decline ZeroConf Offer answers it. Sent as zeroconfEnabled, a name from third-party code only (unconfirmed); newer service docs make the offer per deposit without this flag. Other source chains ignore it.',
-		},
+		...feeAndDepositOptions,
 	];
 }
 
