@@ -9,19 +9,12 @@ import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderVi
 import { concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import type { OperationEnv } from '../types';
+import { quoteIdField } from './quoteIdField';
 
 const show = showFor('order', ['getByQuote']);
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Quote ID',
-		name: 'quoteId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'The quote to look up; the answer says whether its deposit was paid (funded) and holds its order once it is',
-		displayOptions: show,
-	},
+	quoteIdField(show, 'The quote to look up; the answer says whether its deposit was paid (funded) and holds its order once it is'),
 	{
 		displayName: 'Read Token',
 		name: 'readToken',

@@ -17,20 +17,13 @@ import {
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import type { OperationEnv } from '../types';
+import { quoteIdField } from './quoteIdField';
 
 const show = showFor('order', ['submit']);
 const showRef = (ref: string) => showFor('order', ['submit'], { sourceReference: [ref] });
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Quote ID',
-		name: 'quoteId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'The quote whose deposit was paid; only a key of the partner that created it can submit it',
-		displayOptions: show,
-	},
+	quoteIdField(show, 'The quote whose deposit was paid; only a key of the partner that created it can submit it'),
 	dropdown(
 		[
 			['Bitcoin Transaction', 'bitcoinTxid', 'Bitcoin L1: transaction ID and output index'],
