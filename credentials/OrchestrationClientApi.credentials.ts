@@ -5,7 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { baseUrlProperty, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
+import { apiKeyProperty, baseUrlProperty, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
 
 /** A browser-safe partner key restricted by scopes and origins (orchestration-service.md §5). */
 export class OrchestrationClientApi implements ICredentialType {
@@ -19,16 +19,7 @@ export class OrchestrationClientApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		baseUrlProperty,
-		{
-			displayName: 'API Key',
-			name: 'apiKey',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-			placeholder: 'fnp_...',
-			description: 'Client key of the partner account (starts with fnp_). Its scopes decide which operations it may call.',
-		},
+		apiKeyProperty('fnp_', 'Client key of the partner account (starts with fnp_). Its scopes decide which operations it may call.'),
 		{
 			displayName: 'Origin',
 			name: 'origin',

@@ -16,6 +16,20 @@ export const baseUrlProperty: INodeProperties = {
 };
 
 /** The credential test's base URL, without trailing slashes. */
+/** The partner key (§5), masked; its prefix is the placeholder. */
+export function apiKeyProperty(prefix: string, description: string): INodeProperties {
+	return {
+		displayName: 'API Key',
+		name: 'apiKey',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		placeholder: `${prefix}...`,
+		description,
+	};
+}
+
 export const TEST_BASE_URL = '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}';
 
 /** Where a request may go: `scheme://host[:port]` only, never its path or query (they may carry data). */

@@ -28,12 +28,12 @@ function filesUnder(dir: string): string[] {
 
 const shippedFiles = SHIPPED_DIRS.flatMap(filesUnder).sort();
 
-/** Operation files: nodes/<Node>/actions/<resource>/<op>(.operation).ts, not indexes or shared pieces. */
+/** Operation files: nodes/<Node>/actions/<resource>/<op>(.operation).ts that export the operation's `execute` (not indexes or shared pieces). */
 function operationFiles(): Array<{ name: string; file: string }> {
 	const pattern = /^nodes\/(\w+)\/actions\/(\w+)\/(\w+?)(?:\.operation)?\.ts$/;
 	return shippedFiles.flatMap((file) => {
 		const match = pattern.exec(file);
-		if (!match || ['index', 'description', 'types'].includes(match[3])) return [];
+		if (!match || !/^export (?:async )?function execute\b/m.test(readFileSync(join(ROOT, file), 'utf8'))) return [];
 		return [{ name: `${match[1]} ${match[2]}.${match[3]}`, file }];
 	});
 }

@@ -56,8 +56,16 @@ async function streamOf(o: OrderToFollow, orderId: string) {
 	});
 }
 
+/** Where a stretch of the wait starts, when it must end, and whether it ends once an unpaid quote's order appears. */
+interface Stretch {
+	first: NormalizedStatus | undefined;
+	deadline: number;
+	startedAt: number;
+	untilOrder: boolean;
+}
+
 /** One stretch of the wait: from `first` until an end, `deadline`, or (while unpaid) the order's appearance. */
-async function waitStretch(o: OrderToFollow, first: NormalizedStatus | undefined, deadline: number, startedAt: number, untilOrder: boolean) {
+async function waitStretch(o: OrderToFollow, { first, deadline, startedAt, untilOrder }: Stretch) {
 	const orderId = first?.id;
 	const streaming = o.live && o.followBy === 'stream' && orderId !== undefined;
 	return await itemWait(
@@ -92,8 +100,8 @@ export async function followOrder(o: OrderToFollow): Promise<OrderWaitResult> {
 	const startedAt = Date.now();
 	const deadline = startedAt + o.settings.timeoutMs;
 	const streamLater = o.first === undefined && o.live && o.followBy === 'stream';
-	let end = await waitStretch(o, o.first, deadline, startedAt, streamLater);
-	if (end.endedBy === 'orderFound') end = await waitStretch(o, end.state, deadline, startedAt, false);
+	let end = await waitStretch(o, { first: o.first, deadline, startedAt, untilOrder: streamLater });
+	if (end.endedBy === 'orderFound') end = await waitStretch(o, { first: end.state, deadline, startedAt, untilOrder: false });
 	const message = waitHint(`Item ${o.itemIndex}: ${o.subject}`, end, end.state?.status);
 	reportWait(o.ctx, message, end.endedBy, end.fallback !== undefined);
 	return {
@@ -101,40 +109,5 @@ export async function followOrder(o: OrderToFollow): Promise<OrderWaitResult> {
 		endedBy: end.endedBy as OrderWaitEnd,
 		via: end.via,
 		...(end.fallback ? { fallback: end.fallback } : {}),
-	};
-}
-
-/** Operations that answer a ZeroConf offer (branch lifecycle adds them to the Order resource). */
-export const ZEROCONF_ANSWERS = ['Order > Accept ZeroConf Offer', 'Order > Decline ZeroConf Offer'];
-
-/** What an order in `awaiting_approval` waits for, and what the workflow can do about it. */
-export function actionRequiredOf(order: IDataObject): IDataObject {
-	const offer = order.zeroconfOffer;
-	if (offer !== undefined && offer !== null) {
-		return {
-			zeroconfOffer: offer as IDataObject,
-			actionRequired: {
-				reason: 'zeroconfOffer',
-				message: `A ZeroConf offer waits for your answer: accept it with ${ZEROCONF_ANSWERS[0]} or decline it with ${ZEROCONF_ANSWERS[1]} (server key). Unanswered, the order waits for one on-chain confirmation.`,
-				operations: ZEROCONF_ANSWERS,
-			},
-		};
-	}
-	return {
-		zeroconfOffer: null,
-		actionRequired: {
-			reason: 'operatorHold',
-			message:
-				'The order is held for approval without a ZeroConf offer (an operator hold): contact the service, then read the status again.',
-			operations: [],
-		},
-	};
-}
-
-/** The fields a newest-version wait adds: how it followed the order, and why it fell back to polling. */
-export function followedBy(result: OrderWaitResult): IDataObject {
-	return {
-		waitedVia: result.via,
-		...(result.fallback ? { waitFallback: result.fallback } : {}),
 	};
 }

@@ -4,12 +4,11 @@
  * never change.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
-import { concurrencyOption } from '../n8n/concurrency';
+import { concurrencyOption, rateLimitOptions } from '../n8n/batchOptions';
 import { dropdown, type Choice } from '../n8n/descriptions';
-import { rateLimitOptions } from '../n8n/pacing';
 import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../shared/orchestration/schemas';
 
-export { concurrencyOption } from '../n8n/concurrency';
+export { concurrencyOption } from '../n8n/batchOptions';
 
 /** displayOptions for one resource and its operations, plus extra conditions. */
 export function showFor(
@@ -370,6 +369,22 @@ export const quoteCreationOptions: INodeProperties[] = [
 	slippageBpsOption,
 	...rateLimitOptions,
 ];
+
+/**
+ * Concurrency of the Quote operations (Create, Create Offramp, Estimate) when the node sets none: they
+ * move no funds, and the pacer (nodes/n8n/pacing.ts) keeps a batch under the service's limits. Every
+ * other operation keeps DEFAULT_CONCURRENCY (5), Order > Submit and Create Onramp among them.
+ */
+export const QUOTE_CONCURRENCY = 50;
+
+export const quoteConcurrencyOption: INodeProperties = {
+	...concurrencyOption,
+	default: QUOTE_CONCURRENCY,
+	description: `How many items are sent to the service at the same time (default ${QUOTE_CONCURRENCY}: quotes move no funds, and items wait for the service's rate limits). Output order always follows the input.`,
+};
+
+/** The options of every quote-creating operation with this Concurrency (Create Onramp keeps quoteCreationOptions and 5). */
+export const quoteOperationOptions: INodeProperties[] = quoteCreationOptions.map((o) => (o === concurrencyOption ? quoteConcurrencyOption : o));
 
 /** Browser verification for submit and onramp (orchestration-service.md §5: header cf-turnstile-response). */
 export const turnstileTokenOption: INodeProperties = {

@@ -59,6 +59,19 @@ function logDecision(ctx: IWebhookFunctions, decision: Exclude<DeliveryDecision,
 	}
 }
 
+/**
+ * Read only, after verification: whether a run of this process already checked the request or (unless
+ * Deduplicate is off, or on the test URL) the event (runCheck.ts). The test URL is only guarded
+ * against a copy of a signed request a production run already had.
+ */
+function runStartedCheck(ctx: IWebhookFunctions, options: TriggerOptions, nowMs: number): (keys: { replayKey: string; duplicateKey: string }) => boolean {
+	const deduplicate = options.deduplicate !== false && ctx.getMode() !== 'manual';
+	const events = runCheckNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'event');
+	const requests = runCheckNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'request');
+	const horizonMs = hoursOf(options.deduplicationHours) * 3_600_000 + toleranceOf(options.toleranceSeconds) * 1000;
+	return (keys) => runStartedFor(requests, keys.replayKey, nowMs, horizonMs) || (deduplicate && runStartedFor(events, keys.duplicateKey, nowMs, horizonMs));
+}
+
 export class OrchestrationTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Orchestration Trigger',
@@ -144,10 +157,6 @@ export class OrchestrationTrigger implements INodeType {
 		const { secret, webhookId } = secretForDelivery(await endpointSecret.call(this, staticData), req.headers, req.rawBody);
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const toleranceSeconds = toleranceOf(options.toleranceSeconds);
-		const deduplicate = options.deduplicate !== false && this.getMode() !== 'manual';
-		const events = runCheckNamespace(this.getWorkflow().id, this.getNode().id, 'event');
-		const requests = runCheckNamespace(this.getWorkflow().id, this.getNode().id, 'request');
-		const horizonMs = hoursOf(options.deduplicationHours) * 3_600_000 + toleranceSeconds * 1000;
 		const decision = handleDelivery({
 			rawBody: req.rawBody,
 			headers: req.headers,
@@ -155,10 +164,7 @@ export class OrchestrationTrigger implements INodeType {
 			toleranceSeconds,
 			nowMs,
 			events: eventsOf(this),
-			// Read only, after verification: what a run of this process already checked (runCheck.ts). The
-			// test URL is only guarded against a copy of a signed request a production run already had.
-			runStarted: (keys) =>
-				runStartedFor(requests, keys.replayKey, nowMs, horizonMs) || (deduplicate && runStartedFor(events, keys.duplicateKey, nowMs, horizonMs)),
+			runStarted: runStartedCheck(this, options, nowMs),
 		});
 
 		if (decision.outcome === 'accepted') {

@@ -107,7 +107,12 @@ export function recoveryWanted(events: unknown): { wanted: boolean; explicit: bo
  * replay the registration and read the secret) and new after a reset (a new endpoint and secret);
  * the same nonce retries the same registration (spec §4 idempotency; public-notes).
  */
-export function registrationIdempotencyKey(workflowId: string | undefined, nodeId: string, url: string, nonce: string, kind: SubscriptionKind = 'orders'): string {
+export function registrationIdempotencyKey(
+	endpoint: { workflowId: string | undefined; nodeId: string; url: string },
+	nonce: string,
+	kind: SubscriptionKind = 'orders',
+): string {
+	const { workflowId, nodeId, url } = endpoint;
 	return deriveIdempotencyKey({
 		workflowId,
 		nodeName: nodeId,
@@ -187,7 +192,7 @@ async function subscribe(ctx: IHookFunctions, kind: SubscriptionKind, url: strin
 		method: 'POST',
 		path,
 		body: { url },
-		idempotencyKey: registrationIdempotencyKey(ctx.getWorkflow().id, ctx.getNode().id, url, nonce, kind),
+		idempotencyKey: registrationIdempotencyKey({ workflowId: ctx.getWorkflow().id, nodeId: ctx.getNode().id, url }, nonce, kind),
 	});
 	const parsed = WebhookCreateResponseSchema.safeParse(response.body);
 	if (!parsed.success) {

@@ -6,7 +6,7 @@
 import { NodeOperationError, type IBinaryKeyData, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 import { inField } from '../shared/errors';
 import { integerInput, pathSegment, textInput } from '../shared/inputs';
-import { errorCodeOf, fieldError, itemErrorOf, type FieldNaming, type ItemError } from './errors';
+import { errorCodeOf, fieldError, ItemError, itemErrorOf, type FieldNaming } from './errors';
 import { runParameter } from './runParameters';
 import { assertToolActionAllowed } from './toolMode';
 
@@ -41,6 +41,11 @@ export class ItemReader {
 	/** `Invalid "<field>" in item N: <problem>`, for a rule the core cannot state. */
 	fail(field: string, problem: string, errorCode = this.naming.errorCode?.(field)): ItemError {
 		return fieldError(this.ctx.getNode(), this.itemIndex, { field, problem, errorCode });
+	}
+
+	/** `<message> (item N)`, for a failure of the whole item (not one field), with its next step and code. */
+	failure(message: string, details: { description?: string; errorCode?: string }): ItemError {
+		return new ItemError(this.ctx.getNode(), `${message} (item ${this.itemIndex})`, { itemIndex: this.itemIndex, ...details });
 	}
 
 	/** A parameter as stored (after expressions), not checked; `fallback` when unset. One without an expression is resolved once per node run. */

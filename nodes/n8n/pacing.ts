@@ -3,9 +3,10 @@
  * endpoint in this process, waits with n8n's `sleep` that end at once on Stop, the On Rate Limit
  * option of each item, and the batch's progress (log lines, a closing execution hint).
  */
-import { NodeOperationError, sleep, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, sleep, type IExecuteFunctions } from 'n8n-workflow';
 import { BatchProgress, summaryLine } from '../shared/batchProgress';
 import { RatePacer, readLimitHeaders, type WaitReason } from '../shared/pacing';
+import { DEFAULT_MAX_WAIT_SECONDS } from './batchOptions';
 import { runParameter } from './runParameters';
 
 /** What the transport needs of an answer. */
@@ -29,35 +30,6 @@ export interface RateLimitPolicy {
 	/** Most time one item may wait for the limit, in all. */
 	maxWaitMs: number;
 }
-
-export const DEFAULT_MAX_WAIT_SECONDS = 300;
-
-/** Options of the operations that send (quote, offramp, onramp, submit). */
-export const rateLimitOptions: INodeProperties[] = [
-	{
-		displayName: 'On Rate Limit',
-		name: 'onRateLimit',
-		type: 'options',
-		default: 'wait',
-		options: [
-			{ name: 'Fail the Item', value: 'fail', description: 'Fail the item at the first 429 rate_limited, without waiting' },
-			{
-				name: 'Wait',
-				value: 'wait',
-				description: "Pace the items by the service's Retry-After and X-RateLimit headers, each item waiting at most Max Rate Limit Wait",
-			},
-		],
-		description: 'What an item does when the service limits the key. Waiting is safe: every retry sends the same idempotency key.',
-	},
-	{
-		displayName: 'Max Rate Limit Wait (Seconds)',
-		name: 'maxRateLimitWait',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: DEFAULT_MAX_WAIT_SECONDS,
-		description: 'With On Rate Limit = Wait: the longest one item waits for the limit in all; past it the item fails with rate_limited',
-	},
-];
 
 /** Pacers live as long as the process: executions of the same credential share them. */
 const pacers = new Map<string, RatePacer>();

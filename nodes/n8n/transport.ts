@@ -79,6 +79,21 @@ async function sendAfterRenewal(ctx: RequestContext, call: ServiceCall): Promise
 	}
 }
 
+/** One attempt: paced when the call is; after a 401, once more with the token n8n renews. */
+async function sendAttempt(ctx: RequestContext, call: ServiceCall): Promise<FullResponse> {
+	const res = call.pacing ? await call.pacing.send(async () => await send(ctx, call, false)) : await send(ctx, call, false);
+	// Let n8n see the 401: it renews the expirable token (preAuthentication) and repeats once.
+	if (res.statusCode === 401 && call.reauthenticateOn401 && call.credentialType !== undefined) return await sendAfterRenewal(ctx, call);
+	return res;
+}
+
+/** A failure that is neither an answer nor a network error, its message without the call's secrets. */
+async function throwRequestError(ctx: RequestContext, call: ServiceCall, error: unknown): Promise<never> {
+	const secrets = await secretsOf(ctx, call);
+	const message = redact((error as Error).message ?? 'request failed', secrets);
+	throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex: call.itemIndex });
+}
+
 /** Sends one service call with n8n's authentication, retrying what is safe to retry. */
 export async function callService<T = unknown>(this: RequestContext, call: ServiceCall): Promise<ServiceResponse<T>> {
 	// Issue 20: whatever an operation declares, no request but a read leaves an AI-agent tool unless
@@ -92,11 +107,7 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 	for (let attempt = 1; ; attempt++) {
 		let res: FullResponse;
 		try {
-			res = call.pacing ? await call.pacing.send(async () => await send(this, call, false)) : await send(this, call, false);
-			if (res.statusCode === 401 && call.reauthenticateOn401 && call.credentialType !== undefined) {
-				// Let n8n see the 401: it renews the expirable token (preAuthentication) and repeats once.
-				res = await sendAfterRenewal(this, call);
-			}
+			res = await sendAttempt(this, call);
 		} catch (error) {
 			const canRetry = policy.retryNetworkErrors && isNetworkError(error) && attempt < policy.maxAttempts;
 			const delay = nextDelayMs(policy, attempt);
@@ -106,9 +117,7 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 				continue;
 			}
 			if (isNetworkError(error)) return await throwNetworkError(this, call, error, attempt);
-			const secrets = await secretsOf(this, call);
-			const message = redact((error as Error).message ?? 'request failed', secrets);
-			throw new NodeApiError(this.getNode(), { message }, { message, itemIndex: call.itemIndex });
+			return await throwRequestError(this, call, error);
 		}
 		res.body = parseBody(res.body);
 		if (res.statusCode >= 200 && res.statusCode < 300) {

@@ -1,6 +1,6 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { concurrencyOf } from '../../n8n/concurrency';
+import { concurrencyOf } from '../../n8n/batchOptions';
 import { chosenOperation, ItemReader, processItems } from '../../n8n/items';
 import { GATEWAY_FIELDS } from '../gateway';
 import { itemGatewayOf } from '../itemGateway';

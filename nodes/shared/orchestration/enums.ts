@@ -191,8 +191,6 @@ export type ClientKeyScope = (typeof CLIENT_KEY_SCOPES)[number];
 export const ORIGIN_MODES = ['server', 'browser', 'both'] as const;
 export type OriginMode = (typeof ORIGIN_MODES)[number];
 
-export { CLIENT_KEY_PREFIX, keyTypeOf, SERVER_KEY_PREFIX, type KeyType } from './keyType';
-
 /** Error codes of spec 7 (all HTTP 403 except calldata_unsupported_source, whose status is not stated). */
 export const SPEC_ERROR_CODES = [
 	'scope_required', 'forbidden', 'origin_required', 'origin_not_allowed', 'read_token_required',

@@ -1,5 +1,6 @@
 // Orchestration half of the protocol core: pure TypeScript, imports nothing from n8n.
 export * from './enums';
+export * from './keyType';
 export * from './limits';
 export * from '../errors';
 export * from './schemas';

@@ -91,3 +91,40 @@ export function orderWithFormattedAmounts<T extends Json>(order: T, assets: Asse
 	}
 	return out as T;
 }
+
+// ---------------------------------------------------------------- after a wait
+
+/** Operations that answer a ZeroConf offer (Order resource, issue 21). */
+export const ZEROCONF_ANSWERS = ['Order > Accept ZeroConf Offer', 'Order > Decline ZeroConf Offer'];
+
+/** What an order in `awaiting_approval` waits for, and what the workflow can do about it. */
+export function actionRequiredOf(order: Json): Json {
+	const offer = order.zeroconfOffer;
+	if (offer !== undefined && offer !== null) {
+		return {
+			zeroconfOffer: offer,
+			actionRequired: {
+				reason: 'zeroconfOffer',
+				message: `A ZeroConf offer waits for your answer: accept it with ${ZEROCONF_ANSWERS[0]} or decline it with ${ZEROCONF_ANSWERS[1]} (server key). Unanswered, the order waits for one on-chain confirmation.`,
+				operations: ZEROCONF_ANSWERS,
+			},
+		};
+	}
+	return {
+		zeroconfOffer: null,
+		actionRequired: {
+			reason: 'operatorHold',
+			message:
+				'The order is held for approval without a ZeroConf offer (an operator hold): contact the service, then read the status again.',
+			operations: [],
+		},
+	};
+}
+
+/** The fields a newest-version wait adds: how it followed the order, and why it fell back to polling. */
+export function followedBy(result: { via: string; fallback?: string }): Json {
+	return {
+		waitedVia: result.via,
+		...(result.fallback ? { waitFallback: result.fallback } : {}),
+	};
+}

@@ -60,7 +60,8 @@ export function eip681Uri(chainId: string, to: string, amount: string, token?: s
 }
 
 /** Solana Pay transfer request: `solana:<recipient>?amount=<decimal>&spl-token=<mint>&memo=<memo>`. */
-export function solanaPayUri(recipient: string, amountDecimal: string, mint?: string, memo?: string, message?: string): string {
+export function solanaPayUri(recipient: string, amountDecimal: string, extra: { mint?: string; memo?: string; message?: string } = {}): string {
+	const { mint, memo, message } = extra;
 	return `solana:${recipient}${query([['amount', amountDecimal], ['spl-token', mint], ['message', message], ['memo', memo]])}`;
 }
 
@@ -79,7 +80,7 @@ export function paymentUri(deposit: Deposit): string | undefined {
 			// BIP21's message is a note for the payer, not an on-chain memo.
 			return needsMemo || token !== undefined ? undefined : bip21Uri(chain, to, decimal(), message);
 		case 'solana':
-			return solanaPayUri(to, decimal(), token, needsMemo ? memo : undefined, message);
+			return solanaPayUri(to, decimal(), { mint: token, memo: needsMemo ? memo : undefined, message });
 		case 'ton':
 			// TON transfer link: amount in nanotons, `text` the on-chain comment; jettons have no such link.
 			return token !== undefined ? undefined : `ton://transfer/${to}${query([['amount', amount], ['text', needsMemo ? memo : undefined]])}`;

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY } from '../../../nodes/n8n/concurrency';
+import { DEFAULT_CONCURRENCY } from '../../../nodes/n8n/batchOptions';
 import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
 import { executeNode } from '../../harness/n8n';
 import {

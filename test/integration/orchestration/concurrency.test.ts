@@ -5,8 +5,8 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_CONCURRENCY } from '../../../nodes/n8n/concurrency';
-import { QUOTE_CONCURRENCY } from '../../../nodes/Orchestration/actions/quote/concurrency';
+import { DEFAULT_CONCURRENCY } from '../../../nodes/n8n/batchOptions';
+import { QUOTE_CONCURRENCY } from '../../../nodes/Orchestration/parameters';
 import type { Sandbox } from '../../../sandbox';
 import { ADDR, control, executeNode, items, orchestrationNode, quoteParams, startTestSandbox } from './helpers';
 

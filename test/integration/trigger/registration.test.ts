@@ -135,7 +135,7 @@ describe('Orchestration Trigger: registration', () => {
 		const [first] = await webhookPosts(sb);
 		// The key the first release derived from public values alone, and the same without a nonce.
 		const guesses = [
-			registrationIdempotencyKey(h.workflow.id, h.node.id, registered.url, ''),
+			registrationIdempotencyKey({ workflowId: h.workflow.id, nodeId: h.node.id, url: registered.url }, ''),
 			deriveIdempotencyKey({ workflowId: h.workflow.id, nodeName: h.node.id, itemIndex: 0, operation: 'webhooks.create', body: { url: registered.url } }),
 		];
 		expect(guesses).not.toContain(first.idempotencyKey);

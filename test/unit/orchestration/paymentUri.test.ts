@@ -46,11 +46,11 @@ describe('the standards, written as their examples', () => {
 	});
 
 	it('Solana Pay: the spec examples (SPL token; message and memo)', () => {
-		expect(solanaPayUri('mvines9iiHiQTysrwkJjGf2gb9Ex9jXJX8ns3qwf2kN', '0.01', 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')).toBe(
+		expect(solanaPayUri('mvines9iiHiQTysrwkJjGf2gb9Ex9jXJX8ns3qwf2kN', '0.01', { mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' })).toBe(
 			'solana:mvines9iiHiQTysrwkJjGf2gb9Ex9jXJX8ns3qwf2kN?amount=0.01&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
 		);
 		// Solana Pay: solana:mvines9iiHiQTysrwkJjGf2gb9Ex9jXJX8ns3qwf2kN?amount=1&label=Michael&message=Thanks%20for%20all%20the%20fish&memo=OrderId12345
-		expect(solanaPayUri('mvines9iiHiQTysrwkJjGf2gb9Ex9jXJX8ns3qwf2kN', '1', undefined, 'OrderId12345', 'Thanks for all the fish')).toBe(
+		expect(solanaPayUri('mvines9iiHiQTysrwkJjGf2gb9Ex9jXJX8ns3qwf2kN', '1', { memo: 'OrderId12345', message: 'Thanks for all the fish' })).toBe(
 			'solana:mvines9iiHiQTysrwkJjGf2gb9Ex9jXJX8ns3qwf2kN?amount=1&message=Thanks%20for%20all%20the%20fish&memo=OrderId12345',
 		);
 	});

@@ -7,7 +7,6 @@ import { optionsCollection } from '../../../n8n/descriptions';
 import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { idempotencyKeyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('accumulationAddress', ['reindex']);
@@ -25,14 +24,13 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [idempotencyKeyOption]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const idOrAddress = read.pathSegment('idOrAddress');
 	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path: `/v1/accumulation-addresses/${idOrAddress}/reindex`,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey }),
-		itemIndex: read.itemIndex,
+		idempotencyKey: service.idempotencyKey({ operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey }),
 		requiredScope: 'accumulation:create',
 	});
 	return res.body;

@@ -4,21 +4,19 @@ import { optionsCollection } from '../../../n8n/descriptions';
 import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { idempotencyKeyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('accumulationAddress', ['sync']);
 
 export const description: INodeProperties[] = [optionsCollection(show, [idempotencyKeyOption])];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path: '/v1/accumulation-addresses/sync',
 		// §4.4: no body; the key is still derived per item so a retried item reuses it
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'accumulationAddress.sync', body: {}, explicitKey }),
-		itemIndex: read.itemIndex,
+		idempotencyKey: service.idempotencyKey({ operation: 'accumulationAddress.sync', body: {}, explicitKey }),
 	});
 	return res.body;
 }

@@ -9,7 +9,7 @@ import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
 import { affiliatePath } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, idempotencyKeyFor, orchestrationRequest, type RoutesCatalogue } from '../../service';
+import type { RoutesCatalogue } from '../../service';
 import type { OperationEnv } from '../types';
 import { affiliateIdField } from './shared';
 
@@ -42,16 +42,15 @@ export function claimRecords(body: IDataObject): IDataObject[] {
 	return [body];
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
 	const affiliateId = read.textParameter('affiliateId');
 	const path = read.plan(() => affiliatePath(affiliateId, '/claim'));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.claim', body: { affiliateId } }),
-		itemIndex: read.itemIndex,
+		idempotencyKey: service.idempotencyKey({ operation: 'affiliate.claim', body: { affiliateId } }),
 	});
-	const catalogue = await catalogueFor(read, access, false);
+	const catalogue = await service.catalogue(false);
 	const replayed = String(res.headers['x-idempotency-replayed'] ?? '') === 'true';
 	return claimRecords(res.body).map((claim) => ({ ...formattedClaim(claim, catalogue), ...(replayed ? { replayed } : {}) }));
 }

@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { affiliatePath } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 import { affiliateIdField } from './shared';
 
@@ -13,14 +12,13 @@ export const description: INodeProperties[] = [
 	affiliateIdField(show, 'The affiliate to disable. New quotes cannot name it; its accrued balance can still be claimed.'),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const affiliateId = read.textParameter('affiliateId');
 	const path = read.plan(() => affiliatePath(affiliateId));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'DELETE',
 		path,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.disable', body: { affiliateId } }),
-		itemIndex: read.itemIndex,
+		idempotencyKey: service.idempotencyKey({ operation: 'affiliate.disable', body: { affiliateId } }),
 	});
 	return { affiliateId, ...res.body };
 }

@@ -6,7 +6,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { AFFILIATES_PAGE_MAX } from '../../../shared/orchestration/partnerPlan';
 import { limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { readPages } from '../../paging';
 import type { OperationEnv } from '../types';
 
 const show = showFor('affiliate', ['getAll']);
@@ -24,9 +23,9 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
 	const includeDisabled = read.parameter('includeDisabled', false) === true;
-	return await readPages(read, access, {
+	return await service.pages({
 		path: '/v1/affiliates',
 		member: 'affiliates',
 		pageMax: AFFILIATES_PAGE_MAX,

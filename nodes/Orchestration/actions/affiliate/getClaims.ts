@@ -3,8 +3,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { affiliatePath, CLAIMS_PAGE_MAX } from '../../../shared/orchestration/partnerPlan';
 import { limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { readPages } from '../../paging';
-import { catalogueFor } from '../../service';
 import type { OperationEnv } from '../types';
 import { formattedClaim } from './claim';
 import { affiliateIdField } from './shared';
@@ -13,10 +11,10 @@ const show = showFor('affiliate', ['getClaims']);
 
 export const description: INodeProperties[] = [affiliateIdField(show, 'The affiliate whose claims are listed'), returnAllField(show), limitField(show)];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
 	const affiliateId = read.textParameter('affiliateId');
 	const path = read.plan(() => affiliatePath(affiliateId, '/claims'));
-	const claims = await readPages(read, access, { path, member: 'claims', pageMax: CLAIMS_PAGE_MAX });
-	const catalogue = claims.length > 0 ? await catalogueFor(read, access, false) : undefined;
+	const claims = await service.pages({ path, member: 'claims', pageMax: CLAIMS_PAGE_MAX });
+	const catalogue = claims.length > 0 ? await service.catalogue(false) : undefined;
 	return claims.map((claim) => formattedClaim(claim, catalogue));
 }

@@ -7,7 +7,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { planAffiliateProfile } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 import { affiliateIdField } from './shared';
 
@@ -57,7 +56,7 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const input = {
 		affiliateId: read.textParameter('affiliateId'),
 		feeBps: read.integer('feeBps'),
@@ -66,12 +65,11 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		payoutAddress: read.textParameter('payoutAddress'),
 	};
 	const { path, body } = read.plan(() => planAffiliateProfile(input));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'PUT',
 		path,
 		body: body as IDataObject,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.upsert', body: { affiliateId: input.affiliateId, ...body } }),
-		itemIndex: read.itemIndex,
+		idempotencyKey: service.idempotencyKey({ operation: 'affiliate.upsert', body: { affiliateId: input.affiliateId, ...body } }),
 	});
 	const affiliate = res.body?.affiliate;
 	return typeof affiliate === 'object' && affiliate !== null && !Array.isArray(affiliate) ? (affiliate as IDataObject) : res.body;

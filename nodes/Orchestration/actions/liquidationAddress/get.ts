@@ -2,7 +2,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('liquidationAddress', ['get']);
@@ -18,12 +17,11 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const id = read.pathSegment('liquidationAddressId');
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'GET',
 		path: `/v1/liquidation-addresses/${id}`,
-		itemIndex: read.itemIndex,
 	});
 	return res.body;
 }

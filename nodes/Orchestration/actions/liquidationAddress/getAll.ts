@@ -2,18 +2,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('liquidationAddress', ['getAll']);
 
 export const description: INodeProperties[] = [returnAllField(show), limitField(show)];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
+	const res = await service.request<IDataObject>({
 		method: 'GET',
 		path: '/v1/liquidation-addresses',
-		itemIndex: read.itemIndex,
 	});
 	return read.listOf(res.body, 'liquidationAddresses');
 }

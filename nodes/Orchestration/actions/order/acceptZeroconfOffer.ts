@@ -17,5 +17,5 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {
-	return await answerOffer(this, read, env, 'accept');
+	return await answerOffer(read, env, 'accept');
 }

@@ -18,7 +18,6 @@ import {
 	turnstileTokenOption,
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('order', ['createOnramp']);
@@ -78,18 +77,17 @@ function readOnrampInput(read: OrchestrationReader, isClientKey: boolean): Onram
 }
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planOnramp(readOnrampInput(read, access.isClientKey)));
 	const headers = read.turnstileHeaders();
-	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const catalogue = await service.catalogue(plan.routes === 'required');
 	const { request, source, destination } = read.plan(() => completeOnramp(plan, catalogue));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path: '/v1/orchestration/onramp',
 		body: request as IDataObject,
 		headers,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'order.createOnramp', body: request, explicitKey: plan.idempotencyKey }),
-		itemIndex: read.itemIndex,
+		idempotencyKey: service.idempotencyKey({ operation: 'order.createOnramp', body: request, explicitKey: plan.idempotencyKey }),
 		requiredScope: 'orders:onramp',
 		secrets: [headers?.['cf-turnstile-response']],
 	});

@@ -26,5 +26,5 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {
-	return await answerOffer(this, read, env, 'decline');
+	return await answerOffer(read, env, 'decline');
 }

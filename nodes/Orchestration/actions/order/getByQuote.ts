@@ -8,21 +8,13 @@ import { optionsCollection } from '../../../n8n/descriptions';
 import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
 import { concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
+import { quoteIdField } from './quoteIdField';
 
 const show = showFor('order', ['getByQuote']);
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Quote ID',
-		name: 'quoteId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'The quote to look up; the answer says whether its deposit was paid (funded) and holds its order once it is',
-		displayOptions: show,
-	},
+	quoteIdField(show, 'The quote to look up; the answer says whether its deposit was paid (funded) and holds its order once it is'),
 	{
 		displayName: 'Read Token',
 		name: 'readToken',
@@ -39,23 +31,22 @@ function isObject(v: unknown): v is IDataObject {
 	return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
 	const quoteId = read.textParameter('quoteId');
 	if (quoteId === '') throw read.fail('quoteId', 'is required');
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'GET',
 		path: '/v1/orchestration/order',
 		qs: { quoteId },
 		headers: readToken ? { 'X-Read-Token': readToken } : undefined,
-		itemIndex: read.itemIndex,
 		requiredScope: 'orders:read',
 		secrets: [readToken],
 		hints: { not_found: 'No quote with this ID exists for this partner (an unpaid quote is not an error here: it answers funded: false).' },
 	});
 	const body = isObject(res.body) ? res.body : {};
 	const order = isObject(body.order) ? body.order : null;
-	const catalogue = order ? await catalogueFor(read, access, false) : undefined;
+	const catalogue = order ? await service.catalogue(false) : undefined;
 	const out: IDataObject = { ...body, order: order && catalogue ? orderWithFormattedAmounts(order, catalogue) : order, funded: order !== null };
 	// The read token travels on so the next node can read this quote or its order again by expression.
 	if (readToken) out.readToken = readToken;

@@ -14,14 +14,15 @@ import {
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
-import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
+import { actionRequiredOf, followedBy, orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/responseSchemas';
 import { concurrencyOption, forVersions, showFor, sourceChainField } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../service';
+import type { ItemService } from '../../itemService';
+import type { ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitParameters, waitSettingsOf, type WaitSettings } from '../../../n8n/waitParameters';
-import { actionRequiredOf, followedBy, followOrder, type OrderWaitResult } from '../../orderWait';
+import type { OrderWaitResult } from '../../orderWait';
 
 /** Node versions whose wait follows the event stream and ends on an order that needs an answer. */
 export const LIVE_WAIT_VERSION = 3;
@@ -105,12 +106,11 @@ export const description: INodeProperties[] = [
 
 /** A read of one order's view (status, or order by quote); client keys send the read token (§5). */
 async function readView<T>(l: Lookup, path: string): Promise<T> {
-	const res = await orchestrationRequest<T>(l.read.ctx, l.access, {
+	const res = await l.service.request<T>({
 		method: 'GET',
 		path,
 		qs: l.qs,
 		headers: l.readToken ? { 'X-Read-Token': l.readToken } : undefined,
-		itemIndex: l.read.itemIndex,
 		requiredScope: 'orders:read',
 		secrets: [l.readToken],
 		hints: l.hints,
@@ -146,6 +146,7 @@ export function statusOutput(state: NormalizedStatus): IDataObject {
 interface Lookup {
 	read: OrchestrationReader;
 	access: ServiceAccess;
+	service: ItemService;
 	qs: IDataObject;
 	readToken: string | undefined;
 	/** Hints for this lookup's error codes (a quote without an order answers 404). */
@@ -181,10 +182,7 @@ async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined, sett
 	const expiresAt = byQuote && first === undefined ? await quoteExpiry(l) : undefined;
 	const graceSeconds = Math.max(0, Number(l.read.parameter('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
 	const live = l.read.ctx.getNode().typeVersion >= LIVE_WAIT_VERSION;
-	const result = await followOrder({
-		ctx: l.read.ctx,
-		itemIndex: l.read.itemIndex,
-		access: l.access,
+	const result = await l.service.follow({
 		readToken: l.readToken,
 		first,
 		read: async () => await readOrder(l, byQuote),
@@ -227,14 +225,14 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
 	const lookupBy = lookupOf(read);
 	const identifier = read.textParameter(lookupBy);
 	if (identifier === '') throw read.fail(lookupBy, 'is required');
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
 	const qs: IDataObject = { [lookupBy]: identifier };
 	if (lookupBy === 'txHash') qs.sourceChain = requiredText(read, 'sourceChain');
-	const lookup: Lookup = { read, access, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
+	const lookup: Lookup = { read, access, service, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
 	const settings = waitSettingsOf(read);
 	const wait = settings.waitUntilFinal;
 
@@ -256,7 +254,7 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 }
 
 async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<IDataObject> {
-	const catalogue = await catalogueFor(l.read, l.access, false);
+	const catalogue = await l.service.catalogue(false);
 	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
 }
 

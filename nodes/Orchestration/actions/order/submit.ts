@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
-import { rateLimitOptions } from '../../../n8n/pacing';
+import { rateLimitOptions } from '../../../n8n/batchOptions';
 import { planSubmit, type OrderInput } from '../../../shared/orchestration/orderPlan';
 import {
 	additionalFieldsOption,
@@ -16,22 +16,14 @@ import {
 	turnstileTokenOption,
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
+import { quoteIdField } from './quoteIdField';
 
 const show = showFor('order', ['submit']);
 const showRef = (ref: string) => showFor('order', ['submit'], { sourceReference: [ref] });
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Quote ID',
-		name: 'quoteId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'The quote whose deposit was paid; only a key of the partner that created it can submit it',
-		displayOptions: show,
-	},
+	quoteIdField(show, 'The quote whose deposit was paid; only a key of the partner that created it can submit it'),
 	dropdown(
 		[
 			['Bitcoin Transaction', 'bitcoinTxid', 'Bitcoin L1: transaction ID and output index'],
@@ -121,17 +113,16 @@ function readSubmitInput(read: OrchestrationReader): OrderInput {
 	return { request, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey() };
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const { request, idempotencyKey } = read.plan(() => planSubmit(readSubmitInput(read)));
 	const headers = read.turnstileHeaders();
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path: '/v1/orchestration/submit',
 		body: request as IDataObject,
 		headers,
 		// one payment, one key, whatever the execution: a re-run replays instead of submitting twice
 		idempotencyKey,
-		itemIndex: read.itemIndex,
 		requiredScope: 'orders:submit',
 		secrets: [headers?.['cf-turnstile-response']],
 	});

@@ -3,10 +3,9 @@
  * with a server key and a key derived from the order and the action, so n8n's retries and re-runs
  * replay the first answer and never make a second one.
  */
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { planZeroconfDecision, type ZeroconfAction } from '../../../shared/orchestration/zeroconfPlan';
 import type { OrchestrationReader } from '../../itemReader';
-import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 /** public-notes: 400 invalid_state unless the order waits in awaiting_approval with a pending, unexpired offer of this partner. */
@@ -28,9 +27,8 @@ export function orderIdField(displayOptions: IDisplayOptions, verb: 'accepted' |
 }
 
 export async function answerOffer(
-	ctx: IExecuteFunctions,
 	read: OrchestrationReader,
-	{ access }: OperationEnv,
+	{ access, service }: OperationEnv,
 	action: ZeroconfAction,
 ): Promise<IDataObject> {
 	if (access.isClientKey) {
@@ -39,12 +37,11 @@ export async function answerOffer(
 	const orderId = read.textParameter('orderId');
 	const reason = action === 'decline' ? read.textParameter('reason') : undefined;
 	const plan = read.plan(() => planZeroconfDecision(action, { orderId, reason }));
-	const res = await orchestrationRequest<IDataObject>(ctx, access, {
+	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path: plan.path,
 		body: plan.request as IDataObject,
 		idempotencyKey: plan.idempotencyKey,
-		itemIndex: read.itemIndex,
 		hints: { invalid_state: INVALID_STATE_HINT },
 	});
 	const replayed = String(res.headers['x-idempotency-replayed'] ?? '').toLowerCase() === 'true';

@@ -1,9 +1,9 @@
 /** quote.create: POST /v1/orchestration/quote (orchestration-service.md §4.1). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
-import { ItemWithBinary } from '../../../n8n/items';
-import { ItemError } from '../../../n8n/errors';
-import { qrImage, type QrFormat } from '../../../shared/qrImage';
+import type { BinaryOutput } from '../../../n8n/binaryOutput';
+import type { ItemWithBinary } from '../../../n8n/items';
+import type { QrFormat } from '../../../shared/qrImage';
 import { requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import {
 	completeQuote,
@@ -22,6 +22,8 @@ import {
 	affiliatePickerOption,
 	amountField,
 	forVersions,
+	QUOTE_CONCURRENCY,
+	quoteOperationOptions,
 	quoteRouteFields,
 	recipientAddressField,
 	REFUND_ON_TOP_VERSIONS,
@@ -30,9 +32,9 @@ import {
 	refundChainOption,
 	showFor,
 } from '../../parameters';
-import { QUOTE_CONCURRENCY, quoteOperationOptions } from './concurrency';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, idempotencyKeyFor, orchestrationRequest, type RoutesCatalogue, type ServiceAccess } from '../../service';
+import type { ItemService } from '../../itemService';
+import type { RoutesCatalogue } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['create']);
@@ -78,6 +80,58 @@ const expiryOptions: INodeProperties[] = [
 	},
 ];
 
+/** Options of Quote > Create in every node version: app fees, the deposit's shape, the refund chain, ZeroConf. */
+const feeAndDepositOptions: INodeProperties[] = [
+	{
+		displayName: 'App Fees',
+		name: 'appFees',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description: 'Inline app fees (1 to 16 entries); server keys only. Not together with Affiliate IDs.',
+		options: [
+			{
+				displayName: 'Fee',
+				name: 'fee',
+				values: [
+					{ displayName: 'Recipient', name: 'recipient', type: 'string', default: '' },
+					{ displayName: 'Fee (Bps)', name: 'feeBps', type: 'number', default: 0 },
+					{ displayName: 'Affiliate ID', name: 'affiliateId', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Amountless Lightning Invoice',
+		name: 'amountlessInvoice',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to mint an amountless invoice (Exact In, Variable, to lightning:BTC only): the amount only prices an indicative size and the order runs on the amount actually paid. Sent as amountlessInvoice, a name the spec does not show (unconfirmed); if the service names it otherwise, pass that name in Additional Body Fields.',
+	},
+	{
+		displayName: 'Include Calldata',
+		name: 'includeCalldata',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return an unsigned deposit transfer (EVM native and ERC-20 sources only)',
+	},
+	refundChainOption,
+	{
+		displayName: 'ZeroConf Offer (Bitcoin Sources)',
+		name: 'zeroconfEnabled',
+		type: 'options',
+		options: [
+			{ name: 'Opt In', value: 'optIn', description: 'Send zeroconfEnabled: true' },
+			{ name: 'Opt Out', value: 'optOut', description: 'Send zeroconfEnabled: false' },
+			{ name: 'Service Default', value: 'default', description: 'Send nothing: the service decides' },
+		],
+		default: 'default',
+		description:
+			'Whether a Bitcoin L1 deposit may get a ZeroConf offer: the order then waits in awaiting_approval until Order > Accept or Decline ZeroConf Offer answers it. Sent as zeroconfEnabled, a name from third-party code only (unconfirmed); newer service docs make the offer per deposit without this flag. Other source chains ignore it.',
+	},
+];
+
 export const description: INodeProperties[] = [
 	...quoteRouteFields(show),
 	amountField(show, 'Source amount, or the destination amount with Exact Out. Stablecoin Exact Out amounts must be whole cents.'),
@@ -100,54 +154,7 @@ function createOptions(beforeVersion3: boolean): INodeProperties[] {
 		...shared,
 		...expiryOptions,
 		affiliateIdsOption('Registered affiliates (1 to 16), optionally with a fee override (server keys only). Not together with App Fees.'),
-		{
-			displayName: 'App Fees',
-			name: 'appFees',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			description: 'Inline app fees (1 to 16 entries); server keys only. Not together with Affiliate IDs.',
-			options: [
-				{
-					displayName: 'Fee',
-					name: 'fee',
-					values: [
-						{ displayName: 'Recipient', name: 'recipient', type: 'string', default: '' },
-						{ displayName: 'Fee (Bps)', name: 'feeBps', type: 'number', default: 0 },
-						{ displayName: 'Affiliate ID', name: 'affiliateId', type: 'string', default: '' },
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Amountless Lightning Invoice',
-			name: 'amountlessInvoice',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to mint an amountless invoice (Exact In, Variable, to lightning:BTC only): the amount only prices an indicative size and the order runs on the amount actually paid. Sent as amountlessInvoice, a name the spec does not show (unconfirmed); if the service names it otherwise, pass that name in Additional Body Fields.',
-		},
-		{
-			displayName: 'Include Calldata',
-			name: 'includeCalldata',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return an unsigned deposit transfer (EVM native and ERC-20 sources only)',
-		},
-		refundChainOption,
-		{
-			displayName: 'ZeroConf Offer (Bitcoin Sources)',
-			name: 'zeroconfEnabled',
-			type: 'options',
-			options: [
-				{ name: 'Opt In', value: 'optIn', description: 'Send zeroconfEnabled: true' },
-				{ name: 'Opt Out', value: 'optOut', description: 'Send zeroconfEnabled: false' },
-				{ name: 'Service Default', value: 'default', description: 'Send nothing: the service decides' },
-			],
-			default: 'default',
-			description:
-				'Whether a Bitcoin L1 deposit may get a ZeroConf offer: the order then waits in awaiting_approval until Order > Accept or Decline ZeroConf Offer answers it. Sent as zeroconfEnabled, a name from third-party code only (unconfirmed); newer service docs make the offer per deposit without this flag. Other source chains ignore it.',
-		},
+		...feeAndDepositOptions,
 	];
 }
 
@@ -217,7 +224,7 @@ function readMarginSeconds(read: OrchestrationReader): number {
 }
 
 interface Sending {
-	access: ServiceAccess;
+	service: ItemService;
 	planned: PlannedQuote;
 	catalogue?: RoutesCatalogue;
 	key: string;
@@ -230,16 +237,15 @@ interface Sending {
  * one inside the margin) fails the item with the next step, or is replaced under a derived key.
  */
 async function payableQuote(ctx: IExecuteFunctions, read: OrchestrationReader, sending: Sending): Promise<IDataObject> {
-	const { access, planned, catalogue, marginSeconds, requote } = sending;
+	const { service, planned, catalogue, marginSeconds, requote } = sending;
 	let key = sending.key;
 	let requotedFrom: unknown;
 	for (let requotes = 0; ; requotes++) {
-		const res = await orchestrationRequest<IDataObject>(ctx, access, {
+		const res = await service.request<IDataObject>({
 			method: 'POST',
 			path: '/v1/orchestration/quote',
 			body: planned.request as IDataObject,
 			idempotencyKey: key,
-			itemIndex: read.itemIndex,
 			requiredScope: 'orders:quote',
 		});
 		const replayed = isReplayed(res.headers);
@@ -249,11 +255,7 @@ async function payableQuote(ctx: IExecuteFunctions, read: OrchestrationReader, s
 			return { ...out, replayed, ...(requotedFrom !== undefined ? { requotedFrom } : {}) };
 		}
 		if (!(requote && problem.requotable && requotes < MAX_REQUOTES)) {
-			throw new ItemError(ctx.getNode(), `${problem.message} (item ${read.itemIndex})`, {
-				itemIndex: read.itemIndex,
-				description: problem.nextStep,
-				errorCode: 'quote_expired',
-			});
+			throw read.failure(problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });
 		}
 		requotedFrom = res.body.quoteId;
 		key = requoteIdempotencyKey(key, ctx.getExecutionId());
@@ -261,23 +263,20 @@ async function payableQuote(ctx: IExecuteFunctions, read: OrchestrationReader, s
 }
 
 /** The QR code of the quote's payment URI as the item's binary field `qrCode`; the quote alone when it has no URI. */
-async function withQrCode(ctx: IExecuteFunctions, quote: IDataObject, format: QrFormat): Promise<IDataObject | ItemWithBinary> {
+async function withQrCode(output: BinaryOutput, quote: IDataObject, format: QrFormat): Promise<IDataObject | ItemWithBinary> {
 	if (typeof quote.paymentUri !== 'string') return quote;
-	const image = qrImage(quote.paymentUri, format);
-	const fileName = `quote-${String(quote.quoteId ?? 'deposit')}.${image.extension}`;
-	const binary = await ctx.helpers.prepareBinaryData(Buffer.from(image.data), fileName, image.mimeType);
-	return new ItemWithBinary(quote, { qrCode: binary });
+	return await output.withQrCode(quote, { text: quote.paymentUri, format, field: 'qrCode', baseName: `quote-${String(quote.quoteId ?? 'deposit')}` });
 }
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject | ItemWithBinary> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service, output }: OperationEnv): Promise<IDataObject | ItemWithBinary> {
 	const plan = read.plan(() => planQuote(readQuoteInput(read, access.isClientKey)));
 	const marginSeconds = readMarginSeconds(read);
 	const requote = read.options.requoteWhenExpired === true;
 	const qrFormat = read.options.qrCode === 'png' || read.options.qrCode === 'svg' ? read.options.qrCode : undefined;
-	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const catalogue = await service.catalogue(plan.routes === 'required');
 	const planned = read.plan(() => completeQuote(plan, catalogue));
-	const key = idempotencyKeyFor(read, { operation: 'quote.create', body: planned.request, explicitKey: plan.idempotencyKey });
-	const quote = await payableQuote(this, read, { access, planned, catalogue, key, marginSeconds, requote });
-	return qrFormat === undefined ? quote : await withQrCode(this, quote, qrFormat);
+	const key = service.idempotencyKey({ operation: 'quote.create', body: planned.request, explicitKey: plan.idempotencyKey });
+	const quote = await payableQuote(this, read, { service, planned, catalogue, key, marginSeconds, requote });
+	return qrFormat === undefined ? quote : await withQrCode(output, quote, qrFormat);
 }

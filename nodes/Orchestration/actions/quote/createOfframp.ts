@@ -16,14 +16,14 @@ import { OfframpDraftSchema } from '../../../shared/orchestration/schemas';
 import {
 	amountField,
 	amountFormatField,
+	QUOTE_CONCURRENCY,
+	quoteOperationOptions,
 	recipientAddressField,
 	showFor,
 	sourceAssetField,
 	sourceChainField,
 } from '../../parameters';
-import { QUOTE_CONCURRENCY, quoteOperationOptions } from './concurrency';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['createOfframp']);
@@ -57,20 +57,19 @@ function readOfframpInput(read: OrchestrationReader, isClientKey: boolean): Quot
 	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey(), isClientKey };
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planQuote(readOfframpInput(read, access.isClientKey), OfframpDraftSchema));
-	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const catalogue = await service.catalogue(plan.routes === 'required');
 	const { sourceChain, sourceAsset } = plan.draft as Record<string, string>;
 	const source = catalogue?.find(sourceChain, sourceAsset);
 	const destination = catalogue?.byRoutingKey(OFFRAMP_DESTINATION);
 	const amount = read.plan(() => smallestUnitAmount(plan.amount, source, `${sourceChain}:${sourceAsset}`));
 	const body = requestWithAmount(plan.draft, amount, 'sourceAsset') as IDataObject;
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path: '/v1/orchestration/offramp',
 		body,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'quote.createOfframp', body, explicitKey: plan.idempotencyKey }),
-		itemIndex: read.itemIndex,
+		idempotencyKey: service.idempotencyKey({ operation: 'quote.createOfframp', body, explicitKey: plan.idempotencyKey }),
 		requiredScope: 'orders:quote',
 	});
 	return quoteOutput(res.body, { catalogue, source, destination });

@@ -7,13 +7,13 @@ import {
 	additionalFieldsOption,
 	affiliateIdOption,
 	amountField,
+	QUOTE_CONCURRENCY,
+	quoteConcurrencyOption,
 	quoteRouteFields,
 	showFor,
 	slippageBpsOption,
 } from '../../parameters';
-import { QUOTE_CONCURRENCY, quoteConcurrencyOption } from './concurrency';
 import type { OrchestrationReader } from '../../itemReader';
-import { catalogueFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['estimate']);
@@ -52,15 +52,14 @@ function readEstimateInput(read: OrchestrationReader): QuoteInput {
 	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: undefined, isClientKey: false };
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planQuote(readEstimateInput(read), EstimateDraftSchema));
-	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const catalogue = await service.catalogue(plan.routes === 'required');
 	const { request, source, destination } = read.plan(() => completeQuote(plan, catalogue));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'GET',
 		path: '/v1/orchestration/estimate',
 		qs: request as IDataObject,
-		itemIndex: read.itemIndex,
 	});
 	return formatQuoteAmounts(res.body, { catalogue, source, destination });
 }

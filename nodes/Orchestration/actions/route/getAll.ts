@@ -8,7 +8,7 @@ import { isTokenizedEquity } from '../../../shared/orchestration/enums';
 import type { RouteAsset } from '../../../shared/orchestration/responseSchemas';
 import { filtersCollection, limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { getRoutesCatalogue, type RouteList, type RoutesCatalogue } from '../../service';
+import type { RouteList, RoutesCatalogue } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('route', ['getAll']);
@@ -111,8 +111,8 @@ export function routeFilterFrom(filters: IDataObject): RouteFilter {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
 	const filters = read.parameter<IDataObject>('filters', {});
-	const catalogue = await getRoutesCatalogue(this, access, read.itemIndex);
+	const catalogue = await service.catalogue(true);
 	return read.limited(filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[]);
 }

@@ -4,7 +4,6 @@ import { normalizeAssetInput } from '../../../shared/orchestration/enums';
 import { withoutBlanks } from '../../../shared/orchestration/quotePlan';
 import { filtersCollection, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('route', ['getLimits']);
@@ -28,7 +27,7 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const filters = read.parameter<IDataObject>('filters', {});
 	// filters reach the query string: text only, never "[object Object]"
 	const filter = (name: string) => read.optionText(name, filters, `filters.${name}`);
@@ -42,11 +41,10 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		destinationChain: filter('destinationChain'),
 		destinationAsset: asset('destinationAsset'),
 	}) as IDataObject;
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'GET',
 		path: '/v1/orchestration/limits',
 		qs,
-		itemIndex: read.itemIndex,
 	});
 	return res.body;
 }

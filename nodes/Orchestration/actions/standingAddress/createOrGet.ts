@@ -8,7 +8,6 @@ import { optionsCollection } from '../../../n8n/descriptions';
 import { planStandingInstruction, type StandingInput } from '../../../shared/orchestration/partnerPlan';
 import { affiliateIdsOption, concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('standingAddress', ['createOrGet']);
@@ -110,15 +109,14 @@ function readStandingInput(read: OrchestrationReader): StandingInput {
 }
 
 /** Read, plan, send (PUT with a key derived from the item, so Retry On Fail replays), pass the answer through. */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const input = readStandingInput(read);
 	const { path, body } = read.plan(() => planStandingInstruction(input));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'PUT',
 		path,
 		body: body as IDataObject,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'standingAddress.createOrGet', body: { reference: input.reference, ...body } }),
-		itemIndex: read.itemIndex,
+		idempotencyKey: service.idempotencyKey({ operation: 'standingAddress.createOrGet', body: { reference: input.reference, ...body } }),
 		hints: { instruction_conflict: INSTRUCTION_CONFLICT_HINT },
 	});
 	return { reference: input.reference, ...res.body };

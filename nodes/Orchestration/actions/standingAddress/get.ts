@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { STANDING_PATH, referenceSegment } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 import { referenceField } from './createOrGet';
 
@@ -11,13 +10,12 @@ const show = showFor('standingAddress', ['get']);
 
 export const description: INodeProperties[] = [referenceField(show)];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const reference = read.textParameter('reference');
 	const segment = read.plan(() => referenceSegment(reference));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'GET',
 		path: `${STANDING_PATH}/${segment}`,
-		itemIndex: read.itemIndex,
 	});
 	return { reference, ...res.body };
 }

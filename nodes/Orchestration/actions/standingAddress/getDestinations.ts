@@ -3,18 +3,16 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { STANDING_PATH } from '../../../shared/orchestration/partnerPlan';
 import { limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('standingAddress', ['getDestinations']);
 
 export const description: INodeProperties[] = [returnAllField(show), limitField(show)];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject[]> {
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
+	const res = await service.request<IDataObject>({
 		method: 'GET',
 		path: `${STANDING_PATH}/destinations`,
-		itemIndex: read.itemIndex,
 	});
 	return read.listOf(res.body, 'destinations');
 }

@@ -10,7 +10,6 @@ import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotenc
 import { WebhookCreateRequestSchema } from '../../../shared/orchestration/schemas';
 import { concurrencyOption, idempotencyKeyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('webhook', ['create']);
@@ -49,16 +48,15 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const body: IDataObject = { url: read.textParameter('url') };
 	read.plan(() => parseRequest(WebhookCreateRequestSchema, body));
 	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path: '/v1/webhooks',
 		body,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'webhook.create', body, explicitKey }),
-		itemIndex: read.itemIndex,
+		idempotencyKey: service.idempotencyKey({ operation: 'webhook.create', body, explicitKey }),
 	});
 	const { secret, ...rest } = res.body;
 	if (read.options.outputSecret === true) return res.body;

@@ -7,7 +7,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { webhookPath } from '../../../shared/orchestration/webhookPaths';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor, orchestrationRequest } from '../../service';
 import type { OperationEnv } from '../types';
 
 const show = showFor('webhook', ['delete']);
@@ -32,15 +31,14 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const webhookId = read.textParameter('webhookId');
 	const recovery = read.parameter('recovery', false) === true;
 	const path = read.checkedField('webhookId', () => webhookPath(webhookId, recovery ? 'recovery' : 'orders'));
-	const res = await orchestrationRequest<IDataObject>(this, access, {
+	const res = await service.request<IDataObject>({
 		method: 'DELETE',
 		path,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'webhook.delete', body: { webhookId, recovery } }),
-		itemIndex: read.itemIndex,
+		idempotencyKey: service.idempotencyKey({ operation: 'webhook.delete', body: { webhookId, recovery } }),
 	});
 	return { webhookId, recovery, ...res.body };
 }

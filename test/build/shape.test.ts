@@ -1,0 +1,72 @@
+/**
+ * Issue 24's shape, kept: an operation's bundle is its own file, its descriptions and the protocol
+ * core. Operations reach the service and n8n's helpers only through the ports their router builds
+ * and passes in (nodes/<Node>/actions/types.ts), imported as types, so no operation bundles the
+ * HTTP door, the clients or the per-item loop. The counts are esbuild's metafile of an entry per
+ * operation, as scripts/measure-shape.ts prints them.
+ */
+import { build } from 'esbuild';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { resources as orchestrationResources } from '../../nodes/Orchestration/actions/router';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** Files under nodes/ and credentials/ that the bundle of `file` pulls in (n8n external; type-only imports erased). */
+async function bundledFiles(file: string): Promise<string[]> {
+	const result = await build({
+		stdin: { contents: `export * from './${file}';`, resolveDir: ROOT, loader: 'ts' },
+		bundle: true,
+		write: false,
+		metafile: true,
+		platform: 'node',
+		format: 'cjs',
+		logLevel: 'silent',
+		external: ['n8n-workflow', 'n8n-core'],
+	});
+	return Object.keys(result.metafile.inputs).filter((input) => /^(nodes|credentials)\//.test(input));
+}
+
+/** Every operation file: actions/<resource>/<operation>.ts exporting its execute. */
+function operationFiles(node: string): string[] {
+	const dir = join(ROOT, 'nodes', node, 'actions');
+	return readdirSync(dir, { withFileTypes: true, recursive: true })
+		.filter((e) => e.isFile() && e.name.endsWith('.ts'))
+		.map((e) => relative(ROOT, join(e.parentPath, e.name)))
+		.filter((file) => /^export (?:async )?function execute\b/m.test(readFileSync(join(ROOT, file), 'utf8')))
+		.sort();
+}
+
+/** What the routers wire in: an operation that bundles one of these bypasses its ports. */
+const PORT_IMPLEMENTATIONS = [
+	'nodes/n8n/transport.ts',
+	'nodes/n8n/items.ts',
+	'nodes/n8n/pacing.ts',
+	'nodes/n8n/binaryOutput.ts',
+	'nodes/Orchestration/client.ts',
+	'nodes/Orchestration/service.ts',
+	'nodes/Orchestration/itemService.ts',
+	'nodes/Orchestration/paging.ts',
+	'nodes/Orchestration/orderWait.ts',
+];
+
+describe('one concept a file, ports for the glue (issue 24)', () => {
+	jest.setTimeout(60_000);
+
+	it('Quote > Create bundles at most 12 files', async () => {
+		const files = await bundledFiles('nodes/Orchestration/actions/quote/create.ts');
+		expect(files.length).toBeLessThanOrEqual(12);
+		// The core's quote plan is in it: the count is of real code, not of an empty entry.
+		expect(files).toContain('nodes/shared/orchestration/quotePlan.ts');
+	});
+
+	it('no Orchestration operation bundles the transport, the client or the per-item loop', async () => {
+		const operations = operationFiles('Orchestration');
+		// One file per operation the router dispatches to.
+		expect(operations.length).toBe(Object.values(orchestrationResources).flatMap((ops) => Object.keys(ops)).length);
+		for (const file of operations) {
+			const bypassing = (await bundledFiles(file)).filter((f) => PORT_IMPLEMENTATIONS.includes(f));
+			expect({ file, bypassing }).toEqual({ file, bypassing: [] });
+		}
+	});
+});
