@@ -9,6 +9,7 @@ import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { resources as orchestrationResources } from '../../nodes/Orchestration/actions/router';
+import { resources as gatewayResources } from '../../nodes/ExecutionGateway/actions/router';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -66,6 +67,38 @@ describe('one concept a file, ports for the glue (issue 24)', () => {
 		expect(operations.length).toBe(Object.values(orchestrationResources).flatMap((ops) => Object.keys(ops)).length);
 		for (const file of operations) {
 			const bypassing = (await bundledFiles(file)).filter((f) => PORT_IMPLEMENTATIONS.includes(f));
+			expect({ file, bypassing }).toEqual({ file, bypassing: [] });
+		}
+	});
+});
+
+/** The Execution Gateway's port implementations (itemGateway.ts binds them to the item): no operation bundles them. */
+const GATEWAY_PORT_IMPLEMENTATIONS = [
+	'nodes/n8n/transport.ts',
+	'nodes/n8n/items.ts',
+	'nodes/n8n/wait.ts',
+	'nodes/ExecutionGateway/gateway.ts',
+	'nodes/ExecutionGateway/intentIdentity.ts',
+	'nodes/ExecutionGateway/intentSubmit.ts',
+	'nodes/ExecutionGateway/intentWait.ts',
+	'nodes/ExecutionGateway/itemGateway.ts',
+];
+
+describe('Execution Gateway: one concept a file, ports for the glue (issue 24)', () => {
+	jest.setTimeout(60_000);
+
+	it('Intent > Execute bundles at most 12 files', async () => {
+		const files = await bundledFiles('nodes/ExecutionGateway/actions/intent/execute.ts');
+		expect(files.length).toBeLessThanOrEqual(12);
+		// The core's intent plan is in it: the count is of real code, not of an empty entry.
+		expect(files).toContain('nodes/shared/gateway/intentPlan.ts');
+	});
+
+	it('no gateway operation bundles the gateway client, the identity, the submission, the wait or the per-item loop', async () => {
+		const operations = operationFiles('ExecutionGateway');
+		expect(operations.length).toBe(Object.values(gatewayResources).flatMap((ops) => Object.keys(ops)).length);
+		for (const file of operations) {
+			const bypassing = (await bundledFiles(file)).filter((f) => GATEWAY_PORT_IMPLEMENTATIONS.includes(f));
 			expect({ file, bypassing }).toEqual({ file, bypassing: [] });
 		}
 	});
