@@ -31,7 +31,6 @@ type BoundPorts = { [K in keyof typeof PER_ITEM]: Bound<(typeof PER_ITEM)[K]> } 
 
 export function itemGatewayOf(read: ItemReader): ItemGateway {
 	const gateway: Record<string, unknown> = { expiryFor };
-	for (const [name, fn] of Object.entries(PER_ITEM))
-		gateway[name] = (...args: never[]) => (fn as (read: ItemReader, ...args: never[]) => unknown)(read, ...args);
+	for (const [name, fn] of Object.entries(PER_ITEM)) gateway[name] = (fn as (read: ItemReader) => unknown).bind(undefined, read);
 	return gateway as BoundPorts satisfies ItemGateway;
 }
