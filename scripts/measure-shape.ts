@@ -7,8 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { build } from 'esbuild';
 import ts from 'typescript';
+import { bundledShippedFiles, isOperationSource } from './lib/operationBundle';
 
 const ROOT = join(__dirname, '..');
 const SHIPPED_DIRS = ['nodes', 'credentials'];
@@ -33,23 +33,9 @@ function operationFiles(): Array<{ name: string; file: string }> {
 	const pattern = /^nodes\/(\w+)\/actions\/(\w+)\/(\w+?)(?:\.operation)?\.ts$/;
 	return shippedFiles.flatMap((file) => {
 		const match = pattern.exec(file);
-		if (!match || !/^export (?:async )?function execute\b/m.test(readFileSync(join(ROOT, file), 'utf8'))) return [];
+		if (!match || !isOperationSource(readFileSync(join(ROOT, file), 'utf8'))) return [];
 		return [{ name: `${match[1]} ${match[2]}.${match[3]}`, file }];
 	});
-}
-
-async function bundledShippedFiles(file: string): Promise<string[]> {
-	const result = await build({
-		stdin: { contents: `export * from './${file}';`, resolveDir: ROOT, loader: 'ts' },
-		bundle: true,
-		write: false,
-		metafile: true,
-		platform: 'node',
-		format: 'cjs',
-		logLevel: 'silent',
-		external: ['n8n-workflow', 'n8n-core'],
-	});
-	return Object.keys(result.metafile.inputs).filter((input) => SHIPPED_DIRS.some((dir) => input.startsWith(`${dir}/`)));
 }
 
 function shippedLines(): number {

@@ -5,28 +5,13 @@
  * HTTP door, the clients or the per-item loop. The counts are esbuild's metafile of an entry per
  * operation, as scripts/measure-shape.ts prints them.
  */
-import { build } from 'esbuild';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { bundledShippedFiles, isOperationSource } from '../../scripts/lib/operationBundle';
 import { resources as orchestrationResources } from '../../nodes/Orchestration/actions/router';
 import { resources as gatewayResources } from '../../nodes/ExecutionGateway/actions/router';
 
 const ROOT = join(__dirname, '..', '..');
-
-/** Files under nodes/ and credentials/ that the bundle of `file` pulls in (n8n external; type-only imports erased). */
-async function bundledFiles(file: string): Promise<string[]> {
-	const result = await build({
-		stdin: { contents: `export * from './${file}';`, resolveDir: ROOT, loader: 'ts' },
-		bundle: true,
-		write: false,
-		metafile: true,
-		platform: 'node',
-		format: 'cjs',
-		logLevel: 'silent',
-		external: ['n8n-workflow', 'n8n-core'],
-	});
-	return Object.keys(result.metafile.inputs).filter((input) => /^(nodes|credentials)\//.test(input));
-}
 
 /** Every operation file: actions/<resource>/<operation>.ts exporting its execute. */
 function operationFiles(node: string): string[] {
@@ -34,7 +19,7 @@ function operationFiles(node: string): string[] {
 	return readdirSync(dir, { withFileTypes: true, recursive: true })
 		.filter((e) => e.isFile() && e.name.endsWith('.ts'))
 		.map((e) => relative(ROOT, join(e.parentPath, e.name)))
-		.filter((file) => /^export (?:async )?function execute\b/m.test(readFileSync(join(ROOT, file), 'utf8')))
+		.filter((file) => isOperationSource(readFileSync(join(ROOT, file), 'utf8')))
 		.sort();
 }
 
@@ -55,7 +40,7 @@ describe('one concept a file, ports for the glue (issue 24)', () => {
 	jest.setTimeout(60_000);
 
 	it('Quote > Create bundles at most 12 files', async () => {
-		const files = await bundledFiles('nodes/Orchestration/actions/quote/create.ts');
+		const files = await bundledShippedFiles('nodes/Orchestration/actions/quote/create.ts');
 		expect(files.length).toBeLessThanOrEqual(12);
 		// The core's quote plan is in it: the count is of real code, not of an empty entry.
 		expect(files).toContain('nodes/shared/orchestration/quotePlan.ts');
@@ -66,7 +51,7 @@ describe('one concept a file, ports for the glue (issue 24)', () => {
 		// One file per operation the router dispatches to.
 		expect(operations.length).toBe(Object.values(orchestrationResources).flatMap((ops) => Object.keys(ops)).length);
 		for (const file of operations) {
-			const bypassing = (await bundledFiles(file)).filter((f) => PORT_IMPLEMENTATIONS.includes(f));
+			const bypassing = (await bundledShippedFiles(file)).filter((f) => PORT_IMPLEMENTATIONS.includes(f));
 			expect({ file, bypassing }).toEqual({ file, bypassing: [] });
 		}
 	});
@@ -88,7 +73,7 @@ describe('Execution Gateway operations (issue 24)', () => {
 	it('bundle their descriptions and the core only: Intent > Execute at most 12 files, no operation a port implementation', async () => {
 		const operations = operationFiles('ExecutionGateway');
 		expect(operations.length).toBe(Object.values(gatewayResources).flatMap((ops) => Object.keys(ops)).length);
-		const bundles = new Map(await Promise.all(operations.map(async (file) => [file, await bundledFiles(file)] as const)));
+		const bundles = new Map(await Promise.all(operations.map(async (file) => [file, await bundledShippedFiles(file)] as const)));
 		const execute = bundles.get('nodes/ExecutionGateway/actions/intent/execute.ts') ?? [];
 		// The core's intent plan is in it: the count is of real code, not of an empty entry.
 		expect(execute).toContain('nodes/shared/gateway/intentPlan.ts');
