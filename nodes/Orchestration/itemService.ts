@@ -22,7 +22,7 @@ import {
 export class ItemService {
 	constructor(
 		private readonly read: OrchestrationReader,
-		readonly access: ServiceAccess,
+		private readonly access: ServiceAccess,
 	) {}
 
 	/** One request of this item (orchestration-service.md §4), through the shared transport. */

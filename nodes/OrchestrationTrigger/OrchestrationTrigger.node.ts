@@ -64,11 +64,11 @@ function logDecision(ctx: IWebhookFunctions, decision: Exclude<DeliveryDecision,
  * Deduplicate is off, or on the test URL) the event (runCheck.ts). The test URL is only guarded
  * against a copy of a signed request a production run already had.
  */
-function runStartedCheck(ctx: IWebhookFunctions, options: TriggerOptions, nowMs: number): (keys: { replayKey: string; duplicateKey: string }) => boolean {
+function runStartedCheck(ctx: IWebhookFunctions, options: TriggerOptions, nowMs: number, toleranceSeconds: number): (keys: { replayKey: string; duplicateKey: string }) => boolean {
 	const deduplicate = options.deduplicate !== false && ctx.getMode() !== 'manual';
 	const events = runCheckNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'event');
 	const requests = runCheckNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'request');
-	const horizonMs = hoursOf(options.deduplicationHours) * 3_600_000 + toleranceOf(options.toleranceSeconds) * 1000;
+	const horizonMs = hoursOf(options.deduplicationHours) * 3_600_000 + toleranceSeconds * 1000;
 	return (keys) => runStartedFor(requests, keys.replayKey, nowMs, horizonMs) || (deduplicate && runStartedFor(events, keys.duplicateKey, nowMs, horizonMs));
 }
 
@@ -164,7 +164,7 @@ export class OrchestrationTrigger implements INodeType {
 			toleranceSeconds,
 			nowMs,
 			events: eventsOf(this),
-			runStarted: runStartedCheck(this, options, nowMs),
+			runStarted: runStartedCheck(this, options, nowMs, toleranceSeconds),
 		});
 
 		if (decision.outcome === 'accepted') {

@@ -19,7 +19,6 @@ import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/
 import { concurrencyOption, forVersions, showFor, sourceChainField } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import type { ItemService } from '../../itemService';
-import type { ServiceAccess } from '../../service';
 import type { OperationEnv } from '../types';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitParameters, waitSettingsOf, type WaitSettings } from '../../../n8n/waitParameters';
 import type { OrderWaitResult } from '../../orderWait';
@@ -142,10 +141,9 @@ export function statusOutput(state: NormalizedStatus): IDataObject {
 	};
 }
 
-/** One item's status lookup: its reader, the credential, the query and the read token. */
+/** One item's status lookup: its reader, its way to the service, the query and the read token. */
 interface Lookup {
 	read: OrchestrationReader;
-	access: ServiceAccess;
 	service: ItemService;
 	qs: IDataObject;
 	readToken: string | undefined;
@@ -232,7 +230,7 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
 	const qs: IDataObject = { [lookupBy]: identifier };
 	if (lookupBy === 'txHash') qs.sourceChain = requiredText(read, 'sourceChain');
-	const lookup: Lookup = { read, access, service, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
+	const lookup: Lookup = { read, service, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
 	const settings = waitSettingsOf(read);
 	const wait = settings.waitUntilFinal;
 

@@ -236,7 +236,7 @@ interface Sending {
  * Sends the quote and returns it only while payable: a replayed answer is marked, an expired one (or
  * one inside the margin) fails the item with the next step, or is replaced under a derived key.
  */
-async function payableQuote(ctx: IExecuteFunctions, read: OrchestrationReader, sending: Sending): Promise<IDataObject> {
+async function payableQuote(read: OrchestrationReader, sending: Sending): Promise<IDataObject> {
 	const { service, planned, catalogue, marginSeconds, requote } = sending;
 	let key = sending.key;
 	let requotedFrom: unknown;
@@ -258,7 +258,7 @@ async function payableQuote(ctx: IExecuteFunctions, read: OrchestrationReader, s
 			throw read.failure(problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });
 		}
 		requotedFrom = res.body.quoteId;
-		key = requoteIdempotencyKey(key, ctx.getExecutionId());
+		key = requoteIdempotencyKey(key, read.ctx.getExecutionId());
 	}
 }
 
@@ -277,6 +277,6 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 	const catalogue = await service.catalogue(plan.routes === 'required');
 	const planned = read.plan(() => completeQuote(plan, catalogue));
 	const key = service.idempotencyKey({ operation: 'quote.create', body: planned.request, explicitKey: plan.idempotencyKey });
-	const quote = await payableQuote(this, read, { service, planned, catalogue, key, marginSeconds, requote });
+	const quote = await payableQuote(read, { service, planned, catalogue, key, marginSeconds, requote });
 	return qrFormat === undefined ? quote : await withQrCode(output, quote, qrFormat);
 }
