@@ -69,11 +69,18 @@ export interface RoutingKey {
 }
 
 /**
+ * Longest routing key accepted (the spec sets none; a chain name, a colon and a token address or
+ * registry id fit in a fifth of it). Checked before any scan, so a huge input costs nothing.
+ */
+export const ROUTING_KEY_MAX_LENGTH = 256;
+
+/**
  * Parses a registry routing key `<chain>:<asset>` (spec 2.1). The chain must be known; the asset part
- * is registry-defined, so any non-empty text without whitespace or a further colon is accepted.
+ * is registry-defined, so any non-empty text without whitespace or a further colon is accepted, up
+ * to ROUTING_KEY_MAX_LENGTH characters in all.
  */
 export function parseRoutingKey(s: unknown): RoutingKey | null {
-	if (typeof s !== 'string') return null;
+	if (typeof s !== 'string' || s.length > ROUTING_KEY_MAX_LENGTH) return null;
 	const colon = s.indexOf(':');
 	if (colon <= 0 || colon === s.length - 1) return null;
 	const chain = s.slice(0, colon);

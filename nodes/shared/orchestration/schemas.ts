@@ -8,6 +8,7 @@ import {
 	DELIVERY_MODES,
 	PRICE_LOCK_MODES,
 	isValidAssetInput,
+	ROUTING_KEY_MAX_LENGTH,
 	normalizeAssetInput,
 } from './enums';
 import { isDigits, MAX_AMOUNT_LENGTH } from './amounts';
@@ -39,7 +40,7 @@ export const ChainSchema = z.enum(CHAINS);
 /** spec 2.1: a symbol, a routing key `<chain>:<asset>` with a known chain, or the legacy alias TON. */
 export const AssetInputSchema = z
 	.string()
-	.refine(isValidAssetInput, 'must be an asset symbol (e.g. USDC), a routing key <chain>:<asset> with a known chain, or TON');
+	.refine(isValidAssetInput, `must be an asset symbol (e.g. USDC), a routing key <chain>:<asset> with a known chain (at most ${ROUTING_KEY_MAX_LENGTH} characters), or TON`);
 /** The same, with TON rewritten to ton:GRAM (spec 2.1). */
 export const NormalizedAssetInputSchema = AssetInputSchema.transform(normalizeAssetInput);
 export const AmountModeSchema = z.enum(AMOUNT_MODES);

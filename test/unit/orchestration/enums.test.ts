@@ -19,6 +19,7 @@ import {
 	orderEventFor,
 	ORIGIN_MODES,
 	parseRoutingKey,
+	ROUTING_KEY_MAX_LENGTH,
 	PRICE_LOCK_MODES,
 	PUBLIC_STATUSES,
 	STABLECOIN_SYMBOLS,
@@ -91,6 +92,14 @@ describe('routing keys and the TON alias', () => {
 			expect(isValidAssetInput(ok)).toBe(true);
 		}
 		for (const bad of ['usdc', 'nowhere:USDC', '', 'USDC ', 'base:', 42]) expect(isValidAssetInput(bad)).toBe(false);
+	});
+
+	test('a routing key is at most ROUTING_KEY_MAX_LENGTH characters, checked before its pattern', () => {
+		const longest = `base:${'a'.repeat(ROUTING_KEY_MAX_LENGTH - 5)}`;
+		expect(longest).toHaveLength(256);
+		expect(isValidAssetInput(longest)).toBe(true);
+		expect(isValidAssetInput(`${longest}a`)).toBe(false);
+		expect(parseRoutingKey(`${longest}a`)).toBeNull();
 	});
 });
 
