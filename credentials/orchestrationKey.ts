@@ -15,7 +15,6 @@ export const baseUrlProperty: INodeProperties = {
 		'Address of the orchestration service, without a path. A trailing slash is fine. Must be https:// (http:// only for localhost, 127.0.0.0/8 or ::1, e.g. the sandbox). The key is sent only to requests under this URL: an HTTP Request node using this credential for another address fails.',
 };
 
-/** The credential test's base URL, without trailing slashes. */
 /** The partner key (§5), masked; its prefix is the placeholder. */
 export function apiKeyProperty(prefix: string, description: string): INodeProperties {
 	return {
@@ -30,6 +29,7 @@ export function apiKeyProperty(prefix: string, description: string): INodeProper
 	};
 }
 
+/** The credential test's base URL, without trailing slashes. */
 export const TEST_BASE_URL = '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}';
 
 /** Where a request may go: `scheme://host[:port]` only, never its path or query (they may carry data). */
