@@ -161,3 +161,205 @@ export function nextPage(wanted: number | undefined, pageMax: number, received: 
 	const limit = wanted === undefined ? pageMax : Math.min(pageMax, wanted - received);
 	return { limit, offset: received };
 }
+
+// ---------------------------------------------------------------- listings that answer nextOffset
+
+/** At most this many items in one listing read (Return All included): a service that never ends its pages cannot fill the memory. */
+export const LISTING_MAX_ITEMS = 100_000;
+
+/** Where a listing stands after one page: what was asked, how many items came in all, and what the page said. */
+export interface PageProgress {
+	/** Items wanted in all; undefined for every item (Return All). */
+	wanted: number | undefined;
+	pageMax: number;
+	/** The page just read. */
+	page: PageRequest;
+	/** Items received so far, this page included. */
+	received: number;
+	/** Items on the page just read. */
+	pageLength: number;
+	/** The page's `nextOffset` as received: a whole number, null on the last page, undefined when the answer has none (older answers). */
+	nextOffset: unknown;
+}
+
+/** `nextOffset` as a whole number, null (the last page) or undefined (not in the answer); anything else is a broken answer. */
+function offsetOf(value: unknown): number | null | undefined {
+	if (value === undefined || value === null) return value;
+	const n = typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
+	if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n;
+	return fail('nextOffset', `is ${typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : typeof value}, not a whole number or null`, 'invalid_next_offset');
+}
+
+/**
+ * The next page of a listing (public-notes: every list pages with `limit` + `offset` and answers
+ * `nextOffset`, null on the last page), or undefined when done. Without `nextOffset` a short page
+ * ends the list. A `nextOffset` that does not move forward is refused (it would read the same page
+ * forever), an empty page ends the list, and LISTING_MAX_ITEMS bounds what one read collects.
+ */
+export function nextPageAfter(p: PageProgress): PageRequest | undefined {
+	if (p.wanted !== undefined && p.received >= p.wanted) return undefined;
+	const next = offsetOf(p.nextOffset);
+	if (next === null || p.pageLength === 0) return undefined;
+	if (next === undefined && p.pageLength < p.page.limit) return undefined;
+	if (next !== undefined && next <= p.page.offset) {
+		fail('nextOffset', `is ${next} after the page at offset ${p.page.offset}; it must move forward`, 'invalid_next_offset');
+	}
+	if (p.received >= LISTING_MAX_ITEMS) {
+		fail('returnAll', `the listing has more than ${LISTING_MAX_ITEMS.toLocaleString('en-US')} items; turn off "Return All" and set a "Limit"`, 'too_many');
+	}
+	const limit = p.wanted === undefined ? p.pageMax : Math.min(p.pageMax, p.wanted - p.received);
+	return { limit, offset: next ?? p.page.offset + p.pageLength };
+}
+
+// ---------------------------------------------------------------- standing addresses: deposits, pause and resume
+
+/**
+ * Deposits of a reference, newest first: `GET /v1/standing-deposit-addresses/{ref}/deposits` with
+ * `limit`/`offset` (public-notes: the path is from public client code, the fields from the docs).
+ * The largest page the service allows is not shown: 100 is the package's guess ("Page Size" changes it).
+ */
+export const DEPOSITS_PAGE_MAX = 100;
+
+/** The path of one reference's instruction, or of its deposits. */
+export function standingPath(reference: string, tail: '' | '/deposits' = ''): string {
+	return `${STANDING_PATH}/${referenceSegment(reference)}${tail}`;
+}
+
+/**
+ * Pause or resume conversion: `PATCH` with `{enabled}` (public-notes). The path is the one public
+ * client code uses, unconfirmed by the docs: `{ref}` stands for the encoded reference, and a user
+ * can send another path with the same body.
+ */
+export const STANDING_ENABLED_PATH = `${STANDING_PATH}/{ref}/enabled`;
+const REQUEST_PATH_MAX_LENGTH = 512;
+/** What a path template may hold: URL path characters and the `{ref}` placeholder; no query, fragment, space or backslash. */
+const REQUEST_PATH_PATTERN = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/{}]*$/;
+
+/** A request path given by the user, `{ref}` replaced by the reference's segment; refused when it could leave the API's paths. */
+export function requestPathOf(template: string, segment: string, field = 'requestPath'): string {
+	if (template === '') fail(field, 'is required', 'blank');
+	if (template.length > REQUEST_PATH_MAX_LENGTH) fail(field, `is ${template.length} characters long; at most ${REQUEST_PATH_MAX_LENGTH} are allowed`, 'too_long');
+	if (!REQUEST_PATH_PATTERN.test(template) || template.startsWith('//')) {
+		fail(field, 'must be a path that starts with "/" (e.g. /v1/standing-deposit-addresses/{ref}/enabled), without a query, a fragment, spaces or backslashes', 'invalid_path');
+	}
+	if (!template.includes('{ref}')) fail(field, 'must contain {ref}, where the reference goes', 'invalid_path');
+	if (/%(?![0-9A-Fa-f]{2})/.test(template)) fail(field, 'has a "%" that does not start a %XX escape', 'invalid_path');
+	const segments = template.split('/');
+	if (segments.some((s) => s === '.' || s === '..' || /^%2e(%2e)?$/i.test(s) || /^\.%2e$|^%2e\.$/i.test(s))) fail(field, 'must not contain "." or ".." segments', 'dot_segment');
+	const braces = template.replaceAll('{ref}', '');
+	if (/[{}]/.test(braces)) fail(field, 'has a "{" or "}" outside {ref}', 'invalid_path');
+	return template.replaceAll('{ref}', segment);
+}
+
+/** PATCH {enabled} for one reference, on the given path template (STANDING_ENABLED_PATH by default). */
+export function planStandingEnabled(reference: string, enabled: boolean, pathTemplate: string = STANDING_ENABLED_PATH): PlannedRequest {
+	const segment = referenceSegment(reference);
+	return { path: requestPathOf(pathTemplate, segment), body: { enabled } };
+}
+
+// ---------------------------------------------------------------- affiliate claims and payout destinations
+
+/**
+ * Claims of one affiliate: `{claims[], nextOffset}` with `limit` (at most 200) and `offset`, and the
+ * newer filters `settlementChain` and `settlementAsset` (public-notes); one claim under `/claims/{claimId}`.
+ */
+export function claimPath(affiliateId: string, claimId: string): string {
+	if (claimId.length > REFERENCE_MAX_LENGTH) fail('claimId', `is ${claimId.length} characters long; at most ${REFERENCE_MAX_LENGTH} are allowed`, 'too_long');
+	let segment: string;
+	try {
+		segment = pathSegment(claimId);
+	} catch (error) {
+		const e = error as ProtocolError;
+		return fail('claimId', e.message, e.reason ?? 'invalid_claim_id');
+	}
+	return `${affiliatePath(affiliateId, '/claims')}/${segment}`;
+}
+
+/** The named members of a claim's optional body (public-notes, newer docs). */
+export const CLAIM_BODY_FIELDS = ['settlementChain', 'settlementAsset', 'payoutChain', 'payoutAsset', 'payoutAddress'] as const;
+export type ClaimBodyField = (typeof CLAIM_BODY_FIELDS)[number];
+
+export interface ClaimInput {
+	affiliateId: string;
+	/** The named members as given ('' or undefined when unset). */
+	fields: Partial<Record<ClaimBodyField, string>>;
+	/** Members the node does not name, sent as given ("Additional Body Fields"). */
+	additionalFields?: Record<string, unknown>;
+}
+
+/**
+ * POST /v1/affiliates/{affiliateId}/claim: without a body it claims the whole available balance,
+ * settled where the fees accrued; the optional body picks which accrued balance (settlement chain
+ * and asset, together) and where it is paid (payout chain and asset together, with an address on
+ * that chain; Lightning excluded as for profiles). No body is sent when nothing is set, so a plain
+ * claim stays the request older services know.
+ */
+export function planClaim(input: ClaimInput): { path: string; body: Record<string, unknown> | undefined } {
+	const path = affiliatePath(input.affiliateId, '/claim');
+	const f = input.fields;
+	const set = (name: ClaimBodyField) => (f[name] ?? '') !== '';
+	const pair = (a: ClaimBodyField, b: ClaimBodyField) => {
+		if (set(a) && !set(b)) fail(b, `is required with "${a}"`, 'blank');
+		if (set(b) && !set(a)) fail(a, `is required with "${b}"`, 'blank');
+	};
+	pair('settlementChain', 'settlementAsset');
+	pair('payoutChain', 'payoutAsset');
+	if (set('payoutChain') && !set('payoutAddress')) {
+		fail('payoutAddress', 'is required with "payoutChain": the affiliate\'s current address belongs to its current payout chain', 'blank');
+	}
+	if (f.payoutChain === 'lightning') fail('payoutChain', 'Lightning cannot receive affiliate payouts; choose another chain', 'invalid_payout_destination');
+	const body: Record<string, unknown> = {};
+	for (const name of CLAIM_BODY_FIELDS) if (set(name)) body[name] = f[name];
+	for (const [name, value] of Object.entries(input.additionalFields ?? {})) {
+		if (name in body) fail('additionalFields', `sets "${name}", which the node already sends from its own option; set it there only`, 'collision');
+		body[name] = value;
+	}
+	return { path, body: Object.keys(body).length > 0 ? body : undefined };
+}
+
+/** Where an affiliate's claims are paid (spec §2.7). */
+export interface PayoutDestination {
+	payoutChain: string;
+	payoutAsset: string;
+	payoutAddress: string;
+}
+
+/** The payout destination of a profile as the service answers it, when it has all three members as text. */
+export function payoutDestinationOf(record: unknown): PayoutDestination | undefined {
+	if (typeof record !== 'object' || record === null) return undefined;
+	const { payoutChain, payoutAsset, payoutAddress } = record as Record<string, unknown>;
+	if (typeof payoutChain !== 'string' || typeof payoutAsset !== 'string' || typeof payoutAddress !== 'string') return undefined;
+	return { payoutChain, payoutAsset, payoutAddress };
+}
+
+const EVM_HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** The same destination: chain, asset and address equal (an EVM hex address in any letter case). */
+export function samePayoutDestination(a: PayoutDestination, b: PayoutDestination): boolean {
+	if (a.payoutChain.toLowerCase() !== b.payoutChain.toLowerCase() || a.payoutAsset !== b.payoutAsset) return false;
+	if (a.payoutAddress === b.payoutAddress) return true;
+	return EVM_HEX_ADDRESS.test(a.payoutAddress) && EVM_HEX_ADDRESS.test(b.payoutAddress) && a.payoutAddress.toLowerCase() === b.payoutAddress.toLowerCase();
+}
+
+/** "USDC on base to 0x2222...", for messages that name a destination. */
+export function describePayout(d: PayoutDestination): string {
+	return `${d.payoutAsset} on ${d.payoutChain} to ${d.payoutAddress}`;
+}
+
+/**
+ * What an upsert changes of an existing affiliate's payout destination: the affiliate's record among
+ * `affiliates` (by the ID as the plan sends it) and its destination, when it differs from the
+ * planned one (`from` undefined: the record shows none to compare with, so the change cannot be
+ * ruled out); undefined for a new affiliate or the same destination.
+ */
+export function payoutChangeOf(
+	affiliates: unknown[],
+	affiliateId: string,
+	planned: PayoutDestination,
+): { from: PayoutDestination | undefined; to: PayoutDestination } | undefined {
+	const id = affiliateIdOf(affiliateId);
+	const existing = affiliates.find((a) => typeof a === 'object' && a !== null && (a as { affiliateId?: unknown }).affiliateId === id);
+	if (existing === undefined) return undefined;
+	const from = payoutDestinationOf(existing);
+	return from !== undefined && samePayoutDestination(from, planned) ? undefined : { from, to: planned };
+}
