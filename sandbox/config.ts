@@ -92,6 +92,10 @@ export const SwitchesSchema = z.object({
 	sseHeartbeatMs: z.number().int().min(1).optional(),
 	/** How long a ZeroConf offer stays open (spec ms, scaled; public-notes `zeroconfOffer.expiresAt`). */
 	zeroconfOfferMs: z.number().int().min(1).default(600_000),
+	/** How long an affiliate claim's payout attempt takes (spec ms, scaled); claims move only while autoAdvance is on. */
+	claimPayoutMs: z.number().int().min(0).default(20_000),
+	/** How claims end: paid (txHash), failed (errorMessage), or one retried attempt (errorMessage + nextAttemptAt) then paid. */
+	claimOutcome: z.enum(['paid', 'failed', 'retry']).default('paid'),
 });
 
 export const SandboxConfigSchema = z.object({

@@ -1,7 +1,7 @@
 /**
  * The sandbox's partner records beyond the spec's tables (public-notes "Standing deposit addresses",
- * "Affiliate management and claims"): standing instructions by reference, affiliate profiles
- * (the configured seeds, restored on reset), affiliate fee accruals and claims.
+ * "Affiliate management and claims"): standing instructions by reference with the deposits paid to
+ * them, affiliate profiles (the configured seeds, restored on reset), affiliate fee accruals and claims.
  */
 import { randomBytes } from 'node:crypto';
 import { isStablecoin } from '../../nodes/shared/orchestration/enums';
@@ -16,9 +16,39 @@ export interface StandingRecord {
 	standingAddressId: string;
 	/** The request as the instruction was created, defaults applied: what a later PUT is compared with. */
 	instruction: Record<string, unknown>;
+	/** The affiliates' configuration when the instruction was created (public-notes: frozen into it). */
+	frozenAffiliates: Array<{ affiliateId: string; recipient: string; feeBps: number }>;
 	addresses: Record<string, string>;
 	enabled: boolean;
 	createdAt: string;
+	/** Payments to the addresses, oldest first (the listing answers newest first). */
+	deposits: StandingDeposit[];
+	/** The batch that holds the deposits paid while paused (one per pause). */
+	heldBatchId: string | null;
+}
+
+/**
+ * A payment to a standing address (public-notes: `{id, chain, asset, amount, sourceTxId,
+ * sourceTxIndex, senderAddress, observedAt, status, code, batchId, orderId, quoteId, batchState,
+ * refundTxId, zeroconfOffer}`). The status, code and batch-state values are not shown: the sandbox's
+ * own are `converted` (an order was created) and `held` (paid while paused; code
+ * `standing_address_paused`, batch state `held`).
+ */
+export interface StandingDeposit {
+	id: string;
+	chain: string;
+	asset: string;
+	amount: bigint;
+	sourceTxId: string;
+	sourceTxIndex: number | null;
+	senderAddress: string | null;
+	observedAt: string;
+	status: 'converted' | 'held';
+	code: string | null;
+	batchId: string | null;
+	batchState: 'held' | null;
+	orderId: string | null;
+	refundTxId: string | null;
 }
 
 /** An affiliate profile: the seed's fields plus its timestamps (spec §2.7). */
@@ -34,16 +64,31 @@ export interface Accrual {
 	amount: bigint;
 }
 
+/**
+ * A claim (public-notes, newer docs): the balance of one settlement chain and asset, paid to a payout
+ * destination asynchronously; `status` starts at `processing`. The paid and failed status names
+ * are not shown: the sandbox's own are `completed` (with `txHash`) and `failed` (with `errorMessage`).
+ */
 export interface ClaimRecord {
-	claimId: string;
+	id: string;
 	partnerId: string;
 	affiliateId: string;
-	chain: string;
-	asset: string;
+	settlementChain: string;
+	settlementAsset: string;
 	decimals: number;
 	amount: bigint;
-	status: 'pending' | 'completed';
+	payoutChain: string;
+	payoutAsset: string;
+	payoutAddress: string;
+	status: 'processing' | 'completed' | 'failed';
+	txHash: string | null;
+	relayRequestId: string | null;
+	operationId: string | null;
+	errorMessage: string | null;
+	nextAttemptAt: string | null;
+	attempts: number;
 	createdAt: string;
+	completedAt: string | null;
 }
 
 /** A balance of one affiliate in one asset. */
@@ -103,7 +148,10 @@ export class PartnerBook {
 			}
 		}
 		for (const a of this.accruals) if (a.partnerId === partnerId && a.affiliateId === affiliateId) add(a.chain, a.asset, a.decimals, a.amount);
-		for (const c of this.claims) if (c.partnerId === partnerId && c.affiliateId === affiliateId) add(c.chain, c.asset, c.decimals, -c.amount);
+		// a failed claim gives its amount back to the balance
+		for (const c of this.claims) {
+			if (c.partnerId === partnerId && c.affiliateId === affiliateId && c.status !== 'failed') add(c.settlementChain, c.settlementAsset, c.decimals, -c.amount);
+		}
 		return [...byAsset.values()];
 	}
 
@@ -118,6 +166,25 @@ export function affiliatesOf(partner: SeedPartner): AffiliateRecord[] {
 	return partner.affiliates as AffiliateRecord[];
 }
 
+/** A claim as the newer docs show it (`GET /v1/affiliates/{affiliateId}/claims/{claimId}` → `{claim}`). */
 export function claimView(c: ClaimRecord): Record<string, unknown> {
-	return { claimId: c.claimId, affiliateId: c.affiliateId, chain: c.chain, asset: c.asset, amount: c.amount.toString(), status: c.status, createdAt: c.createdAt };
+	return {
+		id: c.id,
+		affiliateId: c.affiliateId,
+		amount: c.amount.toString(),
+		settlementChain: c.settlementChain,
+		settlementAsset: c.settlementAsset,
+		payoutChain: c.payoutChain,
+		payoutAsset: c.payoutAsset,
+		payoutAddress: c.payoutAddress,
+		status: c.status,
+		txHash: c.txHash,
+		relayRequestId: c.relayRequestId,
+		operationId: c.operationId,
+		errorMessage: c.errorMessage,
+		nextAttemptAt: c.nextAttemptAt,
+		attempts: c.attempts,
+		createdAt: c.createdAt,
+		completedAt: c.completedAt,
+	};
 }

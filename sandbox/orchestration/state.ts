@@ -54,7 +54,7 @@ export interface StageRecord {
 	completedAt: string;
 }
 
-export type OrderOrigin = 'quote' | 'onramp' | 'accumulation' | 'liquidation';
+export type OrderOrigin = 'quote' | 'onramp' | 'accumulation' | 'liquidation' | 'standing';
 
 export interface OrderRecord {
 	id: string;

@@ -88,11 +88,11 @@ describe('affiliate management', () => {
 		await waitFor(async () => ((await api.get(`/sandbox/orders/${orderId}`)).body.order.status === 'completed' ? true : undefined), 10_000, 'order completed');
 		const claim = await api.post('/v1/affiliates/aff_sandbox_alpha/claim', undefined, { key: SERVER });
 		expect(claim.status).toBe(200);
-		// 2.5 USDC accrued + 80 % of 50 bps of a 100 USDC order (0.4 USDC), both USDC on base
-		expect(claim.body.claims).toEqual([expect.objectContaining({ affiliateId: 'aff_sandbox_alpha', chain: 'base', asset: 'USDC', amount: '2900000', status: 'pending' })]);
+		// 2.5 USDC accrued + 80 % of 50 bps of a 100 USDC order (0.4 USDC), both USDC on base (newer docs: {claim})
+		expect(claim.body.claim).toEqual(expect.objectContaining({ affiliateId: 'aff_sandbox_alpha', settlementChain: 'base', settlementAsset: 'USDC', amount: '2900000', status: 'processing' }));
 		expect((await api.post('/v1/affiliates/aff_sandbox_alpha/claim', undefined, { key: SERVER })).body.error.code).toBe('invalid_state');
 		const list = await api.get('/v1/affiliates/aff_sandbox_alpha/claims?limit=10', { key: SERVER });
-		expect(list.body.claims).toEqual(claim.body.claims);
+		expect(list.body.claims.map((c: { id: string }) => c.id)).toEqual([claim.body.claim.id]);
 		await api.post('/sandbox/affiliates/aff_sandbox_alpha/accrue', { amount: '900000' });
 		expect((await api.post('/v1/affiliates/aff_sandbox_alpha/claim', undefined, { key: SERVER })).body.error.code).toBe('invalid_state');
 	});

@@ -1,7 +1,9 @@
 /**
  * Affiliate reporting, management and claims (spec §2.7, §4.5, §5; public-notes "Affiliate
  * management and claims"). Listing: server keys, or a client key pinned to one affiliate with
- * affiliates:read; everything else server key only. Claims pay the available 80 % share.
+ * affiliates:read; everything else server key only. Claims pay the available 80 % share of one
+ * settlement asset (claims.ts), answer `{claim}`, and are listed newest first with the settlement
+ * filters and `nextOffset`, or read one by one.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -11,6 +13,7 @@ import { authenticate } from '../auth';
 import { badRequest, forbidden, notFound, parseInput } from '../errors';
 import { idempotent } from '../idempotency';
 import { PartnerBook, affiliatesOf, claimView, type AffiliateRecord } from '../partnerBook';
+import { ClaimBodySchema, createClaim } from '../claims';
 
 const ProfileSchema = z.object({
 	feeBps: z.number().int().min(0).max(9_999),
@@ -96,28 +99,37 @@ export function registerAffiliateEndpoints(app: FastifyInstance, ctx: Orchestrat
 		});
 	});
 
+	// public-notes (newer docs): an optional body {settlementChain, settlementAsset, payoutChain, payoutAsset, payoutAddress}; answers {claim}
 	app.post('/v1/affiliates/:affiliateId/claim', async (request, reply) => {
 		const caller = server(request);
 		return idempotent(ctx, request, reply, 'affiliates.claim', caller.partner.partnerId, () => {
-			const { affiliateId } = affiliateOf(caller, idOf(request));
-			const partnerId = caller.partner.partnerId;
-			const claimable = book.balances(partnerId, affiliateId, ctx.state.orders.values()).filter(PartnerBook.claimable);
-			if (claimable.length === 0) throw badRequest('nothing to claim: the available balance is below 1 USDC', 'invalid_state');
-			const claims = claimable.map((b) => ({
-				claimId: ctx.state.nextId('clm'), partnerId, affiliateId, chain: b.chain, asset: b.asset, decimals: b.decimals,
-				amount: b.available, status: 'pending' as const, createdAt: iso(),
-			}));
-			book.claims.push(...claims);
-			return { status: 200, body: { claims: claims.map(claimView) } };
+			const affiliate = affiliateOf(caller, idOf(request));
+			const body = parseInput(ClaimBodySchema, request.body ?? {});
+			const claim = createClaim(ctx, caller.partner, affiliate, body);
+			return { status: 200, body: { claim: claimView(claim) } };
 		});
 	});
 
+	// newest first; filters settlementChain/settlementAsset; {claims, nextOffset}
 	app.get('/v1/affiliates/:affiliateId/claims', async (request) => {
 		const caller = server(request);
 		const { affiliateId } = affiliateOf(caller, idOf(request));
 		const { limit, offset } = page(request, 200, 50);
-		const mine = book.claims.filter((c) => c.partnerId === caller.partner.partnerId && c.affiliateId === affiliateId).reverse();
-		return { claims: mine.slice(offset, offset + limit).map(claimView) };
+		const q = request.query as Record<string, string | undefined>;
+		const mine = book.claims
+			.filter((c) => c.partnerId === caller.partner.partnerId && c.affiliateId === affiliateId)
+			.filter((c) => (q.settlementChain === undefined || c.settlementChain === q.settlementChain) && (q.settlementAsset === undefined || c.settlementAsset === q.settlementAsset))
+			.reverse();
+		return { claims: mine.slice(offset, offset + limit).map(claimView), nextOffset: offset + limit < mine.length ? offset + limit : null };
+	});
+
+	app.get('/v1/affiliates/:affiliateId/claims/:claimId', async (request) => {
+		const caller = server(request);
+		const { affiliateId } = affiliateOf(caller, idOf(request));
+		const claimId = (request.params as { claimId: string }).claimId;
+		const claim = book.claims.find((c) => c.partnerId === caller.partner.partnerId && c.affiliateId === affiliateId && c.id === claimId);
+		if (!claim) throw notFound(`no claim ${JSON.stringify(claimId)} of affiliate ${JSON.stringify(affiliateId)}`);
+		return { claim: claimView(claim) };
 	});
 
 	// Control: accrue an affiliate's share directly (completed orders with affiliate fees accrue too).

@@ -9,6 +9,9 @@ import { simulatedTxHash, simulateDeposit } from '../deposits';
 import { badRequest, notFound, parseInput } from '../errors';
 import { orderSnapshot, statusView } from '../order-view';
 import { OUTCOMES } from '../state';
+import { payStandingAddress, standingOf, depositView } from '../standingDeposits';
+import { settleClaim } from '../claims';
+import { claimView } from '../partnerBook';
 
 const DepositSchema = z.object({
 	depositAddress: z.string().min(1),
@@ -17,7 +20,14 @@ const DepositSchema = z.object({
 	autoAdvance: z.boolean().optional(),
 	/** The deposit transaction; one is made up when absent (status by txHash + sourceChain). */
 	txHash: z.string().min(1).max(200).optional(),
+	/** A payment to a standing address: the chain and asset paid (a default per address family), the sender, the output index. */
+	sourceChain: z.string().min(1).optional(),
+	sourceAsset: z.string().min(1).optional(),
+	senderAddress: z.string().min(1).max(200).optional(),
+	sourceTxIndex: z.number().int().min(0).optional(),
 });
+
+const SettleClaimSchema = z.object({ outcome: z.enum(['paid', 'failed', 'retry']) });
 
 const RedeliverSchema = z.object({ url: z.string().url().optional() });
 const TestWebhookSchema = z.object({
@@ -161,10 +171,27 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 
 	app.post('/sandbox/deposits', async (request, reply) => {
 		const body = parseInput(DepositSchema, request.body);
+		// a standing address: a deposit record, and an order (quoteId null) unless the instruction is paused
+		const standing = standingOf(ctx, body.depositAddress);
+		if (standing) {
+			const { deposit, order } = payStandingAddress(ctx, standing, body.depositAddress, BigInt(body.amount), body);
+			return reply.code(201).send({
+				orderId: order?.id ?? null, txHash: deposit.sourceTxId, sourceChain: deposit.chain,
+				order: order ? orderSnapshot(order) : null, deposit: depositView(deposit), reference: standing.record.reference,
+			});
+		}
 		const chain = depositChainOf(ctx, body.depositAddress);
 		const txHash = body.txHash ?? simulatedTxHash(chain);
 		const order = simulateDeposit(ctx, body.depositAddress, BigInt(body.amount), { ...body, txHash });
 		return reply.code(201).send({ orderId: order.id, txHash: order.depositTxHash ?? txHash, sourceChain: order.source.chain, order: orderSnapshot(order) });
+	});
+
+	// One payout attempt of a processing claim, by hand (claims move by themselves only with autoAdvance on).
+	app.post('/sandbox/claims/:claimId/settle', async (request) => {
+		const claim = ctx.state.partnerBook.claims.find((c) => c.id === (request.params as { claimId: string }).claimId);
+		if (!claim) throw notFound('claim not found');
+		settleClaim(ctx, claim, parseInput(SettleClaimSchema, request.body).outcome);
+		return { claim: claimView(claim) };
 	});
 
 	// How the status view reports an order from now on (the order itself does not change).

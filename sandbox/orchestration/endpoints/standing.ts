@@ -1,7 +1,9 @@
 /**
  * Standing deposit addresses (public-notes): server key only, reads included; PUT creates the
  * instruction of a reference or returns the identical one, a changed body is 409
- * instruction_conflict; unknown fields are refused; every mutation needs X-Idempotency-Key.
+ * instruction_conflict; unknown fields are refused; every mutation needs X-Idempotency-Key. The
+ * deposits of a reference are listed newest first with `limit`/`offset` and `nextOffset`; PATCH
+ * `/{ref}/enabled` pauses or resumes conversion (the path of public client code).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -12,6 +14,7 @@ import type { Caller, OrchestrationContext } from '../context';
 import { badRequest, conflict, notFound, parseInput } from '../errors';
 import { idempotent } from '../idempotency';
 import { PartnerBook, affiliatesOf, type StandingRecord } from '../partnerBook';
+import { depositView, setStandingEnabled } from '../standingDeposits';
 
 /** What a standing address can deliver (the live list is not shown; the sandbox's own). */
 export const STANDING_DESTINATIONS = [
@@ -51,15 +54,33 @@ function view(record: StandingRecord): Record<string, unknown> {
 	};
 }
 
-function checkFees(caller: Caller, instruction: z.infer<typeof InstructionSchema>): void {
+/** The instruction's affiliates as configured now (frozen into it, public-notes); all fees together under 10,000 bps. */
+function checkFees(caller: Caller, instruction: z.infer<typeof InstructionSchema>): StandingRecord['frozenAffiliates'] {
 	let total = instruction.feeBps;
+	const frozen: StandingRecord['frozenAffiliates'] = [];
 	for (const ref of instruction.affiliateIds ?? []) {
 		const id = typeof ref === 'string' ? ref : ref.affiliateId;
 		const affiliate = affiliatesOf(caller.partner).find((a) => a.affiliateId === id);
 		if (!affiliate || !affiliate.enabled) throw badRequest(`affiliate ${JSON.stringify(id)} is not a registered, enabled affiliate of this partner`, 'unsupported_fee_plan');
-		total += typeof ref === 'string' ? affiliate.feeBps : ref.feeBps;
+		const feeBps = typeof ref === 'string' ? affiliate.feeBps : ref.feeBps;
+		frozen.push({ affiliateId: id, recipient: affiliate.payoutAddress, feeBps });
+		total += feeBps;
 	}
 	if (total >= 10_000) throw badRequest(`fees add up to ${total} bps; all fees together must stay under 10000`, 'unsupported_fee_plan');
+	return frozen;
+}
+
+const EnabledSchema = z.object({ enabled: z.boolean() }).strict();
+
+/** `limit` (1..100, default 50) and `offset` of the deposits listing; 400 invalid_query otherwise (the live bounds are not shown). */
+function depositsPage(request: FastifyRequest): { limit: number; offset: number } {
+	const q = request.query as Record<string, string | undefined>;
+	const int = (name: string, value: string | undefined, dflt: number, lo: number, hi: number): number => {
+		if (value === undefined) return dflt;
+		if (!/^[0-9]{1,9}$/.test(value) || Number(value) < lo || Number(value) > hi) throw badRequest(`${name}: must be an integer from ${lo} to ${hi}`, 'invalid_query');
+		return Number(value);
+	};
+	return { limit: int('limit', q.limit, 50, 1, 100), offset: int('offset', q.offset, 0, 0, 1_000_000_000) };
 }
 
 export function registerStandingEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
@@ -71,11 +92,31 @@ export function registerStandingEndpoints(app: FastifyInstance, ctx: Orchestrati
 		return { destinations: STANDING_DESTINATIONS };
 	});
 
-	app.get('/v1/standing-deposit-addresses/:ref', async (request) => {
-		const caller = server(request);
+	const recordOf = (request: FastifyRequest, caller: Caller): StandingRecord => {
 		const record = book.standing.get(PartnerBook.standingKey(caller.partner.partnerId, referenceOf(request)));
 		if (!record) throw notFound('no standing deposit address with this reference');
-		return view(record);
+		return record;
+	};
+
+	app.get('/v1/standing-deposit-addresses/:ref', async (request) => view(recordOf(request, server(request))));
+
+	// public-notes: deposits newest first, `nextOffset` null on the last page
+	app.get('/v1/standing-deposit-addresses/:ref/deposits', async (request) => {
+		const record = recordOf(request, server(request));
+		const { limit, offset } = depositsPage(request);
+		const newestFirst = [...record.deposits].reverse();
+		const page = newestFirst.slice(offset, offset + limit);
+		return { deposits: page.map(depositView), nextOffset: offset + limit < newestFirst.length ? offset + limit : null };
+	});
+
+	app.patch('/v1/standing-deposit-addresses/:ref/enabled', async (request, reply) => {
+		const caller = server(request);
+		return idempotent(ctx, request, reply, 'standing-deposit-addresses.enabled', caller.partner.partnerId, () => {
+			const record = recordOf(request, caller);
+			const { enabled } = parseInput(EnabledSchema, request.body);
+			setStandingEnabled(record, enabled);
+			return { status: 200, body: { standingAddressId: record.standingAddressId, enabled: record.enabled } };
+		});
 	});
 
 	app.put('/v1/standing-deposit-addresses/:ref', async (request, reply) => {
@@ -87,7 +128,7 @@ export function registerStandingEndpoints(app: FastifyInstance, ctx: Orchestrati
 			if (!STANDING_DESTINATIONS.some((d) => d.chain === chain && d.asset === asset)) {
 				throw badRequest(`destination ${chain}:${asset} is not a standing deposit destination`, 'unsupported_route');
 			}
-			checkFees(caller, instruction);
+			const frozenAffiliates = checkFees(caller, instruction);
 			const key = PartnerBook.standingKey(caller.partner.partnerId, reference);
 			const existing = book.standing.get(key);
 			if (existing) {
@@ -101,9 +142,12 @@ export function registerStandingEndpoints(app: FastifyInstance, ctx: Orchestrati
 				reference,
 				standingAddressId: ctx.state.nextId('sda'),
 				instruction,
+				frozenAffiliates,
 				addresses: PartnerBook.newAddresses(),
 				enabled: true,
 				createdAt: new Date(ctx.clock.now()).toISOString(),
+				deposits: [],
+				heldBatchId: null,
 			};
 			book.standing.set(key, record);
 			return { status: 200, body: view(record) };
