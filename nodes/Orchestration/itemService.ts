@@ -7,6 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { ServiceResponse } from '../n8n/transport';
 import type { OrchestrationReader } from './itemReader';
+import { followClaim, type ClaimToFollow, type ClaimWaitResult } from './claimWait';
 import { followOrder, type OrderToFollow, type OrderWaitResult } from './orderWait';
 import { readPages, type Listing } from './paging';
 import {
@@ -45,6 +46,11 @@ export class ItemService {
 	/** Follows one order (its event stream, or polling) until final, the timeout or an answer it needs. */
 	async follow(order: Omit<OrderToFollow, 'ctx' | 'itemIndex' | 'access'>): Promise<OrderWaitResult> {
 		return await followOrder({ ...order, ctx: this.read.ctx, itemIndex: this.read.itemIndex, access: this.access });
+	}
+
+	/** Follows one affiliate claim (polling) until it is paid or fails, or the timeout. */
+	async followClaim(claim: Omit<ClaimToFollow, 'ctx' | 'itemIndex'>): Promise<ClaimWaitResult> {
+		return await followClaim({ ...claim, ctx: this.read.ctx, itemIndex: this.read.itemIndex });
 	}
 
 	/** A paged listing read page by page, cut to Limit unless Return All. */

@@ -1,10 +1,12 @@
 /**
- * Offset paging of the partner listings (public-notes: GET /v1/affiliates `limit` <= 1000,
- * GET /v1/affiliates/{id}/claims `limit` <= 200, both with `offset`): "Return All" reads every
- * page, otherwise pages until "Limit" items.
+ * Offset paging of the partner listings (public-notes: every list pages with `limit` + `offset`
+ * and answers `nextOffset`, null on the last page; affiliates up to 1000 a page, claims 200): "Return
+ * All" reads every page, otherwise pages until "Limit" items. An answer without `nextOffset` (older
+ * services) ends at a short page.
  */
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
-import { nextPage } from '../shared/orchestration/partnerPlan';
+import { ProtocolError } from '../shared/errors';
+import { nextPageAfter, type PageRequest } from '../shared/orchestration/partnerPlan';
 import type { OrchestrationReader } from './itemReader';
 import { orchestrationRequest, type ServiceAccess } from './service';
 
@@ -15,13 +17,19 @@ export interface Listing {
 	pageMax: number;
 	qs?: IDataObject;
 	requiredScope?: string;
+	hints?: Record<string, string>;
+	/** Every item, whatever the item's Return All / Limit say (a lookup through a listing). */
+	all?: boolean;
+	/** Stops reading further pages once an item matches (the items read so far are returned). */
+	until?: (item: IDataObject) => boolean;
 }
 
 /** The items "Return All" / "Limit" ask for, page by page. */
 export async function readPages(read: OrchestrationReader, access: ServiceAccess, listing: Listing): Promise<IDataObject[]> {
-	const wanted = read.parameter('returnAll', false) === true ? undefined : Math.max(1, Number(read.parameter('limit', 50)) || 50);
+	const returnAll = listing.all === true || read.parameter('returnAll', false) === true;
+	const wanted = returnAll ? undefined : Math.max(1, Number(read.parameter('limit', 50)) || 50);
 	const out: IDataObject[] = [];
-	let page = nextPage(wanted, listing.pageMax, 0);
+	let page: PageRequest | undefined = { limit: wanted === undefined ? listing.pageMax : Math.min(listing.pageMax, wanted), offset: 0 };
 	while (page !== undefined) {
 		const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 			method: 'GET',
@@ -29,13 +37,28 @@ export async function readPages(read: OrchestrationReader, access: ServiceAccess
 			qs: { ...listing.qs, limit: page.limit, offset: page.offset },
 			itemIndex: read.itemIndex,
 			requiredScope: listing.requiredScope,
+			hints: listing.hints,
 		});
 		const list = res.body?.[listing.member];
 		if (!Array.isArray(list)) {
 			throw new NodeOperationError(read.ctx.getNode(), `The answer has no "${listing.member}" list`, { itemIndex: read.itemIndex });
 		}
 		out.push(...(list as IDataObject[]));
-		page = nextPage(wanted, listing.pageMax, out.length, list.length < page.limit);
+		if (listing.until !== undefined && (list as IDataObject[]).some(listing.until)) break;
+		page = nextOf(read, listing, { wanted, pageMax: listing.pageMax, page, received: out.length, pageLength: list.length, nextOffset: res.body?.nextOffset });
 	}
 	return wanted === undefined ? out : out.slice(0, wanted);
+}
+
+/** The next page, or the listing's broken paging as the item's error (it names the path, not a field of the item). */
+function nextOf(read: OrchestrationReader, listing: Listing, progress: Parameters<typeof nextPageAfter>[0]): PageRequest | undefined {
+	try {
+		return nextPageAfter(progress);
+	} catch (error) {
+		if (!(error instanceof ProtocolError) || error.field === 'returnAll') return read.plan(() => nextPageAfter(progress));
+		throw new NodeOperationError(read.ctx.getNode(), `The listing ${listing.path} cannot be paged: "${error.field}" ${error.message}`, {
+			itemIndex: read.itemIndex,
+			description: 'The service answered a page that does not lead to the next one. Set a "Limit" to read fewer items, or ask the service operator.',
+		});
+	}
 }

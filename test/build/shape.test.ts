@@ -34,6 +34,8 @@ const PORT_IMPLEMENTATIONS = [
 	'nodes/Orchestration/itemService.ts',
 	'nodes/Orchestration/paging.ts',
 	'nodes/Orchestration/orderWait.ts',
+	'nodes/Orchestration/claimWait.ts',
+	'nodes/n8n/wait.ts',
 ];
 
 describe('one concept a file, ports for the glue (issue 24)', () => {

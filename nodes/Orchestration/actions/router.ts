@@ -43,6 +43,8 @@ export const TOOL_ACTIONS: Record<string, string> = {
 	'affiliate.upsert': 'Affiliate > Create or Update',
 	'affiliate.disable': 'Affiliate > Disable',
 	'standingAddress.createOrGet': 'Standing Deposit Address > Create or Get',
+	'standingAddress.pause': 'Standing Deposit Address > Pause',
+	'standingAddress.resume': 'Standing Deposit Address > Resume',
 	'webhook.delete': 'Webhook > Delete',
 	'order.acceptZeroconfOffer': 'Order > Accept ZeroConf Offer',
 	'order.declineZeroconfOffer': 'Order > Decline ZeroConf Offer',

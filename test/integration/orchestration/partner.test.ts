@@ -131,12 +131,12 @@ describe('node description', () => {
 		);
 		expect(operations).toEqual({
 			accumulationAddress: ['get', 'reindex', 'sync'],
-			affiliate: ['claim', 'disable', 'getAll', 'getClaims', 'upsert'],
+			affiliate: ['claim', 'disable', 'getAll', 'getClaim', 'getClaims', 'upsert'],
 			liquidationAddress: ['get', 'getAll'],
 			order: ['acceptZeroconfOffer', 'createOnramp', 'declineZeroconfOffer', 'getByQuote', 'getStatus', 'submit'],
 			quote: ['create', 'createOfframp', 'estimate'],
 			route: ['getAll', 'getLimits'],
-			standingAddress: ['createOrGet', 'get', 'getDestinations'],
+			standingAddress: ['createOrGet', 'get', 'getDeposits', 'getDestinations', 'pause', 'resume'],
 			webhook: ['create', 'delete'],
 		});
 	});

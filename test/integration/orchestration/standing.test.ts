@@ -129,12 +129,12 @@ describe('Affiliate management and claims', () => {
 		expect((await post('/sandbox/affiliates/aff_sandbox_alpha/accrue', { amount: '2500000' })).status).toBe(201);
 		const claim = () => node({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' }, { executionId: 'exec-claim-1' });
 		const [first] = await run(claim());
-		expect(first).toMatchObject({ affiliateId: 'aff_sandbox_alpha', chain: 'base', asset: 'USDC', amount: '2500000', amountFormatted: '2.5', status: 'pending' });
+		expect(first).toMatchObject({ affiliateId: 'aff_sandbox_alpha', settlementChain: 'base', settlementAsset: 'USDC', amount: '2500000', amountFormatted: '2.5', status: 'processing' });
 		// n8n's Retry On Fail (same execution, node and item): the same key, the first claim replayed
 		const [retried] = await run(claim());
-		expect(retried).toMatchObject({ claimId: first.claimId, replayed: true });
+		expect(retried).toMatchObject({ id: first.id, replayed: true });
 		const claims = await run(node({ resource: 'affiliate', operation: 'getClaims', affiliateId: 'aff_sandbox_alpha', returnAll: true }));
-		expect(claims).toEqual([expect.objectContaining({ claimId: first.claimId, amountFormatted: '2.5' })]);
+		expect(claims).toEqual([expect.objectContaining({ id: first.id, amountFormatted: '2.5' })]);
 		// a new execution finds nothing left to claim
 		const nothing = await runError(node({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' }));
 		expect(nothing.message).toMatch(/invalid_state/);

@@ -45,6 +45,9 @@ describe('Orchestration as an AI-agent tool', () => {
 		['Accumulation Address (Deprecated) > Reindex', { resource: 'accumulationAddress', operation: 'reindex', idOrAddress: 'acc_1' }],
 		['Accumulation Address (Deprecated) > Sync', { resource: 'accumulationAddress', operation: 'sync' }],
 		['Affiliate > Claim', { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' }],
+		['Affiliate > Claim', { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', options: { payoutAddress: '0x000000000000000000000000000000000000dead' }, waitUntilFinal: true }],
+		['Standing Deposit Address > Pause', { resource: 'standingAddress', operation: 'pause', reference: 'r1' }],
+		['Standing Deposit Address > Resume', { resource: 'standingAddress', operation: 'resume', reference: 'r1' }],
 		['Webhook > Delete', { resource: 'webhook', operation: 'delete', webhookId: 'wh_1' }],
 	])('%s is refused by default, before any request', async (label, parameters) => {
 		const call = await asTool(parameters);

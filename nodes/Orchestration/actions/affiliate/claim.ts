@@ -1,22 +1,28 @@
 /**
- * affiliate.claim: POST /v1/affiliates/{affiliateId}/claim, no body: claims the whole available
- * balance (the 80 % share, at least 1 USDC), settled where the fees accrued (public-notes; server
- * key). It moves money: refused as an AI tool unless allowed (router TOOL_ACTIONS); the key is
- * derived from the execution, node and item, so n8n's Retry On Fail replays the first claim.
+ * affiliate.claim: POST /v1/affiliates/{affiliateId}/claim (public-notes; server key). Without
+ * options it claims the whole available balance (the 80 % share, at least 1 USDC), settled where
+ * the fees accrued, with no body; newer services take an optional body naming the settlement
+ * balance and the payout destination, and answer `{claim}` (older answers are read too). Optionally
+ * followed until paid or failed. It moves money: refused as an AI tool unless allowed (router
+ * TOOL_ACTIONS); the key is derived from the execution, node, item and body, so n8n's Retry On
+ * Fail replays the first claim.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
-import { affiliatePath } from '../../../shared/orchestration/partnerPlan';
+import { optionsCollection } from '../../../n8n/descriptions';
+import { claimRecordsOf } from '../../../shared/orchestration/claims';
+import { CLAIM_BODY_FIELDS, planClaim, type ClaimBodyField } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { RoutesCatalogue } from '../../service';
 import type { OperationEnv } from '../types';
+import { claimOutputs, claimWaitParameters } from './claimResult';
 import { affiliateIdField } from './shared';
 
 const show = showFor('affiliate', ['claim']);
 
+const FROM_LIST = 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.';
+
 export const description: INodeProperties[] = [
-	affiliateIdField(show, 'The affiliate whose whole available balance is claimed (paid to its payout address)'),
+	affiliateIdField(show, 'The affiliate whose available balance is claimed (paid to its payout address unless the options say otherwise)'),
 	{
 		displayName:
 			'Claim pays out money. It is idempotent within one execution (Retry On Fail replays the first claim); running the workflow again claims what has accrued since.',
@@ -25,32 +31,77 @@ export const description: INodeProperties[] = [
 		default: '',
 		displayOptions: show,
 	},
+	...claimWaitParameters('claim'),
+	optionsCollection(show, [
+		{
+			displayName: 'Settlement Chain Name or ID',
+			name: 'settlementChain',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getSourceChains' },
+			default: '',
+			description: `Claim only the balance accrued on this chain (with Settlement Asset). Needs a service that takes the claim body (newer docs). ${FROM_LIST}`,
+		},
+		{
+			displayName: 'Settlement Asset',
+			name: 'settlementAsset',
+			type: 'string',
+			default: '',
+			placeholder: 'USDC',
+			description: 'Claim only the balance accrued in this asset (with Settlement Chain)',
+		},
+		{
+			displayName: 'Payout Chain Name or ID',
+			name: 'payoutChain',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getSourceChains' },
+			default: '',
+			description: `Pay this claim on another chain than the affiliate's payout chain (with Payout Asset and Payout Address; not Lightning). ${FROM_LIST}`,
+		},
+		{
+			displayName: 'Payout Asset',
+			name: 'payoutAsset',
+			type: 'string',
+			default: '',
+			placeholder: 'USDC',
+			description: 'Pay this claim in this asset (with Payout Chain)',
+		},
+		{
+			displayName: 'Payout Address',
+			name: 'payoutAddress',
+			type: 'string',
+			default: '',
+			description: "Pay this claim to this address instead of the affiliate's payout address (on the payout chain)",
+		},
+		{
+			displayName: 'Additional Body Fields (JSON)',
+			name: 'additionalFields',
+			type: 'json',
+			default: '{}',
+			description: 'Members of the claim body the node does not name, sent as given (a member the options already set is refused)',
+		},
+	]),
 ];
 
-/** `amount` with `amountFormatted` when its chain and asset are in the routes listing (the package's ...Formatted amounts). */
-export function formattedClaim(claim: IDataObject, catalogue: RoutesCatalogue | undefined): IDataObject {
-	const chain = typeof claim.chain === 'string' ? claim.chain : undefined;
-	const asset = typeof claim.asset === 'string' ? claim.asset : undefined;
-	const decimals = catalogue?.find(chain, asset)?.decimals;
-	return withFormattedAmounts(claim, { amount: decimals });
-}
-
-/** One item per claim record of the answer (`claims` or `claim`), else the answer as is. */
-export function claimRecords(body: IDataObject): IDataObject[] {
-	if (Array.isArray(body?.claims)) return body.claims as IDataObject[];
-	if (typeof body?.claim === 'object' && body.claim !== null) return [body.claim as IDataObject];
-	return [body];
+function readClaimFields(read: OrchestrationReader): Partial<Record<ClaimBodyField, string>> {
+	const fields: Partial<Record<ClaimBodyField, string>> = {};
+	for (const name of CLAIM_BODY_FIELDS) {
+		const value = read.optionText(name);
+		if (value !== undefined) fields[name] = value;
+	}
+	return fields;
 }
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
 	const affiliateId = read.textParameter('affiliateId');
-	const path = read.plan(() => affiliatePath(affiliateId, '/claim'));
+	const fields = readClaimFields(read);
+	const additionalFields = read.additionalFields();
+	const { path, body } = read.plan(() => planClaim({ affiliateId, fields, additionalFields }));
 	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path,
-		idempotencyKey: service.idempotencyKey({ operation: 'affiliate.claim', body: { affiliateId } }),
+		...(body ? { body: body as IDataObject } : {}),
+		idempotencyKey: service.idempotencyKey({ operation: 'affiliate.claim', body: body ? { affiliateId, ...body } : { affiliateId } }),
 	});
-	const catalogue = await service.catalogue(false);
 	const replayed = String(res.headers['x-idempotency-replayed'] ?? '') === 'true';
-	return claimRecords(res.body).map((claim) => ({ ...formattedClaim(claim, catalogue), ...(replayed ? { replayed } : {}) }));
+	return await claimOutputs(read, service, affiliateId, claimRecordsOf(res.body), replayed ? { replayed } : {});
 }

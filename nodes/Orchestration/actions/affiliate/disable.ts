@@ -9,7 +9,7 @@ import { affiliateIdField } from './shared';
 const show = showFor('affiliate', ['disable']);
 
 export const description: INodeProperties[] = [
-	affiliateIdField(show, 'The affiliate to disable. New quotes cannot name it; its accrued balance can still be claimed.'),
+	affiliateIdField(show, 'The affiliate to disable. New quotes cannot name it, it accrues no new fees, and its balance can no longer be claimed (public notes).'),
 ];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {

@@ -1,20 +1,53 @@
-/** affiliate.getClaims: GET /v1/affiliates/{affiliateId}/claims?limit=&offset=, one item per claim (public-notes; server key). */
+/**
+ * affiliate.getClaims: GET /v1/affiliates/{affiliateId}/claims?limit=&offset= (at most 200 a page),
+ * one item per claim, newest first; newer services filter by `settlementChain` / `settlementAsset`
+ * and answer `nextOffset` (public-notes; server key).
+ */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
 import { affiliatePath, CLAIMS_PAGE_MAX } from '../../../shared/orchestration/partnerPlan';
 import { limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import type { OperationEnv } from '../types';
-import { formattedClaim } from './claim';
+import { formattedClaim } from './claimResult';
 import { affiliateIdField } from './shared';
 
 const show = showFor('affiliate', ['getClaims']);
 
-export const description: INodeProperties[] = [affiliateIdField(show, 'The affiliate whose claims are listed'), returnAllField(show), limitField(show)];
+export const description: INodeProperties[] = [
+	affiliateIdField(show, 'The affiliate whose claims are listed'),
+	returnAllField(show),
+	limitField(show),
+	optionsCollection(show, [
+		{
+			displayName: 'Settlement Chain Name or ID',
+			name: 'settlementChain',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getSourceChains' },
+			default: '',
+			description:
+				'Only claims of balances accrued on this chain. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Settlement Asset',
+			name: 'settlementAsset',
+			type: 'string',
+			default: '',
+			placeholder: 'USDC',
+			description: 'Only claims of balances accrued in this asset',
+		},
+	]),
+];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
 	const affiliateId = read.textParameter('affiliateId');
 	const path = read.plan(() => affiliatePath(affiliateId, '/claims'));
-	const claims = await service.pages({ path, member: 'claims', pageMax: CLAIMS_PAGE_MAX });
+	const qs: IDataObject = {};
+	for (const name of ['settlementChain', 'settlementAsset']) {
+		const value = read.optionText(name);
+		if (value !== undefined) qs[name] = value;
+	}
+	const claims = await service.pages({ path, member: 'claims', pageMax: CLAIMS_PAGE_MAX, qs });
 	const catalogue = claims.length > 0 ? await service.catalogue(false) : undefined;
 	return claims.map((claim) => formattedClaim(claim, catalogue));
 }

@@ -3,10 +3,11 @@ import type { OperationModule } from '../types';
 import * as claim from './claim';
 import * as disable from './disable';
 import * as getAll from './getAll';
+import * as getClaim from './getClaim';
 import * as getClaims from './getClaims';
 import * as upsert from './upsert';
 
-export const operations: Record<string, OperationModule> = { claim, disable, getAll, getClaims, upsert };
+export const operations: Record<string, OperationModule> = { claim, disable, getAll, getClaim, getClaims, upsert };
 
 export const description: INodeProperties[] = [
 	{
@@ -20,7 +21,7 @@ export const description: INodeProperties[] = [
 				name: 'Claim',
 				value: 'claim',
 				action: 'Claim an affiliate balance',
-				description: 'Pay out the whole available balance of an affiliate (server keys only)',
+				description: 'Pay out the available balance of an affiliate, optionally until it is paid (server keys only)',
 			},
 			{
 				name: 'Create or Update',
@@ -33,6 +34,12 @@ export const description: INodeProperties[] = [
 				value: 'disable',
 				action: 'Disable an affiliate',
 				description: 'Stop new quotes from naming an affiliate (server keys only)',
+			},
+			{
+				name: 'Get Claim',
+				value: 'getClaim',
+				action: 'Get a claim of an affiliate',
+				description: 'Read one claim, optionally until it is paid or fails (server keys only)',
 			},
 			{
 				name: 'Get Claims',
@@ -52,6 +59,7 @@ export const description: INodeProperties[] = [
 	...claim.description,
 	...upsert.description,
 	...disable.description,
+	...getClaim.description,
 	...getClaims.description,
 	...getAll.description,
 ];

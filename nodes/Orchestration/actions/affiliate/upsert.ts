@@ -2,11 +2,23 @@
  * affiliate.upsert: PUT /v1/affiliates/{affiliateId} {feeBps, payoutChain, payoutAsset,
  * payoutAddress} -> {affiliate} (public-notes "Affiliate management and claims"; server key).
  * An unsupported payout pair is 400 invalid_payout_destination; Lightning is refused here first.
+ * The service replaces an existing affiliate's payout destination without a word, and the next
+ * claims pay it: the affiliate is read first (the listing, disabled ones included), and a changed
+ * destination is refused, naming the old and the new one, unless "Allow Payout Destination Change" is on.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { planAffiliateProfile } from '../../../shared/orchestration/partnerPlan';
+import { optionsCollection } from '../../../n8n/descriptions';
+import {
+	affiliateIdOf,
+	AFFILIATES_PAGE_MAX,
+	describePayout,
+	payoutChangeOf,
+	planAffiliateProfile,
+	type PayoutDestination,
+} from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
+import type { ItemService } from '../../itemService';
 import type { OperationEnv } from '../types';
 import { affiliateIdField } from './shared';
 
@@ -54,7 +66,40 @@ export const description: INodeProperties[] = [
 		description: 'Address on the payout chain that receives the claims',
 		displayOptions: show,
 	},
+	optionsCollection(show, [
+		{
+			displayName: 'Allow Payout Destination Change',
+			name: 'allowPayoutChange',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether an existing affiliate's payout chain, asset or address may change. Off: such an update is refused and names the current and the new destination (claims pay the new one for fees recorded from then on).",
+		},
+	]),
 ];
+
+/** The profile of `affiliateId` among the partner's affiliates (disabled ones included), read page by page until found. */
+async function profilesUpTo(service: ItemService, affiliateId: string): Promise<IDataObject[]> {
+	return await service.pages({
+		path: '/v1/affiliates',
+		member: 'affiliates',
+		pageMax: AFFILIATES_PAGE_MAX,
+		qs: { includeDisabled: true },
+		requiredScope: 'affiliates:read',
+		all: true,
+		until: (a) => a.affiliateId === affiliateId,
+	});
+}
+
+/** The refusal of a changed payout destination: both destinations named, and the way to allow it. */
+function payoutChangeRefused(read: OrchestrationReader, affiliateId: string, from: PayoutDestination | undefined, to: PayoutDestination) {
+	const now = from === undefined ? 'has a payout destination the service did not show' : `is paid ${describePayout(from)} today`;
+	return read.failure(`Affiliate "${affiliateId}" ${now}; this update would pay its claims ${describePayout(to)} instead`, {
+		description:
+			'The service applies a new payout destination to the fees recorded from then on, and claims pay them there. If the change is intended, turn on "Allow Payout Destination Change" in Options; otherwise send the current payout chain, asset and address.',
+		errorCode: 'payout_destination_change',
+	});
+}
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const input = {
@@ -65,6 +110,11 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		payoutAddress: read.textParameter('payoutAddress'),
 	};
 	const { path, body } = read.plan(() => planAffiliateProfile(input));
+	const affiliateId = read.plan(() => affiliateIdOf(input.affiliateId));
+	const planned = body as unknown as PayoutDestination;
+	const profiles = await profilesUpTo(service, affiliateId);
+	const change = read.plan(() => payoutChangeOf(profiles, affiliateId, planned));
+	if (change !== undefined && read.options.allowPayoutChange !== true) throw payoutChangeRefused(read, affiliateId, change.from, change.to);
 	const res = await service.request<IDataObject>({
 		method: 'PUT',
 		path,
@@ -72,5 +122,6 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		idempotencyKey: service.idempotencyKey({ operation: 'affiliate.upsert', body: { affiliateId: input.affiliateId, ...body } }),
 	});
 	const affiliate = res.body?.affiliate;
-	return typeof affiliate === 'object' && affiliate !== null && !Array.isArray(affiliate) ? (affiliate as IDataObject) : res.body;
+	const out = typeof affiliate === 'object' && affiliate !== null && !Array.isArray(affiliate) ? (affiliate as IDataObject) : res.body;
+	return change?.from === undefined ? out : { ...out, previousPayout: { ...change.from } };
 }

@@ -2,9 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as createOrGet from './createOrGet';
 import * as get from './get';
+import * as getDeposits from './getDeposits';
 import * as getDestinations from './getDestinations';
+import * as pause from './pause';
+import * as resume from './resume';
 
-export const operations: Record<string, OperationModule> = { createOrGet, get, getDestinations };
+export const operations: Record<string, OperationModule> = { createOrGet, get, getDeposits, getDestinations, pause, resume };
 
 export const description: INodeProperties[] = [
 	{
@@ -27,15 +30,36 @@ export const description: INodeProperties[] = [
 				description: 'Read the instruction of a reference (server keys only)',
 			},
 			{
+				name: 'Get Deposits',
+				value: 'getDeposits',
+				action: 'Get the deposits of a standing deposit address',
+				description: 'List the payments to a reference\'s addresses, newest first, with their orders (server keys only)',
+			},
+			{
 				name: 'Get Destinations',
 				value: 'getDestinations',
 				action: 'Get standing deposit destinations',
 				description: 'List the chains and assets a standing deposit address can deliver to (server keys only)',
+			},
+			{
+				name: 'Pause',
+				value: 'pause',
+				action: 'Pause a standing deposit address',
+				description: 'Hold deposits instead of converting them; the address stays assigned (server keys only; path unconfirmed)',
+			},
+			{
+				name: 'Resume',
+				value: 'resume',
+				action: 'Resume a standing deposit address',
+				description: 'Convert deposits again after a pause (server keys only; path unconfirmed)',
 			},
 		],
 		default: 'createOrGet',
 	},
 	...createOrGet.description,
 	...get.description,
+	...getDeposits.description,
 	...getDestinations.description,
+	...pause.description,
+	...resume.description,
 ];

@@ -1,0 +1,34 @@
+/**
+ * affiliate.getClaim: GET /v1/affiliates/{affiliateId}/claims/{claimId} → `{claim}` (public-notes,
+ * newer docs; server key), optionally followed until the claim is paid (`txHash`) or fails.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import type { OperationEnv } from '../types';
+import { claimOutputs, claimWaitParameters, readClaim } from './claimResult';
+import { affiliateIdField } from './shared';
+
+const show = showFor('affiliate', ['getClaim']);
+
+export const description: INodeProperties[] = [
+	affiliateIdField(show, 'The affiliate the claim belongs to'),
+	{
+		displayName: 'Claim ID',
+		name: 'claimId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'clm_...',
+		description: 'The claim\'s "id", as Claim or Get Claims output it (e.g. {{ $json.id }} after Claim)',
+		displayOptions: show,
+	},
+	...claimWaitParameters('getClaim'),
+];
+
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
+	const affiliateId = read.textParameter('affiliateId');
+	const claimId = read.textParameter('claimId');
+	const claim = await readClaim(read, service, affiliateId, claimId);
+	return await claimOutputs(read, service, affiliateId, [claim]);
+}

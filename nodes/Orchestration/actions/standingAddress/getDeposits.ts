@@ -1,0 +1,46 @@
+/**
+ * standingAddress.getDeposits: GET /v1/standing-deposit-addresses/{ref}/deposits?limit=&offset=,
+ * newest first, paged by `nextOffset` (public-notes: the path is from public client code, the
+ * fields from the docs; server key). One item per deposit, with `reference` and a readable
+ * `amountFormatted` (decimals from the routes listing).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { optionsCollection } from '../../../n8n/descriptions';
+import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
+import { DEPOSITS_PAGE_MAX, standingPath } from '../../../shared/orchestration/partnerPlan';
+import { limitField, returnAllField, showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import type { OperationEnv } from '../types';
+import { referenceField } from './createOrGet';
+
+const show = showFor('standingAddress', ['getDeposits']);
+
+export const description: INodeProperties[] = [
+	referenceField(show),
+	returnAllField(show),
+	limitField(show),
+	optionsCollection(show, [
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 1000 },
+			default: DEPOSITS_PAGE_MAX,
+			description: `Deposits asked for per request (the "limit" query parameter). The service's maximum is not published: ${DEPOSITS_PAGE_MAX} is the package's guess; lower it if the service refuses the limit.`,
+		},
+	]),
+];
+
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
+	const reference = read.textParameter('reference');
+	const path = read.plan(() => standingPath(reference, '/deposits'));
+	const pageSize = read.optionInteger('pageSize') ?? DEPOSITS_PAGE_MAX;
+	if (pageSize < 1 || pageSize > 1000) throw read.fail('pageSize', `${pageSize} is out of range; it must be a whole number from 1 to 1000`);
+	const deposits = await service.pages({ path, member: 'deposits', pageMax: pageSize });
+	const catalogue = deposits.length > 0 ? await service.catalogue(false) : undefined;
+	return deposits.map((deposit) => {
+		const chain = typeof deposit.chain === 'string' ? deposit.chain : undefined;
+		const asset = typeof deposit.asset === 'string' ? deposit.asset : undefined;
+		return withFormattedAmounts({ reference, ...deposit }, { amount: catalogue?.find(chain, asset)?.decimals });
+	});
+}

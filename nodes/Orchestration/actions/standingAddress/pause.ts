@@ -1,0 +1,16 @@
+/**
+ * standingAddress.pause: PATCH {enabled: false} (public-notes; server key): the address stays
+ * assigned and deposits paid to it are held instead of converted. The path is unconfirmed by the
+ * docs (enabledSwitch.ts).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import type { OperationEnv } from '../types';
+import { enabledSwitchDescription, switchEnabled } from './enabledSwitch';
+
+export const description: INodeProperties[] = enabledSwitchDescription(showFor('standingAddress', ['pause']), 'Pause');
+
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {
+	return await switchEnabled(read, env, false);
+}

@@ -1,0 +1,15 @@
+/**
+ * standingAddress.resume: PATCH {enabled: true} (public-notes; server key): deposits paid from now
+ * on are converted again. The path is unconfirmed by the docs (enabledSwitch.ts).
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { showFor } from '../../parameters';
+import type { OrchestrationReader } from '../../itemReader';
+import type { OperationEnv } from '../types';
+import { enabledSwitchDescription, switchEnabled } from './enabledSwitch';
+
+export const description: INodeProperties[] = enabledSwitchDescription(showFor('standingAddress', ['resume']), 'Resume');
+
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {
+	return await switchEnabled(read, env, true);
+}
