@@ -65,17 +65,43 @@ async function orchestrationSamples(sb: Sandbox): Promise<Sample[]> {
 	return samples;
 }
 
-/** The operations issues 21 and 26 added: standing addresses, affiliate management and claims, webhook delete, ZeroConf answers. */
+/** The operations issues 21, 26 and 31 added: standing addresses and their deposits, affiliate management and claims, webhook delete, ZeroConf answers. */
 async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters) => Promise<IDataObject[]>): Promise<void> {
 	const standing = { resource: 'standingAddress', reference: 'schemas-1', destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: ADDR.evm };
 	await take({ resource: 'standingAddress', operation: 'getDestinations', returnAll: true });
 	await take({ ...standing, operation: 'createOrGet' });
-	await take({ resource: 'standingAddress', operation: 'get', reference: 'schemas-1' });
+	const [instruction] = await take({ resource: 'standingAddress', operation: 'get', reference: 'schemas-1' });
+	// deposits converted into orders, and one held while the instruction is paused
+	const addresses = instruction.addresses as Record<string, string>;
+	await control(sb).deposit({ depositAddress: addresses.evm, amount: '2500000', senderAddress: ADDR.evm });
+	await control(sb).deposit({ depositAddress: addresses.bitcoin, amount: '125000' });
+	await take({ resource: 'standingAddress', operation: 'pause', reference: 'schemas-1' });
+	await control(sb).deposit({ depositAddress: addresses.evm, amount: '1000000' });
+	await take({ resource: 'standingAddress', operation: 'resume', reference: 'schemas-1' });
+	await take({ resource: 'standingAddress', operation: 'getDeposits', reference: 'schemas-1', returnAll: true });
 	const payout = { payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: '0x2222222222222222222222222222222222222222' };
 	await take({ resource: 'affiliate', operation: 'upsert', affiliateId: 'aff_schemas', feeBps: 30, ...payout });
+	await take({ resource: 'affiliate', operation: 'upsert', affiliateId: 'aff_schemas', feeBps: 30, ...payout, payoutAddress: ADDR.evm, options: { allowPayoutChange: true } });
 	await take({ resource: 'affiliate', operation: 'disable', affiliateId: 'aff_schemas' });
-	await fetch(`${sb.orchestrationUrl}/sandbox/affiliates/aff_sandbox_alpha/accrue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: '2500000' }) });
-	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' });
+	const accrue = async () =>
+		await fetch(`${sb.orchestrationUrl}/sandbox/affiliates/aff_sandbox_alpha/accrue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: '2500000' }) });
+	const wait = { waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 60 };
+	await accrue();
+	const [claim] = await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' });
+	await take({ resource: 'affiliate', operation: 'getClaim', affiliateId: 'aff_sandbox_alpha', claimId: String(claim.id) });
+	await take({ resource: 'affiliate', operation: 'getClaim', affiliateId: 'aff_sandbox_alpha', claimId: String(claim.id), ...wait });
+	await accrue();
+	// paid in another asset (a relay and an operation), then one that fails, then one retried (read while it waits)
+	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', ...wait, options: { payoutChain: 'ethereum', payoutAsset: 'USDT', payoutAddress: ADDR.evm } });
+	await control(sb).config({ claimOutcome: 'failed' });
+	await accrue();
+	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', ...wait });
+	await control(sb).config({ claimOutcome: 'paid', autoAdvance: false });
+	await accrue();
+	const [retried] = await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' });
+	await fetch(`${sb.orchestrationUrl}/sandbox/claims/${String(retried.id)}/settle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ outcome: 'retry' }) });
+	await take({ resource: 'affiliate', operation: 'getClaim', affiliateId: 'aff_sandbox_alpha', claimId: String(retried.id) });
+	await control(sb).config({ autoAdvance: true });
 	await take({ resource: 'affiliate', operation: 'getClaims', affiliateId: 'aff_sandbox_alpha', returnAll: true });
 	const [hook] = await take({ resource: 'webhook', operation: 'create', url: 'https://example.com/schemas/deleted' });
 	await take({ resource: 'webhook', operation: 'delete', webhookId: String(hook.webhookId) });
