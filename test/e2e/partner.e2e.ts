@@ -1,8 +1,10 @@
 /**
- * Issues 26, 21 (recovery subscription) and 22 in a real n8n 2.41.1: a standing deposit address
+ * Issues 26, 21 (recovery subscription), 22 and 31 in a real n8n 2.41.1: a standing deposit address
  * created twice with the same reference returns one instruction and a changed body is refused; an
- * affiliate created, claimed and listed; a recovery event that starts the trigger's workflow; the
- * workflow deactivated and its endpoint and recovery subscription gone at the sandbox.
+ * affiliate created, claimed and listed; a claim followed until it is paid; a payment to a standing
+ * address listed by Get Deposits while its order reaches the trigger by webhook; a recovery event
+ * that starts the trigger's workflow; the workflow deactivated and its endpoint and recovery
+ * subscription gone at the sandbox.
  */
 import { OWNER, closeEnv, createEnv, executeWorkflow, type E2eEnv } from './env';
 import { SandboxClient, until } from './sandbox-client';
@@ -52,6 +54,19 @@ function workflows(orchestrationUrl: string) {
 			orch('Claims', { resource: 'affiliate', operation: 'getClaims', affiliateId: 'aff_e2e', returnAll: true }),
 			orch('Affiliates', { resource: 'affiliate', operation: 'getAll', returnAll: true }),
 		]),
+		linearWorkflow('e2eClaimPaid', 'E2E claim followed until paid', [
+			{ name: 'Start', type: T.manual },
+			orch('Create affiliate', { resource: 'affiliate', operation: 'upsert', affiliateId: 'aff_e2e_paid', feeBps: 40, payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: EVM }),
+			postJson('Accrue', `${orchestrationUrl}/sandbox/affiliates/aff_e2e_paid/accrue`, '={{ JSON.stringify({ amount: "1750000" }) }}'),
+			orch('Claim', { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_e2e_paid', waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 60 }),
+			orch('Read back', { resource: 'affiliate', operation: 'getClaim', affiliateId: 'aff_e2e_paid', claimId: '={{ $json.id }}' }),
+		]),
+		linearWorkflow('e2eStandingDeposits', 'E2E standing address deposits', [
+			{ name: 'Start', type: T.manual },
+			orch('Standing address', { resource: 'standingAddress', operation: 'createOrGet', reference: 'e2e deposits/1', destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: EVM, options: {} }),
+			postJson('Pay', `${orchestrationUrl}/sandbox/deposits`, '={{ JSON.stringify({ depositAddress: $json.addresses.evm, amount: "2500000" }) }}'),
+			orch('Deposits', { resource: 'standingAddress', operation: 'getDeposits', reference: 'e2e deposits/1', returnAll: true }),
+		]),
 		linearWorkflow(TRIGGER, 'E2E recovery events', [
 			{ name: 'Events', type: T.trigger, typeVersion: 1.2, parameters: { registration: 'automatic', options: {} }, credentials: CREDS.server, webhookId: TRIGGER_WEBHOOK_ID },
 			{ name: 'Received', type: T.noop, executeOnce: false },
@@ -90,9 +105,24 @@ describe('Standing Deposit Address and Affiliate in n8n', () => {
 		if (!result.ok) throw new Error(result.raw.slice(-4000));
 		expect(result.outputs['Create affiliate'][0]).toMatchObject({ affiliateId: 'aff_e2e', feeBps: 30, enabled: true });
 		const [claim] = result.outputs.Claim;
-		expect(claim).toMatchObject({ affiliateId: 'aff_e2e', amount: '3250000', amountFormatted: '3.25', asset: 'USDC', chain: 'base' });
-		expect(result.outputs.Claims.map((c) => c.claimId)).toEqual([claim.claimId]);
+		expect(claim).toMatchObject({ affiliateId: 'aff_e2e', amount: '3250000', amountFormatted: '3.25', settlementAsset: 'USDC', settlementChain: 'base' });
+		expect(result.outputs.Claims.map((c) => c.id)).toEqual([claim.id]);
 		expect(result.outputs.Affiliates.map((a) => a.affiliateId)).toContain('aff_e2e');
+	});
+
+	it('a claim followed until paid (Wait Until Final), then read back by its ID', async () => {
+		const result = await executeWorkflow(env, 'e2eClaimPaid');
+		if (!result.ok) throw new Error(result.raw.slice(-4000));
+		const [claim] = result.outputs.Claim;
+		expect(claim).toMatchObject({
+			id: expect.stringMatching(/^clm_/), affiliateId: 'aff_e2e_paid', amount: '1750000', amountFormatted: '1.75', status: 'completed',
+			txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), waitEndedBy: 'paid', waitTimedOut: false,
+		});
+		expect(result.outputs['Read back'][0]).toMatchObject({ id: claim.id, status: 'completed', txHash: claim.txHash });
+		// the sandbox saw the claim processing first: the node waited for the payout, it did not find it done
+		const claims = env.sandbox.orchestration.ctx.state.partnerBook.claims.filter((c) => c.id === claim.id);
+		expect(claims).toEqual([expect.objectContaining({ attempts: 1, status: 'completed' })]);
+		expect(Date.parse(String(claim.completedAt)) - Date.parse(String(claim.createdAt))).toBeGreaterThan(0);
 	});
 });
 
@@ -134,6 +164,29 @@ describe('Orchestration Trigger: recovery events and deactivation', () => {
 		const recoveryDelivery = deliveries.find((d) => d.event === 'order.recovery_required');
 		expect(recoveryDelivery?.state).toBe('delivered');
 		expect(recoveryDelivery?.attempts[0].status).toBe(200);
+	});
+
+	it('a payment to a standing address is listed by Get Deposits, and its order (quoteId null) reaches the trigger by webhook', async () => {
+		await sandbox.setSwitches({ autoAdvance: true });
+		const result = await executeWorkflow(env, 'e2eStandingDeposits');
+		if (!result.ok) throw new Error(result.raw.slice(-4000));
+		const [paid] = result.outputs.Pay;
+		expect(paid).toMatchObject({ reference: 'e2e deposits/1', orderId: expect.stringMatching(/^ord_/), order: { quoteId: null } });
+		const orderId = String(paid.orderId);
+		expect(result.outputs.Deposits).toEqual([
+			expect.objectContaining({ reference: 'e2e deposits/1', chain: 'base', asset: 'USDC', amount: '2500000', amountFormatted: '2.5', orderId, quoteId: null, status: 'converted' }),
+		]);
+		const run = await until('the trigger run of the standing order', async () =>
+			(await executions()).find((e) => {
+				const text = JSON.stringify(e.data ?? '');
+				return text.includes(orderId) && text.includes('order.completed');
+			}),
+		);
+		expect(run.status).toBe('success');
+		const received = (run.data as { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> } }).resultData.runData.Events[0].data.main[0][0].json;
+		expect(received).toMatchObject({ event: 'order.completed', data: { id: orderId, quoteId: null, sourceChain: 'base', destinationChain: 'base' } });
+		const delivered = (await sandbox.deliveries({ orderId })).filter((d) => d.url === triggerUrl());
+		expect(delivered.map((d) => d.event)).toEqual(expect.arrayContaining(['order.processing', 'order.completed']));
 	});
 
 	it('deactivating the workflow deletes the endpoint and the recovery subscription at the sandbox', async () => {

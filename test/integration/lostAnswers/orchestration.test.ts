@@ -74,9 +74,44 @@ const OPERATIONS: MutatingOperation[] = [
 		},
 		effects: async () => {
 			const claims = await claimsOf('aff_sandbox_beta');
-			return { count: claims.length, firstId: claims[0]?.claimId };
+			return { count: claims.length, firstId: claims[0]?.id };
 		},
-		idOf: (out) => out.claimId,
+		idOf: (out) => out.id,
+	},
+	{
+		name: 'affiliate.claim with its optional body',
+		route: '/v1/affiliates/:affiliateId/claim',
+		parameters: async () => {
+			await fetch(`${sb.orchestrationUrl}/sandbox/affiliates/aff_sandbox_beta/accrue`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ amount: '5000000', chain: 'solana', asset: 'USDC' }),
+			});
+			return { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_beta', options: { settlementChain: 'solana', settlementAsset: 'USDC', payoutAddress: ADDR.evm } };
+		},
+		effects: async () => {
+			const claims = await claimsOf('aff_sandbox_beta');
+			return { count: claims.length, firstId: claims[0]?.id };
+		},
+		idOf: (out) => out.id,
+	},
+	{
+		name: 'standingAddress.pause',
+		method: 'PATCH',
+		route: '/v1/standing-deposit-addresses/:ref/enabled',
+		parameters: async () => {
+			await fetch(`${sb.orchestrationUrl}/v1/standing-deposit-addresses/lost-pause`, {
+				method: 'PUT',
+				headers: { ...SERVER, 'content-type': 'application/json', 'x-idempotency-key': `lost-pause-${Date.now()}` },
+				body: JSON.stringify({ destination: { chain: 'base', asset: 'USDC', address: ADDR.evm } }),
+			});
+			return { resource: 'standingAddress', operation: 'pause', reference: 'lost-pause' };
+		},
+		effects: async (key) => {
+			const read = (await (await fetch(`${sb.orchestrationUrl}/v1/standing-deposit-addresses/lost-pause`, { headers: SERVER })).json()) as any;
+			return { count: await handlerRuns('/v1/standing-deposit-addresses/:ref/enabled', key), firstId: read.enabled === false ? read.standingAddressId : undefined };
+		},
+		idOf: (out) => out.standingAddressId,
 	},
 	{
 		name: 'standingAddress.createOrGet',
