@@ -19,8 +19,6 @@ import { affiliateIdField } from './shared';
 
 const show = showFor('affiliate', ['claim']);
 
-const FROM_LIST = 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.';
-
 export const description: INodeProperties[] = [
 	affiliateIdField(show, 'The affiliate whose available balance is claimed (paid to its payout address unless the options say otherwise)'),
 	{
@@ -39,7 +37,8 @@ export const description: INodeProperties[] = [
 			type: 'options',
 			typeOptions: { loadOptionsMethod: 'getSourceChains' },
 			default: '',
-			description: `Claim only the balance accrued on this chain (with Settlement Asset). Needs a service that takes the claim body (newer docs). ${FROM_LIST}`,
+			description:
+				'Claim only the balance accrued on this chain (with Settlement Asset); needs a service that takes the claim body (newer docs). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		{
 			displayName: 'Settlement Asset',
@@ -55,7 +54,8 @@ export const description: INodeProperties[] = [
 			type: 'options',
 			typeOptions: { loadOptionsMethod: 'getSourceChains' },
 			default: '',
-			description: `Pay this claim on another chain than the affiliate's payout chain (with Payout Asset and Payout Address; not Lightning). ${FROM_LIST}`,
+			description:
+				'Pay this claim on another chain than the affiliate\'s payout chain (with Payout Asset and Payout Address; not Lightning). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		{
 			displayName: 'Payout Asset',

@@ -20,7 +20,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'clm_...',
-		description: 'The claim\'s "id", as Claim or Get Claims output it (e.g. {{ $json.id }} after Claim)',
+		description: 'The claim\'s ID, as Claim and Get Claims output it (map it by expression from a Claim node)',
 		displayOptions: show,
 	},
 	...claimWaitParameters('getClaim'),
