@@ -225,6 +225,14 @@ export function standingPath(reference: string, tail: '' | '/deposits' = ''): st
 	return `${STANDING_PATH}/${referenceSegment(reference)}${tail}`;
 }
 
+/** The deposits path as a template (public client code; `{ref}` is the encoded reference): a user can read another path. */
+export const STANDING_DEPOSITS_PATH = `${STANDING_PATH}/{ref}/deposits`;
+
+/** The deposits path of a reference on the given template (STANDING_DEPOSITS_PATH by default). */
+export function standingDepositsPath(reference: string, pathTemplate: string = STANDING_DEPOSITS_PATH): string {
+	return requestPathOf(pathTemplate, referenceSegment(reference));
+}
+
 /**
  * Pause or resume conversion: `PATCH` with `{enabled}` (public-notes). The path is the one public
  * client code uses, unconfirmed by the docs: `{ref}` stands for the encoded reference, and a user

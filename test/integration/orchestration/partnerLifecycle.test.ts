@@ -67,6 +67,14 @@ describe('Standing Deposit Address > Get Deposits', () => {
 		]);
 	});
 
+	it('Request Path reads the listing from another path (the path is from public client code)', async () => {
+		await standingAddress('moved');
+		const error = await runError(node({ resource: 'standingAddress', operation: 'getDeposits', reference: 'moved', options: { requestPath: '/v1/standing-deposits/{ref}' } }));
+		expect(error.message).toMatch(/^not_found: /);
+		const [sent] = await control(sb).requests({ path: '/v1/standing-deposits/moved' });
+		expect(sent).toMatchObject({ method: 'GET', query: { limit: '50', offset: '0' } });
+	});
+
 	it('an unknown reference is not_found; a bad reference or page size is refused before any request', async () => {
 		expect((await runError(node({ resource: 'standingAddress', operation: 'getDeposits', reference: 'nobody' }))).message).toMatch(/^not_found: /);
 		await control(sb).clearRequests();

@@ -14,6 +14,7 @@ import {
 	planStandingEnabled,
 	requestPathOf,
 	samePayoutDestination,
+	standingDepositsPath,
 	standingPath,
 	type PageProgress,
 } from '../../../nodes/shared/orchestration/partnerPlan';
@@ -65,6 +66,8 @@ describe('standing addresses: deposits, pause and resume', () => {
 		expect(planStandingEnabled('a/b', false)).toEqual({ path: '/v1/standing-deposit-addresses/a%2Fb/enabled', body: { enabled: false } });
 		expect(planStandingEnabled('r', true, '/v2/standing/{ref}:toggle')).toEqual({ path: '/v2/standing/r:toggle', body: { enabled: true } });
 		expect(failure(() => standingPath('..', '/deposits')).field).toBe('reference');
+		expect(standingDepositsPath('a b')).toBe('/v1/standing-deposit-addresses/a%20b/deposits');
+		expect(standingDepositsPath('a b', '/v2/deposits/{ref}')).toBe('/v2/deposits/a%20b');
 	});
 
 	it.each([

@@ -1,13 +1,13 @@
 /**
  * standingAddress.getDeposits: GET /v1/standing-deposit-addresses/{ref}/deposits?limit=&offset=,
  * newest first, paged by `nextOffset` (public-notes: the path is from public client code, the
- * fields from the docs; server key). One item per deposit, with `reference` and a readable
- * `amountFormatted` (decimals from the routes listing).
+ * fields from the docs; server key; "Request Path" reads another path). One item per deposit, with
+ * `reference` and a readable `amountFormatted` (decimals from the routes listing).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
-import { DEPOSITS_PAGE_MAX, standingPath } from '../../../shared/orchestration/partnerPlan';
+import { DEPOSITS_PAGE_MAX, STANDING_DEPOSITS_PATH, standingDepositsPath } from '../../../shared/orchestration/partnerPlan';
 import { limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import type { OperationEnv } from '../types';
@@ -28,12 +28,20 @@ export const description: INodeProperties[] = [
 			default: DEPOSITS_PAGE_MAX,
 			description: `Deposits asked for per request (the "limit" query parameter). The service's maximum is not published: ${DEPOSITS_PAGE_MAX} is the package's guess; lower it if the service refuses the limit.`,
 		},
+		{
+			displayName: 'Request Path',
+			name: 'requestPath',
+			type: 'string',
+			default: STANDING_DEPOSITS_PATH,
+			description: 'Path of the deposits listing under the Base URL ({ref} stands for the encoded reference). It comes from public client code; change it only if the service documents another one.',
+		},
 	]),
 ];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
 	const reference = read.textParameter('reference');
-	const path = read.plan(() => standingPath(reference, '/deposits'));
+	const pathTemplate = read.optionText('requestPath') ?? STANDING_DEPOSITS_PATH;
+	const path = read.plan(() => standingDepositsPath(reference, pathTemplate));
 	const pageSize = read.optionInteger('pageSize') ?? DEPOSITS_PAGE_MAX;
 	if (pageSize < 1 || pageSize > 1000) throw read.fail('pageSize', `${pageSize} is out of range; it must be a whole number from 1 to 1000`);
 	const deposits = await service.pages({ path, member: 'deposits', pageMax: pageSize });
