@@ -1,12 +1,16 @@
 /**
  * Order > Get Status's wait, on the one wait of both nodes (nodes/n8n/wait.ts): from node version 3
  * it follows `GET /v1/sse/operations/{id}?token=<key>[&readToken=...]` (public-notes.md; the key
- * goes in the query, so it is listed as a secret of every message) and ends at once on
- * `awaiting_approval`; every version stops on Stop and reports its outcome as an execution hint.
+ * goes in the query, so it is listed as a secret of every message) and ends at once on an order
+ * that needs the partner's answer; every version stops on Stop and reports its outcome as an
+ * execution hint. `unfulfilled` is not final (public-notes): the wait goes on through it, polling
+ * while the order is in it (a replacement changes no status, so no stream frame announces it),
+ * and follows the successor an RBF-replaced order names in `supersededByOperationId`.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { needsRepriceApproval, successorOf } from '../shared/orchestration/orderView';
 import type { NormalizedStatus } from '../shared/orchestration/responseSchemas';
-import { orderWaitEnd } from '../shared/waitRules';
+import { orderWaitEnd, type OrderReading } from '../shared/waitRules';
 import { openEventStream } from '../n8n/eventStream';
 import { joinUrl } from '../shared/secureUrl';
 import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal, type WaitVia } from '../n8n/wait';
@@ -23,6 +27,8 @@ export interface OrderToFollow {
 	/** The first read; undefined while a quote has no order. */
 	first: NormalizedStatus | undefined;
 	read: () => Promise<NormalizedStatus | undefined>;
+	/** Reads the successor `orderId` of the replaced order `replaced`, with the same key and read token. */
+	readSuccessor: (orderId: string, replaced: string) => Promise<NormalizedStatus>;
 	settings: WaitSettings;
 	/** Node version 3 on: the event stream (unless Follow By is Polling) and the actionRequired end. */
 	live: boolean;
@@ -38,7 +44,14 @@ export interface OrderWaitResult {
 	endedBy: OrderWaitEnd;
 	via: WaitVia;
 	fallback?: string;
+	/** The orders the wait left for their successors, first the one it began on (empty: none). */
+	replaced: string[];
 }
+
+/** Successors followed at most in one wait (each is a replaced deposit): a longer chain is not followed further. */
+export const MAX_SUCCESSORS = 8;
+/** Event streams one wait opens at most; after that it polls (each return from `unfulfilled` opens one). */
+const MAX_STREAMS = 4;
 
 /** The stream of one order: the key (and an order-bound read token for client keys) in the query. */
 async function streamOf(o: OrderToFollow, orderId: string) {
@@ -56,58 +69,114 @@ async function streamOf(o: OrderToFollow, orderId: string) {
 	});
 }
 
-/** Where a stretch of the wait starts, when it must end, and whether it ends once an unpaid quote's order appears. */
+/** Where a stretch of the wait starts, when it must end, how it follows the order, and what ends it early. */
 interface Stretch {
 	first: NormalizedStatus | undefined;
+	read: () => Promise<NormalizedStatus | undefined>;
 	deadline: number;
 	startedAt: number;
+	/** Follow the order's event stream (else poll). */
+	stream: boolean;
+	/** Ends once an unpaid quote's order appears (to follow its stream). */
 	untilOrder: boolean;
+	/** Ends once an `unfulfilled` order moves again (to follow its stream again). */
+	untilMoved: boolean;
+	/** Every order this wait has read: a successor among them is not followed again. */
+	seen: ReadonlySet<string>;
 }
 
-/** One stretch of the wait: from `first` until an end, `deadline`, or (while unpaid) the order's appearance. */
-async function waitStretch(o: OrderToFollow, { first, deadline, startedAt, untilOrder }: Stretch) {
-	const orderId = first?.id;
-	const streaming = o.live && o.followBy === 'stream' && orderId !== undefined;
+/** How one stretch ended, besides the ends of the wait itself. */
+type StretchEnd = 'orderFound' | 'unfulfilled' | 'resumed' | 'superseded';
+
+function readingOf(state: NormalizedStatus, s: Stretch, successors: number): OrderReading {
+	const order = { ...state.order, id: state.id };
+	const next = successorOf(order, state.status);
+	return {
+		status: state.status,
+		isFinal: state.isFinal,
+		successor: next !== undefined && !s.seen.has(next) && successors < MAX_SUCCESSORS ? next : undefined,
+		repriceApproval: needsRepriceApproval(order, state.status, state.isFinal),
+	};
+}
+
+/** One stretch of the wait: from `first` until an end of the wait, `deadline`, or an end of the stretch. */
+async function waitStretch(o: OrderToFollow, s: Stretch, successors: number) {
+	const orderId = s.first?.id;
 	return await itemWait(
 		o.ctx,
 		o.itemIndex,
 		waitUntilFinal<NormalizedStatus | undefined>({
-			first,
-			read: o.read,
-			endOf: (current) => {
-				const ended = current === undefined ? undefined : orderWaitEnd(current.status, current.isFinal, o.live);
-				if (ended !== undefined) return ended;
-				if (untilOrder && current !== undefined) return 'orderFound';
-				const unpaidOver = current === undefined && o.quoteDeadline !== undefined && Date.now() >= o.quoteDeadline;
+			first: s.first,
+			read: s.read,
+			endOf: (current): OrderWaitEnd | StretchEnd | 'quoteExpired' | undefined => {
+				if (current !== undefined) {
+					const ended = orderWaitEnd(readingOf(current, s, successors), o.live);
+					if (ended !== undefined) return ended;
+					const unfulfilled = current.status === 'unfulfilled';
+					if (s.stream && unfulfilled) return 'unfulfilled';
+					if (s.untilMoved && !unfulfilled) return 'resumed';
+					if (s.untilOrder) return 'orderFound';
+					return undefined;
+				}
+				const unpaidOver = o.quoteDeadline !== undefined && Date.now() >= o.quoteDeadline;
 				return unpaidOver ? 'quoteExpired' : undefined;
 			},
 			intervalMs: o.settings.intervalMs,
-			deadline,
+			deadline: s.deadline,
 			lastReadOnDeadline: false,
 			signal: cancelSignalOf(o.ctx),
-			follow: streaming ? async () => await streamOf(o, orderId) : undefined,
+			follow: s.stream && orderId !== undefined ? async () => await streamOf(o, orderId) : undefined,
 			statusOf: (state) => state?.status,
-			startedAt,
+			startedAt: s.startedAt,
 		}),
 	);
 }
 
+const STRETCH_ENDS: ReadonlySet<string> = new Set<StretchEnd>(['orderFound', 'unfulfilled', 'resumed', 'superseded']);
+
 /**
  * Waits on one order as the node version says. An unpaid quote's order is polled for until it
- * appears; from version 3 the wait then follows that order's stream for the time left.
+ * appears; from version 3 the wait then follows that order's stream for the time left, polls while
+ * the order is `unfulfilled` and follows its stream again once it moves. A replaced order's
+ * successor is followed in every version, for the time left.
  */
 export async function followOrder(o: OrderToFollow): Promise<OrderWaitResult> {
 	const startedAt = Date.now();
 	const deadline = startedAt + o.settings.timeoutMs;
-	const streamLater = o.first === undefined && o.live && o.followBy === 'stream';
-	let end = await waitStretch(o, { first: o.first, deadline, startedAt, untilOrder: streamLater });
-	if (end.endedBy === 'orderFound') end = await waitStretch(o, { first: end.state, deadline, startedAt, untilOrder: false });
-	const message = waitHint(`Item ${o.itemIndex}: ${o.subject}`, end, end.state?.status);
-	reportWait(o.ctx, message, end.endedBy, end.fallback !== undefined);
+	const wantsStream = o.live && o.followBy === 'stream';
+	const replaced: string[] = [];
+	const seen = new Set<string>();
+	let streams = 0;
+	const stretchFrom = (first: NormalizedStatus | undefined, read: Stretch['read']): Stretch => {
+		if (first) seen.add(first.id);
+		const unfulfilled = first?.status === 'unfulfilled';
+		const stream = wantsStream && first !== undefined && !unfulfilled && streams < MAX_STREAMS;
+		if (stream) streams++;
+		return { first, read, deadline, startedAt, stream, untilOrder: wantsStream && first === undefined, untilMoved: wantsStream && unfulfilled && streams < MAX_STREAMS, seen };
+	};
+	let stretch = stretchFrom(o.first, o.read);
+	let end = await waitStretch(o, stretch, replaced.length);
+	while (STRETCH_ENDS.has(end.endedBy) && end.state !== undefined) {
+		const current = end.state;
+		if (end.endedBy === 'superseded') {
+			const next = successorOf({ ...current.order, id: current.id }, current.status) as string;
+			replaced.push(current.id);
+			stretch = stretchFrom(await o.readSuccessor(next, current.id), async () => await o.readSuccessor(next, current.id));
+		} else {
+			stretch = stretchFrom(current, stretch.read);
+		}
+		end = await waitStretch(o, stretch, replaced.length);
+	}
+	// polling while unfulfilled is no failure of the stream, but the output says why it polled
+	const fallback = end.fallback ?? (stretch.untilMoved && end.via === 'polling' ? 'the order is unfulfilled: polled for a late deposit or a replacement' : undefined);
+	const subject = replaced.length === 0 ? o.subject : `${o.subject} (replaced by order ${[...replaced.slice(1), end.state?.id].join(', then order ')})`;
+	const message = waitHint(`Item ${o.itemIndex}: ${subject}`, { ...end, fallback }, end.state?.status);
+	reportWait(o.ctx, message, end.endedBy, fallback !== undefined);
 	return {
 		state: end.state,
 		endedBy: end.endedBy as OrderWaitEnd,
 		via: end.via,
-		...(end.fallback ? { fallback: end.fallback } : {}),
+		...(fallback ? { fallback } : {}),
+		replaced,
 	};
 }

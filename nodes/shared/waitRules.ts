@@ -58,13 +58,34 @@ export function announcesChange(announced: string | undefined, lastKnown: string
 	return announced !== undefined && announced !== lastKnown;
 }
 
-/** What ends an order wait: a final status, or (newest version) a status that needs the partner's answer. */
-export type OrderWaitEnd = 'final' | 'actionRequired';
+/**
+ * What ends a stretch of an order wait: a final status; the order's replacement, which the wait
+ * follows (`superseded`); or (newest version) an order that needs the partner's answer.
+ */
+export type OrderWaitEnd = 'final' | 'actionRequired' | 'superseded';
 
-/** public-notes.md: `awaiting_approval` waits for the partner (a ZeroConf offer, or an operator hold). */
+/** public-notes: `awaiting_approval` waits for the partner (a ZeroConf offer, or an operator hold). */
 export const ACTION_REQUIRED_STATUSES: ReadonlySet<string> = new Set(['awaiting_approval']);
 
-export function orderWaitEnd(status: string | undefined, isFinal: boolean, endOnActionRequired: boolean): OrderWaitEnd | undefined {
-	if (isFinal) return 'final';
-	return endOnActionRequired && status !== undefined && ACTION_REQUIRED_STATUSES.has(status) ? 'actionRequired' : undefined;
+/** What one read of an order tells the wait (the order's own fields are read in orchestration/orderView.ts). */
+export interface OrderReading {
+	status: string | undefined;
+	isFinal: boolean;
+	/** The order that replaced this one and that the wait may still follow. */
+	successor?: string;
+	/** The order waits for the partner's approval of a new price (price lock `approval_required`). */
+	repriceApproval?: boolean;
+}
+
+/**
+ * Final ends the wait in every version; a successor is followed in every version (`unfulfilled`
+ * is not final, and the replaced order never moves again); an answer the partner must give ends it
+ * from the newest version on.
+ */
+export function orderWaitEnd(reading: OrderReading, endOnActionRequired: boolean): OrderWaitEnd | undefined {
+	if (reading.isFinal) return 'final';
+	if (reading.successor !== undefined) return 'superseded';
+	if (!endOnActionRequired) return undefined;
+	const waitsForPartner = reading.status !== undefined && ACTION_REQUIRED_STATUSES.has(reading.status);
+	return waitsForPartner || reading.repriceApproval === true ? 'actionRequired' : undefined;
 }

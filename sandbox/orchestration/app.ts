@@ -51,9 +51,10 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	const events = new EventEmitter();
 	events.setMaxListeners(0);
 	const webhooks = new WebhookDispatcher(state, clock, switches);
-	const notify: ConstructorParameters<typeof OrderEngine>[3] = (order) => {
-		webhooks.emit(order);
-		events.emit('status', order.id, publicStatus(order));
+	// a status change goes to the webhooks and the streams; another event (order.superseded) to the webhooks only
+	const notify: ConstructorParameters<typeof OrderEngine>[3] = (order, event) => {
+		webhooks.emit(order, event);
+		if (event === undefined) events.emit('status', order.id, publicStatus(order));
 	};
 	const ctx: OrchestrationContext = {
 		config, switches, clock, state, events, webhooks,

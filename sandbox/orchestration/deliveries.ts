@@ -26,9 +26,10 @@ export class WebhookDispatcher {
 		private readonly switches: Switches,
 	) {}
 
-	emit(order: OrderRecord): void {
+	/** One event of an order: the kind of its public status, or `event` when given (`order.superseded`). */
+	emit(order: OrderRecord, kind?: string): void {
 		if (!order.partnerId) return;
-		const event = orderEventFor(publicStatus(order));
+		const event = kind ?? orderEventFor(publicStatus(order));
 		const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data: orderSnapshot(order) });
 		for (const hook of this.activeHooks(order.partnerId, undefined)) {
 			void this.start(hook, { event, orderId: order.id, body });

@@ -58,7 +58,8 @@ export function orderFromQuote(
 /**
  * POST /sandbox/deposits: paying a deposit address creates (or funds) the order. A deposit to an
  * expired quote's address creates no order (409 quote_expired); accumulation and liquidation
- * addresses create orders with `quoteId` null (spec §2.10).
+ * addresses create orders with `quoteId` null (spec §2.10). A deposit to the address of an
+ * `unfulfilled` order is a late deposit: the order resumes (public-notes), expired quote or not.
  */
 export function simulateDeposit(ctx: OrchestrationContext, depositAddress: string, amount: bigint, options: DepositOptions): OrderRecord {
 	if (options.outcome?.startsWith('zeroconf')) assertZeroconfSource(ctx, depositAddress);
@@ -67,6 +68,10 @@ export function simulateDeposit(ctx: OrchestrationContext, depositAddress: strin
 		const quote = ctx.state.quotes.get(quoteId) as QuoteRecord;
 		const existing = quote.orderId ? ctx.state.orders.get(quote.orderId) : undefined;
 		if (existing) {
+			if (existing.status === 'unfulfilled' && existing.fundedAt) {
+				ctx.orders.resume(existing, amount, options);
+				return existing;
+			}
 			if (existing.origin !== 'onramp') throw conflict('conflict', `the deposit address of quote ${quoteId} was already paid`);
 			assertQuoteLive(ctx, quote);
 			if (options.txHash) existing.depositTxHash = options.txHash;

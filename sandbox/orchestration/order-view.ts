@@ -43,6 +43,9 @@ export function orderSnapshot(order: OrderRecord): Record<string, unknown> {
 		...(order.feePlan ? { feePlan: order.feePlan } : {}),
 		...(order.feePayouts ? { feePayouts: order.feePayouts } : {}),
 		...(order.swap ? { swap: order.swap } : {}),
+		// public-notes: an RBF replacement links the two orders (the original stays unfulfilled)
+		...(order.supersededByOperationId ? { supersededByOperationId: order.supersededByOperationId } : {}),
+		...(order.recoveredFromOperationId ? { recoveredFromOperationId: order.recoveredFromOperationId } : {}),
 	};
 }
 
@@ -56,6 +59,7 @@ export function statusView(order: OrderRecord, shape: 'nested' | 'flat'): Record
 	if (order.reported?.status !== undefined) snapshot.status = order.reported.status;
 	if (order.reported?.amountIn !== undefined) snapshot.amountIn = order.reported.amountIn;
 	if (order.reported?.feePayouts !== undefined) snapshot.feePayouts = order.reported.feePayouts;
+	if (order.reported?.fields !== undefined) Object.assign(snapshot, order.reported.fields);
 	const omit = order.reported?.omitStages === true;
 	if (shape === 'flat') return { ...snapshot, ...(omit ? {} : { stages: order.stages.map((s) => s.name) }) };
 	return { order: snapshot, ...(omit ? {} : { stages: order.stages.map((s) => ({ ...s })) }) };

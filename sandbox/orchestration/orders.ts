@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { isFinalStatus, type PublicStatus, type Stage } from '../../nodes/shared/orchestration/enums';
+import type { PublicStatus, Stage } from '../../nodes/shared/orchestration/enums';
 import type { SandboxClock } from '../clock';
 import type { Switches } from '../config';
 import type { CatalogueAsset } from './catalogue';
-import { conflict } from './errors';
+import { ApiError, conflict } from './errors';
 import { priceExactIn, splitFee } from './pricing';
 import type { FeePlan, OrderOrigin, OrderRecord, Outcome, SandboxState } from './state';
-import { canMove } from './transitions';
+import { canMove, isTerminal } from './transitions';
 import { pendingOffer, type OfferDecision } from './zeroconf';
 
 type Step = PublicStatus | 'paused';
@@ -14,10 +14,13 @@ type Step = PublicStatus | 'paused';
 /** Statuses that continue a successful flow (stages of the step left behind are recorded). */
 const ONWARD: ReadonlySet<PublicStatus> = new Set(['confirming', 'awaiting_approval', 'bridging', 'swapping', 'delivering', 'completed']);
 
-/** Forward order of public statuses, finals last: what a late-paid onramp order may still take of its plan. */
+/**
+ * Forward order of public statuses, finals last: what a late-paid onramp order may still take of its
+ * plan. `unfulfilled` ranks with processing: nothing of its deposit is confirmed, everything is ahead.
+ */
 const RANK: Record<PublicStatus, number> = {
-	processing: 0, confirming: 1, awaiting_approval: 2, bridging: 3, swapping: 4, delivering: 5, refunding: 6,
-	completed: 7, failed: 7, unfulfilled: 7, refunded: 7,
+	processing: 0, unfulfilled: 0, confirming: 1, awaiting_approval: 2, bridging: 3, swapping: 4, delivering: 5, refunding: 6,
+	completed: 7, failed: 7, refunded: 7,
 };
 
 export interface NewOrder {
@@ -40,18 +43,21 @@ export interface NewOrder {
 	autoAdvance: boolean;
 	amountless?: boolean;
 	depositTxHash?: string;
+	/** The order whose replaced (RBF) deposit this one carries on. */
+	recoveredFromOperationId?: string;
 }
 
 /**
  * Order lifecycle: public statuses and monotonic stages (spec §3), moved on a scaled schedule or
- * by hand. Every public status change calls `notify` once; the internal pause emits nothing.
+ * by hand. Every public status change calls `notify` once; the internal pause emits nothing; an
+ * order whose successor link advanced calls it with `order.superseded` (public-notes).
  */
 export class OrderEngine {
 	constructor(
 		private readonly state: SandboxState,
 		private readonly clock: SandboxClock,
 		private readonly switches: Switches,
-		private readonly notify: (order: OrderRecord) => void,
+		private readonly notify: (order: OrderRecord, event?: 'order.superseded') => void,
 	) {}
 
 	/** A new order in `processing`; funded orders start moving at once. */
@@ -84,13 +90,7 @@ export class OrderEngine {
 		if (overrides.autoAdvance !== undefined) order.autoAdvance = overrides.autoAdvance;
 		if (order.amountless && amountPaid !== order.amountIn) {
 			this.rescale(order, amountPaid);
-		} else if (amountPaid !== order.amountIn) {
-			const repriced = priceExactIn(amountPaid, order.source, order.destination, order.feeBps);
-			order.amountIn = amountPaid;
-			order.feeAmount = repriced.feeAmount;
-			order.estimatedOut = repriced.estimatedOut;
-			order.reconciled = true;
-		}
+		} else this.reconcile(order, amountPaid);
 		if (order.outcome === 'zeroconf' || order.outcome === 'zeroconf_declined') {
 			order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs);
 			this.addStage(order, 'zeroconf_offer_pending');
@@ -98,6 +98,68 @@ export class OrderEngine {
 		}
 		order.plan = onwardFrom(order.status, planFor(order));
 		this.schedule(order);
+	}
+
+	/** A paid amount different from the order's: repriced, and `amount_reconciled` recorded later (spec §3). */
+	private reconcile(order: OrderRecord, amountPaid: bigint): void {
+		if (amountPaid === order.amountIn) return;
+		const repriced = priceExactIn(amountPaid, order.source, order.destination, order.feeBps);
+		order.amountIn = amountPaid;
+		order.feeAmount = repriced.feeAmount;
+		order.estimatedOut = repriced.estimatedOut;
+		order.reconciled = true;
+	}
+
+	/**
+	 * A late deposit for an unfulfilled order (public-notes: it can still resume): the order goes on
+	 * to `confirming` and the rest of its completed path. A replaced order does not resume: its
+	 * successor carries the deposit on.
+	 */
+	resume(order: OrderRecord, amountPaid: bigint, overrides: { autoAdvance?: boolean } = {}): void {
+		if (order.supersededByOperationId) {
+			throw conflict('invalid_state', `order ${order.id} was replaced by order ${order.supersededByOperationId}; it does not resume`);
+		}
+		if (order.status !== 'unfulfilled') throw conflict('invalid_state', `order ${order.id} is ${order.status}: only an unfulfilled order resumes on a late deposit`);
+		this.clock.cancel(order.timer);
+		if (overrides.autoAdvance !== undefined) order.autoAdvance = overrides.autoAdvance;
+		this.reconcile(order, amountPaid);
+		order.plan = happyPath(order).slice(2);
+		this.enter(order, 'confirming');
+		this.schedule(order);
+	}
+
+	/**
+	 * An RBF replacement of a Bitcoin L1 deposit (public-notes): a successor order takes the deposit
+	 * over (`recoveredFromOperationId`, same quote, funded with the replacing transaction), and the
+	 * original stays `unfulfilled` with `supersededByOperationId` naming it. The link is set before the
+	 * original enters `unfulfilled` (so its event and status show it), then `order.superseded` fires
+	 * for the original. An original that is already unfulfilled changes no status: only that event.
+	 */
+	replaceDeposit(order: OrderRecord, replacement: { amountPaid: bigint; txHash: string; autoAdvance?: boolean }): OrderRecord {
+		if (order.source.chain !== 'bitcoin') throw new ApiError(400, 'invalid_request', 'an RBF replacement needs a Bitcoin L1 deposit');
+		if (order.supersededByOperationId) throw conflict('invalid_state', `order ${order.id} was already replaced by order ${order.supersededByOperationId}`);
+		if (order.paused || (order.status !== 'unfulfilled' && !canMove(order.status, 'unfulfilled'))) {
+			throw conflict('invalid_state', `order ${order.id} is ${order.status}: only a deposit not confirmed yet can be replaced`);
+		}
+		this.clock.cancel(order.timer);
+		order.plan = [];
+		const successor = this.create(
+			{
+				origin: order.origin, partnerId: order.partnerId, keyId: order.keyId, quoteId: order.quoteId,
+				source: order.source, destination: order.destination, recipientAddress: order.recipientAddress,
+				depositAddress: order.depositAddress, amountIn: order.amountIn, estimatedOut: order.estimatedOut,
+				feeAmount: order.feeAmount, feeBps: order.feeBps, amountMode: order.amountMode, feePlan: order.feePlan,
+				fiat: order.fiat, outcome: 'completed', autoAdvance: replacement.autoAdvance ?? order.autoAdvance,
+				depositTxHash: replacement.txHash, recoveredFromOperationId: order.id,
+			},
+			null,
+		);
+		order.supersededByOperationId = successor.id;
+		if (order.status === 'unfulfilled') this.touch(order);
+		else this.enter(order, 'unfulfilled');
+		this.notify(order, 'order.superseded');
+		this.fund(successor, replacement.amountPaid);
+		return successor;
 	}
 
 	/**
@@ -112,7 +174,10 @@ export class OrderEngine {
 
 	/** Manual move (POST /sandbox/orders/:id/advance): along the state machine only (transitions.ts). */
 	advance(order: OrderRecord, target: Step): void {
-		if (isFinalStatus(order.status)) throw conflict('invalid_state', `order ${order.id} is ${order.status}, a final status`);
+		if (isTerminal(order.status)) throw conflict('invalid_state', `order ${order.id} is ${order.status}, a final status`);
+		if (order.supersededByOperationId) {
+			throw conflict('invalid_state', `order ${order.id} was replaced by order ${order.supersededByOperationId}; it stays unfulfilled`);
+		}
 		this.clock.cancel(order.timer);
 		if (target === 'paused') {
 			if (order.paused) throw conflict('invalid_state', `order ${order.id} is already paused`);
@@ -193,6 +258,7 @@ export class OrderEngine {
 			if (!declined) this.addStage(order, 'zeroconf_accepted');
 		}
 		if (next === 'awaiting_approval' && order.outcome === 'zeroconf_offer' && !order.zeroconfOffer) this.offer(order);
+		if (order.status === 'unfulfilled' && next !== 'unfulfilled') order.resumedAt = this.isoNow();
 		order.paused = false;
 		order.status = next;
 		order.history.push(next);
@@ -251,7 +317,7 @@ export class OrderEngine {
 	}
 
 	private schedule(order: OrderRecord): void {
-		if (!order.autoAdvance || order.plan.length === 0 || isFinalStatus(order.status)) return;
+		if (!order.autoAdvance || order.plan.length === 0 || isTerminal(order.status)) return;
 		order.timer = this.clock.schedule(this.switches.orderStepMs, () => this.step(order));
 	}
 
@@ -292,8 +358,11 @@ function planFor(order: OrderRecord): Step[] {
 		case 'refunded':
 			return ['confirming', 'refunded'];
 		case 'unfulfilled':
-			// an unconfirmed or replaced deposit (public-notes): it never confirms
+			// an unconfirmed deposit (public-notes): it does not confirm unless a late deposit resumes it
 			return ['unfulfilled'];
+		case 'late_deposit':
+			// unfulfilled for one step, then a late deposit is seen and the order goes on to completed
+			return ['unfulfilled', ...happy];
 		case 'awaiting_approval':
 			// an operator hold (no offer): moved on by hand
 			return ['awaiting_approval'];

@@ -9,6 +9,8 @@ export const OUTCOMES = [
 	'completed', 'failed', 'refunded', 'unfulfilled', 'awaiting_approval', 'paused', 'zeroconf', 'zeroconf_declined',
 	// a ZeroConf offer that waits in awaiting_approval for the partner's accept or decline (public-notes)
 	'zeroconf_offer',
+	// unfulfilled, then a late deposit resumes it one step later, on to completed (public-notes)
+	'late_deposit',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -93,13 +95,26 @@ export interface OrderRecord {
 	outcome: Outcome;
 	timer?: NodeJS.Timeout;
 	/** How the status view reports this order, as the live service may (POST /sandbox/orders/:id/report). */
-	reported?: { status?: string; omitStages?: boolean; amountIn?: string; feePayouts?: { entries: Array<Record<string, unknown>> } };
+	reported?: {
+		status?: string;
+		omitStages?: boolean;
+		amountIn?: string;
+		feePayouts?: { entries: Array<Record<string, unknown>> };
+		/** Order members merged into the status view (priceLock, errorCode, ... as the live docs show them). */
+		fields?: Record<string, unknown>;
+	};
 	/** Funded through an amountless Lightning invoice: runs on the paid amount (spec §1). */
 	amountless?: boolean;
 	/** The deposit transaction (submit's txHash / bitcoinTxid / sparkTxHash, or the simulated deposit's). */
 	depositTxHash?: string;
 	/** Every public status the order took, in order (the state machine's record, GET /sandbox/orders/:id). */
 	history: PublicStatus[];
+	/** The order that took over this order's replaced (RBF) deposit; this one stays unfulfilled (public-notes). */
+	supersededByOperationId?: string;
+	/** The order whose replaced deposit this order carries on (public-notes). */
+	recoveredFromOperationId?: string;
+	/** When a late deposit resumed this order out of unfulfilled. */
+	resumedAt?: string;
 }
 
 export interface ReadTokenRecord {

@@ -2,8 +2,11 @@ import type { PublicStatus } from '../../nodes/shared/orchestration/enums';
 
 /**
  * The live service's order state machine (public-notes "Other partner operations"; spec §3 shows
- * no transitions). `unfulfilled` is a target from processing and confirming ("newer docs"); the
- * final statuses have no way out. The sandbox moves orders only along these edges.
+ * no transitions). `unfulfilled` is a target from processing and confirming ("newer docs") and is
+ * not terminal: an unconfirmed or replaced deposit can still resume after a late deposit. The docs
+ * do not list the edges out of it; the sandbox resumes to `confirming` (a late deposit seen, waiting
+ * for its confirmations) or `processing`. Completed, failed and refunded have no way out. The
+ * sandbox moves orders only along these edges.
  */
 export const TRANSITIONS: Readonly<Record<PublicStatus, readonly PublicStatus[]>> = {
 	processing: ['confirming', 'bridging', 'swapping', 'awaiting_approval', 'delivering', 'completed', 'failed', 'refunded', 'unfulfilled'],
@@ -15,9 +18,14 @@ export const TRANSITIONS: Readonly<Record<PublicStatus, readonly PublicStatus[]>
 	delivering: ['confirming', 'completed', 'failed', 'refunded'],
 	completed: [],
 	failed: [],
-	unfulfilled: [],
+	unfulfilled: ['confirming', 'processing'],
 	refunded: [],
 };
+
+/** Terminal statuses: no edge leads out of them (completed, failed, refunded; never unfulfilled). */
+export function isTerminal(status: PublicStatus): boolean {
+	return TRANSITIONS[status].length === 0;
+}
 
 /** Whether an order may move from `from` to `to` in one step. */
 export function canMove(from: PublicStatus, to: PublicStatus): boolean {

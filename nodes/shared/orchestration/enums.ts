@@ -114,15 +114,21 @@ export type PublicStatus = (typeof PUBLIC_STATUSES)[number];
 
 export const isPublicStatus = memberTest<PublicStatus>(PUBLIC_STATUSES);
 
-/** Statuses after which an order does not change any more (spec 3, 6). */
-export const FINAL_STATUSES = ['completed', 'failed', 'unfulfilled', 'refunded'] as const satisfies readonly PublicStatus[];
+/**
+ * Statuses after which an order does not change any more (spec 3, 6; public-notes: completed,
+ * failed and refunded are terminal). `unfulfilled` is not among them: an unconfirmed or replaced
+ * deposit can still resume after a late deposit, and a replaced one names its successor order in
+ * `supersededByOperationId`.
+ */
+export const FINAL_STATUSES = ['completed', 'failed', 'refunded'] as const satisfies readonly PublicStatus[];
 export type FinalStatus = (typeof FINAL_STATUSES)[number];
 
 export const isFinalStatus = memberTest<FinalStatus>(FINAL_STATUSES);
 
 /**
- * Order statuses that end polling (read case-insensitively): spec 3's finals plus `expired`, which
- * the live service reports for a quote-based order that was never funded (issue 10).
+ * Order statuses that end a wait (read case-insensitively): the finals plus `expired`, which the
+ * live service reports for an order that expired without a deposit (public-notes). Never
+ * `unfulfilled`.
  */
 export const FINAL_ORDER_STATUSES = [...FINAL_STATUSES, 'expired'] as const;
 const FINAL_ORDER_SET: ReadonlySet<string> = new Set(FINAL_ORDER_STATUSES);

@@ -57,36 +57,70 @@ const SOURCE_FIELDS = ['amountIn'];
 const DESTINATION_FIELDS = ['estimatedOut', 'amountOut', 'lockedMinAmountOut'];
 const PAYOUT_FIELDS = ['amount', 'platformCutAmount', 'recipientAmount'];
 
+/**
+ * public-notes: each fee payout entry counts in the asset it is paid in. A `recipient_payout` is
+ * the recipient's delivery (destination asset); the fee roles (`app_fee`, `platform_fee`,
+ * `fee_custody`) and roles the package does not know are in the fee asset.
+ */
+const DESTINATION_PAYOUT_ROLES: ReadonlySet<string> = new Set(['recipient_payout']);
+
 function nonEmptyText(v: unknown): string | undefined {
 	return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
+/** Decimals of the asset each amount of an order counts in (undefined: not known to the listing). */
+interface OrderAssets {
+	source?: number;
+	destination?: number;
+	fee?: number;
+	refund?: number;
+}
+
 /**
- * A flat order with `...Formatted` decimals next to its amounts, fee payout entries included, where
- * the listing knows the asset; an amount of an unknown asset stays as is, nothing fails.
+ * The decimals of one fee payout entry: the entry's own `asset` (with its `chain`) when it names
+ * one, else its role's asset.
+ */
+function payoutDecimals(entry: Json, of: OrderAssets, assets: AssetDecimals, chains: Array<string | undefined>): number | undefined {
+	const asset = nonEmptyText(entry.asset);
+	if (asset !== undefined) {
+		const chain = nonEmptyText(entry.chain);
+		return chain !== undefined || asset.includes(':') ? assets.find(chain, asset)?.decimals : assets.decimalsOfSymbol(asset, chains);
+	}
+	return typeof entry.role === 'string' && DESTINATION_PAYOUT_ROLES.has(entry.role) ? of.destination : of.fee;
+}
+
+/**
+ * A flat order with `...Formatted` decimals next to its amounts, fee payout entries included (each
+ * in the asset it is paid in), where the listing knows the asset; an amount of an unknown asset
+ * stays as is, nothing fails.
  */
 export function orderWithFormattedAmounts<T extends Json>(order: T, assets: AssetDecimals): T {
 	const sourceChain = nonEmptyText(order.sourceChain);
 	const destinationChain = nonEmptyText(order.destinationChain);
 	const chains = [sourceChain, destinationChain];
 	const source = assets.find(sourceChain, nonEmptyText(order.sourceAsset))?.decimals;
-	const destination = assets.find(destinationChain, nonEmptyText(order.destinationAsset))?.decimals;
 	const feeAsset = nonEmptyText(order.feeAsset);
-	const fee = feeAsset ? assets.decimalsOfSymbol(feeAsset, chains) : source;
 	const refundAsset = nonEmptyText(order.refundAsset);
-	const decimals: Record<string, number | undefined> = {
-		refundAmount: refundAsset ? assets.decimalsOfSymbol(refundAsset, chains) : source,
+	const of: OrderAssets = {
+		source,
+		destination: assets.find(destinationChain, nonEmptyText(order.destinationAsset))?.decimals,
+		fee: feeAsset ? assets.decimalsOfSymbol(feeAsset, chains) : source,
+		refund: refundAsset ? assets.decimalsOfSymbol(refundAsset, chains) : source,
 	};
-	for (const f of SOURCE_FIELDS) decimals[f] = source;
-	for (const f of DESTINATION_FIELDS) decimals[f] = destination;
-	for (const f of FEE_FIELDS) decimals[f] = fee;
+	const decimals: Record<string, number | undefined> = { refundAmount: of.refund };
+	for (const f of SOURCE_FIELDS) decimals[f] = of.source;
+	for (const f of DESTINATION_FIELDS) decimals[f] = of.destination;
+	for (const f of FEE_FIELDS) decimals[f] = of.fee;
 	const out: Json = withFormattedAmounts(order, decimals);
 	const payouts = order.feePayouts;
-	if (fee !== undefined && isPlainObject(payouts) && Array.isArray(payouts.entries)) {
-		const perField = Object.fromEntries(PAYOUT_FIELDS.map((f) => [f, fee]));
+	if (isPlainObject(payouts) && Array.isArray(payouts.entries)) {
 		out.feePayouts = {
 			...payouts,
-			entries: payouts.entries.map((e: unknown) => (isPlainObject(e) ? withFormattedAmounts(e, perField) : e)),
+			entries: payouts.entries.map((e: unknown) => {
+				if (!isPlainObject(e)) return e;
+				const entryDecimals = payoutDecimals(e, of, assets, chains);
+				return entryDecimals === undefined ? e : withFormattedAmounts(e, Object.fromEntries(PAYOUT_FIELDS.map((f) => [f, entryDecimals])));
+			}),
 		};
 	}
 	return out as T;
@@ -97,7 +131,45 @@ export function orderWithFormattedAmounts<T extends Json>(order: T, assets: Asse
 /** Operations that answer a ZeroConf offer (Order resource, issue 21). */
 export const ZEROCONF_ANSWERS = ['Order > Accept ZeroConf Offer', 'Order > Decline ZeroConf Offer'];
 
-/** What an order in `awaiting_approval` waits for, and what the workflow can do about it. */
+/** The error code of an order: `errorCode` on the status order, `error.code` in webhook data (public-notes). */
+function errorCodeOf(order: Json): string | undefined {
+	return nonEmptyText(order.errorCode) ?? (isPlainObject(order.error) ? nonEmptyText(order.error.code) : undefined);
+}
+
+/** public-notes: the price lock's action when a locked price can no longer be honored. */
+export const REPRICE_APPROVAL_CODE = 'reprice_approval_required';
+
+/**
+ * The price lock's mode, read leniently from both places it may be (the live answer's shape is not
+ * shown): the order's `priceLock.mode` (webhook data) or a flat `priceLockMode` (the quote's name).
+ */
+export function priceLockModeOf(order: Json): string | undefined {
+	return (isPlainObject(order.priceLock) ? nonEmptyText(order.priceLock.mode) : undefined) ?? nonEmptyText(order.priceLockMode);
+}
+
+/**
+ * Whether an order waits for the partner to approve a new price: its error code is
+ * `reprice_approval_required` (in any status that is not final), or it is in `awaiting_approval`
+ * under a price lock of mode `approval_required` without a ZeroConf offer (public-notes).
+ */
+export function needsRepriceApproval(order: Json, status: string | undefined, isFinal: boolean): boolean {
+	if (isFinal) return false;
+	if (errorCodeOf(order) === REPRICE_APPROVAL_CODE) return true;
+	const offer = order.zeroconfOffer;
+	return status === 'awaiting_approval' && (offer === undefined || offer === null) && priceLockModeOf(order) === 'approval_required';
+}
+
+/**
+ * The order that replaced this one (public-notes: an RBF-replaced Bitcoin deposit leaves the
+ * original `unfulfilled` and names its successor in `supersededByOperationId`), or undefined.
+ */
+export function successorOf(order: Json, status: string | undefined): string | undefined {
+	if (status !== 'unfulfilled') return undefined;
+	const next = nonEmptyText(order.supersededByOperationId);
+	return next !== undefined && next !== order.id ? next : undefined;
+}
+
+/** What an order that ended a wait as action required waits for, and what the workflow can do about it. */
 export function actionRequiredOf(order: Json): Json {
 	const offer = order.zeroconfOffer;
 	if (offer !== undefined && offer !== null) {
@@ -107,6 +179,20 @@ export function actionRequiredOf(order: Json): Json {
 				reason: 'zeroconfOffer',
 				message: `A ZeroConf offer waits for your answer: accept it with ${ZEROCONF_ANSWERS[0]} or decline it with ${ZEROCONF_ANSWERS[1]} (server key). Unanswered, the order waits for one on-chain confirmation.`,
 				operations: ZEROCONF_ANSWERS,
+			},
+		};
+	}
+	const status = typeof order.status === 'string' ? order.status : undefined;
+	if (needsRepriceApproval(order, status, false)) {
+		return {
+			zeroconfOffer: null,
+			actionRequired: {
+				reason: 'repriceApproval',
+				message:
+					'The price moved and this order\'s price lock (mode approval_required) needs your approval of the new price before it goes on. The public API shows no call for it: approve or refuse the new price with the service (its dashboard or support), then read the status again.',
+				operations: [],
+				priceLockMode: priceLockModeOf(order) ?? null,
+				errorCode: errorCodeOf(order) ?? null,
 			},
 		};
 	}

@@ -39,6 +39,12 @@ const TestWebhookSchema = z.object({
 const RawDeliverySchema = z.object({ rawBody: z.string(), event: z.string().min(1).optional() });
 
 const AdvanceSchema = z.object({ status: z.enum([...PUBLIC_STATUSES, 'paused']) });
+/** An RBF replacement of a Bitcoin deposit: the replacing transaction and what it pays (default: the order's amount). */
+const ReplaceSchema = z.object({
+	amount: z.string().regex(/^[1-9][0-9]*$/, 'must be a positive integer string in smallest units').optional(),
+	txHash: z.string().min(1).max(200).optional(),
+	autoAdvance: z.boolean().optional(),
+});
 /** Any status text (upper case, `expired`, kinds the spec does not list) and whether stages are left out. */
 const ReportSchema = z.object({
 	status: z.string().min(1).max(64).optional(),
@@ -47,6 +53,8 @@ const ReportSchema = z.object({
 	amountIn: z.string().min(1).max(2_000_000).optional(),
 	// fee payout entries as the live service may write them (roles and legs the spec does not list)
 	feePayouts: z.object({ entries: z.array(z.record(z.unknown())).max(50) }).optional(),
+	// order members the sandbox does not model, as the live docs show them (priceLock, errorCode, ...)
+	fields: z.record(z.unknown()).refine((f) => Object.keys(f).length <= 50, 'at most 50 fields').optional(),
 });
 
 type Query = Record<string, string | undefined>;
@@ -200,6 +208,19 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 		if (!order) throw notFound('order not found');
 		order.reported = parseInput(ReportSchema, request.body);
 		return statusView(order, ctx.switches.statusShape);
+	});
+
+	// public-notes: an RBF-replaced Bitcoin deposit; the original stays unfulfilled and names its successor
+	app.post('/sandbox/orders/:id/replace', async (request, reply) => {
+		const order = ctx.state.orders.get((request.params as { id: string }).id);
+		if (!order) throw notFound('order not found');
+		const body = parseInput(ReplaceSchema, request.body ?? {});
+		const successor = ctx.orders.replaceDeposit(order, {
+			amountPaid: body.amount === undefined ? order.amountIn : BigInt(body.amount),
+			txHash: body.txHash ?? simulatedTxHash('bitcoin'),
+			autoAdvance: body.autoAdvance,
+		});
+		return reply.code(201).send({ orderId: order.id, successorOrderId: successor.id, txHash: successor.depositTxHash, order: orderSnapshot(order), successor: orderSnapshot(successor) });
 	});
 
 	app.post('/sandbox/orders/:id/advance', async (request) => {

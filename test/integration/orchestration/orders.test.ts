@@ -218,7 +218,7 @@ describe('order.createOnramp', () => {
 });
 
 describe('order.getStatus amounts', () => {
-	it('adds exact decimal amounts for the order, its fees and its fee payouts', async () => {
+	it('adds exact decimal amounts for the order, its fees and its fee payouts, each payout in its own asset', async () => {
 		const [q] = await run(
 			orchestrationNode({ sb, parameters: quoteParams({ options: { appFees: { fee: [{ recipient: ADDR.evm, feeBps: 25 }] } } }) }),
 		);
@@ -230,8 +230,13 @@ describe('order.getStatus amounts', () => {
 		expect(out.feeAmountFormatted).toBe(shift(out.feeAmount as string, 6));
 		expect(out.estimatedOutFormatted).toBe(shift(out.estimatedOut as string, 8));
 		const entries = (out.feePayouts as IDataObject).entries as IDataObject[];
-		expect(entries.length).toBeGreaterThan(0);
-		for (const e of entries) expect(e.amountFormatted).toBe(shift(e.amount as string, 6));
+		expect(entries.map((e) => e.role).sort()).toEqual(['app_fee', 'platform_fee', 'recipient_payout']);
+		// each entry in the asset it is paid in (public-notes): the recipient payout is the BTC delivery
+		// (8 decimals), the fee entries are USDC (6)
+		for (const e of entries) expect(e.amountFormatted).toBe(shift(e.amount as string, e.role === 'recipient_payout' ? 8 : 6));
+		const payout = entries.find((e) => e.role === 'recipient_payout') as IDataObject;
+		expect(payout.amount).toBe(out.estimatedOut);
+		expect(payout.amountFormatted).toBe(out.estimatedOutFormatted);
 	});
 });
 

@@ -43,10 +43,22 @@ describe('the decisions of a wait (nodes/shared/waitRules.ts)', () => {
 	});
 
 	it('a final status ends every wait; awaiting_approval ends only the newest version\'s', () => {
-		expect(orderWaitEnd('completed', true, false)).toBe('final');
-		expect(orderWaitEnd('awaiting_approval', false, true)).toBe('actionRequired');
-		expect(orderWaitEnd('awaiting_approval', false, false)).toBeUndefined();
-		expect(orderWaitEnd('bridging', false, true)).toBeUndefined();
-		expect(orderWaitEnd(undefined, false, true)).toBeUndefined();
+		expect(orderWaitEnd({ status: 'completed', isFinal: true }, false)).toBe('final');
+		expect(orderWaitEnd({ status: 'awaiting_approval', isFinal: false }, true)).toBe('actionRequired');
+		expect(orderWaitEnd({ status: 'awaiting_approval', isFinal: false }, false)).toBeUndefined();
+		expect(orderWaitEnd({ status: 'bridging', isFinal: false }, true)).toBeUndefined();
+		expect(orderWaitEnd({ status: undefined, isFinal: false }, true)).toBeUndefined();
+	});
+
+	it('unfulfilled ends no wait; a named successor is followed in every version; a reprice approval ends the newest', () => {
+		// public-notes: unfulfilled can still resume after a late deposit
+		expect(orderWaitEnd({ status: 'unfulfilled', isFinal: false }, true)).toBeUndefined();
+		expect(orderWaitEnd({ status: 'unfulfilled', isFinal: false }, false)).toBeUndefined();
+		expect(orderWaitEnd({ status: 'unfulfilled', isFinal: false, successor: 'ord_b' }, false)).toBe('superseded');
+		expect(orderWaitEnd({ status: 'unfulfilled', isFinal: false, successor: 'ord_b' }, true)).toBe('superseded');
+		expect(orderWaitEnd({ status: 'swapping', isFinal: false, repriceApproval: true }, true)).toBe('actionRequired');
+		expect(orderWaitEnd({ status: 'swapping', isFinal: false, repriceApproval: true }, false)).toBeUndefined();
+		// a final status wins over anything else the order says
+		expect(orderWaitEnd({ status: 'refunded', isFinal: true, successor: 'ord_b', repriceApproval: true }, true)).toBe('final');
 	});
 });

@@ -107,7 +107,8 @@ describe('statuses, stages, events (spec 3, 6)', () => {
 	test('sizes and members', () => {
 		expect(PUBLIC_STATUSES).toHaveLength(11);
 		expect(PUBLIC_STATUSES).not.toContain('paused');
-		expect([...FINAL_STATUSES].sort()).toEqual(['completed', 'failed', 'refunded', 'unfulfilled']);
+		// public-notes: completed, failed and refunded are terminal; unfulfilled can still resume
+		expect([...FINAL_STATUSES].sort()).toEqual(['completed', 'failed', 'refunded']);
 		expect(STAGES).toHaveLength(13);
 		expect(ORDER_EVENTS).toHaveLength(11);
 	});
@@ -123,6 +124,7 @@ describe('statuses, stages, events (spec 3, 6)', () => {
 		expect(isFinalStatus('refunding')).toBe(false);
 		expect(isFinalStatus('processing')).toBe(false);
 		expect(isFinalStatus('paused')).toBe(false);
+		expect(isFinalStatus('unfulfilled')).toBe(false);
 	});
 
 	test('modes, scopes, roles', () => {

@@ -200,6 +200,9 @@ describe('order statuses', () => {
 		expect(isFinalOrderStatus('expired')).toBe(true);
 		expect(isFinalOrderStatus('processing')).toBe(false);
 		expect(isFinalOrderStatus('Superseded')).toBe(false);
+		// an unconfirmed or replaced deposit can still resume (public-notes): never final, in any case
+		expect(isFinalOrderStatus('unfulfilled')).toBe(false);
+		expect(isFinalOrderStatus('UNFULFILLED')).toBe(false);
 	});
 
 	it('a status answer without stages is valid, nested or flat', () => {

@@ -466,7 +466,8 @@ describe('status responses: flat and nested', () => {
 
 	test('isFinal follows the status', () => {
 		expect(normalizeStatusResponse({ ...flat, status: 'refunding' }).isFinal).toBe(false);
-		expect(normalizeStatusResponse({ ...flat, status: 'unfulfilled' }).isFinal).toBe(true);
+		expect(normalizeStatusResponse({ ...flat, status: 'unfulfilled' }).isFinal).toBe(false);
+		expect(normalizeStatusResponse({ ...flat, status: 'expired' }).isFinal).toBe(true);
 		expect(normalizeStatusResponse({ order: { id: 'o', status: 'processing' }, stages: [] })).toMatchObject({
 			status: 'processing',
 			stages: [],

@@ -4,6 +4,8 @@
  * answers flat or nested; optionally waits until a final status through the one wait of both nodes
  * (nodes/n8n/wait.ts): from node version 3 it follows the order's event stream (falling back to
  * polling, never faster than every 3 s) and ends at once when the order needs the partner's answer.
+ * `unfulfilled` is not final: the wait goes on through it, and follows the successor of a replaced
+ * order (`supersededByOperationId`), saying so in `originalOrderId` and `successorOrderId`.
  */
 import {
 	NodeOperationError,
@@ -29,6 +31,8 @@ export const LIVE_WAIT_VERSION = 3;
 export const DEFAULT_QUOTE_GRACE_SECONDS = 300;
 
 const show = showFor('order', ['getStatus']);
+const FINALS = FINAL_ORDER_STATUSES.join(', ').replace(/, (?=[^,]*$)/, ' or ');
+const WAIT_UNTIL = `the order is ${FINALS}. Unfulfilled is not final (a late deposit can resume it): the wait goes on through it, and follows the order that replaced it when it names one.`;
 const showWait = showFor('order', ['getStatus'], { waitUntilFinal: [true] });
 
 export const description: INodeProperties[] = [
@@ -76,7 +80,7 @@ export const description: INodeProperties[] = [
 			'Token returned by Create Quote (for a Quote ID) or by Submit / Create Onramp (for an Order ID). Client-key reads need it. It is a bearer-like token: pass it on, do not publish it.',
 		displayOptions: showFor('order', ['getStatus'], { authentication: ['clientKey'] }),
 	},
-	...waitParameters(show.show ?? {}, `the order is ${FINAL_ORDER_STATUSES.join(', ')}`, [
+	...waitParameters(show.show ?? {}, WAIT_UNTIL, [
 		{
 			displayName: 'Unpaid Quote Grace (Seconds)',
 			name: 'quoteGraceSeconds',
@@ -117,8 +121,8 @@ async function readView<T>(l: Lookup, path: string): Promise<T> {
 	return res.body;
 }
 
-async function readStatus(l: Lookup): Promise<NormalizedStatus> {
-	const body = await readView<unknown>(l, '/v1/orchestration/status');
+async function readStatus(l: Lookup, qs = l.qs): Promise<NormalizedStatus> {
+	const body = await readView<unknown>({ ...l, qs }, '/v1/orchestration/status');
 	try {
 		return normalizeStatusResponse(body);
 	} catch (error) {
@@ -163,6 +167,29 @@ async function readOrder(l: Lookup, orNotFound: boolean): Promise<NormalizedStat
 	);
 }
 
+/**
+ * The successor of a replaced order, read by its ID with the same key and read token. A client
+ * key's read token is bound to one order (spec §5), so the service may refuse it for the successor:
+ * the error then names both orders and the way around.
+ */
+async function readSuccessor(l: Lookup, orderId: string, replaced: string): Promise<NormalizedStatus> {
+	return await readStatus(l, { id: orderId }).catch(async (error: unknown) => {
+		const httpCode = (error as { httpCode?: string }).httpCode;
+		if (httpCode !== '403' && httpCode !== '404') return await Promise.reject(error);
+		return await Promise.reject(
+			new NodeOperationError(
+				l.read.ctx.getNode(),
+				`Order ${replaced} was replaced by order ${orderId} (supersededByOperationId), which this key cannot read (HTTP ${httpCode})`,
+				{
+					itemIndex: l.read.itemIndex,
+					description:
+						"A client key's read token is bound to one order: read the successor with a server key, or with a read token issued for it. Until the successor completes, do not pay again: the first order's deposit moved to it.",
+				},
+			),
+		);
+	});
+}
+
 /** The quote's expiresAt, from GET /v1/orchestration/order?quoteId= (public-notes); a 404 means no such quote. */
 async function quoteExpiry(l: Lookup): Promise<string | undefined> {
 	const body = await readView<IDataObject | undefined>(l, '/v1/orchestration/order');
@@ -184,6 +211,7 @@ async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined, sett
 		readToken: l.readToken,
 		first,
 		read: async () => await readOrder(l, byQuote),
+		readSuccessor: async (orderId, replaced) => await readSuccessor(l, orderId, replaced),
 		settings,
 		live,
 		followBy: live && l.read.parameter('followBy', 'stream') === 'polling' ? 'polling' : 'stream',
@@ -205,8 +233,13 @@ function waitFailure(l: Lookup, wait: WaitResult): NodeOperationError {
 			{ itemIndex, description: 'Create a new quote, or raise "Unpaid Quote Grace (Seconds)" for deposits that take longer to be seen.' },
 		);
 	}
-	const what = wait.state ? `The order is still "${wait.state.status}"` : `Quote ${String(l.qs.quoteId)} still has no order (not paid yet)`;
-	return new NodeOperationError(ctx.getNode(), `${what} after waiting ${timeoutSeconds} s (wait timeout)`, { itemIndex, description: hint });
+	const replaced = wait.replaced.length > 0 && wait.state ? ` ${wait.state.id} (which replaced order ${wait.replaced[0]})` : '';
+	const what = wait.state ? `The order${replaced} is still "${wait.state.status}"` : `Quote ${String(l.qs.quoteId)} still has no order (not paid yet)`;
+	const unfulfilled =
+		wait.state?.status === 'unfulfilled'
+			? ' An unfulfilled order is not final: a late deposit can still resume it, so do not pay again; read it again later (or loop through n8n\'s Wait node, as example 5 does).'
+			: '';
+	return new NodeOperationError(ctx.getNode(), `${what} after waiting ${timeoutSeconds} s (wait timeout)`, { itemIndex, description: hint + unfulfilled });
 }
 
 /** Output when waiting ended before the quote got an order. */
@@ -236,13 +269,14 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 
 	// waiting by quote ID keeps polling through 404s: the order appears only once the deposit is paid
 	const first = await readOrder(lookup, wait && lookupBy === 'quoteId');
-	const result: WaitResult = wait ? await waitForOrder(lookup, first, settings) : { state: first, endedBy: 'final', via: 'polling' };
+	const result: WaitResult = wait ? await waitForOrder(lookup, first, settings) : { state: first, endedBy: 'final', via: 'polling', replaced: [] };
 	const ended = result.endedBy === 'final' || result.endedBy === 'actionRequired';
 	if (!ended && settings.onTimeout !== 'returnLastState') throw waitFailure(lookup, result);
 	const out = result.state ? await statusWithAmounts(lookup, result.state) : noOrderOutput(lookup, result);
 	if (wait) {
 		out.waitTimedOut = !ended;
 		out.waitEndedBy = result.endedBy;
+		if (result.replaced.length > 0) Object.assign(out, { originalOrderId: result.replaced[0], successorOrderId: out.id });
 		if (read.ctx.getNode().typeVersion >= LIVE_WAIT_VERSION) Object.assign(out, followedBy(result));
 		if (result.endedBy === 'actionRequired') Object.assign(out, actionRequiredOf(out));
 	}
