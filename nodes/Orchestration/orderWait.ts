@@ -132,6 +132,13 @@ async function waitStretch(o: OrderToFollow, s: Stretch, successors: number) {
 	);
 }
 
+/** How the hint names what was waited for: "order A (replaced by order B)", "quote Q (order A, replaced by order B)". */
+function subjectOf(subject: string, replaced: string[], last: string | undefined): string {
+	if (replaced.length === 0) return subject;
+	const chain = [...replaced.slice(1), last].join(', then order ');
+	return subject === `order ${replaced[0]}` ? `${subject} (replaced by order ${chain})` : `${subject} (order ${replaced[0]}, replaced by order ${chain})`;
+}
+
 const STRETCH_ENDS: ReadonlySet<string> = new Set<StretchEnd>(['orderFound', 'unfulfilled', 'resumed', 'superseded']);
 
 /**
@@ -169,8 +176,7 @@ export async function followOrder(o: OrderToFollow): Promise<OrderWaitResult> {
 	}
 	// polling while unfulfilled is no failure of the stream, but the output says why it polled
 	const fallback = end.fallback ?? (stretch.untilMoved && end.via === 'polling' ? 'the order is unfulfilled: polled for a late deposit or a replacement' : undefined);
-	const subject = replaced.length === 0 ? o.subject : `${o.subject} (replaced by order ${[...replaced.slice(1), end.state?.id].join(', then order ')})`;
-	const message = waitHint(`Item ${o.itemIndex}: ${subject}`, { ...end, fallback }, end.state?.status);
+	const message = waitHint(`Item ${o.itemIndex}: ${subjectOf(o.subject, replaced, end.state?.id)}`, { ...end, fallback }, end.state?.status);
 	reportWait(o.ctx, message, end.endedBy, fallback !== undefined);
 	return {
 		state: end.state,

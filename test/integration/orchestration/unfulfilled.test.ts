@@ -176,8 +176,10 @@ describe('a replaced deposit: the wait follows the successor', () => {
 		const original = String(o.orderId);
 		const { successorOrderId } = await post(`/sandbox/orders/${original}/replace`, { autoAdvance: false });
 		await control(sb).advance(successorOrderId, 'completed');
-		const [out] = await run(waitNode({ lookupBy: 'quoteId', quoteId: '={{ $json.quoteId }}', followBy: 'polling' }), [{ json: o }]);
-		expect(out).toMatchObject({ id: successorOrderId, status: 'completed', originalOrderId: original, successorOrderId, waitedVia: 'polling' });
+		const { output, hints } = await executeNodeWithHints(waitNode({ lookupBy: 'quoteId', quoteId: '={{ $json.quoteId }}', followBy: 'polling' }), [{ json: o }]);
+		expect(output![0][0].json).toMatchObject({ id: successorOrderId, status: 'completed', originalOrderId: original, successorOrderId, waitedVia: 'polling' });
+		// the quote's order was found at the first read: the hint names it
+		expect(hints[0].message).toMatch(new RegExp(`^Item 0: order ${original} \\(replaced by order ${successorOrderId}\\) reached completed after [\\d.]+ s \\(polled\\)$`));
 	});
 
 	it("a client key's order-bound read token cannot read the successor: the error names both orders and the way around", async () => {
