@@ -303,6 +303,8 @@ describe('quote.createOfframp', () => {
 		amountFormat: 'decimal',
 		amount: '50',
 		recipientAddress: '$alice',
+		// public-notes: an offramp pays over Lightning, a destination that needs a refund address
+		options: { refundAddress: ADDR.evm },
 		...overrides,
 	});
 

@@ -1,24 +1,30 @@
 /**
  * quote.createOfframp: an exact-in, variable quote paying lightning:BTC to a payment-app $username
- * or a Lightning address (orchestration-service.md §1, §4.2; path per public-notes.md).
+ * or a Lightning address (orchestration-service.md §1, §4.2; path per public-notes.md). Like Quote >
+ * Create, it needs a refund address (a Lightning destination on the live service) and never returns
+ * an expired quote, a replayed one included, as payable.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import {
+	completeOfframp,
+	isReplayed,
 	OFFRAMP_DESTINATION,
 	planQuote,
 	quoteOutput,
-	requestWithAmount,
-	smallestUnitAmount,
+	unpayableQuote,
 	type QuoteInput,
 } from '../../../shared/orchestration/quotePlan';
 import { OfframpDraftSchema } from '../../../shared/orchestration/schemas';
 import {
 	amountField,
 	amountFormatField,
+	expiryMarginOption,
 	QUOTE_CONCURRENCY,
 	quoteOperationOptions,
 	recipientAddressField,
+	refundAddressOption,
+	refundChainOption,
 	showFor,
 	sourceAssetField,
 	sourceChainField,
@@ -31,6 +37,15 @@ const show = showFor('quote', ['createOfframp']);
 /** Items in flight when "Concurrency" is not set: quotes move no funds. */
 export const defaultConcurrency = QUOTE_CONCURRENCY;
 
+/** The chain an offramp delivers on: its refund rule is a Lightning destination's. */
+const OFFRAMP_CHAIN = OFFRAMP_DESTINATION.split(':')[0];
+
+const offrampRefundAddressOption: INodeProperties = {
+	...refundAddressOption,
+	description:
+		'Address on the source chain where the service sends the funds back if the payout cannot complete. Required: an offramp pays out over Lightning, and the live service refuses Lightning destinations without one.',
+};
+
 export const description: INodeProperties[] = [
 	sourceChainField(show, 'getOfframpSourceChains'),
 	sourceAssetField(show, 'getOfframpSourceAssets'),
@@ -40,10 +55,14 @@ export const description: INodeProperties[] = [
 		show,
 		'A payment-app $username or a Lightning address (name@domain). The recipient is resolved at delivery time.',
 	),
-	optionsCollection(show, quoteOperationOptions),
+	optionsCollection(show, [
+		...quoteOperationOptions.map((o) => (o === refundAddressOption ? offrampRefundAddressOption : o)),
+		expiryMarginOption,
+		refundChainOption,
+	]),
 ];
 
-/** The item's offramp request, read once; checked by planQuote against the offramp's draft schema. */
+/** The item's offramp request, read once; checked by planQuote against the offramp's draft schema and the refund rule. */
 function readOfframpInput(read: OrchestrationReader, isClientKey: boolean): QuoteInput {
 	const amount = read.amount();
 	const request = {
@@ -51,26 +70,29 @@ function readOfframpInput(read: OrchestrationReader, isClientKey: boolean): Quot
 		sourceAsset: read.asset('sourceAsset'),
 		recipientAddress: read.textParameter('recipientAddress'),
 		refundAddress: read.optionText('refundAddress'),
+		refundChain: read.optionText('refundChain'),
 		slippageBps: read.optionInteger('slippageBps'),
 		affiliateId: read.optionText('affiliateId'),
 	};
-	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey(), isClientKey };
+	const idempotencyKey = read.idempotencyKey();
+	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey, isClientKey, refundRule: true, destinationChain: OFFRAMP_CHAIN };
 }
 
+/** Read, plan (every check before the first request), fetch the routes listing, send, refuse an unpayable answer, shape. */
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planQuote(readOfframpInput(read, access.isClientKey), OfframpDraftSchema));
+	const marginSeconds = read.expiryMargin();
 	const catalogue = await service.catalogue(plan.routes === 'required');
-	const { sourceChain, sourceAsset } = plan.draft as Record<string, string>;
-	const source = catalogue?.find(sourceChain, sourceAsset);
-	const destination = catalogue?.byRoutingKey(OFFRAMP_DESTINATION);
-	const amount = read.plan(() => smallestUnitAmount(plan.amount, source, `${sourceChain}:${sourceAsset}`));
-	const body = requestWithAmount(plan.draft, amount, 'sourceAsset') as IDataObject;
+	const { request, source, destination } = read.plan(() => completeOfframp(plan, catalogue));
 	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path: '/v1/orchestration/offramp',
-		body,
-		idempotencyKey: service.idempotencyKey({ operation: 'quote.createOfframp', body, explicitKey: plan.idempotencyKey }),
+		body: request as IDataObject,
+		idempotencyKey: service.idempotencyKey({ operation: 'quote.createOfframp', body: request, explicitKey: plan.idempotencyKey }),
 		requiredScope: 'orders:quote',
 	});
-	return quoteOutput(res.body, { catalogue, source, destination });
+	const replayed = isReplayed(res.headers);
+	const problem = unpayableQuote(res.body, { replayed, marginSeconds, requoteOption: false });
+	if (problem !== undefined) throw read.failure(problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });
+	return { ...quoteOutput(res.body, { catalogue, source, destination }), replayed };
 }
