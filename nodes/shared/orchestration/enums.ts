@@ -155,12 +155,13 @@ export interface OfferedSide {
 	asset?: unknown;
 }
 
-/** At most this many values are named in a refusal. */
-const NAMED_MAX = 20;
+/** At most this many chains, and this many assets of a chain, are named in a refusal. */
+const CHAINS_NAMED_MAX = 50;
+const ASSETS_NAMED_MAX = 20;
 
-function listed(values: readonly string[]): string {
-	const shown = values.slice(0, NAMED_MAX).join(', ');
-	return values.length > NAMED_MAX ? `${shown} and ${values.length - NAMED_MAX} more` : shown;
+function listed(values: readonly string[], max: number): string {
+	const shown = values.slice(0, max).join(', ');
+	return values.length > max ? `${shown} and ${values.length - max} more` : shown;
 }
 
 /**
@@ -178,7 +179,7 @@ function checkOfferedSide(listing: OfferedRoutes, chains: readonly string[], sid
 	const { chainField, chain, assetField, asset } = side;
 	if (typeof chain !== 'string' || chain === '') return;
 	if (!chains.includes(chain)) {
-		throw new ProtocolError(`${JSON.stringify(chain)} is not a chain the routes listing offers (${ROUTES_LISTING} lists ${chains.length}: ${listed(chains)})`, {
+		throw new ProtocolError(`${JSON.stringify(chain)} is not a chain the routes listing offers (${ROUTES_LISTING} lists ${chains.length}: ${listed(chains, CHAINS_NAMED_MAX)})`, {
 			field: chainField,
 			reason: 'unsupported_route',
 		});
@@ -187,8 +188,8 @@ function checkOfferedSide(listing: OfferedRoutes, chains: readonly string[], sid
 	const key = parseRoutingKey(normalizeAssetInput(asset));
 	const problem =
 		key && !chains.includes(key.chain)
-			? `names the chain ${JSON.stringify(key.chain)}, which the routes listing does not offer (${ROUTES_LISTING} lists ${chains.length}: ${listed(chains)})`
-			: `is not an asset the routes listing offers on ${chain} (${ROUTES_LISTING} lists there: ${listed(listing.idsOnChain(chain)) || 'nothing'})`;
+			? `names the chain ${JSON.stringify(key.chain)}, which the routes listing does not offer (${ROUTES_LISTING} lists ${chains.length}: ${listed(chains, CHAINS_NAMED_MAX)})`
+			: `is not an asset the routes listing offers on ${chain} (${ROUTES_LISTING} lists there: ${listed(listing.idsOnChain(chain), ASSETS_NAMED_MAX) || 'nothing'})`;
 	throw new ProtocolError(`${JSON.stringify(asset)} ${problem}`, { field: assetField, reason: 'unsupported_route' });
 }
 

@@ -88,10 +88,13 @@ describe('checkOffered: the routes listing is the authority on chains and assets
 		expect(() => checkOffered(empty, side)).not.toThrow();
 	});
 
-	it('names at most 20 values, then how many more', () => {
-		const many = listing(Array.from({ length: 25 }, (_, n) => asset(`chain${String(n).padStart(2, '0')}`, 'USDC', 6)));
+	it('names at most 50 chains and 20 assets of a chain, then how many more', () => {
+		const many = listing(Array.from({ length: 55 }, (_, n) => asset(`chain${String(n).padStart(2, '0')}`, 'USDC', 6)));
 		const error = protocolFailure(() => checkOffered(many, [{ chainField: 'payoutChain', chain: 'foo' }]));
-		expect(error.message).toMatch(/lists 25: chain00, .*, chain19 and 5 more\)$/);
+		expect(error.message).toMatch(/lists 55: chain00, .*, chain49 and 5 more\)$/);
+		const tokens = listing(Array.from({ length: 25 }, (_, n) => asset('base', `T${String(n).padStart(2, '0')}`, 6)));
+		const asset25 = protocolFailure(() => checkOffered(tokens, [{ chainField: 'sourceChain', chain: 'base', assetField: 'sourceAsset', asset: 'X' }]));
+		expect(asset25.message).toMatch(/lists there: base:T00, .*, base:T19 and 5 more\)$/);
 	});
 });
 
