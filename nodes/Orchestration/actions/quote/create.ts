@@ -78,8 +78,8 @@ const feeAndDepositOptions: INodeProperties[] = [
 		name: 'appFeeForm',
 		type: 'options',
 		options: [
-			{ name: 'Spec ({recipient, feeBps})', value: 'feeBps', description: 'Each app fee sent as {recipient, feeBps, affiliateId?}, the form of the service specification' },
-			{ name: 'Live Service ({recipient, fee})', value: 'fee', description: 'Each app fee sent as {recipient, fee}, the form the live service takes in requests (fee in basis points)' },
+			{ name: 'Live Service Form', value: 'fee', description: 'Each app fee sent as {recipient, fee}: the form the live service takes in requests (fee in basis points)' },
+			{ name: 'Spec Form', value: 'feeBps', description: 'Each app fee sent as {recipient, feeBps, affiliateId?}: the form of the service specification' },
 		],
 		default: 'feeBps',
 		description: 'How the entries of App Fees are written in the request. Raw entries in Additional Body Fields may use either form.',
