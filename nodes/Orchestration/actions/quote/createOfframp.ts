@@ -40,10 +40,10 @@ export const defaultConcurrency = QUOTE_CONCURRENCY;
 /** The chain an offramp delivers on: its refund rule is a Lightning destination's. */
 const OFFRAMP_CHAIN = OFFRAMP_DESTINATION.split(':')[0];
 
+/** "Refund Address" as every quote operation has it, its description saying what that means for an offramp. */
 const offrampRefundAddressOption: INodeProperties = {
 	...refundAddressOption,
-	description:
-		'Address on the source chain where the service sends the funds back if the payout cannot complete. Required: an offramp pays out over Lightning, and the live service refuses Lightning destinations without one.',
+	description: `${refundAddressOption.description} An offramp pays out over Lightning, so it is required here.`,
 };
 
 export const description: INodeProperties[] = [
