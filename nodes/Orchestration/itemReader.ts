@@ -8,7 +8,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { ItemReader } from '../n8n/items';
 import { normalizeAssetInput } from '../shared/orchestration/enums';
 import { amountInputText, assertAmountText, type AmountFormat } from '../shared/orchestration/amounts';
-import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS, type AmountInput } from '../shared/orchestration/quotePlan';
+import type { AmountInput } from '../shared/orchestration/quotePlan';
+import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../shared/orchestration/schemas';
 
 export class OrchestrationReader extends ItemReader {
 	/** A decimal text parameter (e.g. USD): a JS number only when its text is exact; '' when unset. */

@@ -6,7 +6,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { concurrencyOption, rateLimitOptions } from '../n8n/batchOptions';
 import { dropdown, type Choice } from '../n8n/descriptions';
-import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../shared/orchestration/quotePlan';
 import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../shared/orchestration/schemas';
 
 export { concurrencyOption } from '../n8n/batchOptions';
@@ -250,17 +249,6 @@ export function refundAddressFields(displayOptions: IDisplayOptions): INodePrope
 		{ ...field, displayOptions: when({ amountMode: ['exact_in'] }, { destinationChain: ['lightning'] }) },
 	];
 }
-
-/** "Expiry Margin (Seconds)" of the operations that return something to pay (a quote, an offramp, an onramp's invoice). */
-export const expiryMarginOption: INodeProperties = {
-	displayName: 'Expiry Margin (Seconds)',
-	name: 'expiryMarginSeconds',
-	type: 'number',
-	typeOptions: { minValue: 0, maxValue: EXPIRY_MARGIN_MAX_SECONDS },
-	default: EXPIRY_MARGIN_DEFAULT_SECONDS,
-	description:
-		'A quote is firm for 2 minutes. One with less time left than this (or expired, as a replayed answer can be) fails the item instead of being returned as payable.',
-};
 
 export const idempotencyKeyOption: INodeProperties = {
 	displayName: 'Idempotency Key',

@@ -280,14 +280,11 @@ export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: Q
 
 // ---------------------------------------------------------------- is the quote still payable
 
-/** The margin a quote must still have, at most: a quote lives 2 minutes (§1), a margin near that refuses every quote. */
-export const EXPIRY_MARGIN_MAX_SECONDS = 90;
-export const EXPIRY_MARGIN_DEFAULT_SECONDS = 0;
 
 export interface PayableCheck {
 	/** The service replayed an earlier answer to this key (public-notes: X-Idempotency-Replayed: true). */
 	replayed: boolean;
-	/** Seconds the quote must still be firm for the next steps (0..EXPIRY_MARGIN_MAX_SECONDS). */
+	/** Seconds the quote must still be firm for the next steps (0..EXPIRY_MARGIN_MAX_SECONDS of schemas.ts). */
 	marginSeconds: number;
 	nowMs?: number;
 	/** Whether the operation has "Re-Quote When Expired" (Quote > Create), named in the next step; true when unset. */

@@ -30,6 +30,9 @@ export const SLIPPAGE_BPS_MIN = 0;
 export const SLIPPAGE_BPS_MAX = 1000;
 /** A fee in basis points cannot exceed 100%. */
 export const FEE_BPS_MAX = 10_000;
+/** The life a quote must still have to be returned as payable, at most: a quote lives 2 minutes (spec 1, 8), a margin near that refuses every quote. */
+export const EXPIRY_MARGIN_MAX_SECONDS = 90;
+export const EXPIRY_MARGIN_DEFAULT_SECONDS = 0;
 
 // ---------------------------------------------------------------- building blocks
 

@@ -8,12 +8,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { completeOnramp, planOnramp, type OnrampInput } from '../../../shared/orchestration/orderPlan';
 import { isReplayed, quoteOutput, unpayableQuote } from '../../../shared/orchestration/quotePlan';
+import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
 import {
 	amountField,
 	amountFormatField,
 	destinationAssetField,
 	destinationChainField,
-	expiryMarginOption,
 	quoteCreationOptions,
 	recipientAddressField,
 	showFor,
@@ -58,7 +58,11 @@ export const description: INodeProperties[] = [
 			{ displayName: 'Amount Mode', name: 'amountMode', description: 'Whether the amount is what is paid (Exact In) or what is delivered (Exact Out)' },
 		),
 		{
-			...expiryMarginOption,
+			displayName: 'Expiry Margin (Seconds)',
+			name: 'expiryMarginSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: EXPIRY_MARGIN_MAX_SECONDS },
+			default: EXPIRY_MARGIN_DEFAULT_SECONDS,
 			description:
 				'The invoice of an onramp is payable until its expiresAt. One with less time left than this (or expired, as a replayed answer can be) fails the item instead of being returned as payable.',
 		},

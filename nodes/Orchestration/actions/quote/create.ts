@@ -5,6 +5,7 @@ import type { BinaryOutput } from '../../../n8n/binaryOutput';
 import type { ItemWithBinary } from '../../../n8n/items';
 import type { QrFormat } from '../../../shared/qrImage';
 import { requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
+import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
 import {
 	completeQuote,
 	isReplayed,
@@ -19,7 +20,6 @@ import {
 	affiliateIdsOption,
 	affiliatePickerOption,
 	amountField,
-	expiryMarginOption,
 	forVersions,
 	QUOTE_CONCURRENCY,
 	quoteOperationOptions,
@@ -48,7 +48,15 @@ const REFUND_IN_OPTIONS_VERSIONS = [{ _cnd: { lt: 3 } }];
 const MAX_REQUOTES = 3;
 
 const expiryOptions: INodeProperties[] = [
-	expiryMarginOption,
+	{
+		displayName: 'Expiry Margin (Seconds)',
+		name: 'expiryMarginSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: EXPIRY_MARGIN_MAX_SECONDS },
+		default: EXPIRY_MARGIN_DEFAULT_SECONDS,
+		description:
+			'A quote is firm for 2 minutes. One with less time left than this (or expired, as a replayed answer can be) fails the item instead of being returned as payable.',
+	},
 	{
 		displayName: 'QR Code',
 		name: 'qrCode',

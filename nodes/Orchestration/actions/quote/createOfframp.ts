@@ -15,11 +15,10 @@ import {
 	unpayableQuote,
 	type QuoteInput,
 } from '../../../shared/orchestration/quotePlan';
-import { OfframpDraftSchema } from '../../../shared/orchestration/schemas';
+import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS, OfframpDraftSchema } from '../../../shared/orchestration/schemas';
 import {
 	amountField,
 	amountFormatField,
-	expiryMarginOption,
 	QUOTE_CONCURRENCY,
 	quoteOperationOptions,
 	recipientAddressField,
@@ -44,6 +43,17 @@ const OFFRAMP_CHAIN = OFFRAMP_DESTINATION.split(':')[0];
 const offrampRefundAddressOption: INodeProperties = {
 	...refundAddressOption,
 	description: `${refundAddressOption.description} An offramp pays out over Lightning, so it is required here.`,
+};
+
+/** "Expiry Margin (Seconds)", as Quote > Create has it. */
+const expiryMarginOption: INodeProperties = {
+	displayName: 'Expiry Margin (Seconds)',
+	name: 'expiryMarginSeconds',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: EXPIRY_MARGIN_MAX_SECONDS },
+	default: EXPIRY_MARGIN_DEFAULT_SECONDS,
+	description:
+		'A quote is firm for 2 minutes. One with less time left than this (or expired, as a replayed answer can be) fails the item instead of being returned as payable.',
 };
 
 export const description: INodeProperties[] = [
