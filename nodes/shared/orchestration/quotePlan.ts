@@ -117,7 +117,7 @@ export function needsRefundAddress(draft: Record<string, unknown>, destinationCh
 export function checkRefund(draft: Record<string, unknown>, destinationChain: unknown = draft.destinationChain): void {
 	const { refundAddress, refundChain, sourceChain } = draft;
 	if (refundAddress === undefined && needsRefundAddress(draft, destinationChain)) {
-		const fixed = draft.destinationChain === undefined ? ' (an offramp pays out over Lightning)' : '';
+		const fixed = draft.destinationChain === destinationChain ? '' : ` (this operation always pays out on ${String(destinationChain)})`;
 		const why = draft.amountMode === 'exact_out' ? 'Exact Out quotes' : `Lightning destinations${fixed}`;
 		throw new ProtocolError(
 			`is required for ${why}: give an address on the source chain (${String(sourceChain)}) where the service can send the funds back if the order cannot complete`,

@@ -175,7 +175,7 @@ describe('affiliate IDs by the docs\' rule (trimmed, lowercased, ^[a-z0-9][a-z0-
 describe('Create Offramp: the refund rule of a Lightning destination (public-notes)', () => {
 	it('without a refund address is refused before any request', async () => {
 		const error = await runError(node(offramp({ options: {} })));
-		expect(error.message).toMatch(/^Invalid "refundAddress" in item 0: is required for Lightning destinations \(an offramp pays out over Lightning\): give an address on the source chain \(base\)/);
+		expect(error.message).toMatch(/^Invalid "refundAddress" in item 0: is required for Lightning destinations \(this operation always pays out on lightning\): give an address on the source chain \(base\)/);
 		expect(await posts('/v1/orchestration/offramp')).toEqual([]);
 	});
 

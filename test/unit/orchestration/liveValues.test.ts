@@ -193,7 +193,7 @@ describe('Create Offramp: the refund rule of a Lightning destination, its source
 	it('needs a refund address, and sends its chain (the source chain)', () => {
 		const error = protocolFailure(() => planQuote(OFFRAMP, OfframpDraftSchema));
 		expect(error).toMatchObject({ field: 'refundAddress', reason: 'refund_address_required' });
-		expect(error.message).toMatch(/^is required for Lightning destinations \(an offramp pays out over Lightning\): give an address on the source chain \(stellar\)/);
+		expect(error.message).toMatch(/^is required for Lightning destinations \(this operation always pays out on lightning\): give an address on the source chain \(stellar\)/);
 		const plan = planQuote({ ...OFFRAMP, request: { ...OFFRAMP.request, refundAddress: 'GSANDBOX' } }, OfframpDraftSchema);
 		expect(plan.draft).toMatchObject({ refundAddress: 'GSANDBOX', refundChain: 'stellar' });
 		const other = protocolFailure(() => planQuote({ ...OFFRAMP, request: { ...OFFRAMP.request, refundAddress: 'x', refundChain: 'base' } }, OfframpDraftSchema));
