@@ -323,6 +323,8 @@ export function planClaim(input: ClaimInput): { path: string; body: Record<strin
 		fail('payoutAddress', 'is required with "payoutChain": the affiliate\'s current address belongs to its current payout chain', 'blank');
 	}
 	if (f.payoutChain === 'lightning') fail('payoutChain', 'Lightning cannot receive affiliate payouts; choose another chain', 'invalid_payout_destination');
+	if (set('settlementChain')) checkChainAndAsset('settlementChain', f.settlementChain as string, 'settlementAsset', f.settlementAsset as string);
+	if (set('payoutChain')) checkChainAndAsset('payoutChain', f.payoutChain as string, 'payoutAsset', f.payoutAsset as string);
 	const body: Record<string, unknown> = {};
 	for (const name of CLAIM_BODY_FIELDS) if (set(name)) body[name] = f[name];
 	for (const [name, value] of Object.entries(input.additionalFields ?? {})) {

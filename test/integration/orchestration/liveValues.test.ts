@@ -93,6 +93,22 @@ describe('a chain outside the spec\'s list that the routes listing offers (stell
 		expect((await run(node(upsert)))[0]).toMatchObject({ affiliateId: 'aff_stellar', payoutChain: 'stellar' });
 	});
 
+	it('works in a claim\'s settlement balance and payout (stellar accrued, paid on stellar)', async () => {
+		const accrued = await fetch(`${sb.orchestrationUrl}/sandbox/affiliates/aff_sandbox_alpha/accrue`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ amount: '30000000', chain: 'stellar', asset: 'USDC' }),
+		});
+		expect(accrued.status).toBe(201);
+		const options = { settlementChain: 'stellar', settlementAsset: 'USDC', payoutChain: 'stellar', payoutAsset: 'USDC', payoutAddress: STELLAR };
+		const [claim] = await run(node({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', options }));
+		// 3 USDC in stellar:USDC's 7 decimals
+		expect(claim).toMatchObject({ settlementChain: 'stellar', payoutChain: 'stellar', amount: '30000000', amountFormatted: '3' });
+		const unlisted = await runError(node({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', options: { ...options, payoutChain: 'foo' } }));
+		expect(unlisted.message).toMatch(/^Invalid "payoutChain" in item 0: "foo" is not a chain the routes listing offers/);
+		expect(await posts('/v1/affiliates/aff_sandbox_alpha/claim')).toHaveLength(1);
+	});
+
 	it('a chain or asset the listing does not offer is refused before any request, naming the field, the item and the listing', async () => {
 		const params = quoteParams({ sourceChain: '={{ $json.chain }}' });
 		const error = await runError(node(params), items(2, (i) => ({ chain: ['base', 'foo'][i] })));

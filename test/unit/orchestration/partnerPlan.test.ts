@@ -2,6 +2,7 @@ import { ProtocolError } from '../../../nodes/shared/errors';
 import {
 	affiliateIdOf,
 	affiliatePath,
+	planClaim,
 	nextPage,
 	planAffiliateProfile,
 	planStandingInstruction,
@@ -79,6 +80,15 @@ describe('affiliates', () => {
 			reason: 'invalid_affiliate_id',
 			message: '"aff.shop" is not an affiliate ID: 1 to 64 letters, digits, "_" or "-", starting with a letter or digit (trimmed and lowercased first)',
 		});
+	});
+
+	it('a claim\'s chains are chain names by syntax, never the spec\'s list', () => {
+		const fields = { settlementChain: 'stellar', settlementAsset: 'USDC', payoutChain: 'stellar', payoutAsset: 'XLM', payoutAddress: 'G' };
+		expect(planClaim({ affiliateId: 'AFF_1', fields })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: fields });
+		const bad = failure(() => planClaim({ affiliateId: 'aff_1', fields: { ...fields, settlementChain: 'Mars' } }));
+		expect([bad.field, bad.reason]).toEqual(['settlementChain', 'invalid_chain']);
+		const asset = failure(() => planClaim({ affiliateId: 'aff_1', fields: { ...fields, payoutAsset: 'X Y' } }));
+		expect([asset.field, asset.reason]).toEqual(['payoutAsset', 'invalid_asset']);
 	});
 
 	it('standing addresses and affiliate paths send the normalized ID', () => {
