@@ -35,10 +35,10 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 // paging) and issue 32's payout destination check: 20,400 bytes, all in Orchestration.node.js
 // (447,371 -> 467,771).
 // Issue 31 (the request side open to what the live service adds): chains and assets checked against the
-// routes listing with the listing named, the live app-fee form and its option, the docs' affiliate ID
-// rule, Create Offramp's refund rule and the offramp/onramp payable guard with their Expiry Margin
-// options.
-const BUDGET_BYTES = 457 * 1024;
+// routes listing with the listing named (claims included), the live app-fee form and its option, the
+// docs' affiliate ID rule, Create Offramp's refund rule and the offramp/onramp payable guard with their
+// Expiry Margin options (each operation declares its own); 8,974 bytes (467,771 -> 476,745).
+const BUDGET_BYTES = 466 * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 
