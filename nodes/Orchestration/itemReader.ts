@@ -9,6 +9,7 @@ import { ItemReader } from '../n8n/items';
 import { normalizeAssetInput } from '../shared/orchestration/enums';
 import { amountInputText, assertAmountText, type AmountFormat } from '../shared/orchestration/amounts';
 import type { AmountInput } from '../shared/orchestration/quotePlan';
+import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../shared/orchestration/schemas';
 
 export class OrchestrationReader extends ItemReader {
 	/** A decimal text parameter (e.g. USD): a JS number only when its text is exact; '' when unset. */
@@ -73,6 +74,15 @@ export class OrchestrationReader extends ItemReader {
 			const feeBps = this.optionInteger('feeBps', row, `${option}[${n}].feeBps`);
 			return feeBps === undefined ? { affiliateId } : { affiliateId, feeBps };
 		});
+	}
+
+	/** "Expiry Margin (Seconds)" of the options: a whole number 0..EXPIRY_MARGIN_MAX_SECONDS (a quote is firm for 2 minutes). */
+	expiryMargin(): number {
+		const margin = this.optionInteger('expiryMarginSeconds') ?? EXPIRY_MARGIN_DEFAULT_SECONDS;
+		if (margin < 0 || margin > EXPIRY_MARGIN_MAX_SECONDS) {
+			throw this.fail('expiryMarginSeconds', `must be 0 to ${EXPIRY_MARGIN_MAX_SECONDS} seconds (a quote is firm for 2 minutes), got ${margin}`);
+		}
+		return margin;
 	}
 
 	/** The browser verification header (§5: cf-turnstile-response), or undefined when no token is set. */

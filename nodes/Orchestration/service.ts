@@ -81,6 +81,7 @@ export class RoutesCatalogue {
 	private readonly byChain = new Map<string, RouteAsset[]>();
 	private readonly targetSets = new Map<string, ReachableIds>();
 	private chainList?: ChainSummary[];
+	private names?: string[];
 
 	constructor(rawAssets: unknown[]) {
 		const assets: RouteAsset[] = [];
@@ -142,6 +143,17 @@ export class RoutesCatalogue {
 
 	entriesOnChain(chain: string): RouteAsset[] {
 		return this.byChain.get(chain) ?? [];
+	}
+
+	/** The chains of the listing, sorted: what a request's chain is checked against (checkOffered). */
+	chainNames(): readonly string[] {
+		this.names ??= [...this.byChain.keys()].sort();
+		return this.names;
+	}
+
+	/** The ids of the listing's entries on a chain, in listing order. */
+	idsOnChain(chain: string): readonly string[] {
+		return this.entriesOnChain(chain).map((a) => a.id);
 	}
 
 	/** Chains that have at least one asset, sorted by display name. */

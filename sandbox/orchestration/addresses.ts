@@ -7,6 +7,8 @@ const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 /** The XRP Ledger's own base58 alphabet. */
 const XRP58 = 'rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz';
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** RFC 4648 base32, the alphabet of Stellar's strkeys. */
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 function encode(bytes: Buffer, alphabet: string, length: number): string {
 	let out = '';
@@ -51,6 +53,8 @@ export function depositAddressFor(format: AddressFormat, counter: number, amount
 			return `4${encode(b, BASE58, 94)}`;
 		case 'zcash':
 			return `t1${encode(b, BASE58, 33)}`;
+		case 'stellar':
+			return `G${encode(b, BASE32, 55)}`;
 	}
 }
 
@@ -64,6 +68,7 @@ function bolt11(b: Buffer, amountSats?: bigint): string {
 export function depositMemoFor(format: AddressFormat, counter: number): string | undefined {
 	if (format === 'xrp') return String(100_000 + counter);
 	if (format === 'ton' || format === 'hedera') return `sbx-${String(counter).padStart(8, '0')}`;
+	if (format === 'stellar') return String(200_000 + counter);
 	return undefined;
 }
 
@@ -76,6 +81,7 @@ const RECIPIENT_PATTERNS: Partial<Record<AddressFormat, RegExp>> = {
 	tron: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
 	xrp: /^r[0-9A-Za-z]{24,34}$/,
 	hedera: /^0\.0\.[0-9]+$/,
+	stellar: /^G[A-Z2-7]{55}$/,
 	lightning: /^((ln(bc|tb|bcrt)[0-9a-z]+)|([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+))$/i,
 };
 

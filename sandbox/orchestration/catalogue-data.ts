@@ -1,6 +1,8 @@
 /**
  * Realistic catalogue data for the routes listing (spec §2.3): every chain and asset of §2.1, with
- * decimals, contract addresses (null for native assets) and CAIP-style chain ids (null for some).
+ * decimals, contract addresses (null for native assets) and CAIP-style chain ids (null for some),
+ * plus a chain the spec does not list (stellar): the live service keeps adding chains and its
+ * listing is the authority (public-notes "Chains"), so clients must take one without a release.
  * Prices are fixed fake USD values so quotes are deterministic.
  */
 export type AddressFormat =
@@ -15,7 +17,8 @@ export type AddressFormat =
 	| 'ton'
 	| 'hedera'
 	| 'monero'
-	| 'zcash';
+	| 'zcash'
+	| 'stellar';
 
 export interface ChainInfo {
 	displayName: string;
@@ -44,6 +47,8 @@ export const CHAIN_INFO: Record<string, ChainInfo> = {
 	robinhood: { displayName: 'Robinhood Chain', chainId: 'eip155:4663', format: 'evm' },
 	sei: { displayName: 'Sei', chainId: 'eip155:1329', format: 'evm' },
 	solana: { displayName: 'Solana', chainId: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp', format: 'solana' },
+	// not in spec §2.1's chain list: a chain the service added after the spec
+	stellar: { displayName: 'Stellar', chainId: 'stellar:pubnet', format: 'stellar' },
 	spark: { displayName: 'Spark', chainId: null, format: 'spark' },
 	tempo: { displayName: 'Tempo', chainId: 'eip155:4217', format: 'evm' },
 	ton: { displayName: 'TON', chainId: 'ton:mainnet', format: 'ton' },
@@ -132,6 +137,9 @@ export const ASSET_ROWS: AssetRow[] = [
 	['litecoin', 'LTC', 'Litecoin', 8, null],
 	['monero', 'XMR', 'Monero', 12, null],
 	['zcash', 'ZEC', 'Zcash', 8, null],
+	// a chain and an asset (XLM) outside spec §2.1's lists; Stellar assets have 7 decimals
+	['stellar', 'XLM', 'Stellar Lumens', 7, null],
+	['stellar', 'USDC', 'USD Coin', 7, 'USDC-GSANDBOXUSDCISSUER2222222222222222222222222222222222'],
 ];
 
 /** Reviewed tokenized equities live on the robinhood chain; their display names. */
@@ -148,7 +156,7 @@ export const EQUITY_NAMES: Record<string, string> = {
 export const USD_PRICES: Record<string, string> = {
 	BTC: '100000', WBTC: '100000', cbBTC: '100000', tBTC: '100000', ETH: '3500', SOL: '150', BNB: '600',
 	WBNB: '600', POL: '0.5', TRX: '0.25', GRAM: '3.2', XRP: '2.4', LTC: '90', XMR: '160', ZEC: '40',
-	HYPE: '30', MON: '0.05', XPL: '0.8', AI: '0.002', BONER: '0.00001', CASHCAT: '0.0004', DELTA: '0.01',
+	HYPE: '30', MON: '0.05', XPL: '0.8', XLM: '0.3', AI: '0.002', BONER: '0.00001', CASHCAT: '0.0004', DELTA: '0.01',
 	IF: '0.3', PIPEDOG: '0.00002', PONS: '0.001', SHX: '0.005', STONKBROKER: '0.0001', TENDIES: '0.0007',
 	UP: '0.02', WEN: '0.00009', AAPL: '230', AMD: '160', AMZN: '220', COIN: '300', COST: '950', DJT: '25',
 	GLD: '300', GME: '25', GOOGL: '190', HIMS: '50', META: '700', MSFT: '500', MSTR: '400', MU: '120',

@@ -53,6 +53,8 @@ const NO_ROUTE_SOURCES = new Set(['bsc:WBNB']);
 const HUBS = [
 	'bitcoin:BTC', 'lightning:BTC', 'spark:BTC', 'spark:USDB', 'ethereum:ETH', 'ethereum:USDC', 'ethereum:USDT',
 	'base:USDC', 'arbitrum:USDC', 'solana:SOL', 'solana:USDC', 'tron:USDT', 'polygon:USDC', 'bsc:USDT',
+	// a chain outside spec §2.1's list, reachable like the others
+	'stellar:USDC',
 ];
 /** Destinations that offer fixed delivery. */
 const FIXED_DESTINATIONS = new Set(['lightning:BTC', 'spark:BTC', 'spark:USDB', 'base:USDC', 'ethereum:USDC', 'solana:USDC']);
@@ -136,12 +138,18 @@ export class Catalogue {
 	private synthetic: CatalogueAsset[] | undefined;
 	private syntheticIndex: Map<string, CatalogueAsset> | undefined;
 	private readonly index = new Map(this.base.map((a) => [a.id, a]));
+	private readonly chainNames = new Set(this.base.map((a) => a.chain));
 
 	/** Every entry visible to `view`. */
 	visible(view: CatalogueView): CatalogueAsset[] {
 		const base = this.base.filter((a) => !a.equity || (view.v2 && view.equityAdmission));
 		if (!view.large) return base;
 		return [...base, ...this.syntheticEntries(base.length)];
+	}
+
+	/** Whether the listing has the chain at all (the synthetic entries are on listed chains). */
+	hasChain(chain: string): boolean {
+		return this.chainNames.has(chain);
 	}
 
 	find(chain: string, symbol: string, view: CatalogueView): CatalogueAsset | undefined {

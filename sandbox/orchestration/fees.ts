@@ -1,12 +1,24 @@
 import { feeFieldOf } from '../../nodes/shared/orchestration/quotePlan';
+import { affiliateIdOf } from './affiliateIds';
 import type { Caller } from './context';
 import { badRequest, forbidden } from './errors';
 import { PLATFORM_FEE_BPS } from './pricing';
 import type { FeePlan, FeePlanEntry } from './state';
 
+/**
+ * An inline app fee as requests carry it: the spec's `{recipient, feeBps, affiliateId?}` or the live
+ * service's request form `{recipient, fee}` (public-notes; fee in bps). Records keep `feeBps`.
+ */
+export interface AppFeeInput {
+	recipient: string;
+	feeBps?: number;
+	fee?: number;
+	affiliateId?: string;
+}
+
 /** The fee inputs of a quote, onramp or address creation (spec §4.1). */
 export interface FeeInput {
-	appFees?: Array<{ recipient: string; feeBps: number; affiliateId?: string }>;
+	appFees?: AppFeeInput[];
 	affiliateId?: string;
 	affiliateIds?: Array<string | { affiliateId: string; feeBps: number }>;
 }
@@ -26,10 +38,15 @@ export function resolveFeePlan(caller: Caller | undefined, input: FeeInput): Fee
 		}
 		if (!caller) throw forbidden('forbidden', 'appFees and affiliate fee overrides need a server key');
 	}
-	const entries: FeePlanEntry[] = (input.appFees ?? []).map((f) => ({ recipient: f.recipient, feeBps: f.feeBps, ...(f.affiliateId ? { affiliateId: f.affiliateId } : {}) }));
+	const entries: FeePlanEntry[] = (input.appFees ?? []).map((f, n) => ({
+		recipient: f.recipient,
+		feeBps: appFeeBps(f, n),
+		...(f.affiliateId ? { affiliateId: affiliateIdOf(f.affiliateId, `appFees[${n}].affiliateId`) } : {}),
+	}));
 	const refs = [...(input.affiliateIds ?? []), ...(input.affiliateId ? [input.affiliateId] : [])];
-	for (const ref of refs) {
-		const id = typeof ref === 'string' ? ref : ref.affiliateId;
+	for (const [n, ref] of refs.entries()) {
+		// public-notes: affiliate IDs are trimmed and lowercased, then checked against the docs' pattern
+		const id = affiliateIdOf(typeof ref === 'string' ? ref : ref.affiliateId, n < (input.affiliateIds?.length ?? 0) ? `affiliateIds[${n}]` : 'affiliateId');
 		const affiliate = caller?.partner.affiliates.find((a) => a.affiliateId === id);
 		if (!affiliate || !affiliate.enabled) {
 			throw badRequest(`affiliate ${JSON.stringify(id)} is not a registered, enabled affiliate of this partner`, 'unsupported_fee_plan');
@@ -41,6 +58,15 @@ export function resolveFeePlan(caller: Caller | undefined, input: FeeInput): Fee
 	const appBps = entries.reduce((sum, e) => sum + e.feeBps, 0);
 	if (appBps > MAX_APP_FEE_BPS) throw badRequest(`app and affiliate fees add up to ${appBps} bps; at most ${MAX_APP_FEE_BPS} are allowed`, 'unsupported_fee_plan');
 	return { platformFeeBps: PLATFORM_FEE_BPS, appFees: entries, totalFeeBps: PLATFORM_FEE_BPS + appBps };
+}
+
+/** The basis points of one app fee entry in either form; exactly one of `feeBps` and `fee`, a whole number 0..10000. */
+function appFeeBps(entry: AppFeeInput, n: number): number {
+	const given = [entry.feeBps, entry.fee].filter((v) => v !== undefined);
+	if (given.length !== 1) throw badRequest(`appFees[${n}]: give the fee in basis points once, as feeBps or as fee`);
+	const bps = given[0];
+	if (!Number.isSafeInteger(bps) || (bps as number) < 0 || (bps as number) > 10_000) throw badRequest(`appFees[${n}]: the fee must be a whole number of basis points from 0 to 10000`);
+	return bps as number;
 }
 
 export function totalFeeBps(plan: FeePlan | undefined): number {

@@ -48,6 +48,9 @@ export function resolveAsset(ctx: OrchestrationContext, chain: string, input: st
 	const key = parseRoutingKey(normalized);
 	if (key && key.chain !== chain) throw badRequest(`${field}: routing key ${normalized} is not on ${chain}`);
 	const symbol = key ? key.asset : normalized;
+	// public-notes "Chains": the routes listing is the authority on which chains exist
+	const chainField = field.replace(/Asset$/, 'Chain');
+	if (!ctx.catalogue.hasChain(chain)) throw badRequest(`${chainField}: ${chain} is not a chain of the routes listing`, 'unsupported_route');
 	const found = ctx.catalogue.find(chain, symbol, view);
 	if (!found) throw badRequest(`${field}: ${symbol} on ${chain} is not in the routes listing`, 'unsupported_route');
 	return found;

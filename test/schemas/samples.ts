@@ -49,7 +49,7 @@ async function orchestrationSamples(sb: Sandbox): Promise<Sample[]> {
 	await control(sb).deposit({ depositAddress: created.depositAddress, amount: created.amountIn });
 	const status = { resource: 'order', operation: 'getStatus', lookupBy: 'quoteId', quoteId: String(created.quoteId) };
 	await take({ ...status, waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 120 });
-	const [offramp] = await take({ resource: 'quote', operation: 'createOfframp', sourceChain: 'base', sourceAsset: 'USDC', amountFormat: 'decimal', amount: '50', recipientAddress: '$alice' });
+	const [offramp] = await take({ resource: 'quote', operation: 'createOfframp', sourceChain: 'base', sourceAsset: 'USDC', amountFormat: 'decimal', amount: '50', recipientAddress: '$alice', options: { refundAddress: '0x1111111111111111111111111111111111111111' } });
 	await take({ resource: 'order', operation: 'submit', quoteId: String(offramp.quoteId), sourceReference: 'txHash', txHash: `0x${'ab'.repeat(32)}` });
 	await take({ resource: 'order', operation: 'createOnramp', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: ADDR.evm, amountFormat: 'decimal', amount: '0.001' });
 	await take({ resource: 'affiliate', operation: 'getAll', returnAll: true });

@@ -1,5 +1,8 @@
-// Closed value sets of the orchestration service (orchestration-service.md) and their guards.
-// Pure data: no n8n imports, no I/O.
+// Value sets of the orchestration service (orchestration-service.md) and their guards: the closed
+// ones (statuses, modes, scopes) and the open ones, chains and assets, whose authority is the routes
+// listing the service serves (public-notes "Chains"): the spec's lists document them, a request is
+// checked by syntax and then against the listing when it could be read. No n8n imports, no I/O.
+import { ProtocolError } from '../errors';
 
 /** A type guard for membership of a closed list (one Set, built once). */
 function memberTest<T extends string>(values: readonly T[]): (x: unknown) => x is T {
@@ -7,7 +10,10 @@ function memberTest<T extends string>(values: readonly T[]): (x: unknown) => x i
 	return (x: unknown): x is T => typeof x === 'string' && set.has(x);
 }
 
-/** Chains of spec 2.1, in the spec's order. */
+/**
+ * Chains of spec 2.1, in the spec's order: documentation and examples. The service keeps adding
+ * chains, so a request is never refused for a chain outside this list (isChainName, checkOffered).
+ */
 export const CHAINS = [
 	'arbitrum', 'arc', 'avalanche', 'base', 'bitcoin', 'bsc', 'ethereum', 'hedera', 'hypercore',
 	'hyperevm', 'lightning', 'litecoin', 'monad', 'monero', 'optimism', 'plasma', 'polygon',
@@ -15,7 +21,28 @@ export const CHAINS = [
 ] as const;
 export type Chain = (typeof CHAINS)[number];
 
+/** Whether a chain is one of spec 2.1's list (not whether the service offers it: see checkOffered). */
 export const isChain = memberTest<Chain>(CHAINS);
+
+/** Longest chain name accepted (the spec's longest has 9 characters). */
+export const CHAIN_NAME_MAX_LENGTH = 32;
+const CHAIN_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+
+/**
+ * A chain name as the service spells them (spec 2.1, routes listing `chain`): a lowercase slug of
+ * letters, digits, `-` and `_`, at most CHAIN_NAME_MAX_LENGTH characters. Syntax only.
+ */
+export function isChainName(x: unknown): boolean {
+	return typeof x === 'string' && x.length <= CHAIN_NAME_MAX_LENGTH && CHAIN_NAME.test(x);
+}
+
+/** Longest asset symbol accepted outside a routing key. */
+export const ASSET_SYMBOL_MAX_LENGTH = 64;
+
+/** An asset symbol as the listing may spell it (`USDC.e`, `USD₮0`): no whitespace, no colon, bounded. Syntax only. */
+export function isAssetSymbolText(x: unknown): boolean {
+	return typeof x === 'string' && x.length > 0 && x.length <= ASSET_SYMBOL_MAX_LENGTH && /^[^\s:]+$/u.test(x);
+}
 
 /** Canonical public asset symbols of spec 2.1, exactly as spelled there (case matters). */
 export const ASSET_SYMBOLS = [
@@ -64,7 +91,7 @@ export function isTokenizedEquity(asset: unknown): boolean {
 }
 
 export interface RoutingKey {
-	chain: Chain;
+	chain: string;
 	asset: string;
 }
 
@@ -75,9 +102,9 @@ export interface RoutingKey {
 export const ROUTING_KEY_MAX_LENGTH = 256;
 
 /**
- * Parses a registry routing key `<chain>:<asset>` (spec 2.1). The chain must be known; the asset part
- * is registry-defined, so any non-empty text without whitespace or a further colon is accepted, up
- * to ROUTING_KEY_MAX_LENGTH characters in all.
+ * Parses a registry routing key `<chain>:<asset>` (spec 2.1). The chain must be a chain name
+ * (isChainName: any the listing may add); the asset part is registry-defined, so any non-empty text
+ * without whitespace or a further colon is accepted, up to ROUTING_KEY_MAX_LENGTH characters in all.
  */
 export function parseRoutingKey(s: unknown): RoutingKey | null {
 	if (typeof s !== 'string' || s.length > ROUTING_KEY_MAX_LENGTH) return null;
@@ -85,7 +112,7 @@ export function parseRoutingKey(s: unknown): RoutingKey | null {
 	if (colon <= 0 || colon === s.length - 1) return null;
 	const chain = s.slice(0, colon);
 	const asset = s.slice(colon + 1);
-	if (!isChain(chain) || !/^[^\s:]+$/u.test(asset)) return null;
+	if (!isChainName(chain) || !/^[^\s:]+$/u.test(asset)) return null;
 	return { chain, asset };
 }
 
@@ -98,11 +125,72 @@ export function normalizeAssetInput(asset: string): string {
 	return asset === TON_ALIAS ? TON_ALIAS_TARGET : asset;
 }
 
-/** A symbol of spec 2.1, a routing key with a known chain, or the legacy `TON` alias. */
+/** An asset symbol (spec 2.1's or one the listing adds), a routing key, or the legacy `TON` alias: syntax only. */
 export function isValidAssetInput(asset: unknown): asset is string {
 	if (typeof asset !== 'string') return false;
 	const normalized = normalizeAssetInput(asset);
-	return isAssetSymbol(normalized) || parseRoutingKey(normalized) !== null;
+	return isAssetSymbolText(normalized) || parseRoutingKey(normalized) !== null;
+}
+
+// ---------------------------------------------------------------- what the routes listing offers
+
+/** Where the service lists what exists (spec 4.3; public-notes "Chains": the authority), named in each refusal. */
+export const ROUTES_LISTING = 'GET /v2/orchestration/routes';
+
+/** The routes listing as a request's checks read it (the node's RoutesCatalogue implements it). */
+export interface OfferedRoutes {
+	/** The chains the listing has, in a stable order. */
+	chainNames(): readonly string[];
+	/** The entry of an asset input (symbol, routing key, TON alias) on a chain, or undefined. */
+	find(chain: string, asset: string): { id: string } | undefined;
+	/** The ids (`<chain>:<asset>`) the listing has on a chain. */
+	idsOnChain(chain: string): readonly string[];
+}
+
+/** One side of a request: its chain and, when it has one, its asset, with the fields that hold them. */
+export interface OfferedSide {
+	chainField: string;
+	chain: unknown;
+	assetField?: string;
+	asset?: unknown;
+}
+
+/** At most this many chains, and this many assets of a chain, are named in a refusal. */
+const CHAINS_NAMED_MAX = 50;
+const ASSETS_NAMED_MAX = 20;
+
+function listed(values: readonly string[], max: number): string {
+	const shown = values.slice(0, max).join(', ');
+	return values.length > max ? `${shown} and ${values.length - max} more` : shown;
+}
+
+/**
+ * Checks a request's chains and assets against the routes listing: a value it does not offer is
+ * refused, naming the value and what the listing has. Without a listing (it could not be read, or
+ * it holds nothing) nothing is refused here: the values were syntax-checked and the service decides.
+ */
+export function checkOffered(listing: OfferedRoutes | undefined, sides: OfferedSide[]): void {
+	const chains = listing?.chainNames() ?? [];
+	if (listing === undefined || chains.length === 0) return;
+	for (const side of sides) checkOfferedSide(listing, chains, side);
+}
+
+function checkOfferedSide(listing: OfferedRoutes, chains: readonly string[], side: OfferedSide): void {
+	const { chainField, chain, assetField, asset } = side;
+	if (typeof chain !== 'string' || chain === '') return;
+	if (!chains.includes(chain)) {
+		throw new ProtocolError(`${JSON.stringify(chain)} is not a chain the routes listing offers (${ROUTES_LISTING} lists ${chains.length}: ${listed(chains, CHAINS_NAMED_MAX)})`, {
+			field: chainField,
+			reason: 'unsupported_route',
+		});
+	}
+	if (assetField === undefined || typeof asset !== 'string' || asset === '' || listing.find(chain, asset) !== undefined) return;
+	const key = parseRoutingKey(normalizeAssetInput(asset));
+	const problem =
+		key && !chains.includes(key.chain)
+			? `names the chain ${JSON.stringify(key.chain)}, which the routes listing does not offer (${ROUTES_LISTING} lists ${chains.length}: ${listed(chains, CHAINS_NAMED_MAX)})`
+			: `is not an asset the routes listing offers on ${chain} (${ROUTES_LISTING} lists there: ${listed(listing.idsOnChain(chain), ASSETS_NAMED_MAX) || 'nothing'})`;
+	throw new ProtocolError(`${JSON.stringify(asset)} ${problem}`, { field: assetField, reason: 'unsupported_route' });
 }
 
 /** Public order statuses of spec 3. The internal `paused` state is shown as `processing`. */

@@ -5,7 +5,17 @@
  */
 import { inField, parseRequest, ProtocolError } from '../errors';
 import { explicitIdempotencyKey, submitIdempotencyKey } from './idempotency';
-import { assertNoClientFeeFields, mergeAdditionalFields, requestWithAmount, smallestUnitAmount, withoutBlanks, type AmountInput, type RoutesLookup } from './quotePlan';
+import { checkOffered } from './enums';
+import {
+	assertNoClientFeeFields,
+	mergeAdditionalFields,
+	normalizeAffiliateIds,
+	requestWithAmount,
+	smallestUnitAmount,
+	withoutBlanks,
+	type AmountInput,
+	type RoutesLookup,
+} from './quotePlan';
 import { type RouteAsset } from './responseSchemas';
 import { OnrampDraftSchema, onrampAmountProblem, SubmitRequestSchema } from './schemas';
 
@@ -55,6 +65,7 @@ export interface OnrampPlan {
 export function planOnramp(input: OnrampInput): OnrampPlan {
 	const draft = inField('additionalFields', () => mergeAdditionalFields(withoutBlanks(input.request), input.additionalFields, input.amount ? ['amount'] : []));
 	parseRequest(OnrampDraftSchema, draft);
+	normalizeAffiliateIds(draft);
 	const problem = onrampAmountProblem(input.amount !== undefined || draft.amount !== undefined, draft.amountFiatUsd !== undefined);
 	if (problem) throw new ProtocolError(problem.message, { field: problem.field, reason: 'invalid_request' });
 	assertNoClientFeeFields(draft, input.isClientKey);
@@ -68,9 +79,13 @@ export interface PlannedOnramp {
 	destination?: RouteAsset;
 }
 
-/** The request with its sats amount in smallest units of the side it counts (the destination under exact_out). */
+/**
+ * The request with its sats amount in smallest units of the side it counts (the destination under
+ * exact_out); a destination the routes listing does not offer is refused first (none without a listing).
+ */
 export function completeOnramp(plan: OnrampPlan, routes: RoutesLookup | undefined): PlannedOnramp {
 	const { destinationChain, destinationAsset, amountMode } = plan.draft as Record<string, string>;
+	checkOffered(routes, [{ chainField: 'destinationChain', chain: destinationChain, assetField: 'destinationAsset', asset: destinationAsset }]);
 	const source = routes?.byRoutingKey(ONRAMP_SOURCE);
 	const destination = routes?.find(destinationChain, destinationAsset);
 	if (plan.amount === undefined) return { request: plan.draft, source, destination };

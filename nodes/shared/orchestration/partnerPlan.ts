@@ -6,8 +6,8 @@
  */
 import { ProtocolError } from '../errors';
 import { pathSegment } from '../inputs';
-import { isChain } from './enums';
-import { AFFILIATE_IDS_MAX } from './schemas';
+import { isChainName, isValidAssetInput } from './enums';
+import { AFFILIATE_ID_RULE, AFFILIATE_IDS_MAX, normalizedAffiliateId } from './schemas';
 
 /** A standing instruction's reference: 1 to 128 characters (public-notes). */
 export const REFERENCE_MAX_LENGTH = 128;
@@ -15,12 +15,6 @@ export const REFERENCE_MAX_LENGTH = 128;
 export const STANDING_SLIPPAGE_BPS_MAX = 10_000;
 /** Fees are below 100 %: each fee and all of them together stay under 10,000 bps (public-notes). */
 export const FEE_TOTAL_LIMIT_BPS = 10_000;
-/**
- * Affiliate identifiers as this package accepts them: letters, digits, `_`, `-`, `.`, 1..128,
- * starting with a letter or digit. The service's own pattern is not shown (unconfirmed); this one
- * refuses what cannot be an identifier (spaces, slashes, control characters) before a request.
- */
-export const AFFILIATE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 /** Page sizes (public-notes): affiliates up to 1000 a page, claims up to 200. */
 export const AFFILIATES_PAGE_MAX = 1000;
 export const CLAIMS_PAGE_MAX = 200;
@@ -29,14 +23,27 @@ function fail(field: string, message: string, reason: string): never {
 	throw new ProtocolError(message, { field, reason });
 }
 
-/** An affiliate identifier, checked against AFFILIATE_ID_PATTERN; returned as a path segment when asked. */
+/**
+ * An affiliate identifier by the docs' rule (public-notes): trimmed and lowercased, then
+ * AFFILIATE_ID_PATTERN. Returns it as the service reads it, the form every request sends.
+ */
 export function affiliateIdOf(value: string, field = 'affiliateId'): string {
-	if (value === '') fail(field, 'is required', 'blank');
-	if (!AFFILIATE_ID_PATTERN.test(value)) {
+	if (value.trim() === '') fail(field, 'is required', 'blank');
+	const id = normalizedAffiliateId(value);
+	if (id === undefined) {
 		const shown = value.length > 40 ? `${JSON.stringify(value.slice(0, 40))}...` : JSON.stringify(value);
-		fail(field, `${shown} is not an affiliate ID: 1 to 128 letters, digits, "_", "-" or ".", starting with a letter or digit`, 'invalid_affiliate_id');
+		fail(field, `${shown} is not an affiliate ID: ${AFFILIATE_ID_RULE}`, 'invalid_affiliate_id');
 	}
-	return value;
+	return id;
+}
+
+/**
+ * A chain and an asset by syntax only (never the spec's list: the service adds chains); whether the
+ * routes listing offers them is the operation's check once it has the listing (enums.ts checkOffered).
+ */
+function checkChainAndAsset(chainField: string, chain: string, assetField: string, asset: string): void {
+	if (!isChainName(chain)) fail(chainField, `${JSON.stringify(chain.slice(0, 40))} is not a chain name: lowercase letters, digits, "-" or "_" (e.g. base)`, 'invalid_chain');
+	if (!isValidAssetInput(asset)) fail(assetField, 'must be an asset symbol (e.g. USDC) or a routing key <chain>:<asset>', 'invalid_asset');
 }
 
 /** A basis-point integer in [0, max]. */
@@ -103,8 +110,8 @@ export function planStandingInstruction(input: StandingInput): PlannedRequest {
 	const segment = referenceSegment(input.reference);
 	const { chain, asset, address } = input.destination;
 	if (chain === '') fail('destinationChain', 'is required', 'blank');
-	if (!isChain(chain)) fail('destinationChain', `"${chain}" is not a chain of the service`, 'invalid_chain');
 	if (asset === '') fail('destinationAsset', 'is required', 'blank');
+	checkChainAndAsset('destinationChain', chain, 'destinationAsset', asset);
 	if (address === '') fail('destinationAddress', 'is required', 'blank');
 	const slippageBps = bps(input.slippageBps, 'slippageBps', STANDING_SLIPPAGE_BPS_MAX);
 	const feeBps = bps(input.feeBps, 'feeBps', FEE_TOTAL_LIMIT_BPS - 1);
@@ -136,9 +143,9 @@ export function planAffiliateProfile(input: AffiliateProfileInput): PlannedReque
 	const feeBps = bps(input.feeBps, 'feeBps', FEE_TOTAL_LIMIT_BPS - 1) as number;
 	const { payoutChain, payoutAsset, payoutAddress } = input;
 	if (payoutChain === '') fail('payoutChain', 'is required', 'blank');
-	if (!isChain(payoutChain)) fail('payoutChain', `"${payoutChain}" is not a chain of the service`, 'invalid_chain');
 	if (payoutChain === 'lightning') fail('payoutChain', 'Lightning cannot receive affiliate payouts; choose another chain', 'invalid_payout_destination');
 	if (payoutAsset === '') fail('payoutAsset', 'is required', 'blank');
+	checkChainAndAsset('payoutChain', payoutChain, 'payoutAsset', payoutAsset);
 	if (payoutAddress === '') fail('payoutAddress', 'is required', 'blank');
 	return { path: `/v1/affiliates/${encodeURIComponent(id)}`, body: { feeBps, payoutChain, payoutAsset, payoutAddress } };
 }
@@ -316,6 +323,8 @@ export function planClaim(input: ClaimInput): { path: string; body: Record<strin
 		fail('payoutAddress', 'is required with "payoutChain": the affiliate\'s current address belongs to its current payout chain', 'blank');
 	}
 	if (f.payoutChain === 'lightning') fail('payoutChain', 'Lightning cannot receive affiliate payouts; choose another chain', 'invalid_payout_destination');
+	if (set('settlementChain')) checkChainAndAsset('settlementChain', f.settlementChain as string, 'settlementAsset', f.settlementAsset as string);
+	if (set('payoutChain')) checkChainAndAsset('payoutChain', f.payoutChain as string, 'payoutAsset', f.payoutAsset as string);
 	const body: Record<string, unknown> = {};
 	for (const name of CLAIM_BODY_FIELDS) if (set(name)) body[name] = f[name];
 	for (const [name, value] of Object.entries(input.additionalFields ?? {})) {

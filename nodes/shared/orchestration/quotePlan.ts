@@ -5,13 +5,13 @@
  * amount is in smallest units, and the answer shaped for the next node. Pure.
  */
 import { inField, parseRequest, ProtocolError } from '../errors';
-import { isStablecoin } from './enums';
+import { checkOffered, isStablecoin, type OfferedRoutes } from './enums';
 import { explicitIdempotencyKey } from './idempotency';
 import { assertWholeCents, decimalToSmallestUnit, FEE_FIELDS, withFormattedAmounts, type AmountFormat } from './amounts';
 import type { ZodType } from 'zod';
 import { depositOf, paymentUri } from './paymentUri';
 import { type RouteAsset } from './responseSchemas';
-import { QuoteDraftSchema } from './schemas';
+import { normalizedAffiliateId, QuoteDraftSchema } from './schemas';
 
 /** An offramp delivers over Lightning (orchestration-service.md §1). */
 export const OFFRAMP_DESTINATION = 'lightning:BTC';
@@ -30,8 +30,10 @@ export interface QuoteInput {
 	/** The key the user set, as text (the reader's), checked here; undefined when unset. */
 	idempotencyKey: string | undefined;
 	isClientKey: boolean;
-	/** Quote > Create: the refund rule of the live service applies (checkRefund). */
+	/** Quote > Create and Create Offramp: the refund rule of the live service applies (checkRefund). */
 	refundRule?: boolean;
+	/** The destination chain when the operation fixes it rather than the request (an offramp pays over Lightning). */
+	destinationChain?: string;
 }
 
 export interface QuotePlan {
@@ -43,8 +45,8 @@ export interface QuotePlan {
 	idempotencyKey?: string;
 }
 
-/** Finds an asset of the routes listing by chain and asset input. */
-export interface AssetLookup {
+/** The routes listing as a plan reads it: what it offers (checkOffered), an asset by chain and asset input. */
+export interface AssetLookup extends OfferedRoutes {
 	find(chain: string, asset: string): RouteAsset | undefined;
 }
 
@@ -102,19 +104,21 @@ export function assertNoClientFeeFields(body: Record<string, unknown>, isClientK
 }
 
 /** Whether the route needs a refund address: exact_out, or a Lightning destination (public-notes, live service). */
-export function needsRefundAddress(draft: Record<string, unknown>): boolean {
-	return draft.amountMode === 'exact_out' || draft.destinationChain === 'lightning';
+export function needsRefundAddress(draft: Record<string, unknown>, destinationChain: unknown = draft.destinationChain): boolean {
+	return draft.amountMode === 'exact_out' || destinationChain === 'lightning';
 }
 
 /**
  * The refund rule before sending (public-notes: the live service answers 400 otherwise): a refund
  * address where the route needs one, and its chain the source chain (spec §4.1 "a source-chain
- * refund address"), which is also the default. Completes `draft.refundChain` in place.
+ * refund address"), which is also the default. Completes `draft.refundChain` in place. An
+ * operation that fixes the destination (an offramp pays lightning:BTC) names its chain.
  */
-export function checkRefund(draft: Record<string, unknown>): void {
+export function checkRefund(draft: Record<string, unknown>, destinationChain: unknown = draft.destinationChain): void {
 	const { refundAddress, refundChain, sourceChain } = draft;
-	if (refundAddress === undefined && needsRefundAddress(draft)) {
-		const why = draft.amountMode === 'exact_out' ? 'Exact Out quotes' : 'Lightning destinations';
+	if (refundAddress === undefined && needsRefundAddress(draft, destinationChain)) {
+		const fixed = draft.destinationChain === destinationChain ? '' : ` (this operation always pays out on ${String(destinationChain)})`;
+		const why = draft.amountMode === 'exact_out' ? 'Exact Out quotes' : `Lightning destinations${fixed}`;
 		throw new ProtocolError(
 			`is required for ${why}: give an address on the source chain (${String(sourceChain)}) where the service can send the funds back if the order cannot complete`,
 			{ field: 'refundAddress', reason: 'refund_address_required' },
@@ -129,6 +133,27 @@ export function checkRefund(draft: Record<string, unknown>): void {
 	if (refundAddress !== undefined && refundChain === undefined) draft.refundChain = sourceChain;
 }
 
+/** An affiliate ID as the docs' rule reads it (trimmed, lowercased); the schema already refused a bad one. */
+function affiliateIdText(value: unknown): unknown {
+	return typeof value === 'string' ? (normalizedAffiliateId(value) ?? value) : value;
+}
+
+/** A list member with its affiliateId normalized (an `{affiliateId, ...}` object), others as they are. */
+function withAffiliateId(entry: unknown): unknown {
+	if (typeof entry !== 'object' || entry === null || !('affiliateId' in entry)) return entry;
+	return { ...entry, affiliateId: affiliateIdText((entry as { affiliateId: unknown }).affiliateId) };
+}
+
+/**
+ * Every affiliate ID of a checked body as the service reads it (public-notes: trimmed and lowercased):
+ * `affiliateId`, `affiliateIds[*]` (ids or overrides) and `appFees[*].affiliateId`. In place.
+ */
+export function normalizeAffiliateIds(draft: Record<string, unknown>): void {
+	if (draft.affiliateId !== undefined) draft.affiliateId = affiliateIdText(draft.affiliateId);
+	if (Array.isArray(draft.affiliateIds)) draft.affiliateIds = draft.affiliateIds.map((ref) => (typeof ref === 'string' ? affiliateIdText(ref) : withAffiliateId(ref)));
+	if (Array.isArray(draft.appFees)) draft.appFees = draft.appFees.map(withAffiliateId);
+}
+
 /**
  * Checks the item's quote (or estimate) request against its draft schema; additional fields may add
  * members, never replace the operation's (amount included).
@@ -138,8 +163,9 @@ export function planQuote(input: QuoteInput, draftSchema: ZodType = QuoteDraftSc
 	const draft = inField('additionalFields', () => mergeAdditionalFields(own, input.additionalFields, ['amount']));
 	// The request goes out as built (members in the order set); the schema only checks it.
 	parseRequest(draftSchema, draft);
+	normalizeAffiliateIds(draft);
 	assertNoClientFeeFields(draft, input.isClientKey);
-	if (input.refundRule === true) checkRefund(draft);
+	if (input.refundRule === true) checkRefund(draft, input.destinationChain ?? draft.destinationChain);
 	const idempotencyKey = explicitIdempotencyKey(input.idempotencyKey);
 	return { draft, amount: input.amount, routes: input.amount.format === 'decimal' ? 'required' : 'optional', idempotencyKey };
 }
@@ -166,10 +192,15 @@ export function requestWithAmount(draft: Record<string, unknown>, amount: string
 
 /**
  * The request with its amount in smallest units of the side it counts (§4.1: the source, or the
- * destination under exact_out); a stablecoin exact_out amount must be whole cents (§4.1).
+ * destination under exact_out); a stablecoin exact_out amount must be whole cents (§4.1). A chain
+ * or asset the routes listing does not offer is refused first (checkOffered; none without a listing).
  */
 export function completeQuote(plan: QuotePlan, routes: AssetLookup | undefined): PlannedQuote {
 	const { sourceChain, sourceAsset, destinationChain, destinationAsset, amountMode } = plan.draft as Record<string, string>;
+	checkOffered(routes, [
+		{ chainField: 'sourceChain', chain: sourceChain, assetField: 'sourceAsset', asset: sourceAsset },
+		{ chainField: 'destinationChain', chain: destinationChain, assetField: 'destinationAsset', asset: destinationAsset },
+	]);
 	const source = routes?.find(sourceChain, sourceAsset);
 	const destination = routes?.find(destinationChain, destinationAsset);
 	const exactOut = amountMode === 'exact_out';
@@ -179,6 +210,18 @@ export function completeQuote(plan: QuotePlan, routes: AssetLookup | undefined):
 		inField('amount', () => assertWholeCents(amount, destination.decimals, destination.id));
 	}
 	return { request: requestWithAmount(plan.draft, amount, 'destinationAsset'), source, destination };
+}
+
+/**
+ * Create Offramp's request: its source checked against the routes listing, the amount in smallest
+ * units of the source (an offramp is exact in, §1), the destination lightning:BTC.
+ */
+export function completeOfframp(plan: QuotePlan, routes: RoutesLookup | undefined): PlannedQuote {
+	const { sourceChain, sourceAsset } = plan.draft as Record<string, string>;
+	checkOffered(routes, [{ chainField: 'sourceChain', chain: sourceChain, assetField: 'sourceAsset', asset: sourceAsset }]);
+	const source = routes?.find(sourceChain, sourceAsset);
+	const amount = smallestUnitAmount(plan.amount, source, `${sourceChain}:${sourceAsset}`);
+	return { request: requestWithAmount(plan.draft, amount, 'sourceAsset'), source, destination: routes?.byRoutingKey(OFFRAMP_DESTINATION) };
 }
 
 // ---------------------------------------------------------------- the answer
@@ -237,16 +280,15 @@ export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: Q
 
 // ---------------------------------------------------------------- is the quote still payable
 
-/** The margin a quote must still have, at most: a quote lives 2 minutes (§1), a margin near that refuses every quote. */
-export const EXPIRY_MARGIN_MAX_SECONDS = 90;
-export const EXPIRY_MARGIN_DEFAULT_SECONDS = 0;
 
 export interface PayableCheck {
 	/** The service replayed an earlier answer to this key (public-notes: X-Idempotency-Replayed: true). */
 	replayed: boolean;
-	/** Seconds the quote must still be firm for the next steps (0..EXPIRY_MARGIN_MAX_SECONDS). */
+	/** Seconds the quote must still be firm for the next steps (0..EXPIRY_MARGIN_MAX_SECONDS of schemas.ts). */
 	marginSeconds: number;
 	nowMs?: number;
+	/** Whether the operation has "Re-Quote When Expired" (Quote > Create), named in the next step; true when unset. */
+	requoteOption?: boolean;
 }
 
 /** Why a quote answer must not be paid (expired, or firm for less than the margin), with the next step; undefined when payable. */
@@ -283,7 +325,9 @@ export function unpayableQuote(body: Record<string, unknown>, check: PayableChec
 		return {
 			message: `${quote} ${when}: the service replayed an earlier answer to this idempotency key, so its deposit address must not be paid`,
 			nextStep:
-				'Give this payout a new Idempotency Key (for example with the recipient and the date in it), or turn on the option "Re-Quote When Expired" to get a new quote under a key derived from this one.',
+				check.requoteOption === false
+					? 'Give this payout a new Idempotency Key (for example with the recipient and the date in it): a new key gets a new quote.'
+					: 'Give this payout a new Idempotency Key (for example with the recipient and the date in it), or turn on the option "Re-Quote When Expired" to get a new quote under a key derived from this one.',
 			requotable: true,
 		};
 	}

@@ -4,9 +4,10 @@
 import { z } from 'zod';
 import {
 	AMOUNT_MODES,
-	CHAINS,
+	CHAIN_NAME_MAX_LENGTH,
 	DELIVERY_MODES,
 	PRICE_LOCK_MODES,
+	isChainName,
 	isValidAssetInput,
 	ROUTING_KEY_MAX_LENGTH,
 	normalizeAssetInput,
@@ -29,6 +30,9 @@ export const SLIPPAGE_BPS_MIN = 0;
 export const SLIPPAGE_BPS_MAX = 1000;
 /** A fee in basis points cannot exceed 100%. */
 export const FEE_BPS_MAX = 10_000;
+/** The life a quote must still have to be returned as payable, at most: a quote lives 2 minutes (spec 1, 8), a margin near that refuses every quote. */
+export const EXPIRY_MARGIN_MAX_SECONDS = 90;
+export const EXPIRY_MARGIN_DEFAULT_SECONDS = 0;
 
 // ---------------------------------------------------------------- building blocks
 
@@ -36,11 +40,19 @@ export const FEE_BPS_MAX = 10_000;
 export const AmountSchema = z
 	.string()
 	.refine((s) => isDigits(s, MAX_AMOUNT_LENGTH), `must be an integer string of digits in smallest units (at most ${MAX_AMOUNT_LENGTH})`);
-export const ChainSchema = z.enum(CHAINS);
-/** spec 2.1: a symbol, a routing key `<chain>:<asset>` with a known chain, or the legacy alias TON. */
+/**
+ * A chain field (spec 2.1): a chain name by syntax only. Which chains exist is the routes listing's
+ * to say (enums.ts checkOffered); the spec's list (CHAINS) is never a reason to refuse one.
+ */
+export const ChainSchema = z
+	.string({ invalid_type_error: 'must be a chain name (text)' })
+	.refine(isChainName, (value) => ({
+		message: `${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)} is not a chain name: lowercase letters, digits, "-" or "_", at most ${CHAIN_NAME_MAX_LENGTH} characters (e.g. base)`,
+	}));
+/** spec 2.1: a symbol, a routing key `<chain>:<asset>`, or the legacy alias TON; syntax only (the listing says what exists). */
 export const AssetInputSchema = z
 	.string()
-	.refine(isValidAssetInput, `must be an asset symbol (e.g. USDC), a routing key <chain>:<asset> with a known chain (at most ${ROUTING_KEY_MAX_LENGTH} characters), or TON`);
+	.refine(isValidAssetInput, `must be an asset symbol (e.g. USDC), a routing key <chain>:<asset> (at most ${ROUTING_KEY_MAX_LENGTH} characters), or TON`);
 /** The same, with TON rewritten to ton:GRAM (spec 2.1). */
 export const NormalizedAssetInputSchema = AssetInputSchema.transform(normalizeAssetInput);
 export const AmountModeSchema = z.enum(AMOUNT_MODES);
@@ -53,15 +65,42 @@ export const FeeBpsSchema = int().min(0).max(FEE_BPS_MAX);
 export const SlippageBpsSchema = int().min(SLIPPAGE_BPS_MIN).max(SLIPPAGE_BPS_MAX);
 export const NonEmpty = z.string().min(1);
 
-/** spec 2.6. Unknown keys kept (never stripped) so nothing the user sent silently disappears. */
+/** Affiliate IDs (public-notes, the docs' rule): trimmed and lowercased, then this pattern. */
+export const AFFILIATE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const AFFILIATE_ID_RULE = '1 to 64 letters, digits, "_" or "-", starting with a letter or digit (trimmed and lowercased first)';
+
+/** An affiliate ID as the service reads it (trimmed, lowercased), or undefined when it breaks the docs' rule. */
+export function normalizedAffiliateId(value: string): string | undefined {
+	const id = value.trim().toLowerCase();
+	return AFFILIATE_ID_PATTERN.test(id) ? id : undefined;
+}
+
+/** An affiliate ID field, checked by the docs' rule (the plans send it normalized). */
+export const AffiliateIdSchema = z
+	.string()
+	.refine((s) => normalizedAffiliateId(s) !== undefined, `must be an affiliate ID: ${AFFILIATE_ID_RULE}`);
+
+/**
+ * spec 2.6 app fee entry `{recipient, feeBps, affiliateId?}`, or the live service's request form
+ * `{recipient, fee}` (public-notes; fee in bps): exactly one of feeBps and fee. Unknown keys kept
+ * (never stripped) so nothing the user sent silently disappears.
+ */
 export const AppFeeSchema = z
-	.object({ recipient: NonEmpty, feeBps: FeeBpsSchema, affiliateId: NonEmpty.optional() })
-	.passthrough();
+	.object({ recipient: NonEmpty, feeBps: FeeBpsSchema.optional(), fee: FeeBpsSchema.optional(), affiliateId: AffiliateIdSchema.optional() })
+	.passthrough()
+	.superRefine((entry, ctx) => {
+		if ((entry.feeBps === undefined) !== (entry.fee === undefined)) return;
+		const message =
+			entry.feeBps === undefined
+				? 'Required: the fee in basis points, as feeBps (the spec\'s form) or fee (the live service\'s request form)'
+				: 'give the fee once: feeBps (the spec\'s form) or fee (the live service\'s request form), not both';
+		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['feeBps'], message });
+	});
 
 /** spec 4.1 affiliate list item: a registered id, or an `{affiliateId, feeBps}` override. */
 export const AffiliateRefSchema = z.union([
-	NonEmpty,
-	z.object({ affiliateId: NonEmpty, feeBps: FeeBpsSchema }).passthrough(),
+	AffiliateIdSchema,
+	z.object({ affiliateId: AffiliateIdSchema, feeBps: FeeBpsSchema }).passthrough(),
 ]);
 
 /** spec 2.2, 8: 1..32 reviewed token identities. */
@@ -96,7 +135,7 @@ export const QuoteRequestObjectSchema = z
 		recipientAddress: NonEmpty,
 		includeCalldata: z.boolean().optional(),
 		appFees: z.array(AppFeeSchema).min(APP_FEES_MIN).max(APP_FEES_MAX).optional(),
-		affiliateId: NonEmpty.optional(),
+		affiliateId: AffiliateIdSchema.optional(),
 		amountMode: AmountModeSchema.optional(),
 		deliveryMode: DeliveryModeSchema.optional(),
 		refundAddress: NonEmpty.optional(),
@@ -160,7 +199,7 @@ const EstimateRequestObjectSchema = z
 		deliveryMode: DeliveryModeSchema.optional(),
 		recipientAddress: NonEmpty.optional(),
 		slippageBps: queryInt(SlippageBpsSchema.optional()),
-		affiliateId: NonEmpty.optional(),
+		affiliateId: AffiliateIdSchema.optional(),
 	})
 	.passthrough();
 export const EstimateRequestSchema = EstimateRequestObjectSchema.superRefine(refineModes);
@@ -206,7 +245,7 @@ const OnrampRequestObjectSchema = z
 		amountMode: AmountModeSchema.optional(),
 		slippageBps: SlippageBpsSchema.optional(),
 		refundAddress: NonEmpty.optional(),
-		affiliateId: NonEmpty.optional(),
+		affiliateId: AffiliateIdSchema.optional(),
 	})
 	.passthrough();
 
@@ -246,8 +285,10 @@ export const OfframpRequestSchema = z
 				'must be a payment-app $username or a Lightning address (name@domain)',
 			),
 		refundAddress: NonEmpty.optional(),
+		// public-notes: a Lightning destination needs the refund address and its chain (the source chain)
+		refundChain: ChainSchema.optional(),
 		slippageBps: SlippageBpsSchema.optional(),
-		affiliateId: NonEmpty.optional(),
+		affiliateId: AffiliateIdSchema.optional(),
 		// spec 1: an offramp quote is exact-in and variable; other values are refused up front
 		amountMode: z.literal('exact_in').optional(),
 		deliveryMode: z.literal('variable').optional(),

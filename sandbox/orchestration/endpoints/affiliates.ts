@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ChainSchema } from '../../../nodes/shared/orchestration/schemas';
 import { catalogueView, type Caller, type OrchestrationContext } from '../context';
+import { affiliateIdOf } from '../affiliateIds';
 import { authenticate } from '../auth';
 import { badRequest, forbidden, notFound, parseInput } from '../errors';
 import { idempotent } from '../idempotency';
@@ -42,8 +43,9 @@ function page(request: FastifyRequest, max: number, fallback: number): { limit: 
 	return { limit, offset: int('offset', q.offset, 0, 1_000_000_000) };
 }
 
+/** The path's affiliate ID as the service reads it (public-notes: trimmed, lowercased, the docs' pattern). */
 function idOf(request: FastifyRequest): string {
-	return (request.params as { affiliateId: string }).affiliateId;
+	return affiliateIdOf((request.params as { affiliateId: string }).affiliateId);
 }
 
 function affiliateOf(caller: Caller, affiliateId: string): AffiliateRecord {

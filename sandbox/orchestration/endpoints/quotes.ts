@@ -39,7 +39,8 @@ export function registerQuoteEndpoints(app: FastifyInstance, ctx: OrchestrationC
 			const input = parseInput(OfframpRequestSchema, request.body);
 			const view = catalogueView(ctx, caller?.partner.partnerId);
 			const quoteInput = { ...input, destinationChain: 'lightning', destinationAsset: 'BTC', amountMode: 'exact_in' as const };
-			const priced = priceQuote(ctx, caller, quoteInput, view, { skipRecipientCheck: true });
+			// public-notes: a Lightning destination needs refundAddress + refundChain on the live service
+			const priced = priceQuote(ctx, caller, quoteInput, view, { skipRecipientCheck: true, requireRefund: true });
 			const outcome = UNAVAILABLE_RECIPIENT.test(input.recipientAddress) ? 'failed' : undefined;
 			return { status: 200, body: quoteAnswer(ctx, caller, createQuote(ctx, caller, priced, 'offramp', key, { outcome })) };
 		});

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { canonicalJson } from '../../../nodes/shared/orchestration/idempotency';
 import { AffiliateRefSchema, ChainSchema } from '../../../nodes/shared/orchestration/schemas';
+import { affiliateRefsOf } from '../affiliateIds';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
 import { badRequest, conflict, notFound, parseInput } from '../errors';
@@ -25,6 +26,8 @@ export const STANDING_DESTINATIONS = [
 	{ chain: 'bitcoin', asset: 'BTC' },
 	{ chain: 'spark', asset: 'BTC' },
 	{ chain: 'spark', asset: 'USDB' },
+	// a chain outside spec §2.1's list, as the live service adds them
+	{ chain: 'stellar', asset: 'USDC' },
 ];
 
 const InstructionSchema = z
@@ -124,6 +127,8 @@ export function registerStandingEndpoints(app: FastifyInstance, ctx: Orchestrati
 		return idempotent(ctx, request, reply, 'standing-deposit-addresses', caller.partner.partnerId, () => {
 			const reference = referenceOf(request);
 			const instruction = parseInput(InstructionSchema, request.body);
+			// public-notes: the IDs are trimmed and lowercased, and frozen into the instruction in that form
+			if (instruction.affiliateIds) instruction.affiliateIds = affiliateRefsOf(instruction.affiliateIds);
 			const { chain, asset } = instruction.destination;
 			if (!STANDING_DESTINATIONS.some((d) => d.chain === chain && d.asset === asset)) {
 				throw badRequest(`destination ${chain}:${asset} is not a standing deposit destination`, 'unsupported_route');

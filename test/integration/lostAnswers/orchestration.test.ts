@@ -134,7 +134,7 @@ const OPERATIONS: MutatingOperation[] = [
 	{
 		name: 'quote.createOfframp',
 		route: '/v1/orchestration/offramp',
-		parameters: async () => ({ resource: 'quote', operation: 'createOfframp', sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', amountFormat: 'smallestUnit', recipientAddress: '$alice' }),
+		parameters: async () => ({ resource: 'quote', operation: 'createOfframp', sourceChain: 'base', sourceAsset: 'USDC', amount: '25000000', amountFormat: 'smallestUnit', recipientAddress: '$alice', options: { refundAddress: '0x1111111111111111111111111111111111111111' } }),
 		effects: quotesCreated,
 		idOf: (out) => out.quoteId,
 	},

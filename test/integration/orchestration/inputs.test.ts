@@ -73,7 +73,7 @@ describe('amounts from expressions: exact or refused', () => {
 		await refused(estimate, /^Invalid "amount" in item 0: 1234567890123456800 is a JS number/);
 		const offramp = {
 			resource: 'quote', operation: 'createOfframp', sourceChain: 'base', sourceAsset: 'ETH',
-			amountFormat: 'smallestUnit', amount: '={{ 1234567890123456789 }}', recipientAddress: '$alice',
+			amountFormat: 'smallestUnit', amount: '={{ 1234567890123456789 }}', recipientAddress: '$alice', options: { refundAddress: ADDR.evm },
 		};
 		await refused(offramp, /^Invalid "amount" in item 0: 1234567890123456800 is a JS number/);
 		const onramp = {

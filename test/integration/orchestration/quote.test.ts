@@ -218,12 +218,14 @@ describe('bad input is rejected before any request, naming the field and the ite
 		return error;
 	};
 
-	it('an unknown chain', async () => {
-		await rejects({ sourceChain: 'narnia' }, /^Invalid "sourceChain" in item 0: "narnia" is not one of arbitrum, arc, /);
+	it('an unknown chain: not a chain name, or not one the routes listing offers', async () => {
+		await rejects({ sourceChain: 'Narnia Land' }, /^Invalid "sourceChain" in item 0: "Narnia Land" is not a chain name/);
+		await rejects({ sourceChain: 'narnia' }, /^Invalid "sourceChain" in item 0: "narnia" is not a chain the routes listing offers \(GET \/v2\/orchestration\/routes lists \d+: arbitrum, arc, /);
 	});
 
-	it('an unknown asset', async () => {
-		await rejects({ destinationAsset: 'NOPE' }, /^Invalid "destinationAsset" in item 0: must be an asset symbol/);
+	it('an unknown asset: not an asset input, or not one the routes listing offers on the chain', async () => {
+		await rejects({ destinationAsset: 'NO PE' }, /^Invalid "destinationAsset" in item 0: must be an asset symbol/);
+		await rejects({ destinationAsset: 'NOPE' }, /^Invalid "destinationAsset" in item 0: "NOPE" is not an asset the routes listing offers on bitcoin \(GET \/v2\/orchestration\/routes lists there: bitcoin:BTC\)$/);
 	});
 
 	it('malformed amounts in both formats', async () => {
@@ -303,6 +305,8 @@ describe('quote.createOfframp', () => {
 		amountFormat: 'decimal',
 		amount: '50',
 		recipientAddress: '$alice',
+		// public-notes: an offramp pays over Lightning, a destination that needs a refund address
+		options: { refundAddress: ADDR.evm },
 		...overrides,
 	});
 

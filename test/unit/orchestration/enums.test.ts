@@ -64,7 +64,8 @@ describe('chains and assets (spec 2.1)', () => {
 		expect(isStablecoin('tron:USD₮0')).toBe(true);
 		expect(isStablecoin('BTC')).toBe(false);
 		expect(isStablecoin('bitcoin:BTC')).toBe(false);
-		expect(isStablecoin('nowhere:USDC')).toBe(false);
+		expect(isStablecoin('stellar:USDC')).toBe(true);
+		expect(isStablecoin('Nowhere:USDC')).toBe(false);
 		expect(isStablecoin(undefined)).toBe(false);
 		expect(isTokenizedEquity('AAPL')).toBe(true);
 		expect(isTokenizedEquity('solana:TSLA')).toBe(true);
@@ -77,7 +78,8 @@ describe('routing keys and the TON alias', () => {
 		expect(parseRoutingKey('ethereum:USDC')).toEqual({ chain: 'ethereum', asset: 'USDC' });
 		expect(parseRoutingKey('ton:GRAM')).toEqual({ chain: 'ton', asset: 'GRAM' });
 		expect(parseRoutingKey('base:0xabc')).toEqual({ chain: 'base', asset: '0xabc' });
-		for (const bad of ['USDC', 'nowhere:USDC', ':USDC', 'base:', 'base:a:b', 'base:US DC', 'Base:USDC', '']) {
+		expect(parseRoutingKey('stellar:XLM')).toEqual({ chain: 'stellar', asset: 'XLM' });
+		for (const bad of ['USDC', 'Nowhere:USDC', ':USDC', 'base:', 'base:a:b', 'base:US DC', 'Base:USDC', 'no where:USDC', `${'x'.repeat(33)}:USDC`, '']) {
 			expect(parseRoutingKey(bad)).toBeNull();
 		}
 	});
@@ -88,10 +90,10 @@ describe('routing keys and the TON alias', () => {
 	});
 
 	test('isValidAssetInput', () => {
-		for (const ok of ['USDC', 'USD₮0', 'ethereum:USDC', 'ton:GRAM', 'TON', 'solana:SomeRegistryToken']) {
+		for (const ok of ['USDC', 'USD₮0', 'ethereum:USDC', 'ton:GRAM', 'TON', 'solana:SomeRegistryToken', 'XLM', 'stellar:XLM', 'usdc']) {
 			expect(isValidAssetInput(ok)).toBe(true);
 		}
-		for (const bad of ['usdc', 'nowhere:USDC', '', 'USDC ', 'base:', 42]) expect(isValidAssetInput(bad)).toBe(false);
+		for (const bad of ['Nowhere:USDC', '', 'USDC ', 'base:', 'X'.repeat(65), 42]) expect(isValidAssetInput(bad)).toBe(false);
 	});
 
 	test('a routing key is at most ROUTING_KEY_MAX_LENGTH characters, checked before its pattern', () => {

@@ -30,7 +30,7 @@ describe('formatZodPath / formatZodError', () => {
 		const result = QuoteRequestSchema.safeParse({
 			sourceChain: 'base',
 			sourceAsset: 'USDC',
-			destinationChain: 'nowhere',
+			destinationChain: 'No Where',
 			destinationAsset: 'ETH',
 			amount: '1.5',
 			recipientAddress: '0xabc',

@@ -18,6 +18,8 @@ const ROUTES: RoutesLookup = {
 	find: (chain, symbol) => ASSETS.find((a) => a.chain === chain && a.asset === symbol),
 	byRoutingKey: (id) => ASSETS.find((a) => a.id === id),
 	decimalsOfSymbol: () => undefined,
+	chainNames: () => ['base', 'lightning'],
+	idsOnChain: (chain) => ASSETS.filter((a) => a.chain === chain).map((a) => a.id),
 };
 
 describe('planSubmit: Order > Submit checked before the first request (public-notes)', () => {
@@ -79,7 +81,7 @@ describe('planOnramp: Order > Create Onramp without a placeholder amount (§4.6,
 	});
 
 	it('names the field: schema, amount collision, client fee fields, idempotency key', () => {
-		expect(protocolFailure(() => planOnramp({ ...SATS, request: { ...REQUEST, destinationChain: 'mars' } })).field).toBe('destinationChain');
+		expect(protocolFailure(() => planOnramp({ ...SATS, request: { ...REQUEST, destinationChain: 'Mars' } })).field).toBe('destinationChain');
 		expect(protocolFailure(() => planOnramp({ ...SATS, additionalFields: { amount: '1' } })).field).toBe('additionalFields');
 		const fees = { ...SATS, additionalFields: { appFees: [{ recipient: 'r', feeBps: 10 }] }, isClientKey: true };
 		expect(protocolFailure(() => planOnramp(fees)).field).toBe('appFees');

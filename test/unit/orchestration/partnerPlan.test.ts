@@ -1,6 +1,8 @@
 import { ProtocolError } from '../../../nodes/shared/errors';
 import {
 	affiliateIdOf,
+	affiliatePath,
+	planClaim,
 	nextPage,
 	planAffiliateProfile,
 	planStandingInstruction,
@@ -53,7 +55,8 @@ describe('planStandingInstruction', () => {
 		[{ reference: '' }, 'reference', 'blank'],
 		[{ reference: '.' }, 'reference', 'dot_segment'],
 		[{ reference: 'r'.repeat(129) }, 'reference', 'too_long'],
-		[{ destination: { chain: 'mars', asset: 'USDC', address: 'x' } }, 'destinationChain', 'invalid_chain'],
+		[{ destination: { chain: 'Mars', asset: 'USDC', address: 'x' } }, 'destinationChain', 'invalid_chain'],
+		[{ destination: { chain: 'base', asset: 'US DC', address: 'x' } }, 'destinationAsset', 'invalid_asset'],
 		[{ destination: { chain: 'base', asset: 'USDC', address: '' } }, 'destinationAddress', 'blank'],
 	])('refuses %j naming %s', (overrides, field, reason) => {
 		const error = failure(() => planStandingInstruction(input(overrides as Partial<StandingInput>)));
@@ -67,9 +70,32 @@ describe('planStandingInstruction', () => {
 });
 
 describe('affiliates', () => {
-	it('an ID: letters, digits, _ - . up to 128, starting with a letter or digit', () => {
-		expect(affiliateIdOf('aff_sandbox.alpha-1')).toBe('aff_sandbox.alpha-1');
-		for (const bad of ['', '-a', 'a/b', 'a b', '..', 'x'.repeat(129), 'é']) expect(() => affiliateIdOf(bad)).toThrow(ProtocolError);
+	it('an ID by the docs\' rule: trimmed, lowercased, then ^[a-z0-9][a-z0-9_-]{0,63}$; sent in that form', () => {
+		expect(affiliateIdOf('aff_sandbox_alpha-1')).toBe('aff_sandbox_alpha-1');
+		expect(affiliateIdOf('  Aff_Partner_SHOP ')).toBe('aff_partner_shop');
+		expect(affiliateIdOf('x'.repeat(64))).toBe('x'.repeat(64));
+		for (const bad of ['', '  ', '-a', '_a', 'a/b', 'a b', 'a.b', '..', 'x'.repeat(65), 'é']) expect(() => affiliateIdOf(bad)).toThrow(ProtocolError);
+		expect(failure(() => affiliateIdOf('aff.shop', 'affiliateIds[2].affiliateId'))).toMatchObject({
+			field: 'affiliateIds[2].affiliateId',
+			reason: 'invalid_affiliate_id',
+			message: '"aff.shop" is not an affiliate ID: 1 to 64 letters, digits, "_" or "-", starting with a letter or digit (trimmed and lowercased first)',
+		});
+	});
+
+	it('a claim\'s chains are chain names by syntax, never the spec\'s list', () => {
+		const fields = { settlementChain: 'stellar', settlementAsset: 'USDC', payoutChain: 'stellar', payoutAsset: 'XLM', payoutAddress: 'G' };
+		expect(planClaim({ affiliateId: 'AFF_1', fields })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: fields });
+		const bad = failure(() => planClaim({ affiliateId: 'aff_1', fields: { ...fields, settlementChain: 'Mars' } }));
+		expect([bad.field, bad.reason]).toEqual(['settlementChain', 'invalid_chain']);
+		const asset = failure(() => planClaim({ affiliateId: 'aff_1', fields: { ...fields, payoutAsset: 'X Y' } }));
+		expect([asset.field, asset.reason]).toEqual(['payoutAsset', 'invalid_asset']);
+	});
+
+	it('standing addresses and affiliate paths send the normalized ID', () => {
+		expect(planStandingInstruction(input({ affiliates: [{ affiliateId: ' AFF_A ' }] })).body.affiliateIds).toEqual(['aff_a']);
+		const twice = failure(() => planStandingInstruction(input({ affiliates: [{ affiliateId: 'aff_a' }, { affiliateId: 'AFF_A' }] })));
+		expect([twice.field, twice.reason]).toEqual(['affiliateIds[1].affiliateId', 'duplicate']);
+		expect(affiliatePath(' Aff_A ', '/claims')).toBe('/v1/affiliates/aff_a/claims');
 	});
 
 	it('a profile: fee under 10,000 bps, a chain of the service but not Lightning', () => {
@@ -77,7 +103,9 @@ describe('affiliates', () => {
 		expect(planAffiliateProfile(ok)).toEqual({ path: '/v1/affiliates/a', body: { feeBps: 9999, payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: '0x' } });
 		expect(failure(() => planAffiliateProfile({ ...ok, payoutChain: 'lightning' })).reason).toBe('invalid_payout_destination');
 		expect(failure(() => planAffiliateProfile({ ...ok, feeBps: undefined })).field).toBe('feeBps');
-		expect(failure(() => planAffiliateProfile({ ...ok, payoutChain: 'mars' })).reason).toBe('invalid_chain');
+		expect(failure(() => planAffiliateProfile({ ...ok, payoutChain: 'Mars' })).reason).toBe('invalid_chain');
+		// a chain outside the spec's list is a name like any other: the routes listing decides (checkOffered)
+		expect(planAffiliateProfile({ ...ok, payoutChain: 'stellar' }).body.payoutChain).toBe('stellar');
 	});
 
 	it('pages: all in pages of the maximum until a short page; a limit across pages', () => {

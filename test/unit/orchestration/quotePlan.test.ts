@@ -15,8 +15,11 @@ const INPUT: QuoteInput = { request: REQUEST, amount: { value: '1.5', format: 'd
 
 const asset = (chain: string, symbol: string, decimals: number): RouteAsset => ({ id: `${chain}:${symbol}`, chain, asset: symbol, decimals, route: { to: 'all' } }) as RouteAsset;
 /** A two-asset routes listing: the lookup the plan needs, nothing else. */
+const LISTED = [asset('base', 'USDC', 6), asset('solana', 'USDC', 6)];
 const ROUTES: AssetLookup = {
-	find: (chain, symbol) => [asset('base', 'USDC', 6), asset('solana', 'USDC', 6)].find((a) => a.chain === chain && a.asset === symbol),
+	find: (chain, symbol) => LISTED.find((a) => a.chain === chain && a.asset === symbol),
+	chainNames: () => ['base', 'solana'],
+	idsOnChain: (chain) => LISTED.filter((a) => a.chain === chain).map((a) => a.id),
 };
 
 describe('planQuote: Quote > Create checked before the first request (§4.1)', () => {
@@ -42,7 +45,7 @@ describe('planQuote: Quote > Create checked before the first request (§4.1)', (
 	});
 
 	it('names the field: schema, additional-field collision (amount included), client fee fields, idempotency key', () => {
-		expect(protocolFailure(() => planQuote({ ...INPUT, request: { ...REQUEST, sourceChain: 'mars' } })).field).toBe('sourceChain');
+		expect(protocolFailure(() => planQuote({ ...INPUT, request: { ...REQUEST, sourceChain: 'Mars' } })).field).toBe('sourceChain');
 		const collision = protocolFailure(() => planQuote({ ...INPUT, additionalFields: { amount: '1', zeroconfEnabled: true } }));
 		expect(collision).toMatchObject({ field: 'additionalFields', message: expect.stringContaining('"amount"') });
 		const fees = { ...REQUEST, appFees: [{ recipient: 'r', feeBps: 10 }] };

@@ -10,6 +10,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { claimRecordsOf } from '../../../shared/orchestration/claims';
+import { checkOffered } from '../../../shared/orchestration/enums';
 import { CLAIM_BODY_FIELDS, planClaim, type ClaimBodyField } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
@@ -96,6 +97,17 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 	const fields = readClaimFields(read);
 	const additionalFields = read.additionalFields();
 	const { path, body } = read.plan(() => planClaim({ affiliateId, fields, additionalFields }));
+	const { settlementChain, settlementAsset, payoutChain, payoutAsset } = fields;
+	if (settlementChain || payoutChain) {
+		// the chains and assets a claim names are checked against the routes listing, like every request's
+		const listing = await service.catalogue(false);
+		read.plan(() =>
+			checkOffered(listing, [
+				{ chainField: 'settlementChain', chain: settlementChain, assetField: 'settlementAsset', asset: settlementAsset },
+				{ chainField: 'payoutChain', chain: payoutChain, assetField: 'payoutAsset', asset: payoutAsset },
+			]),
+		);
+	}
 	const res = await service.request<IDataObject>({
 		method: 'POST',
 		path,

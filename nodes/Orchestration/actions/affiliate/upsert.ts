@@ -8,6 +8,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { checkOffered } from '../../../shared/orchestration/enums';
 import {
 	affiliateIdOf,
 	AFFILIATES_PAGE_MAX,
@@ -110,6 +111,8 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		payoutAddress: read.textParameter('payoutAddress'),
 	};
 	const { path, body } = read.plan(() => planAffiliateProfile(input));
+	const listing = await service.catalogue(false);
+	read.plan(() => checkOffered(listing, [{ chainField: 'payoutChain', chain: input.payoutChain, assetField: 'payoutAsset', asset: input.payoutAsset }]));
 	const affiliateId = read.plan(() => affiliateIdOf(input.affiliateId));
 	const planned = body as unknown as PayoutDestination;
 	const profiles = await profilesUpTo(service, affiliateId);

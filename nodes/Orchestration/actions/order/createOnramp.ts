@@ -1,12 +1,14 @@
 /**
  * order.createOnramp: POST /v1/orchestration/onramp, a Lightning onramp paid by BOLT11 invoice
  * (orchestration-service.md §4.6, public-notes.md). Client keys need orders:onramp and get an
- * order-bound read token (§5).
+ * order-bound read token (§5). Like Quote > Create, it never returns an expired answer (a replayed
+ * one included) as payable.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { completeOnramp, planOnramp, type OnrampInput } from '../../../shared/orchestration/orderPlan';
-import { quoteOutput } from '../../../shared/orchestration/quotePlan';
+import { isReplayed, quoteOutput, unpayableQuote } from '../../../shared/orchestration/quotePlan';
+import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
 import {
 	amountField,
 	amountFormatField,
@@ -55,6 +57,15 @@ export const description: INodeProperties[] = [
 			],
 			{ displayName: 'Amount Mode', name: 'amountMode', description: 'Whether the amount is what is paid (Exact In) or what is delivered (Exact Out)' },
 		),
+		{
+			displayName: 'Expiry Margin (Seconds)',
+			name: 'expiryMarginSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: EXPIRY_MARGIN_MAX_SECONDS },
+			default: EXPIRY_MARGIN_DEFAULT_SECONDS,
+			description:
+				'The invoice of an onramp is payable until its expiresAt. One with less time left than this (or expired, as a replayed answer can be) fails the item instead of being returned as payable.',
+		},
 		turnstileTokenOption,
 	]),
 ];
@@ -76,9 +87,10 @@ function readOnrampInput(read: OrchestrationReader, isClientKey: boolean): Onram
 	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey(), isClientKey };
 }
 
-/** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
+/** Read, plan (every check before the first request), fetch the routes listing, send, refuse an unpayable answer, shape. */
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
 	const plan = read.plan(() => planOnramp(readOnrampInput(read, access.isClientKey)));
+	const marginSeconds = read.expiryMargin();
 	const headers = read.turnstileHeaders();
 	const catalogue = await service.catalogue(plan.routes === 'required');
 	const { request, source, destination } = read.plan(() => completeOnramp(plan, catalogue));
@@ -91,5 +103,8 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		requiredScope: 'orders:onramp',
 		secrets: [headers?.['cf-turnstile-response']],
 	});
-	return quoteOutput(res.body, { catalogue, source, destination });
+	const replayed = isReplayed(res.headers);
+	const problem = unpayableQuote(res.body, { replayed, marginSeconds, requoteOption: false });
+	if (problem !== undefined) throw read.failure(problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });
+	return { ...quoteOutput(res.body, { catalogue, source, destination }), replayed };
 }

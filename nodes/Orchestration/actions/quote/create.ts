@@ -5,10 +5,9 @@ import type { BinaryOutput } from '../../../n8n/binaryOutput';
 import type { ItemWithBinary } from '../../../n8n/items';
 import type { QrFormat } from '../../../shared/qrImage';
 import { requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
+import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
 import {
 	completeQuote,
-	EXPIRY_MARGIN_DEFAULT_SECONDS,
-	EXPIRY_MARGIN_MAX_SECONDS,
 	isReplayed,
 	planQuote,
 	quoteOutput,
@@ -82,6 +81,17 @@ const expiryOptions: INodeProperties[] = [
 
 /** Options of Quote > Create in every node version: app fees, the deposit's shape, the refund chain, ZeroConf. */
 const feeAndDepositOptions: INodeProperties[] = [
+	{
+		displayName: 'App Fee Form',
+		name: 'appFeeForm',
+		type: 'options',
+		options: [
+			{ name: 'Live Service Form', value: 'fee', description: 'Each app fee sent as {recipient, fee}: the form the live service takes in requests (fee in basis points)' },
+			{ name: 'Spec Form', value: 'feeBps', description: 'Each app fee sent as {recipient, feeBps, affiliateId?}: the form of the service specification' },
+		],
+		default: 'feeBps',
+		description: 'How the entries of App Fees are written in the request. Raw entries in Additional Body Fields may use either form.',
+	},
 	{
 		displayName: 'App Fees',
 		name: 'appFees',
@@ -174,12 +184,14 @@ function readFeeFields(read: OrchestrationReader): { appFees?: IDataObject[]; af
 	};
 }
 
+/** One App Fees row in the chosen form: the spec's `{recipient, feeBps, affiliateId?}` or the live service's `{recipient, fee}`. */
 function readAppFee(read: OrchestrationReader, fee: IDataObject, at: string): IDataObject {
 	const feeBps = read.optionInteger('feeBps', fee, `${at}.feeBps`);
 	if (feeBps === undefined) throw read.fail(`${at}.feeBps`, 'is required');
 	const affiliateId = read.optionText('affiliateId', fee, `${at}.affiliateId`);
 	const recipient = read.optionText('recipient', fee, `${at}.recipient`) ?? '';
-	return { recipient, feeBps, ...(affiliateId ? { affiliateId } : {}) };
+	const amount = read.options.appFeeForm === 'fee' ? { fee: feeBps } : { feeBps };
+	return { recipient, ...amount, ...(affiliateId ? { affiliateId } : {}) };
 }
 
 function readAffiliate(read: OrchestrationReader, entry: IDataObject, at: string): string | IDataObject {
@@ -212,15 +224,6 @@ function readQuoteInput(read: OrchestrationReader, isClientKey: boolean): QuoteI
 function pickedValues(options: IDataObject): IDataObject {
 	const picker = options.affiliateId as IDataObject | undefined;
 	return picker !== null && typeof picker === 'object' && '__rl' in picker ? { ...options, affiliateId: picker.value } : options;
-}
-
-/** "Expiry Margin (Seconds)": a whole number 0..EXPIRY_MARGIN_MAX_SECONDS. */
-function readMarginSeconds(read: OrchestrationReader): number {
-	const margin = read.optionInteger('expiryMarginSeconds') ?? EXPIRY_MARGIN_DEFAULT_SECONDS;
-	if (margin < 0 || margin > EXPIRY_MARGIN_MAX_SECONDS) {
-		throw read.fail('expiryMarginSeconds', `must be 0 to ${EXPIRY_MARGIN_MAX_SECONDS} seconds (a quote is firm for 2 minutes), got ${margin}`);
-	}
-	return margin;
 }
 
 interface Sending {
@@ -271,7 +274,7 @@ async function withQrCode(output: BinaryOutput, quote: IDataObject, format: QrFo
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service, output }: OperationEnv): Promise<IDataObject | ItemWithBinary> {
 	const plan = read.plan(() => planQuote(readQuoteInput(read, access.isClientKey)));
-	const marginSeconds = readMarginSeconds(read);
+	const marginSeconds = read.expiryMargin();
 	const requote = read.options.requoteWhenExpired === true;
 	const qrFormat = read.options.qrCode === 'png' || read.options.qrCode === 'svg' ? read.options.qrCode : undefined;
 	const catalogue = await service.catalogue(plan.routes === 'required');

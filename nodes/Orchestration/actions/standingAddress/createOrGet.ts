@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { checkOffered } from '../../../shared/orchestration/enums';
 import { planStandingInstruction, type StandingInput } from '../../../shared/orchestration/partnerPlan';
 import { affiliateIdsOption, concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
@@ -108,10 +109,16 @@ function readStandingInput(read: OrchestrationReader): StandingInput {
 	};
 }
 
-/** Read, plan, send (PUT with a key derived from the item, so Retry On Fail replays), pass the answer through. */
+/**
+ * Read, plan, check the destination against the routes listing (when it can be read), send (PUT with
+ * a key derived from the item, so Retry On Fail replays), pass the answer through.
+ */
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
 	const input = readStandingInput(read);
 	const { path, body } = read.plan(() => planStandingInstruction(input));
+	const { chain, asset } = input.destination;
+	const listing = await service.catalogue(false);
+	read.plan(() => checkOffered(listing, [{ chainField: 'destinationChain', chain, assetField: 'destinationAsset', asset }]));
 	const res = await service.request<IDataObject>({
 		method: 'PUT',
 		path,
