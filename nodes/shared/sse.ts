@@ -2,6 +2,10 @@
  * Server-sent events (the WHATWG "text/event-stream" format), parsed chunk by chunk: lines end in
  * LF, CR LF or CR; `event`, `data` (joined with LF when repeated), `id` and `retry` fields; lines
  * starting with ':' are comments; a blank line dispatches the event. Pure: no n8n, no I/O.
+ *
+ * Bounded and linear whatever the body is: each chunk is scanned once (the unfinished line is kept,
+ * never rescanned), a line and a frame's data are capped, and a body over either cap is refused (the
+ * caller drops the stream). The service's frames are a few dozen characters (`data: {"status": ...}`).
  */
 
 export interface SseEvent {
@@ -12,41 +16,54 @@ export interface SseEvent {
 	retry?: number;
 }
 
-/** Longest line kept while waiting for its end; a longer one means the body is not an event stream. */
-export const MAX_SSE_LINE = 1024 * 1024;
+/** Longest line kept while waiting for its end; a longer one means the body is not this service's event stream. */
+export const MAX_SSE_LINE = 64 * 1024;
+/** Most characters of data one frame may gather before its blank line (its `data:` lines together). */
+export const MAX_SSE_FRAME_DATA = 64 * 1024;
 
 export class SseParser {
-	private buffer = '';
+	/** The start of a line whose end has not arrived yet. */
+	private partial = '';
 	/** A CR ended the previous chunk: a LF at the start of the next one belongs to it. */
 	private pendingCr = false;
 	private eventName = '';
 	private dataLines: string[] = [];
+	private dataLength = 0;
 	private hasData = false;
 	private lastId: string | undefined;
 	private retry: number | undefined;
 
-	/** Feeds a piece of the body; returns the events it completed (none while a frame is open). */
+	/** Feeds a piece of the body; returns the events it completed (none while a frame is open). Throws past a cap. */
 	push(chunk: string): SseEvent[] {
-		let text = chunk;
-		if (this.pendingCr && text.startsWith('\n')) text = text.slice(1);
-		this.pendingCr = false;
-		this.buffer += text;
 		const events: SseEvent[] = [];
-		for (;;) {
-			const end = this.buffer.search(/[\r\n]/);
-			if (end < 0) break;
-			const line = this.buffer.slice(0, end);
-			let next = end + 1;
-			if (this.buffer[end] === '\r') {
-				if (next === this.buffer.length) this.pendingCr = true;
-				else if (this.buffer[next] === '\n') next++;
+		let start = this.pendingCr && chunk.startsWith('\n') ? 1 : 0;
+		this.pendingCr = false;
+		// The next LF and CR from `start`, each searched again only once passed: every character is looked at once.
+		let lf = chunk.indexOf('\n', start);
+		let cr = chunk.indexOf('\r', start);
+		while (lf >= 0 || cr >= 0) {
+			const end = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+			this.checkLine(end - start);
+			const line = this.partial + chunk.slice(start, end);
+			this.partial = '';
+			start = end + 1;
+			if (end === cr) {
+				if (start === chunk.length) this.pendingCr = true;
+				else if (start === lf) start++;
 			}
-			this.buffer = this.buffer.slice(next);
+			if (lf >= 0 && lf < start) lf = chunk.indexOf('\n', start);
+			if (cr >= 0 && cr < start) cr = chunk.indexOf('\r', start);
 			const event = this.line(line);
 			if (event) events.push(event);
 		}
-		if (this.buffer.length > MAX_SSE_LINE) throw new Error(`an event-stream line is longer than ${MAX_SSE_LINE} characters`);
+		this.checkLine(chunk.length - start);
+		this.partial += chunk.slice(start);
 		return events;
+	}
+
+	/** The unfinished line may grow by `more` characters. */
+	private checkLine(more: number): void {
+		if (this.partial.length + more > MAX_SSE_LINE) throw new Error(`an event-stream line is longer than ${MAX_SSE_LINE} characters`);
 	}
 
 	private line(line: string): SseEvent | undefined {
@@ -57,12 +74,17 @@ export class SseParser {
 		let value = colon < 0 ? '' : line.slice(colon + 1);
 		if (value.startsWith(' ')) value = value.slice(1);
 		if (field === 'event') this.eventName = value;
-		else if (field === 'data') {
-			this.dataLines.push(value);
-			this.hasData = true;
-		} else if (field === 'id' && !value.includes('\0')) this.lastId = value;
-		else if (field === 'retry' && /^\d+$/.test(value)) this.retry = Number(value);
+		else if (field === 'data') this.addData(value);
+		else if (field === 'id' && !value.includes('\0')) this.lastId = value;
+		else if (field === 'retry' && /^\d{1,9}$/.test(value)) this.retry = Number(value);
 		return undefined;
+	}
+
+	private addData(value: string): void {
+		this.dataLength += value.length + (this.hasData ? 1 : 0);
+		if (this.dataLength > MAX_SSE_FRAME_DATA) throw new Error(`an event-stream frame holds more than ${MAX_SSE_FRAME_DATA} characters of data`);
+		this.dataLines.push(value);
+		this.hasData = true;
 	}
 
 	private dispatch(): SseEvent | undefined {
@@ -76,6 +98,7 @@ export class SseParser {
 			: undefined;
 		this.eventName = '';
 		this.dataLines = [];
+		this.dataLength = 0;
 		this.hasData = false;
 		return event;
 	}

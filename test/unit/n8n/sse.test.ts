@@ -1,4 +1,4 @@
-import { MAX_SSE_LINE, SseParser, statusOfFrame } from '../../../nodes/shared/sse';
+import { MAX_SSE_FRAME_DATA, MAX_SSE_LINE, SseParser, statusOfFrame } from '../../../nodes/shared/sse';
 
 describe('SseParser: text/event-stream frames, chunk by chunk', () => {
 	it('parses status and heartbeat frames as the service sends them', () => {
@@ -36,6 +36,49 @@ describe('SseParser: text/event-stream frames, chunk by chunk', () => {
 
 	it('refuses an endless line (a body that is not an event stream)', () => {
 		expect(() => new SseParser().push('x'.repeat(MAX_SSE_LINE + 1))).toThrow(/longer than/);
+	});
+
+	it('caps a line at 64 KiB however it arrives: in small chunks it is refused at the first character past the cap', () => {
+		expect(MAX_SSE_LINE).toBe(64 * 1024);
+		const p = new SseParser();
+		const piece = 'data: '.padEnd(1024, 'x');
+		for (let fed = 0; fed + piece.length <= MAX_SSE_LINE; fed += piece.length) expect(p.push(piece)).toEqual([]);
+		expect(() => p.push('y')).toThrow(`an event-stream line is longer than ${MAX_SSE_LINE} characters`);
+		// a line just under the cap, then its end, is a frame
+		const q = new SseParser();
+		const under = `data: ${'z'.repeat(MAX_SSE_LINE - 6)}`;
+		for (let i = 0; i < under.length; i += 100) q.push(under.slice(i, i + 100));
+		expect(q.push('\n\n')).toEqual([{ event: 'message', data: 'z'.repeat(MAX_SSE_LINE - 6) }]);
+	});
+
+	it('caps the data of one frame: data lines without the blank line that ends the frame are refused past 64 KiB', () => {
+		expect(MAX_SSE_FRAME_DATA).toBe(64 * 1024);
+		const p = new SseParser();
+		const line = `data: ${'d'.repeat(1023)}\n`; // 1,023 characters of data, 1,024 with the LF that joins them
+		let pushed = 0;
+		const feed = () => {
+			p.push(line);
+			pushed++;
+		};
+		expect(() => {
+			for (let i = 0; i < 1000; i++) feed();
+		}).toThrow(`an event-stream frame holds more than ${MAX_SSE_FRAME_DATA} characters of data`);
+		expect(pushed).toBe(64);
+		// the same data in frames of their own is fine, however long the stream
+		const q = new SseParser();
+		for (let i = 0; i < 1000; i++) expect(q.push(`${line}\n`)).toHaveLength(1);
+	});
+
+	it('comments and data-less frames keep nothing: an endless stream of them parses without growing or failing', () => {
+		const p = new SseParser();
+		for (let i = 0; i < 2000; i++) expect(p.push(': keep-alive\nevent: heartbeat\n\n')).toEqual([]);
+		expect(p.push('event: status\ndata: {"status":"completed"}\n\n')).toEqual([{ event: 'status', data: '{"status":"completed"}' }]);
+	});
+
+	it('a chunk of many frames gives them all, CR LF, LF and CR line ends mixed', () => {
+		const p = new SseParser();
+		const frames = Array.from({ length: 5000 }, (_, i) => `data: ${i}${['\n\n', '\r\n\r\n', '\r\r'][i % 3]}`).join('');
+		expect(p.push(frames).map((e) => e.data)).toEqual(Array.from({ length: 5000 }, (_, i) => String(i)));
 	});
 
 	it('statusOfFrame: the status of a status frame only; heartbeats, bad JSON and empty statuses say nothing', () => {
