@@ -3,6 +3,11 @@
  * `encoding: 'stream'`; no http/net modules, no timers: silence is measured with n8n-workflow's
  * `sleep`). The URL may carry a key in its query: nothing of the request (URL, query, the helper's
  * error) leaves this file except a redacted reason.
+ *
+ * Every wait here has its own end, whatever the server sends: the opening ends by its deadline
+ * (a server that never sends headers, or trickles a refusal's body), and a wait for the next frame
+ * ends after the time asked, however many bytes (comments, data-less frames, an endless line)
+ * arrive meanwhile. The parser caps what it keeps (nodes/shared/sse.ts).
  */
 import { sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import { SseParser, type SseEvent } from '../shared/sse';
@@ -16,6 +21,10 @@ export interface StreamRequest {
 	secrets: Array<string | undefined>;
 	/** The execution's cancel signal: Stop closes the stream at once. */
 	signal?: AbortSignal;
+	/** Epoch ms by which the answer's headers (and a refusal's body) must have arrived; else the stream is refused. */
+	openBy: number;
+	/** Told the status and headers of the answer as soon as they arrive (rate-limit headers, a 429). */
+	onAnswer?: (statusCode: number, headers: Record<string, unknown>) => void;
 }
 
 /** The next thing a stream gave: a frame, its end (`closed`), silence for the time asked (`silent`), or a broken connection. */
@@ -29,6 +38,22 @@ type Decoder = InstanceType<typeof TextDecoder>;
 interface StreamBody {
 	[Symbol.asyncIterator](): AsyncIterator<unknown>;
 	destroy?: () => void;
+}
+
+const LATE: unique symbol = Symbol('late');
+
+/** The promise's value, or LATE when it has not settled by `until` (epoch ms); its rejection stays a rejection. */
+async function settledBy<T>(promise: Promise<T>, until: number): Promise<T | typeof LATE> {
+	const timer = new AbortController();
+	const late = sleep(Math.max(0, until - Date.now()), timer.signal).then(
+		(): typeof LATE => LATE,
+		(): typeof LATE => LATE,
+	);
+	try {
+		return await Promise.race([promise, late]);
+	} finally {
+		timer.abort();
+	}
 }
 
 function textOf(chunk: unknown, decoder: Decoder): string {
@@ -54,35 +79,29 @@ export class EventStream {
 		this.iterator = body[Symbol.asyncIterator]();
 	}
 
-	/** The next frame, or why none came within `ms`. */
+	/** The next frame, or why none came within `ms`: bytes that complete no frame do not extend the wait. */
 	async next(ms: number): Promise<StreamStep> {
+		const until = Date.now() + ms;
 		while (this.queue.length === 0) {
 			if (this.ended) return { closed: true };
+			if (Date.now() >= until) return { silent: true };
 			this.pending ??= this.iterator.next();
-			const timer = new AbortController();
-			const silence = sleep(ms, timer.signal).then(
-				() => 'silent' as const,
-				() => 'woken' as const,
-			);
-			let result: IteratorResult<unknown> | 'silent' | 'woken';
+			let result: IteratorResult<unknown> | typeof LATE;
 			try {
-				result = await Promise.race([this.pending, silence]);
+				result = await settledBy(this.pending, until);
 			} catch (error) {
 				this.pending = undefined;
 				this.ended = true;
 				return { broken: redact(String((error as { code?: string; message?: string }).code ?? (error as Error).message ?? 'connection lost'), this.secrets) };
-			} finally {
-				timer.abort();
 			}
-			if (result === 'silent') return { silent: true };
-			if (result === 'woken') continue;
+			if (result === LATE) return { silent: true };
 			this.pending = undefined;
 			if (result.done) {
 				this.ended = true;
 				return { closed: true };
 			}
 			try {
-				this.queue.push(...this.parser.push(textOf(result.value, this.decoder)));
+				for (const frame of this.parser.push(textOf(result.value, this.decoder))) this.queue.push(frame);
 			} catch (error) {
 				this.ended = true;
 				return { broken: (error as Error).message };
@@ -101,7 +120,13 @@ export class EventStream {
 	}
 }
 
-async function bodyText(body: unknown, decoder: Decoder): Promise<string> {
+/** The start of a refusal's body (enough for its error code), by `until` at the latest. */
+async function bodyText(body: unknown, decoder: Decoder, until: number): Promise<string> {
+	const text = await settledBy(bodyStart(body, decoder), until).catch(() => '');
+	return text === LATE ? '' : text;
+}
+
+async function bodyStart(body: unknown, decoder: Decoder): Promise<string> {
 	if (typeof body === 'string') return body.slice(0, REFUSAL_BODY_CHARS);
 	if (!body || typeof (body as StreamBody)[Symbol.asyncIterator] !== 'function') return '';
 	let text = '';
@@ -126,8 +151,8 @@ function refusalOf(statusCode: number, text: string, secrets: Array<string | und
 
 /**
  * Opens the stream: an EventStream, or `{ refused }` saying why not (an HTTP error, a body that is
- * not an event stream, a failed connection). Stop (the signal) during the opening is `{ refused }` too;
- * the caller checks its signal.
+ * not an event stream, a failed connection, no answer by `openBy`). Stop (the signal) during the
+ * opening is `{ refused }` too; the caller checks its signal.
  */
 export async function openEventStream(ctx: IExecuteFunctions, request: StreamRequest): Promise<EventStream | { refused: string }> {
 	const connection = new AbortController();
@@ -135,27 +160,37 @@ export async function openEventStream(ctx: IExecuteFunctions, request: StreamReq
 	request.signal?.addEventListener('abort', onStop, { once: true });
 	const release = () => request.signal?.removeEventListener('abort', onStop);
 	if (request.signal?.aborted) connection.abort();
-	let res: { statusCode: number; headers: Record<string, unknown>; body: unknown };
+	type Answer = { statusCode: number; headers: Record<string, unknown>; body: unknown };
+	const answer = ctx.helpers.httpRequest({
+		method: 'GET',
+		url: request.url,
+		qs: request.qs,
+		headers: { Accept: 'text/event-stream', 'Cache-Control': 'no-cache' },
+		encoding: 'stream',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		abortSignal: connection.signal,
+	}) as Promise<Answer>;
+	let res: Answer | typeof LATE;
 	try {
-		res = (await ctx.helpers.httpRequest({
-			method: 'GET',
-			url: request.url,
-			qs: request.qs,
-			headers: { Accept: 'text/event-stream', 'Cache-Control': 'no-cache' },
-			encoding: 'stream',
-			json: false,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			abortSignal: connection.signal,
-		})) as typeof res;
+		res = await settledBy(answer, request.openBy);
 	} catch (error) {
 		release();
 		const e = error as { code?: string; cause?: { code?: string } };
 		return { refused: redact(`the connection failed (${e.code ?? e.cause?.code ?? 'no answer'})`, request.secrets) };
 	}
+	if (res === LATE) {
+		// The answer may still come after the abort: its body is dropped, its failure ignored.
+		answer.then((late) => (late.body as StreamBody | undefined)?.destroy?.(), () => undefined);
+		connection.abort();
+		release();
+		return { refused: 'no answer headers in time' };
+	}
+	request.onAnswer?.(res.statusCode, res.headers ?? {});
 	const contentType = String(res.headers?.['content-type'] ?? '');
 	if (res.statusCode !== 200 || !/^text\/event-stream/i.test(contentType)) {
-		const text = await bodyText(res.body, new TextDecoder()).catch(() => '');
+		const text = await bodyText(res.body, new TextDecoder(), request.openBy);
 		(res.body as StreamBody | undefined)?.destroy?.();
 		connection.abort();
 		release();

@@ -8,11 +8,14 @@
  */
 import { NodeOperationError, sleep, type IExecuteFunctions } from 'n8n-workflow';
 import { statusOfFrame } from '../shared/sse';
-import { announcesChange, HEARTBEAT_GAP_MS, nextFrameWait, nextPollDelay } from '../shared/waitRules';
+import { announcesChange, HEARTBEAT_GAP_MS, nextFrameWait, nextPollDelay, STREAM_OPEN_MS, streamOpenDeadline } from '../shared/waitRules';
 import type { EventStream } from './eventStream';
 
-/** Tests shorten the heartbeat gap (45 s in use) to see a silent stream dropped quickly. */
-export const streamTiming = { heartbeatGapMs: HEARTBEAT_GAP_MS };
+/** Tests shorten the heartbeat gap (45 s in use) to see a silent stream dropped quickly, and the opening's bound (10 s). */
+export const streamTiming = { heartbeatGapMs: HEARTBEAT_GAP_MS, openMs: STREAM_OPEN_MS };
+
+/** What following by stream gave: the stream, the service's refusal, or why none was opened (nothing was sent). */
+export type Followed = EventStream | { refused: string } | { notOpened: string };
 
 export type WaitVia = 'stream' | 'polling';
 
@@ -29,8 +32,8 @@ export interface Wait<S> {
 	lastReadOnDeadline: boolean;
 	/** n8n's execution cancel signal: Stop ends the wait at once. */
 	signal?: AbortSignal;
-	/** Opens a live stream of statuses; the wait falls back to polling when it is refused or drops. */
-	follow?: () => Promise<EventStream | { refused: string }>;
+	/** Opens a live stream of statuses, answered by `openBy` (epoch ms); the wait falls back to polling when it is refused, not opened, or drops. */
+	follow?: (openBy: number) => Promise<Followed>;
 	/** The status text of a state, compared with the statuses a stream announces. */
 	statusOf?: (state: S) => string | undefined;
 	/** When the wait began, if an earlier stretch of it already ran (for elapsedMs); else now. */
@@ -66,13 +69,15 @@ async function pause(ms: number, signal: AbortSignal | undefined): Promise<void>
 	throwIfStopped(signal);
 }
 
-type StreamOutcome<S> = { end: WaitEnd<S> } | { fallback: string; state: S };
+/** `missed`: the stream ran (or was tried) for a while, so a change may have gone unseen. */
+type StreamOutcome<S> = { end: WaitEnd<S> } | { fallback: string; state: S; missed: boolean };
 
 /** Follows the stream: every announced change is read in full; silence past the gap or an early close means polling. */
 async function followStream<S>(wait: Wait<S>, state: S, started: number, open: NonNullable<Wait<S>['follow']>): Promise<StreamOutcome<S>> {
-	const opened = await open();
+	const opened = await open(streamOpenDeadline(Date.now(), wait.deadline, streamTiming.openMs));
 	throwIfStopped(wait.signal);
-	if (!('next' in opened)) return { fallback: `the event stream was refused (${opened.refused})`, state };
+	if ('notOpened' in opened) return { fallback: opened.notOpened, state, missed: false };
+	if (!('next' in opened)) return { fallback: `the event stream was refused (${opened.refused})`, state, missed: true };
 	const stream = opened;
 	const statusOf = wait.statusOf ?? (() => undefined);
 	let current = state;
@@ -85,10 +90,10 @@ async function followStream<S>(wait: Wait<S>, state: S, started: number, open: N
 			if ('silent' in step) {
 				if (Date.now() < Math.min(wait.deadline, lastFrameAt + streamTiming.heartbeatGapMs)) continue;
 				if (frameWait.onSilence === 'timeout') return { end: { state: current, endedBy: 'timeout', via: 'stream', elapsedMs: Date.now() - started } };
-				return { fallback: `the event stream was silent for ${streamTiming.heartbeatGapMs / 1000} s (no heartbeat)`, state: current };
+				return { fallback: `the event stream was silent for ${streamTiming.heartbeatGapMs / 1000} s (no heartbeat)`, state: current, missed: true };
 			}
-			if ('closed' in step) return { fallback: 'the event stream closed before a final status', state: current };
-			if ('broken' in step) return { fallback: `the event stream broke (${step.broken})`, state: current };
+			if ('closed' in step) return { fallback: 'the event stream closed before a final status', state: current, missed: true };
+			if ('broken' in step) return { fallback: `the event stream broke (${step.broken})`, state: current, missed: true };
 			lastFrameAt = Date.now();
 			if (!announcesChange(statusOfFrame(step.frame), statusOf(current))) continue;
 			// The stream carries only the status: the state itself comes from a read.
@@ -125,7 +130,7 @@ async function followUntilFinal<S>(wait: Wait<S>): Promise<WaitEnd<S>> {
 		if ('end' in outcome) return outcome.end;
 		({ fallback, state } = outcome);
 		// Changes may have been missed while the stream failed: read now rather than an interval later.
-		if (Date.now() < wait.deadline) {
+		if (outcome.missed && Date.now() < wait.deadline) {
 			state = await wait.read();
 			const end = wait.endOf(state);
 			if (end !== undefined) return ended(end);

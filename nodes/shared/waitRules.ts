@@ -11,6 +11,14 @@ export const MIN_WAIT_INTERVAL_SECONDS = 3;
 /** public-notes.md: a heartbeat every 15 s; three missed in a row (45 s of silence) count as a dropped stream. */
 export const HEARTBEAT_GAP_MS = 45_000;
 
+/** Longest wait for an event stream's answer headers (a refusal's body included) before the wait polls instead. */
+export const STREAM_OPEN_MS = 10_000;
+
+/** When an opening stream must have answered: its own bound, never past the wait's deadline. */
+export function streamOpenDeadline(now: number, deadline: number, openMs: number = STREAM_OPEN_MS): number {
+	return Math.min(deadline, now + openMs);
+}
+
 /** The interval between two reads, in ms: the seconds asked for, never below `minSeconds`. */
 export function intervalMsOf(seconds: unknown, minSeconds: number, fallbackSeconds: number): number {
 	const n = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : fallbackSeconds;

@@ -6,6 +6,8 @@ import {
 	nextFrameWait,
 	nextPollDelay,
 	orderWaitEnd,
+	STREAM_OPEN_MS,
+	streamOpenDeadline,
 } from '../../../nodes/shared/waitRules';
 
 describe('the decisions of a wait (nodes/shared/waitRules.ts)', () => {
@@ -33,6 +35,13 @@ describe('the decisions of a wait (nodes/shared/waitRules.ts)', () => {
 		expect(nextFrameWait({ now: 1000, deadline: 20_000, lastFrameAt: 1000, gapMs: 45_000 })).toEqual({ ms: 19_000, onSilence: 'timeout' });
 		expect(nextFrameWait({ now: 50_000, deadline: 100_000, lastFrameAt: 1000, gapMs: 45_000 })).toEqual({ ms: 0, onSilence: 'dropped' });
 		expect(nextFrameWait({ now: 30_000, deadline: 20_000, lastFrameAt: 1000, gapMs: 45_000 })).toEqual({ ms: 0, onSilence: 'timeout' });
+	});
+
+	it('an opening stream answers within its own bound (10 s), never past the wait\'s deadline', () => {
+		expect(STREAM_OPEN_MS).toBe(10_000);
+		expect(streamOpenDeadline(1000, 600_000)).toBe(11_000);
+		expect(streamOpenDeadline(1000, 5000)).toBe(5000);
+		expect(streamOpenDeadline(1000, 600_000, 500)).toBe(1500);
 	});
 
 	it('reads the full status only when the stream announces a change', () => {
