@@ -5,7 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { apiKeyProperty, baseUrlProperty, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
+import { allowEventStreamProperty, apiKeyProperty, baseUrlProperty, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
 
 /** A browser-safe partner key restricted by scopes and origins (orchestration-service.md §5). */
 export class OrchestrationClientApi implements ICredentialType {
@@ -29,6 +29,7 @@ export class OrchestrationClientApi implements ICredentialType {
 			description:
 				'Sent as the Origin header. Required for browser-mode keys; it must be one of the key\'s allowed origins. Leave empty for server-mode keys.',
 		},
+		allowEventStreamProperty,
 	];
 
 	/** Bearer key plus Origin when set (§5 origin modes); a key of the wrong kind is refused first. */

@@ -5,7 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { apiKeyProperty, baseUrlProperty, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
+import { allowEventStreamProperty, apiKeyProperty, baseUrlProperty, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
 
 /** A backend secret of a partner account: every partner endpoint (orchestration-service.md §5). */
 export class OrchestrationServerApi implements ICredentialType {
@@ -20,6 +20,7 @@ export class OrchestrationServerApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		baseUrlProperty,
 		apiKeyProperty('fn_', 'Server key of the partner account (starts with fn_). Keep it on the server: it reaches every partner endpoint.'),
+		allowEventStreamProperty,
 	];
 
 	/** Bearer key (§5); a key of the wrong kind is refused before anything is sent. */

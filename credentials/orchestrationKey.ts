@@ -29,6 +29,19 @@ export function apiKeyProperty(prefix: string, description: string): INodeProper
 	};
 }
 
+/**
+ * Whether Order > Get Status may follow an order on the event stream, which takes the key in its URL's
+ * query (orchestration-service.md §5). Absent in credentials stored before it existed: on.
+ */
+export const allowEventStreamProperty: INodeProperties = {
+	displayName: 'Allow Event Stream',
+	name: 'allowEventStream',
+	type: 'boolean',
+	default: true,
+	description:
+		"Whether Order > Get Status's wait may follow orders on the service's event stream. The service takes the API key in the stream URL's query (?token=...), where proxies and access logs on the way may record it. Off: waits always poll the status, and the key travels only in the Authorization header.",
+};
+
 /** The credential test's base URL, without trailing slashes. */
 export const TEST_BASE_URL = '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}';
 

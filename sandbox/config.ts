@@ -90,6 +90,10 @@ export const SwitchesSchema = z.object({
 	autoAdvance: z.boolean(),
 	/** Heartbeat interval of the event stream in spec ms (public-notes: 15 s when unset). */
 	sseHeartbeatMs: z.number().int().min(1).optional(),
+	/** public-notes: event-stream connection attempts per IP and window (30 a minute), for every key; the window is scaled. */
+	sseConnections: z
+		.object({ enabled: z.boolean(), perIp: z.number().int().min(1), windowMs: z.number().int().min(1) })
+		.default({ enabled: true, perIp: 30, windowMs: 60_000 }),
 	/** How long a ZeroConf offer stays open (spec ms, scaled; public-notes `zeroconfOffer.expiresAt`). */
 	zeroconfOfferMs: z.number().int().min(1).default(600_000),
 	/** How long an affiliate claim's payout attempt takes (spec ms, scaled); claims move only while autoAdvance is on. */

@@ -6,14 +6,20 @@
  * execution hint. `unfulfilled` is not final (public-notes): the wait goes on through it, polling
  * while the order is in it (a replacement changes no status, so no stream frame announces it),
  * and follows the successor an RBF-replaced order names in `supersededByOperationId`.
+ *
+ * It polls instead of opening a stream, and says why in `waitFallback`, when the credential turns the
+ * stream off ("Allow Event Stream"), when a client key's read token is bound to the quote (only
+ * status by quoteId takes it), and past the service's pace of stream openings (30 a minute per IP).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { needsRepriceApproval, successorOf } from '../shared/orchestration/orderView';
 import type { NormalizedStatus } from '../shared/orchestration/responseSchemas';
+import { readLimitHeaders } from '../shared/pacing';
+import { StreamOpenPacers, STREAM_OPENS_PER_MINUTE, type StreamOpenDenial } from '../shared/streamOpens';
 import { orderWaitEnd, type OrderReading } from '../shared/waitRules';
 import { openEventStream } from '../n8n/eventStream';
 import { joinUrl } from '../shared/secureUrl';
-import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal, type WaitVia } from '../n8n/wait';
+import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal, type Followed, type WaitVia } from '../n8n/wait';
 import type { WaitSettings } from '../n8n/waitParameters';
 import type { ServiceAccess } from './service';
 
@@ -24,6 +30,8 @@ export interface OrderToFollow {
 	itemIndex: number;
 	access: ServiceAccess;
 	readToken: string | undefined;
+	/** What a client key's read token is bound to: a quote's token opens no stream (status by quoteId only takes it). */
+	readTokenFor?: 'quote' | 'order';
 	/** The first read; undefined while a quote has no order. */
 	first: NormalizedStatus | undefined;
 	read: () => Promise<NormalizedStatus | undefined>;
@@ -53,9 +61,38 @@ export const MAX_SUCCESSORS = 8;
 /** Event streams one wait opens at most; after that it polls (each return from `unfulfilled` opens one). */
 const MAX_STREAMS = 4;
 
-/** The stream of one order: the key (and an order-bound read token for client keys) in the query. */
-async function streamOf(o: OrderToFollow, orderId: string) {
+/** Stream openings per service origin, for the whole process: executions and items share the service's limit. */
+const streamOpens = new StreamOpenPacers();
+
+/** Forgets the pace of stream openings (tests). */
+export function clearStreamOpens(): void {
+	streamOpens.clear();
+}
+
+/** Why a wait polls instead of following the stream (its `waitFallback`). */
+export const NO_STREAM = {
+	credential: 'the credential turns the event stream off ("Allow Event Stream"): polled',
+	quoteToken: "a client key's quote read token cannot open the event stream: polled status by quoteId",
+	pace: `event-stream connections are paced to ${STREAM_OPENS_PER_MINUTE} a minute (the service's limit per IP) and this minute's are used: polled`,
+	serviceLimit: "the service's event-stream connection limit is reached (its rate-limit headers said so): polled",
+} as const satisfies Record<string, string> & Record<StreamOpenDenial, string>;
+
+function originOf(baseUrl: string): string {
+	try {
+		return new URL(baseUrl).origin;
+	} catch {
+		return baseUrl;
+	}
+}
+
+/** The stream of one order: the key (and an order-bound read token for client keys) in the query; or why none opens. */
+async function streamOf(o: OrderToFollow, orderId: string, openBy: number): Promise<Followed> {
+	if (o.readTokenFor === 'quote') return { notOpened: NO_STREAM.quoteToken };
 	const creds = await o.ctx.getCredentials(o.access.credentialType);
+	if (creds.allowEventStream === false) return { notOpened: NO_STREAM.credential };
+	const pacer = streamOpens.for(originOf(o.access.baseUrl), Date.now());
+	const denial = pacer.take(Date.now());
+	if (denial !== undefined) return { notOpened: NO_STREAM[denial] };
 	const key = String(creds.apiKey ?? '').trim();
 	const qs: IDataObject = {
 		token: key,
@@ -66,6 +103,8 @@ async function streamOf(o: OrderToFollow, orderId: string) {
 		qs,
 		secrets: [key, String(creds.apiKey ?? ''), o.readToken],
 		signal: cancelSignalOf(o.ctx),
+		openBy,
+		onAnswer: (statusCode, headers) => pacer.note(readLimitHeaders(statusCode, headers, Date.now()), Date.now()),
 	});
 }
 
@@ -125,7 +164,7 @@ async function waitStretch(o: OrderToFollow, s: Stretch, successors: number) {
 			deadline: s.deadline,
 			lastReadOnDeadline: false,
 			signal: cancelSignalOf(o.ctx),
-			follow: s.stream && orderId !== undefined ? async () => await streamOf(o, orderId) : undefined,
+			follow: s.stream && orderId !== undefined ? async (openBy) => await streamOf(o, orderId, openBy) : undefined,
 			statusOf: (state) => state?.status,
 			startedAt: s.startedAt,
 		}),

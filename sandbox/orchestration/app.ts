@@ -89,6 +89,13 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	app.addHook('onResponse', async (request, reply) => {
 		if (!request.url.startsWith('/sandbox') && !recorded.has(request)) recordRequest(ctx, request, reply.statusCode);
 	});
+	// An event stream (a hijacked reply) that the client closes gets no onResponse: record it when it closes.
+	app.addHook('onRequest', async (request, reply) => {
+		if (request.url.startsWith('/sandbox')) return;
+		reply.raw.once('close', () => {
+			if (!recorded.has(request)) recordRequest(ctx, request, reply.raw.statusCode);
+		});
+	});
 	app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
 		if (err instanceof ApiError) return sendApiError(reply, err);
 		const status = err.statusCode ?? 500;

@@ -92,4 +92,40 @@ describe('event stream (public-notes, spec §5)', () => {
 		const unknown = await api.get(`/v1/sse/operations/ord_x?token=${SERVER}`);
 		expect(unknown.status).toBe(404);
 	});
+
+	it('limits connection attempts per IP (public-notes: 30 a minute), refused ones counted too: the 31st gets 429 with the IP limiter\'s headers', async () => {
+		// a fresh count, and a 60 s window in real time (the sandbox runs 100 times faster than the spec)
+		await api.post('/sandbox/reset');
+		await api.post('/sandbox/config', { sseConnections: { windowMs: 6_000_000 } });
+		try {
+			const q = await api.post('/v1/orchestration/quote', quoteBody(), { key: SERVER });
+			const d = await api.post('/sandbox/deposits', { depositAddress: q.body.depositAddress, amount: q.body.amountIn, autoAdvance: false });
+			await api.post(`/sandbox/orders/${d.body.orderId}/advance`, { status: 'completed' });
+			const answers: Array<{ status: number; headers: Headers }> = [];
+			for (let i = 0; i < 29; i++) answers.push(await api.get(`/v1/sse/operations/ord_unknown_${i}?token=${SERVER}`));
+			expect(answers.map((a) => a.status)).toEqual(Array(29).fill(404));
+			expect(answers[0].headers.get('x-ratelimit-limit')).toBe('30');
+			expect(answers[28].headers.get('x-ratelimit-remaining')).toBe('1');
+			// the 30th, to a real (finished) order, streams, and says none remain
+			const thirtieth = await fetch(`${sb.orchestrationUrl}/v1/sse/operations/${d.body.orderId}?token=${SERVER}`);
+			expect(thirtieth.status).toBe(200);
+			expect(thirtieth.headers.get('x-ratelimit-remaining')).toBe('0');
+			const reset = Number(thirtieth.headers.get('x-ratelimit-reset'));
+			expect(reset).toBeGreaterThan(Date.now());
+			await thirtieth.text();
+			// every key of this IP is refused now, with the three headers and no Retry-After
+			for (const key of [SERVER, CHECKOUT]) {
+				const denied = await api.get(`/v1/sse/operations/${d.body.orderId}?token=${key}`);
+				expect(denied.status).toBe(429);
+				expect(denied.body).toMatchObject({ error: { code: 'rate_limited' } });
+				expect(denied.headers.get('x-ratelimit-remaining')).toBe('0');
+				expect(denied.headers.get('retry-after')).toBeNull();
+			}
+			// other endpoints are not affected
+			expect((await api.get(`/v1/orchestration/status?id=${d.body.orderId}`, { key: SERVER })).status).toBe(200);
+		} finally {
+			await api.post('/sandbox/config', { sseConnections: { windowMs: 60_000 } });
+			await api.post('/sandbox/reset');
+		}
+	});
 });

@@ -4,6 +4,7 @@ import type { Caller, OrchestrationContext } from '../context';
 import { ApiError, badRequest, notFound } from '../errors';
 import { orderSnapshot, publicStatus, statusView } from '../order-view';
 import type { OrderRecord, QuoteRecord } from '../state';
+import { checkStreamConnectionLimit } from '../ipLimits';
 import { type ReadTarget, requireReadToken } from '../tokens';
 
 const HEARTBEAT_MS = 15_000;
@@ -105,15 +106,17 @@ export function registerStatusEndpoints(app: FastifyInstance, ctx: Orchestration
 	});
 
 	// public-notes: `event: status` frames on connect and on each change, heartbeats every 15 s (scaled),
-	// closed after a final status; client keys need an order-bound token in `readToken` (spec §5)
+	// closed after a final status; client keys need an order-bound token in `readToken` (spec §5);
+	// 30 connection attempts a minute per IP, every attempt counted (public-notes)
 	app.get('/v1/sse/operations/:id', async (request, reply) => {
+		const limitHeaders = checkStreamConnectionLimit(ctx, request, reply);
 		const caller = authenticate(ctx, request, { clientScope: 'orders:sse', keyInQuery: true }) as Caller;
 		const { id } = request.params as { id: string };
 		requireReadToken(ctx, caller, (request.query as Query).readToken, { orderId: id, orderTokensOnly: true });
 		const order = findOrder(ctx, caller, id);
 		reply.hijack();
 		const res = reply.raw;
-		res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+		res.writeHead(200, { ...limitHeaders, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
 		const frame = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 		const finish = () => {
 			ctx.events.off('status', onStatus);

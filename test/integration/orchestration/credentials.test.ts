@@ -41,7 +41,9 @@ describe('credential descriptions', () => {
 			expect(byName.apiKey.typeOptions?.password).toBe(true);
 			expect(cred.icon).toEqual({ light: 'file:../icons/orchestration.svg', dark: 'file:../icons/orchestration.dark.svg' });
 		}
-		expect(client.properties.map((p) => p.name)).toEqual(['baseUrl', 'apiKey', 'origin']);
+		// fields are only ever added (stored credentials keep working): Allow Event Stream came last
+		expect(client.properties.map((p) => p.name)).toEqual(['baseUrl', 'apiKey', 'origin', 'allowEventStream']);
+		expect(server.properties.map((p) => p.name)).toEqual(['baseUrl', 'apiKey', 'allowEventStream']);
 	});
 });
 

@@ -93,13 +93,18 @@ export const description: INodeProperties[] = [
 		},
 		dropdown(
 			[
-				['Event Stream', 'stream', 'Follow the order live (scope orders:sse); falls back to polling when the stream is refused or drops'],
-				['Polling', 'polling', 'Read the status every Poll Interval'],
+				[
+					'Event Stream',
+					'stream',
+					'Follow the order live (scope orders:sse). The service takes the API key in the stream URL\'s query (?token=), where proxies and access logs may record it: turn off "Allow Event Stream" on the credential to always poll. Falls back to polling when the stream is refused, drops, or its openings are at the service\'s limit (30 a minute per IP).',
+				],
+				['Polling', 'polling', 'Read the status every Poll Interval (the key travels only in the Authorization header)'],
 			],
 			{
 				displayName: 'Follow By',
 				name: 'followBy',
-				description: 'How the wait learns of a change. By Quote ID, it polls until the quote is paid and its order exists, then follows that order.',
+				description:
+					'How the wait learns of a change. By Quote ID, it polls until the quote is paid and its order exists, then follows that order (a client key\'s quote read token cannot open the stream: it keeps polling by quote ID). With the event stream, the key goes in the URL\'s query, as the service requires.',
 				displayOptions: forVersions(showWait, [{ _cnd: { gte: LIVE_WAIT_VERSION } }]),
 			},
 		),
@@ -209,6 +214,8 @@ async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined, sett
 	const live = l.read.ctx.getNode().typeVersion >= LIVE_WAIT_VERSION;
 	const result = await l.service.follow({
 		readToken: l.readToken,
+		// spec §5: the token /quote gives a client key is bound to the quote, and only status by quoteId takes it
+		readTokenFor: l.readToken === undefined ? undefined : byQuote ? 'quote' : 'order',
 		first,
 		read: async () => await readOrder(l, byQuote),
 		readSuccessor: async (orderId, replaced) => await readSuccessor(l, orderId, replaced),
