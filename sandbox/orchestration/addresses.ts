@@ -1,12 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { base58, base64url, bech32 } from '@scure/base';
 import type { AddressFormat } from './catalogue-data';
 
-/** Deposit addresses in each chain's address format (fake, but shaped like the real thing). */
+/**
+ * Deposit addresses in each chain's address format (fake, but shaped like the real thing). Where a
+ * wallet checks the encoding, so do they: Bitcoin and Litecoin segwit v0 (bech32 with its checksum),
+ * Solana 32-byte base58 keys, TON user-friendly addresses (flags, workchain 0; the CRC is random),
+ * BOLT11-shaped invoices with a valid bech32 checksum (not signed).
+ */
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 /** The XRP Ledger's own base58 alphabet. */
 const XRP58 = 'rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz';
-const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 /** RFC 4648 base32, the alphabet of Stellar's strkeys. */
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -32,21 +37,22 @@ export function depositAddressFor(format: AddressFormat, counter: number, amount
 		case 'evm':
 			return `0x${b.subarray(0, 20).toString('hex')}`;
 		case 'bitcoin':
-			return `bc1q${encode(b, BECH32, 38)}`;
+			return segwitV0('bc', b.subarray(0, 20));
 		case 'litecoin':
-			return `ltc1q${encode(b, BECH32, 38)}`;
+			return segwitV0('ltc', b.subarray(0, 20));
 		case 'spark':
 			return `sp1${encode(b, BECH32, 60)}`;
 		case 'lightning':
 			return bolt11(b, amountSats);
 		case 'solana':
-			return encode(b, BASE58, 44);
+			return solanaKey(b);
 		case 'tron':
 			return `T${encode(b, BASE58, 33)}`;
 		case 'xrp':
 			return `r${encode(b, XRP58, 33)}`;
 		case 'ton':
-			return `UQ${encode(b, B64URL, 46)}`;
+			// non-bounceable (0x51), workchain 0, the account, 2 bytes in place of the CRC16
+			return base64url.encode(Uint8Array.from([0x51, 0x00, ...b.subarray(0, 32), b[0], b[1]]));
 		case 'hedera':
 			return `0.0.${(b.readUInt32BE(0) % 9_000_000) + 1_000_000}`;
 		case 'monero':
@@ -58,10 +64,25 @@ export function depositAddressFor(format: AddressFormat, counter: number, amount
 	}
 }
 
-/** A BOLT11-shaped invoice: `lnbc<amount>n1p...` with the amount in nano-BTC, or amountless. */
+/** A segwit version 0 address (BIP 173): the prefix, then version 0 and the program in bech32. */
+function segwitV0(prefix: string, program: Uint8Array): string {
+	return bech32.encode(prefix, [0, ...bech32.toWords(program)]);
+}
+
+/** A base58 public key of 32 bytes, drawn until it spells 44 characters (most keys do; the listings' examples all do). */
+function solanaKey(seed: Buffer): string {
+	for (let key = seed; ; key = createHash('sha256').update(key).digest()) {
+		const text = base58.encode(key);
+		if (text.length === 44) return text;
+	}
+}
+
+/** A BOLT11-shaped invoice: `lnbc<amount>n1p...` with the amount in nano-BTC, or amountless; a valid bech32 checksum, no real signature. */
 function bolt11(b: Buffer, amountSats?: bigint): string {
 	const amount = amountSats !== undefined ? `${amountSats * 10n}n` : '';
-	return `lnbc${amount}1p${encode(b, BECH32, 180)}`;
+	// a timestamp, then 180 words shaped from the seed (where the tagged fields and the signature go)
+	const words = [1, ...Array.from({ length: 186 }, (_, i) => (b[i % b.length] ^ (i >> 5)) % 32)];
+	return bech32.encode(`lnbc${amount}`, words, false);
 }
 
 /** Chains whose deposits need a memo or tag next to the address (public-notes `depositMemo`). */

@@ -2,10 +2,16 @@
  * A deposit a person can pay: the quote's deposit (spec §2.2: `depositAddress`, `amountIn`; public-notes:
  * `depositMemo`) as the standard payment URI of the source chain, for a wallet link or a QR code.
  * BIP21 (Bitcoin, and Litecoin's same scheme), EIP-681 (EVM native and ERC-20), BOLT11 invoices as
- * `lightning:`, Solana Pay, TON transfer links. No URI where no standard exists, or where the
- * standard cannot carry a memo the deposit needs (a payment without it would be lost). Pure.
+ * `lightning:`, Solana Pay transfer requests, TON transfer links. No URI where no standard exists, or
+ * where the standard cannot carry a memo the deposit needs (a payment without it would be lost).
+ *
+ * The service's answer is untrusted: a link is built only from a deposit address (and token contract
+ * or mint) that is well formed for its chain (depositAddress.ts), and every query parameter is the
+ * package's own (the amount it shows, the memo), percent-encoded. Otherwise there is no link, and
+ * the reason says why. Pure.
  */
 import { smallestUnitToDecimal } from './amounts';
+import { addressProblem, tonLinkAddress, type AddressKind } from './depositAddress';
 
 /** The deposit side of a quote, with the source asset from the routes listing (§2.3). */
 export interface Deposit {
@@ -24,9 +30,6 @@ export interface Deposit {
 	/** A note for the payer's wallet (BIP21 `message`, Solana Pay `message`); never carries a required memo. */
 	message?: string;
 }
-
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const BOLT11 = /^ln(bc|tb|bcrt)[0-9a-z]+$/i;
 
 /** RFC 3986 query value: everything but unreserved characters percent-encoded (spaces as %20, per BIP21's example). */
 function q(value: string): string {
@@ -65,30 +68,76 @@ export function solanaPayUri(recipient: string, amountDecimal: string, extra: { 
 	return `solana:${recipient}${query([['amount', amountDecimal], ['spl-token', mint], ['message', message], ['memo', memo]])}`;
 }
 
-/** The payment URI of a deposit, or undefined when the chain has no standard one that carries everything the deposit needs. */
-export function paymentUri(deposit: Deposit): string | undefined {
+/** A deposit's payment link, or why it has none (a sentence for the item). */
+export type PaymentLink = { uri: string } | { unavailable: string };
+
+/** Longest memo a link carries (Solana memos and TON comments are a few hundred bytes at most). */
+const MAX_MEMO = 256;
+
+const CHAIN_NAMES: Record<string, string> = { bitcoin: 'Bitcoin', litecoin: 'Litecoin', solana: 'Solana', ton: 'TON', lightning: 'Lightning' };
+
+/** The amount in whole units of the asset (BIP21, Solana Pay), or undefined when the decimals cannot hold it. */
+function decimalOf(amount: string, decimals: number): string | undefined {
+	try {
+		return smallestUnitToDecimal(amount, decimals);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Why the service's `address` for `what` may not go into a link, or undefined when it may. */
+function refused(kind: AddressKind, address: string, what: string): { unavailable: string } | undefined {
+	const problem = addressProblem(kind, address);
+	return problem === undefined ? undefined : { unavailable: `no payment link: the ${what} the service answered is not valid (${problem})` };
+}
+
+/** The payment link of a deposit, or why it has none: no standard for the chain, a memo it cannot carry, an address not valid for the chain. */
+export function paymentLink(deposit: Deposit): PaymentLink {
 	const { chain, depositAddress: to, amount, decimals, memo, message } = deposit;
 	const token = deposit.contractAddress ?? undefined;
-	const decimal = (): string => smallestUnitToDecimal(amount, decimals);
 	const needsMemo = memo !== undefined && memo.trim() !== '';
+	const name = CHAIN_NAMES[chain] ?? chain;
+	if (needsMemo && memo.length > MAX_MEMO) return { unavailable: `no payment link: the deposit memo is longer than ${MAX_MEMO} characters` };
+	if (!/^[0-9]{1,78}$/.test(amount)) return { unavailable: 'no payment link: the deposit amount is not a whole number of smallest units' };
+	const decimal = decimalOf(amount, decimals);
+	const noDecimal = { unavailable: `no payment link: the amount ${amount} cannot be written with ${String(decimals)} decimals` };
 	switch (chain) {
 		case 'lightning':
 			// A BOLT11 invoice carries its own amount and description.
-			return BOLT11.test(to) ? `lightning:${to}` : undefined;
+			return refused('bolt11', to, 'Lightning deposit invoice') ?? { uri: `lightning:${to}` };
 		case 'bitcoin':
 		case 'litecoin':
 			// BIP21's message is a note for the payer, not an on-chain memo.
-			return needsMemo || token !== undefined ? undefined : bip21Uri(chain, to, decimal(), message);
+			if (needsMemo) return { unavailable: `no payment link: the deposit needs a memo, which a ${chain}: link cannot carry` };
+			if (token !== undefined) return { unavailable: `no payment link: BIP21 has no token transfers (${name} asset with a contract)` };
+			if (decimal === undefined) return noDecimal;
+			return refused(chain, to, `${name} deposit address`) ?? { uri: bip21Uri(chain, to, decimal, message) };
 		case 'solana':
-			return solanaPayUri(to, decimal(), { mint: token, memo: needsMemo ? memo : undefined, message });
+			if (decimal === undefined) return noDecimal;
+			return (
+				refused('solana', to, 'Solana deposit address') ??
+				(token === undefined ? undefined : refused('solana', token, 'token mint (routes listing)')) ?? {
+					uri: solanaPayUri(to, decimal, { mint: token, memo: needsMemo ? memo : undefined, message }),
+				}
+			);
 		case 'ton':
 			// TON transfer link: amount in nanotons, `text` the on-chain comment; jettons have no such link.
-			return token !== undefined ? undefined : `ton://transfer/${to}${query([['amount', amount], ['text', needsMemo ? memo : undefined]])}`;
+			if (token !== undefined) return { unavailable: 'no payment link: TON transfer links carry no jettons' };
+			return refused('ton', to, 'TON deposit address') ?? { uri: `ton://transfer/${tonLinkAddress(to)}${query([['amount', amount], ['text', needsMemo ? memo : undefined]])}` };
 	}
 	const evmId = evmChainId(deposit.chainId);
-	if (evmId === undefined || needsMemo || !EVM_ADDRESS.test(to)) return undefined;
-	if (token !== undefined && !EVM_ADDRESS.test(token)) return undefined;
-	return eip681Uri(evmId, to, amount, token);
+	if (evmId === undefined) return { unavailable: `no payment link: ${chain} deposits have no standard payment link here` };
+	if (needsMemo) return { unavailable: 'no payment link: the deposit needs a memo, which an ethereum: link cannot carry' };
+	return (
+		refused('evm', to, 'deposit address') ??
+		(token === undefined ? undefined : refused('evm', token, 'token contract (routes listing)')) ?? { uri: eip681Uri(evmId, to, amount, token) }
+	);
+}
+
+/** The payment URI of a deposit, or undefined when it has none (paymentLink says why). */
+export function paymentUri(deposit: Deposit): string | undefined {
+	const link = paymentLink(deposit);
+	return 'uri' in link ? link.uri : undefined;
 }
 
 /** The deposit of a quote answer (§2.2) paid in `source` (the routes listing's entry), or undefined when either is missing. */

@@ -9,7 +9,7 @@ import { checkOffered, isStablecoin, type OfferedRoutes } from './enums';
 import { explicitIdempotencyKey } from './idempotency';
 import { assertWholeCents, decimalToSmallestUnit, FEE_FIELDS, withFormattedAmounts, type AmountFormat } from './amounts';
 import type { ZodType } from 'zod';
-import { depositOf, paymentUri } from './paymentUri';
+import { depositOf, paymentLink } from './paymentUri';
 import { type RouteAsset } from './responseSchemas';
 import { normalizedAffiliateId, QuoteDraftSchema } from './schemas';
 
@@ -264,7 +264,8 @@ export function secondsUntil(expiresAt: unknown, nowMs = Date.now()): number | u
 /**
  * A quote for the next node: formatted amounts, `secondsUntilExpiry` (a quote is firm for 2 min,
  * §1), `depositMemoRequired` (a memo or tag must go with the deposit when present, §2.2) and
- * `paymentUri` (the deposit as a wallet link, paymentUri.ts; null where no standard one fits).
+ * `paymentUri` (the deposit as a wallet link, paymentUri.ts; null where no standard one fits or the
+ * answer's address is not valid for its chain, and then `paymentUriUnavailable` says why).
  */
 export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: QuoteSides, nowMs = Date.now()): T {
 	const out: Record<string, unknown> = formatQuoteAmounts(body, sides);
@@ -273,7 +274,9 @@ export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: Q
 	if ('depositAddress' in body) {
 		out.depositMemoRequired = typeof body.depositMemo === 'string' && body.depositMemo.trim() !== '';
 		const deposit = depositOf(body, sides.source);
-		out.paymentUri = (deposit && paymentUri(deposit)) ?? null;
+		const link = deposit ? paymentLink(deposit) : { unavailable: 'no payment link: the deposit address, its amount or the source asset (routes listing) is missing' };
+		out.paymentUri = 'uri' in link ? link.uri : null;
+		if ('unavailable' in link) out.paymentUriUnavailable = link.unavailable;
 	}
 	return out as T;
 }

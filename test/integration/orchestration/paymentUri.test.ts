@@ -6,7 +6,7 @@
 import { inflateSync } from 'node:zlib';
 import jsQR from 'jsqr';
 import type { Sandbox } from '../../../sandbox';
-import { ADDR, executeNode, items, orchestrationNode, quoteParams, run, startTestSandbox } from './helpers';
+import { ADDR, control, executeNode, items, orchestrationNode, quoteParams, run, startTestSandbox } from './helpers';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -48,6 +48,7 @@ describe('paymentUri', () => {
 		const [out] = await run(orchestrationNode({ sb, parameters: quoteParams({ sourceChain: 'xrp', sourceAsset: 'XRP' }) }));
 		expect(out.depositMemoRequired).toBe(true);
 		expect(out.paymentUri).toBeNull();
+		expect(out.paymentUriUnavailable).toBe('no payment link: xrp deposits have no standard payment link here');
 	});
 });
 
@@ -70,4 +71,34 @@ describe('QR Code option', () => {
 		const [[plain]] = await executeNode(orchestrationNode({ sb, parameters: quoteParams() }), items());
 		expect(plain.binary).toBeUndefined();
 	});
+});
+
+describe('a quote answer that smuggles parameters into its deposit address gets no link and no QR code (issue 32)', () => {
+	const SOURCES: Array<{ chain: string; asset: string; amount: string; smuggle: (address: string) => string }> = [
+		{ chain: 'bitcoin', asset: 'BTC', amount: '100000000', smuggle: (a) => `${a}?amount=21&pj=https://evil.example/pj&lightning=lnbc1evil?amount=0.001` },
+		{ chain: 'litecoin', asset: 'LTC', amount: '100000000', smuggle: (a) => `${a}%3Famount%3D21` },
+		{ chain: 'solana', asset: 'SOL', amount: '100000000', smuggle: () => 'https://evil.example/api/transaction-request' },
+		{ chain: 'ton', asset: 'GRAM', amount: '1000000000000', smuggle: (a) => `${a}?amount=1&bin=te6cc` },
+		{ chain: 'base', asset: 'ETH', amount: '1000000000000000000', smuggle: (a) => `${a}?value=1000000000000000000` },
+		{ chain: 'lightning', asset: 'BTC', amount: '1000000', smuggle: (a) => `${a}&amount=0.001` },
+	];
+
+	for (const { chain, asset, amount, smuggle } of SOURCES) {
+		it(`${chain}: the same quote with a valid address has a link; with parameters smuggled in, none (the item says why)`, async () => {
+			const params = quoteParams({ sourceChain: chain, sourceAsset: asset, destinationChain: 'base', destinationAsset: 'USDC', amount, recipientAddress: ADDR.evm, options: { qrCode: 'png' } });
+			const [[honest]] = await executeNode(orchestrationNode({ sb, parameters: params }), items());
+			expect(typeof honest.json.paymentUri).toBe('string');
+			expect(honest.json.paymentUriUnavailable).toBeUndefined();
+			expect(honest.binary?.qrCode).toBeDefined();
+			// the service answers the next quote with the same body, its deposit address rewritten
+			const [stored] = (await control(sb).quotes()).filter((q: { quoteId: unknown }) => q.quoteId === honest.json.quoteId);
+			const body = { ...stored.quote, depositAddress: smuggle(String(honest.json.depositAddress)), expiresAt: new Date(Date.now() + 100_000).toISOString() };
+			await control(sb).fault({ method: 'POST', path: '/v1/orchestration/quote', mode: 'status', status: 200, body: JSON.stringify(body), contentType: 'application/json' });
+			const [[hostile]] = await executeNode(orchestrationNode({ sb, parameters: params }), items());
+			expect(hostile.json.depositAddress).toBe(body.depositAddress);
+			expect(hostile.json.paymentUri).toBeNull();
+			expect(hostile.json.paymentUriUnavailable).toMatch(/^no payment link: the .*deposit (address|invoice) the service answered is not valid \(/);
+			expect(hostile.binary).toBeUndefined();
+		});
+	}
 });

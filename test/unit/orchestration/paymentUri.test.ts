@@ -1,9 +1,17 @@
 /**
  * Payment URIs of a deposit, checked against the standards' own examples: BIP21 (bitcoin), EIP-681
  * (EVM native and ERC-20), Solana Pay; `lightning:` for BOLT11 invoices. No URI where a required
- * memo cannot travel with it.
+ * memo cannot travel with it, nor from an address that is not valid for its chain.
  */
-import { bip21Uri, depositOf, eip681Uri, evmChainId, paymentUri, solanaPayUri } from '../../../nodes/shared/orchestration/paymentUri';
+import { bip21Uri, depositOf, eip681Uri, evmChainId, paymentLink, paymentUri, solanaPayUri } from '../../../nodes/shared/orchestration/paymentUri';
+
+/** Addresses from the chains' documentation and the standards' examples. */
+const BTC = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2'; // bitcoin wiki, P2PKH
+/** BOLT 11's example "Please send $30 for coffee beans to the same peer". */
+const INVOICE =
+	'lnbc25m1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypqdq5vdhkven9v5sxyetpdeessp5zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygs9q5sqqqqqqqqqqqqqqqpqsq67gye39hfg3zd8rgc80k32tvy9xk2xunwm5lzexnvpx6fd77en8qaq424dxgt56cag2dpt359k3ssyhetktkpqh24jqnjyw6uqd08sgptq44qu';
+/** TON documentation's example wallet, user-friendly (bounceable). */
+const TON = 'EQCD39VS5jcptHL8vMjEXrzGaRcCVYto7HUn4bpAOg8xqB2N';
 
 describe('the standards, written as their examples', () => {
 	it('BIP21: amount in whole coins, message percent-encoded (BIP21 examples without label)', () => {
@@ -12,8 +20,12 @@ describe('the standards, written as their examples', () => {
 			'bitcoin:175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W?amount=50&message=Donation%20for%20project%20xyz',
 		);
 		// BIP21: bitcoin:175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W?amount=20.3&label=Luke-Jr, from 20.3 BTC in satoshis
-		const deposit = { chain: 'bitcoin', depositAddress: '175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W', amount: '2030000000', decimals: 8 };
-		expect(paymentUri(deposit)).toBe('bitcoin:175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W?amount=20.3');
+		// (BIP21's example address has a wrong base58 checksum: a deposit uses a valid one)
+		const deposit = { chain: 'bitcoin', depositAddress: BTC, amount: '2030000000', decimals: 8 };
+		expect(paymentUri(deposit)).toBe(`bitcoin:${BTC}?amount=20.3`);
+		expect(paymentLink({ ...deposit, depositAddress: '175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W' })).toEqual({
+			unavailable: 'no payment link: the Bitcoin deposit address the service answered is not valid (its base58 checksum does not match)',
+		});
 		expect(bip21Uri('bitcoin', '175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W')).toBe('bitcoin:175tWpb8K1S7NmH4Zx6rewF9WQrcZv245W');
 	});
 
@@ -56,16 +68,16 @@ describe('the standards, written as their examples', () => {
 	});
 
 	it('lightning: a BOLT11 invoice as is (it carries its amount and description)', () => {
-		const invoice = 'lnbc2500u1pvjluezpp5qqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqqqsyqcyq5rqwzqfqypq';
-		expect(paymentUri({ chain: 'lightning', depositAddress: invoice, amount: '250000', decimals: 8 })).toBe(`lightning:${invoice}`);
+		expect(paymentUri({ chain: 'lightning', depositAddress: INVOICE, amount: '2500000', decimals: 8 })).toBe(`lightning:${INVOICE}`);
+		expect(paymentUri({ chain: 'lightning', depositAddress: INVOICE.toUpperCase(), amount: '2500000', decimals: 8 })).toBe(`lightning:${INVOICE.toUpperCase()}`);
 		expect(paymentUri({ chain: 'lightning', depositAddress: 'alice@example.com', amount: '1', decimals: 8 })).toBeUndefined();
 	});
 });
 
 describe('no URI that would lose a required memo, or on chains without a standard', () => {
 	it('a memo travels where the standard has an on-chain field (Solana Pay memo, TON text), else no URI', () => {
-		expect(paymentUri({ chain: 'ton', depositAddress: 'UQabc', amount: '1500000000', decimals: 9, memo: 'sbx-00000001' })).toBe(
-			'ton://transfer/UQabc?amount=1500000000&text=sbx-00000001',
+		expect(paymentUri({ chain: 'ton', depositAddress: TON, amount: '1500000000', decimals: 9, memo: 'sbx-00000001' })).toBe(
+			`ton://transfer/${TON}?amount=1500000000&text=sbx-00000001`,
 		);
 		expect(paymentUri({ chain: 'bitcoin', depositAddress: 'bc1qxy', amount: '1', decimals: 8, memo: '42' })).toBeUndefined();
 		const evm = { chain: 'base', depositAddress: '0x1111111111111111111111111111111111111111', amount: '1', decimals: 18, chainId: '8453' };
@@ -75,7 +87,7 @@ describe('no URI that would lose a required memo, or on chains without a standar
 
 	it('chains with no standard URI here, or without a chain id, give none', () => {
 		for (const chain of ['xrp', 'hedera', 'tron', 'spark', 'monero', 'zcash']) {
-			expect(paymentUri({ chain, depositAddress: 'x', amount: '1', decimals: 6 })).toBeUndefined();
+			expect(paymentLink({ chain, depositAddress: 'x', amount: '1', decimals: 6 })).toEqual({ unavailable: `no payment link: ${chain} deposits have no standard payment link here` });
 		}
 		expect(paymentUri({ chain: 'hypercore', depositAddress: '0x1111111111111111111111111111111111111111', amount: '1', decimals: 6, chainId: null })).toBeUndefined();
 	});
