@@ -91,7 +91,7 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	});
 	// An event stream (a hijacked reply) that the client closes gets no onResponse: record it when it closes.
 	app.addHook('onRequest', async (request, reply) => {
-		if (request.url.startsWith('/sandbox')) return;
+		if (request.routeOptions.url !== SSE_ROUTE) return;
 		reply.raw.once('close', () => {
 			if (!recorded.has(request)) recordRequest(ctx, request, reply.raw.statusCode);
 		});
@@ -164,6 +164,9 @@ function redactedQuery(query: unknown): Record<string, unknown> {
 	for (const name of Object.keys(out)) if (SECRET_QUERY.has(name)) out[name] = 'REDACTED';
 	return out;
 }
+
+/** The event stream's route (endpoints/status.ts): its replies are hijacked. */
+const SSE_ROUTE = '/v1/sse/operations/:id';
 
 /** Records what the sandbox received, secrets redacted (GET /sandbox/requests). */
 /** Requests already recorded when a fault withheld their answer (onResponse skips them). */

@@ -8,8 +8,7 @@
  */
 import { base58, base64, base64url, bech32, bech32m, createBase58check } from '@scure/base';
 import { createHash } from 'node:crypto';
-import { addressProblem, tonLinkAddress } from '../../../nodes/shared/orchestration/depositAddress';
-import { paymentLink, type Deposit } from '../../../nodes/shared/orchestration/paymentUri';
+import { addressProblem, paymentLink, tonLinkAddress, type Deposit } from '../../../nodes/shared/orchestration/paymentUri';
 
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest());
 const b58check = createBase58check(sha256);
