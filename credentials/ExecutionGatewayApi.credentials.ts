@@ -5,6 +5,7 @@
  * after a 401. The private key never leaves n8n: only the public key and signatures are sent.
  */
 import type {
+	IAuthenticateRuleResponseCode,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -14,12 +15,14 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
+import { authDeadline, DeadlineExceeded, withDeadline } from '../nodes/n8n/deadline';
 import { ProtocolError } from '../nodes/shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey, signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
 import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/responses';
-import { assertSecureUrl, baseUrlOf, isUnderBase, requestUrlOf } from '../nodes/shared/secureUrl';
+import { assertSecureUrl, baseUrlOf, isUnderBase, REDIRECT_STATUSES, redirectRefusal, requestUrlOf } from '../nodes/shared/secureUrl';
 
 const CREDENTIAL_NAME = 'Execution Gateway credential';
+
 
 /** Base URL without trailing slashes joined with an API path; only https (or loopback http). */
 function gatewayEndpoint(gatewayUrl: unknown, path: string): string {
@@ -27,15 +30,29 @@ function gatewayEndpoint(gatewayUrl: unknown, path: string): string {
 	return `${baseUrlOf(gatewayUrl)}${path}`;
 }
 
+/** `scheme://host[:port]` of a redirect's Location, never its path or query. */
+function redirectTarget(location: unknown, from: string): string {
+	try {
+		return new URL(String(location), from).origin;
+	} catch {
+		return 'an address that is not a URL';
+	}
+}
+
 /** The gateway's `{error: {code, message}}` (or the HTTP status) of a failed request, without secrets. */
-function describeFailure(error: unknown): string {
+function describeFailure(error: unknown, url: string): string {
 	const e = error as {
-		response?: { status?: number; data?: unknown; body?: unknown };
+		response?: { status?: number; data?: unknown; body?: unknown; headers?: Record<string, unknown> };
 		httpCode?: string;
 		code?: string;
 		cause?: { code?: string };
+		message?: string;
 	};
 	const status = e.response?.status ?? (e.httpCode ? Number(e.httpCode) : undefined);
+	if (status !== undefined && status >= 300 && status < 400) {
+		return `a redirect (HTTP ${status}) to ${redirectTarget(e.response?.headers?.location, url)}, which is not followed: set "Gateway URL" to the address the gateway answers on directly`;
+	}
+	if (error instanceof DeadlineExceeded) return error.message;
 	let data = e.response?.data ?? e.response?.body;
 	if (typeof data === 'string') {
 		try {
@@ -119,18 +136,22 @@ export class ExecutionGatewayApi implements ICredentialType {
 		const privateKey = privateKeyOf(credentials);
 		const publicKey = publicKeyFromPrivateKey(privateKey);
 		const post = async (path: string, body: Record<string, string>, step: string): Promise<unknown> => {
+			const url = gatewayEndpoint(credentials.gatewayUrl, path);
 			const options: IHttpRequestOptions = {
 				method: 'POST',
-				url: gatewayEndpoint(credentials.gatewayUrl, path),
+				url,
 				body,
 				json: true,
 				headers: { Accept: 'application/json' },
-				timeout: 30_000,
+				// The signature is a login: it goes to the Gateway URL only, never along a redirect.
+				disableFollowRedirect: true,
+				sendCredentialsOnCrossOriginRedirect: false,
 			};
 			try {
-				return await this.helpers.httpRequest(options);
+				// The whole request ends at the deadline (n8n's `timeout` would only bound idle time).
+				return await withDeadline(authDeadline.ms, undefined, async (signal) => await this.helpers.httpRequest({ ...options, abortSignal: signal }));
 			} catch (error) {
-				throw new Error(`Execution Gateway authentication failed at ${step}: ${describeFailure(error)}`);
+				throw new Error(`Execution Gateway authentication failed at ${step}: ${describeFailure(error, url)}`);
 			}
 		};
 		const challenge = challengeTextOf(await post('/api/v1/auth/challenge', { publicKey }, 'the challenge'));
@@ -188,6 +209,10 @@ export class ExecutionGatewayApi implements ICredentialType {
 			baseURL: '={{$credentials.gatewayUrl}}',
 			url: '/api/v1/network/info',
 			method: 'GET',
+			// n8n would follow a redirect and, by default, send the token along to another origin.
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 		},
+		rules: REDIRECT_STATUSES.map((value): IAuthenticateRuleResponseCode => ({ type: 'responseCode', properties: { value, message: redirectRefusal('Gateway URL') } })),
 	};
 }

@@ -1,11 +1,14 @@
 import type {
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { allowEventStreamProperty, apiKeyProperty, baseUrlProperty, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
+import { REDIRECT_STATUSES } from '../nodes/shared/secureUrl';
+import { allowEventStreamProperty, apiKeyProperty, baseUrlProperty, NO_REDIRECTS, redirectRules, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
 
 /** A browser-safe partner key restricted by scopes and origins (orchestration-service.md §5). */
 export class OrchestrationClientApi implements ICredentialType {
@@ -51,9 +54,13 @@ export class OrchestrationClientApi implements ICredentialType {
 			url: '/v1/orchestration/status',
 			qs: { id: 'n8n-credential-test' },
 			method: 'GET',
-			ignoreHttpStatusErrors: { ignore: true, except: [401] },
+			// Other refusals are read from the body; a 401 and a redirect fail the request.
+			ignoreHttpStatusErrors: { ignore: true, except: [401, ...REDIRECT_STATUSES] },
+			...NO_REDIRECTS,
 		},
+		// n8n's credential test reads each rule by its type: status rules on a failed request, body rules on an answer.
 		rules: [
+			...redirectRules(),
 			{
 				type: 'responseSuccessBody',
 				properties: {
@@ -94,6 +101,6 @@ export class OrchestrationClientApi implements ICredentialType {
 					message: 'The service refused this key for client-key requests',
 				},
 			},
-		],
+		] as Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> as ICredentialTestRequest['rules'],
 	};
 }

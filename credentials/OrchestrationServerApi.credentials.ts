@@ -5,7 +5,7 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { allowEventStreamProperty, apiKeyProperty, baseUrlProperty, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
+import { allowEventStreamProperty, apiKeyProperty, baseUrlProperty, NO_REDIRECTS, redirectRules, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
 
 /** A backend secret of a partner account: every partner endpoint (orchestration-service.md §5). */
 export class OrchestrationServerApi implements ICredentialType {
@@ -37,8 +37,10 @@ export class OrchestrationServerApi implements ICredentialType {
 			baseURL: TEST_BASE_URL,
 			url: '/v1/affiliates',
 			method: 'GET',
+			...NO_REDIRECTS,
 		},
 		rules: [
+			...redirectRules(),
 			{
 				type: 'responseCode',
 				properties: { value: 401, message: 'The API key is unknown, disabled or revoked' },

@@ -1,8 +1,8 @@
 /** What the two Orchestration key credentials share: the base URL field and the bearer key (§5). */
-import type { ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IAuthenticateRuleResponseCode, ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { KEY_PREFIXES, keyTypeOf } from '../nodes/shared/orchestration/keyType';
-import { assertSecureUrl, baseUrlOf, insecureUrlReason, isUnderBase, requestUrlOf } from '../nodes/shared/secureUrl';
+import { assertSecureUrl, baseUrlOf, insecureUrlReason, isUnderBase, REDIRECT_STATUSES, redirectRefusal, requestUrlOf } from '../nodes/shared/secureUrl';
 
 export const baseUrlProperty: INodeProperties = {
 	displayName: 'Base URL',
@@ -44,6 +44,17 @@ export const allowEventStreamProperty: INodeProperties = {
 
 /** The credential test's base URL, without trailing slashes. */
 export const TEST_BASE_URL = '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "")}}';
+
+/**
+ * The credential test's request never follows a redirect (n8n would follow it and, by default,
+ * send the key along to another origin); a redirect fails the test with redirectRules' message.
+ */
+export const NO_REDIRECTS = { disableFollowRedirect: true, sendCredentialsOnCrossOriginRedirect: false } as const;
+
+/** One rule per redirect status: the test fails naming the Base URL's redirect. */
+export function redirectRules(field = 'Base URL'): IAuthenticateRuleResponseCode[] {
+	return REDIRECT_STATUSES.map((value) => ({ type: 'responseCode', properties: { value, message: redirectRefusal(field) } }));
+}
 
 /** Where a request may go: `scheme://host[:port]` only, never its path or query (they may carry data). */
 function hostOf(url: string): string {

@@ -14,6 +14,7 @@ import {
 import type { ExecutionPacing } from '../n8n/pacing';
 import { callService, type RequestContext, type ServiceResponse } from '../n8n/transport';
 import { keyTypeOf, KEY_PREFIXES, type KeyType } from '../shared/orchestration/keyType';
+import { endpointOf } from '../shared/pacing';
 import { baseUrlOf, joinUrl } from '../shared/secureUrl';
 import { sha256Hex } from '../shared/sha256';
 
@@ -160,8 +161,8 @@ export async function orchestrationRequest<T = unknown>(
 		secrets: call.secrets,
 		hints: call.hints ? { ...ORCHESTRATION_HINTS, ...call.hints } : ORCHESTRATION_HINTS,
 		credentials: access.credentials,
-		// One pacer per credential and endpoint (public-notes: limits per key, per key+IP, per endpoint).
-		pacing: access.pacing?.forCall(`${access.baseUrl}|${access.credentialType}|${access.keyFingerprint}|${call.method} ${call.path}`, call.itemIndex),
+		// One pacer per credential and endpoint (public-notes: limits per key, per key+IP, per endpoint), never per order or affiliate.
+		pacing: access.pacing?.forCall(`${access.baseUrl}|${access.credentialType}|${access.keyFingerprint}|${endpointOf(call.method, call.path)}`, call.itemIndex),
 	})) as ServiceResponse<T>;
 }
 

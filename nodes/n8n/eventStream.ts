@@ -171,6 +171,9 @@ export async function openEventStream(ctx: IExecuteFunctions, request: StreamReq
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		abortSignal: connection.signal,
+		// A redirect is a refusal: the URL's query holds the key, and it goes to no other address.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 	}) as Promise<Answer>;
 	let res: Answer | typeof LATE;
 	try {

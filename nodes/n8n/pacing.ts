@@ -1,11 +1,13 @@
 /**
  * The n8n side of pacing (the logic is nodes/shared/pacing.ts): one RatePacer per credential and
- * endpoint in this process, waits with n8n's `sleep` that end at once on Stop, the On Rate Limit
- * option of each item, and the batch's progress (log lines, a closing execution hint).
+ * endpoint in this process (a bounded number, least recently used dropped first), waits with n8n's
+ * `sleep` that end at once on Stop, the On Rate Limit option of each item, and the batch's progress
+ * (log lines, a closing execution hint). An item's denials are bounded: each waits at least a
+ * growing back-off, counts against Max Rate Limit Wait, and a call stops after maxDenials of them.
  */
 import { NodeOperationError, sleep, type IExecuteFunctions } from 'n8n-workflow';
 import { BatchProgress, summaryLine } from '../shared/batchProgress';
-import { RatePacer, readLimitHeaders, type WaitReason } from '../shared/pacing';
+import { askedWaitMs, denialBackoffMs, RatePacer, readLimitHeaders, type LimitReport, type PacerTuning, type WaitReason } from '../shared/pacing';
 import { DEFAULT_MAX_WAIT_SECONDS } from './batchOptions';
 import { runParameter } from './runParameters';
 
@@ -15,12 +17,15 @@ export interface PacedAnswer {
 	headers: Record<string, unknown>;
 }
 
+/** After a 429: try again (the next `send` waits), or fail, saying why when it is more than the 429 itself. */
+export type DenialOutcome = { retry: true } | { retry: false; reason?: string };
+
 /** The pacing of one call, as transport.ts uses it. */
 export interface CallPacing {
 	/** Waits until the pacer admits the request, sends it, and tells the pacer what the answer said. */
 	send<A extends PacedAnswer>(exchange: () => Promise<A>): Promise<A>;
-	/** After a 429: true when the item may wait and try again (the next `send` waits), false to fail now. */
-	mayRetryDenial(): boolean;
+	/** After a 429 answer to `send`: whether the item may wait and try again. */
+	denied(): DenialOutcome;
 }
 
 export type OnRateLimit = 'wait' | 'fail';
@@ -31,21 +36,57 @@ export interface RateLimitPolicy {
 	maxWaitMs: number;
 }
 
-/** Pacers live as long as the process: executions of the same credential share them. */
+/**
+ * The pacers' settings in this process (tests lower the back-off to see many denials quickly):
+ * the RatePacer tuning of nodes/shared/pacing.ts, how many pacers are kept, and how many 429s in
+ * a row one call takes before its item fails.
+ */
+export const pacerSettings: Pick<PacerTuning, 'denialWaitMs' | 'maxDenialWaitMs' | 'horizonMs'> & { maxPacers: number; maxDenials: number } = {
+	denialWaitMs: 1000,
+	maxDenialWaitMs: 30_000,
+	horizonMs: 60_000,
+	maxPacers: 256,
+	maxDenials: 10,
+};
+
+/** Pacers live as long as the process: executions of the same credential share them. Oldest use first. */
 const pacers = new Map<string, RatePacer>();
 
 export function pacerFor(key: string): RatePacer {
 	let pacer = pacers.get(key);
-	if (!pacer) {
-		pacer = new RatePacer();
+	if (pacer) {
+		// Most recently used last: the first entry is the one to drop.
+		pacers.delete(key);
 		pacers.set(key, pacer);
+		return pacer;
+	}
+	const { denialWaitMs, maxDenialWaitMs, horizonMs } = pacerSettings;
+	pacer = new RatePacer({ denialWaitMs, maxDenialWaitMs, horizonMs });
+	pacers.set(key, pacer);
+	for (const oldest of pacers.keys()) {
+		if (pacers.size <= pacerSettings.maxPacers) break;
+		pacers.delete(oldest);
 	}
 	return pacer;
+}
+
+/** How many pacers this process keeps now (tests). */
+export function pacerCount(): number {
+	return pacers.size;
 }
 
 /** Forgets every pacer (tests: each test starts with a fresh sandbox). */
 export function clearPacers(): void {
 	pacers.clear();
+}
+
+function seconds(ms: number): string {
+	return ms < 10_000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms / 1000)} s`;
+}
+
+/** Which header asked for a wait, for the message. */
+function askedBy(report: LimitReport | undefined): string {
+	return report?.retryAfterMs !== undefined ? 'Retry-After' : 'X-RateLimit-Reset';
 }
 
 /** Sleeps `ms`, or throws at once when the execution is stopped. */
@@ -73,16 +114,19 @@ export class ExecutionPacing {
 		this.progress = new BatchProgress(total, Date.now());
 	}
 
-	/** The pacing of one call to `endpoint` ("<credential handle>|<METHOD> <path>"). */
+	/** The pacing of one call to `endpoint` ("<credential handle>|<METHOD> <path template>"). */
 	forCall(endpoint: string, itemIndex = 0): CallPacing {
 		const policy = this.policyOf(itemIndex);
 		const pacer = pacerFor(endpoint);
 		const what = endpoint.slice(endpoint.lastIndexOf('|') + 1);
+		let denials = 0;
+		let notBefore = 0;
+		let last: LimitReport | undefined;
 		return {
 			send: async (exchange) => {
 				// Fail the Item: no waiting at all, the first 429 fails the item (transport.ts).
 				if (policy.onRateLimit === 'fail') return await exchange();
-				await this.admitted(pacer, { itemIndex, policy, what });
+				await this.admitted(pacer, { itemIndex, policy, what, notBefore });
 				let answer: PacedAnswer | undefined;
 				try {
 					const received = await exchange();
@@ -91,11 +135,30 @@ export class ExecutionPacing {
 				} finally {
 					// No answer (the connection failed) frees the slot and says nothing of the limit.
 					const now = Date.now();
-					pacer.finish(now, answer && readLimitHeaders(answer.statusCode, answer.headers, now));
+					last = answer && readLimitHeaders(answer.statusCode, answer.headers, now);
+					pacer.finish(now, last);
 				}
 			},
-			mayRetryDenial: () =>
-				policy.onRateLimit === 'wait' && (this.waitedByItem.get(itemIndex) ?? 0) + pacer.waitFor(Date.now()) <= policy.maxWaitMs,
+			denied: () => {
+				if (policy.onRateLimit === 'fail') return { retry: false };
+				denials++;
+				const now = Date.now();
+				const asked = last ? askedWaitMs(last, now) : undefined;
+				const wait = Math.max(asked ?? 0, denialBackoffMs(pacerSettings, denials));
+				const waited = this.waitedByItem.get(itemIndex) ?? 0;
+				if (denials >= pacerSettings.maxDenials) {
+					return { retry: false, reason: `The service refused ${what} ${denials} times in a row (429); the item stopped trying after ${seconds(waited)} of waiting.` };
+				}
+				if (waited + wait > policy.maxWaitMs) {
+					const ask = asked !== undefined && asked >= wait ? `the service asks to wait ${seconds(asked)} (${askedBy(last)})` : `the next try would wait ${seconds(wait)}`;
+					return {
+						retry: false,
+						reason: `Rate limit: ${ask}, past the item's Max Rate Limit Wait of ${seconds(policy.maxWaitMs)} (already waited ${seconds(waited)}). Nothing more was sent for this item.`,
+					};
+				}
+				notBefore = now + wait;
+				return { retry: true };
+			},
 		};
 	}
 
@@ -127,11 +190,15 @@ export class ExecutionPacing {
 		}
 	}
 
-	/** Waits until `pacer` admits a start; each wait counts against the item's maximum. */
-	private async admitted(pacer: RatePacer, call: { itemIndex: number; policy: RateLimitPolicy; what: string }): Promise<void> {
+	/**
+	 * Waits until the item's own back-off after a denial is over (`notBefore`) and `pacer` admits a
+	 * start; each wait counts against the item's maximum.
+	 */
+	private async admitted(pacer: RatePacer, call: { itemIndex: number; policy: RateLimitPolicy; what: string; notBefore: number }): Promise<void> {
 		for (;;) {
 			this.assertRunning(call.itemIndex);
-			const admission = pacer.admit(Date.now());
+			const now = Date.now();
+			const admission = now < call.notBefore ? { go: false as const, waitMs: call.notBefore - now, reason: 'retry-after' as const } : pacer.admit(now);
 			if (admission.go) return;
 			const waited = this.waitedByItem.get(call.itemIndex) ?? 0;
 			if (waited + admission.waitMs > call.policy.maxWaitMs) throw this.waitTooLong(call, admission.waitMs, waited);

@@ -42,7 +42,12 @@ export interface ServiceCall {
 	pacing?: CallPacing;
 	/** The credential as this node run already read it: n8n then authenticates without reading and decrypting it again per request. */
 	credentials?: ICredentialsDecrypted;
+	/** Told after every attempt what became of it (the gateway tells a lost answer from a request that never arrived). */
+	onAttempt?: (outcome: AttemptOutcome) => void;
 }
+
+/** One attempt of a call: an answer with its status, or none (and whether the request may still have reached the service). */
+export type AttemptOutcome = { answered: true; statusCode: number } | { answered: false; mayHaveArrived: boolean };
 
 export interface FullResponse {
 	statusCode: number;

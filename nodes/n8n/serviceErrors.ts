@@ -4,6 +4,7 @@
  */
 import type { JsonObject } from 'n8n-workflow';
 import { redact } from '../shared/redact';
+import { DeadlineExceeded } from './deadline';
 import { ServiceError } from './errors';
 import type { FullResponse, RequestContext, ServiceCall } from './serviceCall';
 
@@ -82,8 +83,11 @@ export function errorBodyText(body: unknown, secrets: Array<string | undefined>)
 	return clean.length > ERROR_TEXT_CHARS ? `${clean.slice(0, ERROR_TEXT_CHARS)}…` : clean;
 }
 
-/** Throws the service's error as a ServiceError: code, HTTP status, message, a hint and the attempts made. */
-export async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: FullResponse, attempts: number): Promise<never> {
+/**
+ * Throws the service's error as a ServiceError: code, HTTP status, message, a hint and the attempts
+ * made; `detail` (why it was not retried) comes before the hint.
+ */
+export async function throwServiceError(ctx: RequestContext, call: ServiceCall, res: FullResponse, attempts: number, detail?: string): Promise<never> {
 	const secrets = await secretsOf(ctx, call);
 	const { code, message } = errorOf(res.body);
 	const clean = (t: string) => redact(t, secrets);
@@ -96,6 +100,7 @@ export async function throwServiceError(ctx: RequestContext, call: ServiceCall, 
 				? (call.hints?.[code] ?? COMMON_HINTS[code])
 				: undefined;
 	const retried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+	const description = [detail, hint].filter((t): t is string => t !== undefined && t !== '').join(' ');
 	const errorResponse: JsonObject = {
 		code: code ?? null,
 		message: clean(message ?? (bodyText || `HTTP ${res.statusCode}`)),
@@ -104,7 +109,7 @@ export async function throwServiceError(ctx: RequestContext, call: ServiceCall, 
 	// Callers tell an answer to a retry (an earlier attempt may have acted) from a first answer by `attempts`.
 	throw new ServiceError(ctx.getNode(), errorResponse, {
 		message: clean(`${what}${retried}`),
-		description: hint ? clean(hint) : undefined,
+		description: description ? clean(description) : undefined,
 		httpCode: String(res.statusCode),
 		itemIndex: call.itemIndex,
 		errorCode: code,
@@ -112,10 +117,50 @@ export async function throwServiceError(ctx: RequestContext, call: ServiceCall, 
 	});
 }
 
+/** `scheme://host[:port]` of a Location header (never its path or query, which may carry data), or why there is none. */
+function originOf(location: unknown, base: string): string {
+	const text = Array.isArray(location) ? location[0] : location;
+	if (typeof text !== 'string' || text.trim() === '') return 'no address (no Location header)';
+	try {
+		return new URL(text.trim(), base).origin;
+	} catch {
+		return 'an address that is not a URL';
+	}
+}
+
+/**
+ * A redirect answer (3xx): never followed, so neither the key nor the body went anywhere else. The
+ * error names where it pointed (its origin only) and what to fix; it is not retried.
+ */
+export async function throwRedirectError(ctx: RequestContext, call: ServiceCall, res: FullResponse, attempts: number): Promise<never> {
+	const secrets = await secretsOf(ctx, call);
+	const target = originOf(res.headers?.location, call.url);
+	const here = originOf(call.url, call.url);
+	const where = target === here ? `another path of ${target}` : target;
+	const message = redact(`HTTP ${res.statusCode}: the service answered with a redirect to ${where}, which is not followed`, secrets);
+	const description = redact(
+		`Redirects are never followed, so the key and the request went nowhere else. Set the credential's URL to the address the service answers on directly (as its documentation gives it), not one that redirects (for example http:// to https://, or another host).`,
+		secrets,
+	);
+	throw new ServiceError(ctx.getNode(), { code: 'redirect_not_followed', message, httpCode: String(res.statusCode) }, {
+		message,
+		description,
+		httpCode: String(res.statusCode),
+		itemIndex: call.itemIndex,
+		errorCode: 'redirect_not_followed',
+		attempts,
+	});
+}
+
 export async function throwNetworkError(ctx: RequestContext, call: ServiceCall, error: unknown, attempts: number): Promise<never> {
 	const secrets = await secretsOf(ctx, call);
 	const e = error as { code?: string; message?: string };
-	const message = redact(`Could not reach the service (${e.code ?? 'network error'}) after ${attempts} attempt(s)`, secrets);
+	const message = redact(
+		error instanceof DeadlineExceeded
+			? `The service did not answer completely within ${error.ms / 1000} s, after ${attempts} attempt(s) (each attempt has this deadline)`
+			: `Could not reach the service (${e.code ?? 'network error'}) after ${attempts} attempt(s)`,
+		secrets,
+	);
 	throw new ServiceError(
 		ctx.getNode(),
 		{ code: e.code ?? 'network_error', message },

@@ -1,9 +1,10 @@
 /**
  * The single door to HTTP for every node of this package: authentication through n8n's credential
  * system and bounded retries with the same idempotency key (their pauses end on Stop; the rules are
- * nodes/shared/retries.ts). Where keys may go: nodes/shared/secureUrl.ts; the cache of answers:
- * expiringCache.ts; the wait until final: wait.ts. Service error bodies become a ServiceError in
- * serviceErrors.ts.
+ * nodes/shared/retries.ts). Redirects are never followed (a redirect is an error: no key goes to
+ * another address), and every attempt has a total deadline (deadline.ts). Where keys may go:
+ * nodes/shared/secureUrl.ts; the cache of answers: expiringCache.ts; the wait until final: wait.ts.
+ * Service error bodies become a ServiceError in serviceErrors.ts.
  */
 import {
 	NodeApiError,
@@ -11,9 +12,10 @@ import {
 	type IHttpRequestOptions,
 } from 'n8n-workflow';
 import { redact } from '../shared/redact';
-import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, nextDelayMs, parseRetryAfter, type RetryPolicy } from '../shared/retries';
+import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, mayHaveArrived, nextDelayMs, parseRetryAfter, type RetryPolicy } from '../shared/retries';
+import { withDeadline } from './deadline';
 import type { FullResponse, RequestContext, ServiceCall } from './serviceCall';
-import { errorOf, secretsOf, throwNetworkError, throwServiceError } from './serviceErrors';
+import { errorOf, secretsOf, throwNetworkError, throwRedirectError, throwServiceError } from './serviceErrors';
 import { assertToolActionAllowed } from './toolMode';
 
 export type { FullResponse, RequestContext, ServiceCall } from './serviceCall';
@@ -35,10 +37,13 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-/** Per-attempt timeout, 30 s; tests lower `ms` to make an answer arrive too late (test/integration/lostAnswers). */
+/**
+ * Per-attempt deadline, 30 s: the whole exchange (connection, headers, body); tests lower `ms` to
+ * make an answer arrive too late (test/integration/lostAnswers).
+ */
 export const requestTimeout = { ms: 30_000 };
 
-function requestOptions(call: ServiceCall, throwOnStatus: boolean): IHttpRequestOptions {
+function requestOptions(call: ServiceCall, throwOnStatus: boolean, signal: AbortSignal): IHttpRequestOptions {
 	const headers: Record<string, string> = { Accept: 'application/json', ...(call.headers ?? {}) };
 	if (call.idempotencyKey !== undefined) headers['X-Idempotency-Key'] = call.idempotencyKey;
 	if (call.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -51,16 +56,32 @@ function requestOptions(call: ServiceCall, throwOnStatus: boolean): IHttpRequest
 		json: typeof call.body !== 'string',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: !throwOnStatus,
-		timeout: requestTimeout.ms,
+		// The whole exchange ends at the deadline (send): n8n's `timeout` would only bound idle time.
+		abortSignal: signal,
+		// n8n follows redirects and, by default, sends the credential along to another origin: neither.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
 }
 
-/** One HTTP exchange: through n8n's credential system when the call names a credential. */
+function cancelSignalOf(ctx: RequestContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+}
+
+/**
+ * One HTTP exchange within its deadline: through n8n's credential system when the call names a
+ * credential. n8n's httpRequestWithAuthentication puts the execution's cancel signal in place of
+ * the request's own, so it runs on a view of the context whose cancel signal is the exchange's
+ * (Stop or the deadline, whichever first).
+ */
 async function send(ctx: RequestContext, call: ServiceCall, throwOnStatus: boolean): Promise<FullResponse> {
-	const options = requestOptions(call, throwOnStatus);
-	if (call.credentialType === undefined) return (await ctx.helpers.httpRequest(options)) as FullResponse;
-	const read = call.credentials ? { credentialsDecrypted: call.credentials } : undefined;
-	return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, call.credentialType, options, read)) as FullResponse;
+	return await withDeadline(requestTimeout.ms, cancelSignalOf(ctx), async (signal) => {
+		const options = requestOptions(call, throwOnStatus, signal);
+		if (call.credentialType === undefined) return (await ctx.helpers.httpRequest(options)) as FullResponse;
+		const read = call.credentials ? { credentialsDecrypted: call.credentials } : undefined;
+		const scoped = Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as RequestContext;
+		return (await ctx.helpers.httpRequestWithAuthentication.call(scoped, call.credentialType, options, read)) as FullResponse;
+	});
 }
 
 /**
@@ -101,7 +122,7 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 	if (call.method !== 'GET' && call.method !== 'HEAD') assertToolActionAllowed(this, `A ${call.method} request (it changes something at the service)`);
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(call.retry ?? {}) };
 	// Stop ends a pause between attempts at once (sleep rejects with the signal's reason).
-	const stop = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
+	const stop = cancelSignalOf(this);
 	const started = Date.now();
 	let waited = 0;
 	for (let attempt = 1; ; attempt++) {
@@ -109,6 +130,7 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 		try {
 			res = await sendAttempt(this, call);
 		} catch (error) {
+			call.onAttempt?.({ answered: false, mayHaveArrived: mayHaveArrived(error) });
 			const canRetry = policy.retryNetworkErrors && isNetworkError(error) && attempt < policy.maxAttempts;
 			const delay = nextDelayMs(policy, attempt);
 			if (canRetry && waited + delay <= policy.maxElapsedMs) {
@@ -119,16 +141,21 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 			if (isNetworkError(error)) return await throwNetworkError(this, call, error, attempt);
 			return await throwRequestError(this, call, error);
 		}
+		call.onAttempt?.({ answered: true, statusCode: res.statusCode });
 		res.body = parseBody(res.body);
 		if (res.statusCode >= 200 && res.statusCode < 300) {
 			return { statusCode: res.statusCode, headers: res.headers ?? {}, body: res.body as T, attempts: attempt };
 		}
+		// Not followed (requestOptions): an error naming where it pointed, never retried.
+		if (res.statusCode >= 300 && res.statusCode < 400) return await throwRedirectError(this, call, res, attempt);
 		// A paced call waits out a 429 by the pacer (Retry-After, up to the item's maximum), the same key on every try.
 		if (res.statusCode === 429 && call.pacing) {
-			if (call.pacing.mayRetryDenial()) continue;
-			return await throwServiceError(this, call, res, attempt);
+			const denial = call.pacing.denied();
+			if (denial.retry) continue;
+			return await throwServiceError(this, call, res, attempt, denial.reason);
 		}
 		const { code } = errorOf(res.body);
+		let beyondBudget: string | undefined;
 		if (isRetryableStatus(res.statusCode, code) && attempt < policy.maxAttempts) {
 			const retryAfter = parseRetryAfter(res.headers?.['retry-after']);
 			const delay = nextDelayMs(policy, attempt, retryAfter);
@@ -139,7 +166,8 @@ export async function callService<T = unknown>(this: RequestContext, call: Servi
 				await sleep(delay, stop);
 				continue;
 			}
+			if (!honoured) beyondBudget = `The service asks to wait ${Math.round((retryAfter as number) / 1000)} s (Retry-After), more than this call's retry budget of ${Math.round(policy.maxElapsedMs / 1000)} s: it was not retried.`;
 		}
-		return await throwServiceError(this, call, res, attempt);
+		return await throwServiceError(this, call, res, attempt, beyondBudget);
 	}
 }

@@ -3,6 +3,8 @@
  * 429 `rate_limited` with `Retry-After` (seconds); IP limiters report `X-RateLimit-Limit`,
  * `-Remaining` and `-Reset` (Unix milliseconds). One RatePacer per credential and endpoint decides
  * when the next request may start so that a batch stays under the limit instead of bouncing off it.
+ * The service's headers are untrusted: a zero wait after a denial still backs off, and no header
+ * holds the endpoint back longer than the pacer's horizon (the service's windows are a minute).
  * Pure: the caller passes the time and does the waiting.
  */
 
@@ -50,6 +52,67 @@ export function readLimitHeaders(status: number, headers: Record<string, unknown
 	};
 }
 
+/**
+ * Segments of the services' paths that are fixed words; any other segment is an identifier. An
+ * endpoint is its method and its path with the identifiers replaced, so the orders, affiliates or
+ * references a batch touches share one pacer instead of one each.
+ */
+const FIXED_SEGMENTS = new Set([
+	'api',
+	'v1',
+	'v2',
+	'orchestration',
+	'quote',
+	'estimate',
+	'offramp',
+	'onramp',
+	'submit',
+	'order',
+	'status',
+	'history',
+	'limits',
+	'routes',
+	'zeroconf',
+	'accept',
+	'decline',
+	'affiliates',
+	'affiliate-dashboard',
+	'payout-destinations',
+	'claim',
+	'claims',
+	'standing-deposit-addresses',
+	'destinations',
+	'deposits',
+	'enabled',
+	'resolve',
+	'liquidation-addresses',
+	'accumulation-addresses',
+	'sync',
+	'reindex',
+	'webhooks',
+	'recovery',
+	'sse',
+	'operations',
+	'execute',
+	'intents',
+	'network',
+	'info',
+	'health',
+	'auth',
+	'challenge',
+	'verify',
+]);
+
+/** `GET /v1/affiliates/alpha/claims` -> `GET /v1/affiliates/{id}/claims` (query dropped). */
+export function endpointOf(method: string, path: string): string {
+	const template = path
+		.split('?')[0]
+		.split('/')
+		.map((segment) => (segment === '' || FIXED_SEGMENTS.has(segment) ? segment : '{id}'))
+		.join('/');
+	return `${method.toUpperCase()} ${template}`;
+}
+
 export type WaitReason = 'retry-after' | 'window' | 'in-flight';
 
 export type Admission = { go: true } | { go: false; waitMs: number; reason: WaitReason };
@@ -59,12 +122,32 @@ export interface PacerTuning {
 	resetMarginMs: number;
 	/** How often a request blocked only by answers still in flight looks again. */
 	inFlightPollMs: number;
-	/** Wait after a denial without Retry-After, doubled per denial in a row up to maxDenialWaitMs. */
+	/**
+	 * Least wait after a denial, doubled per denial in a row up to maxDenialWaitMs: a denial whose
+	 * Retry-After is 0 or missing still backs off. A longer Retry-After is honoured.
+	 */
 	denialWaitMs: number;
 	maxDenialWaitMs: number;
+	/**
+	 * The furthest ahead any header may hold the endpoint back: a longer Retry-After blocks it only
+	 * this long, and a later X-RateLimit-Reset is not believed (as if the answer had none). The item
+	 * that received such a header decides for itself (it fails when the wait is past its maximum).
+	 */
+	horizonMs: number;
 }
 
-export const DEFAULT_PACER_TUNING: PacerTuning = { resetMarginMs: 20, inFlightPollMs: 25, denialWaitMs: 1000, maxDenialWaitMs: 30_000 };
+export const DEFAULT_PACER_TUNING: PacerTuning = { resetMarginMs: 20, inFlightPollMs: 25, denialWaitMs: 1000, maxDenialWaitMs: 30_000, horizonMs: 60_000 };
+
+/** The least wait after the `denialsInRow`-th denial in a row (1, 2, 4 ... s up to the maximum). */
+export function denialBackoffMs(tuning: Pick<PacerTuning, 'denialWaitMs' | 'maxDenialWaitMs'>, denialsInRow: number): number {
+	return Math.min(tuning.maxDenialWaitMs, tuning.denialWaitMs * 2 ** Math.max(0, Math.min(denialsInRow - 1, 30)));
+}
+
+/** What a denial asks to wait, in ms: Retry-After, else the window's reset (IP limiters send no Retry-After); undefined when neither. */
+export function askedWaitMs(report: LimitReport, now: number): number | undefined {
+	if (report.retryAfterMs !== undefined) return report.retryAfterMs;
+	return report.resetAt !== undefined ? Math.max(0, report.resetAt - now) : undefined;
+}
 
 /**
  * The requests one credential may still start at one endpoint. `budget` counts starts left in the
@@ -83,7 +166,11 @@ export class RatePacer {
 	/** Whether the endpoint has answered (any answer; a failed connection says nothing). */
 	private heard = false;
 
-	constructor(private readonly tuning: PacerTuning = DEFAULT_PACER_TUNING) {}
+	private readonly tuning: PacerTuning;
+
+	constructor(tuning: Partial<PacerTuning> = {}) {
+		this.tuning = { ...DEFAULT_PACER_TUNING, ...tuning };
+	}
 
 	/** May a request start now? A start is counted at once (call `finish` with its answer). */
 	admit(now: number): Admission {
@@ -108,15 +195,17 @@ export class RatePacer {
 		if (report === undefined) return;
 		this.heard = true;
 		if (report.limit !== undefined) this.limit = report.limit;
-		if (report.remaining !== undefined) this.takeRemaining(report.remaining, report.resetAt);
+		// A reset beyond the horizon is not believed: the answer counts as one without a reset.
+		const resetAt = report.resetAt !== undefined && report.resetAt <= now + this.tuning.horizonMs ? report.resetAt : undefined;
+		if (report.remaining !== undefined) this.takeRemaining(report.remaining, resetAt);
 		if (!report.denied) {
 			this.deniedInRow = 0;
 			return;
 		}
 		this.deniedInRow++;
 		this.budget = 0;
-		const wait = report.retryAfterMs ?? Math.min(this.tuning.maxDenialWaitMs, this.tuning.denialWaitMs * 2 ** (this.deniedInRow - 1));
-		this.blockedUntil = Math.max(this.blockedUntil, now + wait);
+		const wait = Math.max(report.retryAfterMs ?? 0, denialBackoffMs(this.tuning, this.deniedInRow));
+		this.blockedUntil = Math.max(this.blockedUntil, now + Math.min(wait, this.tuning.horizonMs));
 	}
 
 	/** How long a request arriving now would wait at least (0: it may start). */

@@ -45,7 +45,22 @@ const NETWORK_CODES = new Set([
 	'ENETUNREACH',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	'UND_ERR_SOCKET',
+	// The transport's own deadline of one attempt (nodes/n8n/deadline.ts).
+	'ERR_DEADLINE',
 ]);
+
+/** Failures before the request could be written: the connection was never made (no DNS answer, refused, no route). */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * Whether a failed exchange may have reached the service: anything but a connection that was never
+ * made (a reset, a timeout or a deadline after the request went out may hide an answer that was lost).
+ */
+export function mayHaveArrived(error: unknown): boolean {
+	const e = error as { code?: string; cause?: { code?: string } };
+	const code = e?.code ?? e?.cause?.code;
+	return !(code !== undefined && NOT_SENT_CODES.has(code));
+}
 
 export function isNetworkError(error: unknown): boolean {
 	const e = error as { code?: string; cause?: { code?: string }; message?: string; response?: unknown };
@@ -55,8 +70,12 @@ export function isNetworkError(error: unknown): boolean {
 	return /socket hang up|network|ECONNRESET|ECONNREFUSED/i.test(String(e?.message ?? ''));
 }
 
-/** Delay before attempt `attempt + 1` (attempt counts from 1): exponential with a cap, or Retry-After. */
+/**
+ * Delay before attempt `attempt + 1` (attempt counts from 1): exponential with a cap, or a longer
+ * Retry-After (a Retry-After of 0 still waits the exponential delay), at most the retry budget.
+ */
 export function nextDelayMs(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
-	if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxElapsedMs);
-	return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+	const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+	if (retryAfterMs !== undefined) return Math.min(Math.max(retryAfterMs, backoff), policy.maxElapsedMs);
+	return backoff;
 }

@@ -37,6 +37,17 @@ export function assertSecureUrl(url: unknown, credential: string, field: string)
 	if (reason !== undefined) throw new Error(`${credential}: "${field}" is refused: ${reason}`);
 }
 
+/**
+ * Redirect statuses. No request of this package follows one (a redirect could take the key to another
+ * address); a credential test that meets one fails with redirectRefusal's message.
+ */
+export const REDIRECT_STATUSES = [301, 302, 303, 307, 308] as const;
+
+/** Why a credential test failed on a redirect, naming the credential's URL field. */
+export function redirectRefusal(field: string): string {
+	return `The "${field}" answers with a redirect, which is not followed (the key goes nowhere else): use the address the service answers on directly`;
+}
+
 /** A base URL as credentials store it: trimmed, without trailing slashes. */
 export function baseUrlOf(url: unknown): string {
 	return String(url ?? '').trim().replace(/\/+$/, '');
