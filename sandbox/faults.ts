@@ -4,13 +4,14 @@ import { z } from 'zod';
 
 /**
  * Fault injection per route for reliability tests: added latency, a 5xx (or any) answer, a dropped
- * connection, a body that trickles out slowly, or a lost answer (the handler acts, then the answer
- * is dropped or held past the client's timeout). Reusable by any Fastify app of the sandbox.
+ * connection, a body that trickles out slowly, a lost answer (the handler acts, then the answer
+ * is dropped or held past the client's timeout), or extra headers on the handler's own answer (a
+ * service whose rate-limit headers lie). Reusable by any Fastify app of the sandbox.
  */
 export const FaultRuleSchema = z.object({
 	method: z.string().toUpperCase().optional(),
 	path: z.string().min(1),
-	mode: z.enum(['latency', 'status', 'drop', 'slowBody', 'dropAnswer', 'lateAnswer']),
+	mode: z.enum(['latency', 'status', 'drop', 'slowBody', 'dropAnswer', 'lateAnswer', 'headers']),
 	latencyMs: z.number().int().min(0).max(600_000).optional(),
 	status: z.number().int().min(100).max(599).optional(),
 	code: z.string().min(1).optional(),
@@ -21,6 +22,8 @@ export const FaultRuleSchema = z.object({
 	/** A status fault's raw body instead of the JSON error (any shape: text, HTML, empty). */
 	body: z.string().max(1_000_000).optional(),
 	contentType: z.string().min(1).optional(),
+	/** Extra answer headers: on a status fault's answer, or (mode `headers`) on the handler's own answer. */
+	headers: z.record(z.string().regex(/^[A-Za-z0-9-]{1,64}$/), z.string().max(1000)).optional(),
 });
 export type FaultRule = z.infer<typeof FaultRuleSchema>;
 
@@ -99,11 +102,16 @@ export class FaultInjector {
 
 	/**
 	 * onSend hook, after the handler acted: dropAnswer destroys the connection instead of answering,
-	 * lateAnswer holds the answer `latencyMs`, slowBody trickles it out in chunks over `latencyMs`.
+	 * lateAnswer holds the answer `latencyMs`, slowBody trickles it out in chunks over `latencyMs`,
+	 * headers adds its headers to the answer.
 	 */
 	readonly onSend: onSendHookHandler<unknown> = async (request, reply, payload) => {
 		const fault = (request as MarkedRequest)[FAULT_KEY];
 		if (!fault) return payload;
+		if (fault.mode === 'headers') {
+			for (const [name, value] of Object.entries(fault.headers ?? {})) reply.header(name, value);
+			return payload;
+		}
 		if (fault.mode === 'dropAnswer' || fault.mode === 'lateAnswer') this.onAnswerWithheld?.(request, reply.statusCode, fault.mode);
 		if (fault.mode === 'dropAnswer') {
 			request.raw.socket.destroy();
@@ -129,6 +137,7 @@ export class FaultInjector {
 function sendFaultStatus(reply: FastifyReply, fault: ActiveFault): FastifyReply {
 	const status = fault.status ?? 503;
 	if (fault.retryAfterSeconds !== undefined) reply.header('retry-after', String(fault.retryAfterSeconds));
+	for (const [name, value] of Object.entries(fault.headers ?? {})) reply.header(name, value);
 	if (fault.body !== undefined) return reply.code(status).type(fault.contentType ?? 'text/plain').send(fault.body);
 	const code = fault.code ?? (status >= 500 ? 'service_unavailable' : 'injected_fault');
 	return reply.code(status).send({ error: { code, message: `sandbox fault injected (status ${status})` } });

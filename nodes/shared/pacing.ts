@@ -129,9 +129,10 @@ export interface PacerTuning {
 	denialWaitMs: number;
 	maxDenialWaitMs: number;
 	/**
-	 * The furthest ahead any header may hold the endpoint back: a longer Retry-After blocks it only
-	 * this long, and a later X-RateLimit-Reset is not believed (as if the answer had none). The item
-	 * that received such a header decides for itself (it fails when the wait is past its maximum).
+	 * The furthest ahead any header may hold the endpoint back: a longer Retry-After or a later
+	 * X-RateLimit-Reset is not believed (as if the answer had none), so it never holds back later
+	 * executions. The item that received such a header decides for itself (ExecutionPacing: it
+	 * waits within its Max Rate Limit Wait, or fails naming the wait).
 	 */
 	horizonMs: number;
 }
@@ -204,7 +205,9 @@ export class RatePacer {
 		}
 		this.deniedInRow++;
 		this.budget = 0;
-		const wait = Math.max(report.retryAfterMs ?? 0, denialBackoffMs(this.tuning, this.deniedInRow));
+		// A Retry-After beyond the horizon is not believed either: the denial backs off as one without it.
+		const retryAfter = report.retryAfterMs !== undefined && report.retryAfterMs <= this.tuning.horizonMs ? report.retryAfterMs : 0;
+		const wait = Math.max(retryAfter, denialBackoffMs(this.tuning, this.deniedInRow));
 		this.blockedUntil = Math.max(this.blockedUntil, now + Math.min(wait, this.tuning.horizonMs));
 	}
 

@@ -123,6 +123,20 @@ describe('fault injection (per route)', () => {
 		expect(bodyAt).toBeGreaterThanOrEqual(300);
 	});
 
+	it('adds headers to the handler\'s own answer (mode headers) or to a status fault', async () => {
+		const reset = String(Date.now() + 86_400_000);
+		await api.post('/sandbox/faults', { path: '/v2/orchestration/routes', mode: 'headers', headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset } });
+		const lying = await api.get('/v2/orchestration/routes');
+		expect(lying.status).toBe(200);
+		expect(lying.body.assets.length).toBeGreaterThan(50);
+		expect([lying.headers.get('x-ratelimit-remaining'), lying.headers.get('x-ratelimit-reset')]).toEqual(['0', reset]);
+		expect((await api.get('/v2/orchestration/routes')).headers.get('x-ratelimit-reset')).toBeNull();
+		await api.post('/sandbox/faults', { path: '/v2/orchestration/routes', mode: 'status', status: 429, code: 'rate_limited', retryAfterSeconds: 0, headers: { 'X-RateLimit-Reset': reset } });
+		const denied = await api.get('/v2/orchestration/routes');
+		expect([denied.status, denied.headers.get('retry-after'), denied.headers.get('x-ratelimit-reset')]).toEqual([429, '0', reset]);
+		expect((await api.post('/sandbox/faults', { path: QUOTE, mode: 'headers', headers: { 'bad header': 'x' } })).status).toBe(400);
+	});
+
 	it('applies faults to the gateway with service "gateway"', async () => {
 		const gw = client(sb.gatewayUrl);
 		expect((await gw.get('/api/v1/network/info')).status).toBe(200);

@@ -51,6 +51,9 @@ describe('retry decisions', () => {
 		expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
 		expect(parseRetryAfter('soon')).toBeUndefined();
 		expect(nextDelayMs(DEFAULT_RETRY, 1, 3_600_000)).toBe(DEFAULT_RETRY.maxElapsedMs);
+		// A Retry-After of 0 (or shorter than the back-off) still waits the back-off.
+		expect([1, 2, 3].map((a) => nextDelayMs(DEFAULT_RETRY, a, 0))).toEqual([500, 1000, 2000]);
+		expect(nextDelayMs(DEFAULT_RETRY, 1, 3000)).toBe(3000);
 		expect([1, 2, 3, 4, 10].map((a) => nextDelayMs(DEFAULT_RETRY, a))).toEqual([500, 1000, 2000, 4000, 8000]);
 	});
 });

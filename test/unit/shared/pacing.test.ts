@@ -136,6 +136,40 @@ describe('RatePacer', () => {
 		expect(pacer.waitFor(1000)).toBe(2000);
 	});
 
+	it('a denial with Retry-After: 0 still backs off (1 s, then 2 s): a zero wait is no invitation to hammer', () => {
+		const pacer = new RatePacer(TUNING);
+		pacer.admit(0);
+		pacer.finish(0, readLimitHeaders(429, { 'retry-after': '0' }, 0));
+		expect(pacer.admit(0)).toEqual({ go: false, waitMs: 1000, reason: 'retry-after' });
+		expect(pacer.admit(1000).go).toBe(true);
+		pacer.finish(1000, readLimitHeaders(429, { 'retry-after': '0' }, 1000));
+		expect(pacer.waitFor(1000)).toBe(2000);
+	});
+
+	it('no header holds the endpoint back past the horizon: a Retry-After of a day backs off as a denial without one', () => {
+		const pacer = new RatePacer({ ...TUNING, horizonMs: 60_000 });
+		pacer.admit(0);
+		pacer.finish(0, readLimitHeaders(429, { 'retry-after': '86400' }, 0));
+		expect(pacer.waitFor(0)).toBe(1000);
+		pacer.admit(1000);
+		pacer.finish(1000, readLimitHeaders(429, { 'retry-after': '30' }, 1000));
+		expect(pacer.waitFor(1000)).toBe(30_000);
+	});
+
+	it('a reset past the horizon (even on a 200) is not believed: Remaining 0 then means one request at a time', () => {
+		const pacer = new RatePacer({ ...TUNING, horizonMs: 60_000 });
+		pacer.admit(0);
+		pacer.finish(1, ok(0, 86_400_000));
+		expect(pacer.snapshot().resetAt).toBeUndefined();
+		expect(pacer.admit(1).go).toBe(true);
+		expect(pacer.admit(1)).toEqual({ go: false, waitMs: 25, reason: 'in-flight' });
+		pacer.finish(2, ok(0, 86_400_000));
+		expect(pacer.admit(2).go).toBe(true);
+		// A reset within the horizon is honoured as before.
+		pacer.finish(3, ok(0, 30_000));
+		expect(pacer.admit(3)).toEqual({ go: false, waitMs: 30_000 + 20 - 3, reason: 'window' });
+	});
+
 	it('a failed connection frees its place and says nothing of the limit', () => {
 		const pacer = new RatePacer(TUNING);
 		startAll(pacer, 0, 1);
