@@ -28,7 +28,7 @@ import type { FieldNaming } from '../n8n/errors';
 import { COMMON_HINTS } from '../n8n/serviceErrors';
 import { insecureUrlReason, joinUrl } from '../shared/secureUrl';
 import { ExpiringCache } from '../n8n/expiringCache';
-import { callService, type ServiceResponse } from '../n8n/transport';
+import { callService, type ServiceCall, type ServiceResponse } from '../n8n/transport';
 
 export const CREDENTIAL_TYPE = 'executionGatewayApi';
 
@@ -36,7 +36,7 @@ export const CREDENTIAL_TYPE = 'executionGatewayApi';
 export const GATEWAY_HINTS: Record<string, string> = {
 	chain_id_mismatch: "The chain ID differs from the gateway's execution chain ID (Network Info).",
 	invalid_expires_at: 'Expires At must be in the future and at most 24 hours ahead.',
-	nonce_replayed: 'This nonce was already used by this key. A retried item reuses its nonce on purpose: the first submission went through.',
+	nonce_replayed: 'This nonce was already used by this key: the gateway admits each nonce once.',
 	invalid_signature: 'The gateway could not verify the intent signature against this keypair.',
 	transfer_already_claimed: 'A Spark transfer funds at most one intent; this one is claimed by another intent.',
 	below_min_deposit: 'A BTC deposit is below the gateway minimum (minDepositSats in Network Info).',
@@ -66,7 +66,10 @@ const firstBearerCall = new WeakMap<IExecuteFunctions, Promise<void>>();
  * The first call of a node run goes alone, so items running in parallel share the token it
  * obtains instead of each running the challenge and verify round trip.
  */
-export async function authenticatedCall<T>(read: ItemReader, call: { method: IHttpRequestMethods; url: string; body?: string }): Promise<ServiceResponse<T>> {
+export async function authenticatedCall<T>(
+	read: ItemReader,
+	call: { method: IHttpRequestMethods; url: string; body?: string; onAttempt?: ServiceCall['onAttempt'] },
+): Promise<ServiceResponse<T>> {
 	const { ctx, itemIndex } = read;
 	const send = async () =>
 		(await callService.call(ctx, {
@@ -77,6 +80,7 @@ export async function authenticatedCall<T>(read: ItemReader, call: { method: IHt
 			itemIndex,
 			reauthenticateOn401: true,
 			hints: GATEWAY_HINTS,
+			onAttempt: call.onAttempt,
 		})) as ServiceResponse<T>;
 	const first = firstBearerCall.get(ctx);
 	if (first) {

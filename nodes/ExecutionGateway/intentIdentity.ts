@@ -1,7 +1,7 @@
 /**
  * Intent > Execute's identity across n8n's Retry On Fail: the default nonce (derived, so a retried
  * item cannot create a second intent, §2.1 replay protection), the expiry signed again on retry,
- * and what the execution remembers of an intent (its last signed digest and its submission).
+ * and what the execution remembers of an intent (its submission, and whether an attempt may have landed).
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { ItemReader } from '../n8n/items';
@@ -36,8 +36,12 @@ export function deriveNonce(read: ItemReader, contentWithoutNonce: string): stri
 export interface RememberedIntent {
 	expiresAt?: number;
 	submission?: IDataObject;
-	/** Digest of the message already sent once in this execution (its answer may have been lost). */
-	sentDigest?: string;
+	/**
+	 * An attempt of this intent (this nonce and content) went out and was not refused: no answer
+	 * after the request may have arrived, or a 5xx. Only then is a later nonce_replayed this
+	 * intent's own; without it the nonce belongs to another intent.
+	 */
+	mayHaveLanded?: boolean;
 }
 
 /**

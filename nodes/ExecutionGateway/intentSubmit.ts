@@ -1,8 +1,9 @@
 /**
  * Intent > Execute, sending: signing the intent and posting it, with its outcomes told apart:
  * accepted (the §2.2 answer), accepted earlier (an own nonce replay after a lost answer), refused
- * (a service error with the gateway's hint), and refused before sending (network paused). The
- * identity kept across Retry On Fail is intentIdentity.ts.
+ * (a service error with the gateway's hint; a replayed nonce that no attempt of this item can
+ * explain is another intent's, so this one was not accepted), and refused before sending (network
+ * paused). The identity kept across Retry On Fail is intentIdentity.ts.
  */
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { closeCanonicalBody, serializeWireIntent } from '../shared/gateway/canonical';
@@ -12,6 +13,7 @@ import { sha256Bytes, signDigestDer } from '../shared/gateway/keys';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../shared/gateway/responses';
 import type { ItemReader } from '../n8n/items';
 import { ItemError, itemErrorOf, ServiceError } from '../n8n/errors';
+import type { AttemptOutcome } from '../n8n/serviceCall';
 import { joinUrl } from '../shared/secureUrl';
 import { answerError, authenticatedCall, forgetNetworkInfo, type GatewaySigner, hintFor } from './gateway';
 import type { RememberedIntent } from './intentIdentity';
@@ -35,6 +37,14 @@ export function pausedWarning(read: ItemReader, info: NetworkInfo, options: IDat
 /** Answers that mean the cached network info (§2.3a) is out of date. */
 const STALE_NETWORK_INFO_CODES = new Set(['chain_id_mismatch', 'network_paused', 'below_min_deposit']);
 
+/**
+ * What a nonce_replayed means when no attempt of this item can have been accepted (each was refused,
+ * or never connected): the nonce is another intent's, and this one was not accepted.
+ */
+function notAcceptedReplay(nonce: string): string {
+	return `Nonce "${nonce}" was already used by this keypair, so this intent was NOT accepted: no attempt of this item can have been accepted (each one was refused or never connected), so the nonce belongs to another intent submitted before (an earlier run of this execution, or the same pinned Nonce on another item or workflow). Nothing was submitted and no intent was signed with another nonce. Look the other intent up with Intent > Get; to submit this one on purpose, give it a new Nonce.`;
+}
+
 /** Rebuilds a transport error for this item with the gateway hint; nonce_replayed says what it means here. */
 function submissionError(read: ItemReader, error: unknown, sent: { nonce: string; gatewayUrl: string }): Error {
 	const { ctx, itemIndex } = read;
@@ -43,10 +53,7 @@ function submissionError(read: ItemReader, error: unknown, sent: { nonce: string
 	const code = error.errorCode;
 	// The next item or run fetches network info again instead of trusting the cache.
 	if (code && STALE_NETWORK_INFO_CODES.has(code)) forgetNetworkInfo(gatewayUrl);
-	const description =
-		code === 'nonce_replayed'
-			? `Nonce "${nonce}" was already used by this keypair, so this intent was not submitted twice. Either an earlier attempt reached the gateway and its answer was lost, or this item already ran with the same nonce (an execution retried as a whole, or a pinned Nonce). Look the first submission up with Intent > Get; to submit a new intent on purpose, set a new Nonce.`
-			: (error.description ?? hintFor(code));
+	const description = code === 'nonce_replayed' ? notAcceptedReplay(nonce) : (error.description ?? hintFor(code));
 	return new ServiceError(ctx.getNode(), (error.errorResponse ?? { message: error.message }) as JsonObject, {
 		message: error.message,
 		description: description ?? undefined,
@@ -62,11 +69,21 @@ function actionSummary(plan: IntentPlan): IDataObject {
 }
 
 /**
- * nonce_replayed for a signed message this node already sent (a retry in this call, or an earlier
- * try of this execution): the gateway accepted that first attempt (§2.1 nonce replay protection).
+ * Whether an attempt may have been admitted: it went out and got no answer (lost or late), or the
+ * answer was a 5xx (the gateway, or a proxy in front of it, may have acted first). A 4xx is the
+ * gateway's refusal, and a connection never made sent nothing.
  */
-function isOwnReplay(error: unknown, sentBefore: boolean): boolean {
-	return error instanceof ServiceError && error.errorCode === 'nonce_replayed' && (sentBefore || error.attempts > 1);
+function mayHaveLanded(outcome: AttemptOutcome): boolean {
+	return outcome.answered ? outcome.statusCode >= 500 : outcome.mayHaveArrived;
+}
+
+/**
+ * nonce_replayed is this intent's own only after one of its attempts (in this call or an earlier
+ * try of this execution) may have been admitted (§2.1 nonce replay protection); otherwise another
+ * intent holds the nonce.
+ */
+function isOwnReplay(error: unknown, remembered: RememberedIntent): boolean {
+	return error instanceof ServiceError && error.errorCode === 'nonce_replayed' && remembered.mayHaveLanded === true;
 }
 
 /** The outcome of a lost answer: the intent exists once; its submission id was in the answer that never arrived. */
@@ -78,7 +95,7 @@ function acceptedEarlier(nonce: string, sent: IDataObject): IDataObject {
 		status: null,
 		nonce,
 		...sent,
-		message: `The gateway accepted this intent earlier (nonce "${nonce}"): an earlier attempt reached it but its answer was lost, so the retry was refused as a replay (nonce_replayed) and no second intent was created. Its submission id was in the lost answer; find the intent by this nonce or messageDigest (Wait Until Final cannot follow it without that id).`,
+		message: `The gateway accepted this intent earlier (nonce "${nonce}"): an earlier attempt went out and its answer was lost, so the retry was refused as a replay (nonce_replayed) and no second intent was created. It cannot be read back here: the gateway looks intents up by submission id only, and that id was in the lost answer. Find the intent by this nonce or messageDigest (Wait Until Final cannot follow it without that id).`,
 	};
 }
 
@@ -95,15 +112,17 @@ export async function submit(read: ItemReader, intent: Submission, remembered: R
 	const { signer, plan, header } = intent;
 	const digest = sha256Bytes(closeCanonicalBody(intent.canonicalBody, header));
 	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
-	const sentBefore = remembered.sentDigest === signed.digestHex;
-	remembered.sentDigest = signed.digestHex;
 	const signature = { messageDigest: signed.digestHex, signerPublicKey: signer.publicKey, chainId: header.chainId };
+	// Each attempt's fate, kept across Retry On Fail: did one of them possibly reach the gateway?
+	const onAttempt = (outcome: AttemptOutcome) => {
+		if (mayHaveLanded(outcome)) remembered.mayHaveLanded = true;
+	};
 	let body: unknown;
 	try {
 		const request = serializeWireIntent({ ...wireIntent(plan, header), signature: signed.signature });
-		body = (await authenticatedCall<unknown>(read, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request })).body;
+		body = (await authenticatedCall<unknown>(read, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request, onAttempt })).body;
 	} catch (error) {
-		if (!isOwnReplay(error, sentBefore)) throw submissionError(read, error, { nonce: header.nonce, gatewayUrl: signer.gatewayUrl });
+		if (!isOwnReplay(error, remembered)) throw submissionError(read, error, { nonce: header.nonce, gatewayUrl: signer.gatewayUrl });
 		return acceptedEarlier(header.nonce, { ...signature, expiresAt: header.expiresAt, ...actionSummary(plan) });
 	}
 	const accepted = ExecuteResponseSchema.safeParse(body);

@@ -3,6 +3,8 @@
  * is dropped or comes after the node's timeout. The node resends the same signed bytes; the
  * gateway refuses the replayed nonce, and the node reports that the intent was accepted earlier,
  * naming the nonce: one intent at the gateway, never a second one and never a generic error.
+ * Only an attempt that may have reached the gateway explains a replayed nonce: after attempts that
+ * were all refused, the nonce is another intent's, and the item says this one was not accepted.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { requestTimeout } from '../../../nodes/n8n/transport';
@@ -84,6 +86,45 @@ describe('intent.execute with a lost answer', () => {
 		expect(posts).toHaveLength(2);
 		expect(posts.map((p) => p.status).sort()).toEqual([200, 409]);
 		expect(await intentsWithNonce(out.nonce)).toHaveLength(1);
+	});
+
+	it('the first attempt refused before the gateway (429), the retry meets another intent\'s nonce: not accepted, said clearly', async () => {
+		const nonce = `pinned-${btcTransferId()}`;
+		const [other] = await run(gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }], { options: { nonce } })));
+		expect(other.status).toBe('ACCEPTED');
+		env.proxy.reset();
+		env.sb.gatewayFaults.add({ method: 'POST', path: EXECUTE, mode: 'status', status: 429, code: 'rate_limited', retryAfterSeconds: 0 });
+		const sparkTransferId = btcTransferId();
+		const error = await runError(gatewayHarness(env, depositParams([{ sparkTransferId, amount: '5000' }], { options: { nonce } })));
+		// Before: the second attempt made it "accepted earlier", though the first never reached the gateway.
+		expect(error.errorCode).toBe('nonce_replayed');
+		expect(String(error.description)).toMatch(/^Nonce "pinned-[0-9a-f]+" was already used by this keypair, so this intent was NOT accepted/);
+		expect(String(error.description)).toContain('no intent was signed with another nonce');
+		const posts = env.proxy.to(EXECUTE, 'POST');
+		expect(posts.map((p) => p.status)).toEqual([429, 409]);
+		expect(posts[1].body).toBe(posts[0].body);
+		expect(await intentsWithNonce(nonce)).toEqual([expect.objectContaining({ submissionId: other.submissionId })]);
+		expect((await env.intents()).filter((i) => JSON.stringify(i).includes(sparkTransferId))).toHaveLength(0);
+	});
+
+	it('Retry On Fail after a refusal: the next try\'s nonce_replayed is not taken for an earlier acceptance', async () => {
+		const nonce = `pinned-${btcTransferId()}`;
+		await run(gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }], { options: { nonce } })));
+		env.proxy.reset();
+		// The first try is refused outright (a 4xx: the gateway admitted nothing), then n8n runs the node again.
+		env.sb.gatewayFaults.add({ method: 'POST', path: EXECUTE, mode: 'status', status: 409, code: 'transfer_already_claimed' });
+		const h = gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }], { options: { nonce } }));
+		const runData = emptyRunData();
+		await expect(executeWithRunData(h, [{}], runData)).rejects.toThrow(/transfer_already_claimed/);
+		const second = await executeWithRunData(h, [{}], runData).then(
+			() => undefined,
+			(error: Error & IDataObject) => error,
+		);
+		// Before: the same signed bytes sent twice made the second try "accepted earlier".
+		expect(second?.errorCode).toBe('nonce_replayed');
+		expect(String(second?.description)).toMatch(/so this intent was NOT accepted/);
+		expect(env.proxy.to(EXECUTE, 'POST').map((p) => p.status)).toEqual([409, 409]);
+		expect(await intentsWithNonce(nonce)).toHaveLength(1);
 	});
 
 	it('a nonce used by another run is still an error, not an "accepted earlier" outcome', async () => {

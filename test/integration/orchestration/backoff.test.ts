@@ -7,6 +7,7 @@
  * (on a denial or on a 200) holds the endpoint back for later executions. Pacers are one per
  * endpoint (path template, not per ID) and bounded in number.
  */
+import type { INodeParameters } from 'n8n-workflow';
 import { clearPacers, pacerCount, pacerFor, pacerSettings } from '../../../nodes/n8n/pacing';
 import { endpointOf } from '../../../nodes/shared/pacing';
 import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
@@ -30,7 +31,7 @@ beforeEach(async () => {
 afterEach(() => Object.assign(pacerSettings, DEFAULTS));
 
 const quotes = async () => await control(sb).requests({ path: QUOTE });
-const quoteNode = (options: Record<string, unknown> = {}, continueOnFail = false) =>
+const quoteNode = (options: INodeParameters = {}, continueOnFail = false) =>
 	orchestrationNode({ sb, continueOnFail, parameters: quoteParams({ amount: '={{ $json.amount }}', options }) });
 const byAmount = (n: number) => items(n, (i) => ({ amount: String(100_000_000 + i) }));
 
