@@ -14,7 +14,7 @@ import {
 import type { ExecutionPacing } from '../n8n/pacing';
 import { callService, type RequestContext, type ServiceResponse } from '../n8n/transport';
 import { keyTypeOf, KEY_PREFIXES, type KeyType } from '../shared/orchestration/keyType';
-import { endpointOf } from '../shared/pacing';
+import { endpointOf } from '../shared/endpoints';
 import { baseUrlOf, joinUrl } from '../shared/secureUrl';
 import { sha256Hex } from '../shared/sha256';
 

@@ -9,7 +9,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { clearPacers, pacerCount, pacerFor, pacerSettings } from '../../../nodes/n8n/pacing';
-import { endpointOf } from '../../../nodes/shared/pacing';
+import { endpointOf } from '../../../nodes/shared/endpoints';
 import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
 import type { Sandbox } from '../../../sandbox';
 import { gatewayHarness, runError as gatewayError } from '../gateway/helpers';
