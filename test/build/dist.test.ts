@@ -47,7 +47,10 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 // addresses (bech32, bech32m, base58, base58check, base64) now shared by both nodes: its chunk grew
 // 4,108 -> 12,707; the address rules in paymentUri.ts 5,218; the stream's pacer, bounds, parser, the
 // credentials' Allow Event Stream and the descriptions about 4,600.
-const BUDGET_BYTES = 490 * 1024;
+// Issue 32 (a hostile service, the transport): redirects refused with their error, a total deadline
+// per attempt (deadline.ts, also in the gateway credential), bounded denials and endpoint keys, the
+// gateway's replay evidence; MEASURE.
+const BUDGET_BYTES = 499 * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 
