@@ -1,7 +1,9 @@
 /** The example workflows and the sandbox credentials they use (npm start and the e2e suite). */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT } from './n8n-instance';
+import { DataTables } from './dataTables';
+import { endedExecution, errorOf } from './executions';
+import { REPO_ROOT, type N8nInstance } from './n8n-instance';
 
 /** The owner account `npm start` creates (a local, sandbox-only login). */
 export const OWNER = {
@@ -105,3 +107,152 @@ export function forSandbox<T>(workflow: T, sandbox: { orchestrationUrl: string; 
 
 /** Where example 3 appends its ledger rows (allowed through N8N_RESTRICT_FILE_ACCESS_TO). */
 export const LEDGER_DIR = '/tmp/n8n-orchestration';
+
+/** The Data Tables of the examples (example 0 creates them; examples 1, 3 and 7 use them by name). */
+export const PAYOUT_TABLES = { schedule: 'payout_schedule', ledger: 'payout_ledger' } as const;
+export const TABLES_WORKFLOW = 'exPayoutTables';
+
+interface WfNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, unknown>;
+	[k: string]: unknown;
+}
+interface Wf {
+	nodes: WfNode[];
+	connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+}
+
+const WALLET_CREDENTIAL = 'httpHeaderAuth';
+
+/**
+ * The examples' wallet hand-offs (a request to your custody system) and the sandbox stand-in of
+ * each: the deposit of a quote paid through the sandbox's deposit endpoint, a Spark transfer to
+ * the gateway registered with the gateway's deposit oracle (its id derived from the payout
+ * reference, so a repeated hand-off registers the same transfer).
+ */
+const WALLET_STAND_INS: Record<string, { name: string; url: (s: SandboxUrls) => string; body: string; note: string }> = {
+	'Hand off to wallet': {
+		name: 'Wallet stand-in: pays the deposit (sandbox)',
+		url: (s) => `${s.orchestrationUrl}/sandbox/deposits`,
+		body: "={{ JSON.stringify({ depositAddress: $('Quote').first().json.depositAddress, amount: $('Quote').first().json.amountIn }) }}",
+		note: 'Sandbox stand-in for "Hand off to wallet": pays the quote\'s deposit address from a simulated wallet. In production the example sends the transfer to your custody system.',
+	},
+	'Hand off Spark transfer to wallet': {
+		name: 'Wallet stand-in: Spark transfer (sandbox)',
+		url: (s) => `${s.gatewayUrl}/sandbox/transfers`,
+		body: "={{ JSON.stringify({ sparkTransferId: $('One payout').first().json.payoutId.hash('md5'), assetType: 'btc', amount: $('One payout').first().json.amountSats }) }}",
+		note: 'Sandbox stand-in for "Hand off Spark transfer to wallet": registers a Spark transfer with the gateway\'s deposit oracle. In production your wallet makes the transfer and answers its sparkTransferId.',
+	},
+};
+
+interface SandboxUrls {
+	orchestrationUrl: string;
+	gatewayUrl: string;
+}
+
+/** Renames a node and every connection to or from it. */
+function renameNode<T extends Wf>(workflow: T, from: string, to: string): T {
+	const connections: Wf['connections'] = {};
+	for (const [source, c] of Object.entries(workflow.connections)) {
+		connections[source === from ? to : source] = {
+			main: c.main.map((out) => out.map((t) => (t.node === from ? { ...t, node: to } : t))),
+		};
+	}
+	return { ...workflow, nodes: workflow.nodes.map((n) => (n.name === from ? { ...n, name: to } : n)), connections };
+}
+
+/**
+ * The workflow with its wallet hand-offs replaced by labelled sandbox stand-ins (npm start and the
+ * end-to-end suites: there is no custody system here). Every request with the wallet credential
+ * must have a stand-in, so no hand-off is left pointing at the placeholder URL.
+ */
+export function withWalletStandIns<T extends Wf>(workflow: T, sandbox: SandboxUrls): T {
+	let out = workflow;
+	for (const node of workflow.nodes) {
+		if (!node.credentials || !(WALLET_CREDENTIAL in node.credentials)) continue;
+		const standIn = WALLET_STAND_INS[node.name];
+		if (!standIn) throw new Error(`no sandbox stand-in for the wallet hand-off "${node.name}"`);
+		out = renameNode(out, node.name, standIn.name);
+		out = {
+			...out,
+			nodes: out.nodes.map((n) =>
+				n.name !== standIn.name
+					? n
+					: {
+							...n,
+							credentials: undefined,
+							notes: standIn.note,
+							notesInFlow: true,
+							parameters: { method: 'POST', url: standIn.url(sandbox), sendBody: true, specifyBody: 'json', jsonBody: standIn.body, options: {} },
+						},
+			),
+		};
+	}
+	return out;
+}
+
+/** The workflow with values of its "Settings" node replaced (wait times, channels, references). */
+export function withSettings<T extends Wf>(workflow: T, values: Record<string, unknown>, nodeName = 'Settings'): T {
+	const node = workflow.nodes.find((n) => n.name === nodeName);
+	if (!node) throw new Error(`the workflow has no node "${nodeName}"`);
+	const assignments = (node.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }).assignments;
+	for (const name of Object.keys(values)) {
+		if (!assignments.some((a) => a.name === name)) throw new Error(`"${nodeName}" has no value ${name}`);
+	}
+	const replaced = assignments.map((a) => (a.name in values ? { ...a, value: values[a.name] } : a));
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((n) => (n === node ? { ...n, parameters: { ...n.parameters, assignments: { assignments: replaced } } } : n)),
+	};
+}
+
+/** Payouts `npm start` puts in an empty schedule: one through a quote, one through the gateway (sandbox addresses). */
+export const SAMPLE_PAYOUTS = [
+	{
+		payoutKey: 'rent-alice',
+		enabled: true,
+		every: 'week',
+		method: 'quote',
+		amount: '125.50',
+		sourceChain: 'bitcoin',
+		sourceAsset: 'BTC',
+		destinationChain: 'base',
+		destinationAsset: 'USDC',
+		recipient: '0x1111111111111111111111111111111111111111',
+		refundAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
+		zeroconf: false,
+		note: 'sandbox sample',
+	},
+	{
+		payoutKey: 'gateway-carol',
+		enabled: true,
+		every: 'month',
+		method: 'gateway',
+		amount: '0.00025',
+		sourceChain: 'spark',
+		sourceAsset: 'BTC',
+		destinationChain: '',
+		destinationAsset: 'BTC',
+		recipient: '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23',
+		refundAddress: '',
+		zeroconf: false,
+		note: 'sandbox sample: a deposit on the gateway execution chain',
+	},
+];
+
+/**
+ * Creates the payout tables the way a user does: runs example 0 (Data table > Create, reusing
+ * existing tables) in the running n8n, then adds `schedule` rows when the schedule is empty.
+ * Through the Data Table node itself, because `n8n execute` does not load n8n's Data Table
+ * module; the rows through the public API.
+ */
+export async function setUpPayoutTables(n8n: N8nInstance, cookie: string, apiKey: string, schedule: Array<Record<string, unknown>> = []): Promise<DataTables> {
+	const run = await endedExecution(n8n, apiKey, await n8n.runManually(cookie, TABLES_WORKFLOW, 'Run now'), 120_000);
+	if (run.status !== 'success') throw new Error(`example 0 (the payout tables) failed: ${errorOf(run) ?? run.status}`);
+	const tables = new DataTables(n8n, apiKey);
+	if ((await tables.rows(PAYOUT_TABLES.schedule)).length === 0) await tables.insert(PAYOUT_TABLES.schedule, schedule);
+	return tables;
+}

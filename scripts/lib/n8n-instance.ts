@@ -243,16 +243,34 @@ export class N8nInstance {
 		return cookie;
 	}
 
-	/** Creates a public-API key for the logged-in owner. */
+	/** Creates a public-API key for the logged-in owner (workflows, executions and Data Tables). */
 	async createApiKey(cookie: string): Promise<string> {
 		const res = await fetch(`${this.url}/rest/api-keys`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', cookie },
-			body: JSON.stringify({ label: `e2e-${Date.now()}`, expiresAt: null, scopes: ['workflow:read', 'workflow:list', 'workflow:activate', 'workflow:deactivate', 'execution:read', 'execution:list'] }),
+			body: JSON.stringify({ label: `e2e-${Date.now()}`, expiresAt: null, scopes: API_KEY_SCOPES }),
 		});
 		const body = (await res.json()) as { data?: { rawApiKey?: string } };
 		if (!body.data?.rawApiKey) throw new Error(`api key creation failed: ${res.status} ${JSON.stringify(body)}`);
 		return body.data.rawApiKey;
+	}
+
+	/**
+	 * Runs a workflow from one of its triggers as the editor's "Execute workflow" button does
+	 * (POST /rest/workflows/:id/run, a manual execution of the saved workflow, in this running n8n,
+	 * so n8n's modules such as Data Tables are there; `n8n execute` loads none). Returns the
+	 * execution's id; follow it with the public API.
+	 */
+	async runManually(cookie: string, workflowId: string, triggerName: string): Promise<string> {
+		const res = await fetch(`${this.url}/rest/workflows/${encodeURIComponent(workflowId)}/run`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', cookie },
+			body: JSON.stringify({ triggerToStartFrom: { name: triggerName } }),
+		});
+		const text = await res.text();
+		const id = res.status === 200 ? (JSON.parse(text) as { data?: { executionId?: string } }).data?.executionId : undefined;
+		if (!id) throw new Error(`running ${workflowId} from "${triggerName}" failed: ${res.status} ${text.slice(0, 500)}`);
+		return id;
 	}
 
 	async api<T = unknown>(apiKey: string, method: string, p: string, body?: unknown): Promise<T> {
@@ -266,6 +284,12 @@ export class N8nInstance {
 		return (text ? JSON.parse(text) : undefined) as T;
 	}
 }
+
+/** What the suites' and `npm start`'s public-API keys may do. */
+export const API_KEY_SCOPES = [
+	'workflow:read', 'workflow:list', 'workflow:activate', 'workflow:deactivate', 'execution:read', 'execution:list',
+	'dataTable:list', 'dataTable:read', 'dataTableRow:read', 'dataTableRow:create', 'dataTableRow:update', 'dataTableRow:upsert', 'dataTableRow:delete',
+];
 
 /** Rewrites node types from the community-package prefix to the one a loading mode uses. */
 export function withNodePrefix<T extends { nodes?: Array<{ type: string }> }>(workflow: T, prefix: string): T {

@@ -1,8 +1,12 @@
 /**
- * The e2e run has no Slack: example 5's two Slack steps become stand-ins of n8n's own nodes before
- * the import. The approval (send and wait) becomes a No Op, as if approved at once; the file upload
- * becomes a Set node that keeps what Slack would have received: the comment, evaluated, and the QR
- * image's binary metadata (so the test sees the image reached the step that posts it).
+ * The e2e run has no Slack: the examples' Slack steps become stand-ins of n8n's own nodes before
+ * the import, each keeping what Slack would have received so the test can read it from the
+ * execution:
+ * - send and wait (an approval): a Set node that answers as Slack does when the person clicks
+ *   the approve button (`data.approved: true`), with the message and channel it would have sent;
+ * - a message: a Set node with the evaluated text and channel (`slackText`, `slackChannel`);
+ * - a file upload: a Set node with the comment, evaluated, and the QR image's binary metadata (so
+ *   the test sees the image reached the step that posts it), the input item kept.
  */
 interface WorkflowNode {
 	type: string;
@@ -15,37 +19,75 @@ interface WorkflowNode {
 
 const SLACK = 'n8n-nodes-base.slack';
 
-function uploadStandIn(node: WorkflowNode): WorkflowNode {
-	const options = (node.parameters.options ?? {}) as Record<string, unknown>;
-	const property = String(node.parameters.binaryPropertyName ?? 'data');
-	const fields: Array<[string, unknown]> = [
-		['slackComment', options.initialComment],
-		['slackFileName', options.fileName],
-		['qrMimeType', `={{ $binary.${property}?.mimeType }}`],
-		['qrFileSize', `={{ $binary.${property}?.fileSize }}`],
-	];
+function setNode(node: WorkflowNode, fields: Array<[string, unknown, string?]>, includeOtherFields: boolean): WorkflowNode {
 	return {
 		...node,
 		type: 'n8n-nodes-base.set',
 		typeVersion: 3.4,
 		credentials: undefined,
+		webhookId: undefined,
 		parameters: {
 			mode: 'manual',
-			includeOtherFields: true,
-			assignments: { assignments: fields.map(([name, value], i) => ({ id: `s${i}`, name, value, type: 'string' })) },
+			includeOtherFields,
+			assignments: { assignments: fields.map(([name, value, type], i) => ({ id: `s${i}`, name, value, type: type ?? 'string' })) },
 			options: {},
 		},
 	};
 }
 
-/** The workflow with its Slack send-and-wait and file-upload steps replaced; other Slack steps as they are. */
+/** The channel a Slack node names (a resource locator or a plain value). */
+function channelOf(node: WorkflowNode): unknown {
+	const channel = node.parameters.channelId as { value?: unknown } | string | undefined;
+	return typeof channel === 'object' && channel !== null ? channel.value : channel;
+}
+
+function uploadStandIn(node: WorkflowNode): WorkflowNode {
+	const options = (node.parameters.options ?? {}) as Record<string, unknown>;
+	const property = String(node.parameters.binaryPropertyName ?? 'data');
+	return setNode(
+		node,
+		[
+			['slackComment', options.initialComment],
+			['slackFileName', options.fileName],
+			['qrMimeType', `={{ $binary.${property}?.mimeType }}`],
+			['qrFileSize', `={{ $binary.${property}?.fileSize }}`],
+		],
+		true,
+	);
+}
+
+function approvalStandIn(node: WorkflowNode): WorkflowNode {
+	return setNode(
+		node,
+		[
+			['data', '={{ { approved: true } }}', 'object'],
+			['slackChannel', channelOf(node)],
+			['slackMessage', node.parameters.message],
+		],
+		false,
+	);
+}
+
+function messageStandIn(node: WorkflowNode): WorkflowNode {
+	return setNode(
+		node,
+		[
+			['slackChannel', channelOf(node)],
+			['slackText', node.parameters.text],
+		],
+		false,
+	);
+}
+
+/** The workflow with every Slack step replaced by its stand-in. */
 export function withSlackStandIns<T extends { nodes: WorkflowNode[] }>(workflow: T): T {
 	const nodes = workflow.nodes.map((node) => {
 		if (node.type !== SLACK) return node;
-		if (node.parameters.operation === 'sendAndWait') {
-			return { ...node, type: 'n8n-nodes-base.noOp', typeVersion: 1, credentials: undefined, webhookId: undefined, parameters: {} };
-		}
-		return node.parameters.resource === 'file' ? uploadStandIn(node) : node;
+		if (node.parameters.operation === 'sendAndWait') return approvalStandIn(node);
+		if (node.parameters.resource === 'file') return uploadStandIn(node);
+		const operation = node.parameters.operation ?? 'post';
+		if ((node.parameters.resource ?? 'message') === 'message' && operation === 'post') return messageStandIn(node);
+		throw new Error(`no stand-in for the Slack step ${String(node.name)} (${String(node.parameters.resource)} ${String(operation)})`);
 	});
 	return { ...workflow, nodes };
 }

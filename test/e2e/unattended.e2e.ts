@@ -1,0 +1,366 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- sandbox answers and Data Table rows are arbitrary JSON asserted field by field */
+/**
+ * The examples left running, in a real n8n 2.41.1 against the sandbox, as a team runs them: the
+ * payout tables created by example 0 (n8n's own Data Tables), example 1 paying the payout schedule
+ * (each payout in its own execution, followed through n8n's Wait node until final, a ZeroConf offer
+ * decided by a person and answered from the flow, a payout through the Execution Gateway), examples
+ * 2 and 3 published (every state that needs a person posted to Slack, every order in the ledger),
+ * and example 7's reconciliation catching what no webhook reports. Slack steps and the wallet are
+ * stand-ins (test/e2e/slackStandIns.ts, scripts/lib/examples.ts); everything else is the example.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DataTables, Row } from '../../scripts/lib/dataTables';
+import { PAYOUT_TABLES, forSandbox, loadExamples, pickSandboxKeys, setUpPayoutTables, withSettings, withWalletStandIns } from '../../scripts/lib/examples';
+import { endedExecution, errorOf, executionOf, executionsOf, lastOutput, runsOf, type Execution } from '../../scripts/lib/executions';
+import { CUSTOM_PREFIX, withNodePrefix } from '../../scripts/lib/n8n-instance';
+import { OWNER, closeEnv, createEnv, type E2eEnv } from './env';
+import { SandboxClient, until } from './sandbox-client';
+import { withSlackStandIns } from './slackStandIns';
+
+const PAYOUTS = 'exRecurringPayout';
+const ROUTER = 'exOrderEventsSlack';
+const LEDGER_FLOW = 'exOrderEventsLedger';
+const RECONCILIATION = 'exDailyReconciliation';
+const STANDING_REF = 'e2e-standing';
+const LINK_BASE = '/sandbox/orders/';
+
+const route = { sourceChain: 'bitcoin', sourceAsset: 'BTC', destinationChain: 'base', destinationAsset: 'USDC', refundAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh' };
+const SCHEDULE = [
+	{ payoutKey: 'e2e-quote', enabled: true, every: 'once', method: 'quote', amount: '125.50', ...route, recipient: '0x1111111111111111111111111111111111111111', zeroconf: false, note: '' },
+	{ payoutKey: 'e2e-zeroconf', enabled: true, every: 'once', method: 'quote', amount: '80', ...route, recipient: '0x3333333333333333333333333333333333333333', zeroconf: true, note: '' },
+	{ payoutKey: 'e2e-gateway', enabled: true, every: 'once', method: 'gateway', amount: '0.00025', sourceChain: 'spark', sourceAsset: 'BTC', destinationChain: '', destinationAsset: 'BTC', recipient: '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23', refundAddress: '', zeroconf: false, note: '' },
+	{ payoutKey: 'e2e-disabled', enabled: false, every: 'once', method: 'quote', amount: '10', ...route, recipient: '0x4444444444444444444444444444444444444444', zeroconf: false, note: '' },
+];
+
+let env: E2eEnv;
+let sandbox: SandboxClient;
+let cookie: string;
+let apiKey: string;
+let tables: DataTables;
+
+async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
+	const res = await fetch(url, {
+		method,
+		headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text}`);
+	return text ? JSON.parse(text) : undefined;
+}
+
+const orch = (path: string) => `${env.sandbox.orchestrationUrl}${path}`;
+const serverKey = () => pickSandboxKeys(env.sandbox).server.key;
+const asServer = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${serverKey()}`, ...extra });
+
+/** A quote taken with the server key (base USDC to bitcoin, exact in), unpaid. */
+async function quote(): Promise<any> {
+	return await call(
+		'POST',
+		orch('/v1/orchestration/quote'),
+		{ sourceChain: 'base', sourceAsset: 'USDC', destinationChain: 'bitcoin', destinationAsset: 'BTC', amount: '40000000', recipientAddress: route.refundAddress },
+		asServer({ 'x-idempotency-key': randomUUID() }),
+	);
+}
+
+/** A paid order that stays where its `outcome` leads (autoAdvance off for it: `processing` without one). */
+async function order(opts: { outcome?: string; autoAdvance?: boolean } = {}): Promise<{ orderId: string; quoteId: string }> {
+	const q = await quote();
+	const paid = await call('POST', orch('/sandbox/deposits'), { depositAddress: q.depositAddress, amount: q.amountIn, ...opts });
+	return { orderId: paid.orderId, quoteId: q.quoteId };
+}
+
+async function ledger(): Promise<Row[]> {
+	return await tables.rows(PAYOUT_TABLES.ledger);
+}
+
+async function ledgerRow(match: (r: Row) => boolean, what: string, ok: (r: Row) => boolean = () => true): Promise<Row> {
+	return await until(what, async () => (await ledger()).find((r) => match(r) && ok(r)), 120_000, 1000);
+}
+
+/** Every ended execution of a workflow with its data. */
+async function endedRuns(workflowId: string): Promise<Execution[]> {
+	const list = await executionsOf(env.n8n, apiKey, workflowId);
+	return await Promise.all(list.filter((e) => !['running', 'waiting', 'new'].includes(e.status)).map(async (e) => await executionOf(env.n8n, apiKey, e.id)));
+}
+
+async function runToEnd(workflowId: string, trigger = 'Run now'): Promise<Execution> {
+	const id = await env.n8n.runManually(cookie, workflowId, trigger);
+	const ex = await endedExecution(env.n8n, apiKey, id, 300_000);
+	if (ex.status !== 'success') throw new Error(`${workflowId} ended ${ex.status}: ${errorOf(ex)}`);
+	return ex;
+}
+
+beforeAll(async () => {
+	env = await createEnv({ timeScale: 10 });
+	sandbox = new SandboxClient(env.sandbox);
+	// orders take about 10 s (six steps of 1.5 s), so the payout loop reads each one several times
+	await sandbox.setSwitches({ orderStepMs: 15_000 });
+	const prepared = loadExamples().map((e) => {
+		let wf = withWalletStandIns(withSlackStandIns(e.workflow as never), env.sandbox) as any;
+		if (wf.id === PAYOUTS) wf = withSettings(wf, { depositCheckSeconds: 1, orderCheckSeconds: 2, intentCheckSeconds: 1, quoteGraceSeconds: 30, maxOrderChecks: 90 });
+		if (wf.id === RECONCILIATION) wf = withSettings(wf, { standingReferences: `={{ ['${STANDING_REF}'] }}`, unpaidQuoteHours: 0 });
+		return forSandbox(withNodePrefix(wf, CUSTOM_PREFIX), env.sandbox);
+	});
+	await env.n8n.importWorkflows(prepared);
+	for (const id of [ROUTER, LEDGER_FLOW]) {
+		const r = await env.n8n.cli(['publish:workflow', `--id=${id}`]);
+		if (r.code !== 0) throw new Error(`publish ${id}: ${r.stderr || r.stdout}`);
+	}
+	await env.n8n.start();
+	cookie = await env.n8n.setupOwner(OWNER);
+	apiKey = await env.n8n.createApiKey(cookie);
+	tables = await setUpPayoutTables(env.n8n, cookie, apiKey, SCHEDULE);
+	// both published triggers registered (the router also a recovery subscription)
+	await until('the two endpoints and the recovery subscription', async () => {
+		const main = (await sandbox.webhooks()).filter((w) => w.url.startsWith(env.n8n.url));
+		const recovery = (await sandbox.webhooks({ recovery: true })).filter((w) => w.url.startsWith(env.n8n.url));
+		return main.length === 2 && recovery.length === 1 ? true : undefined;
+	});
+}, 600_000);
+
+afterAll(async () => {
+	await closeEnv(env);
+});
+
+describe('example 0: the payout tables', () => {
+	it('created both Data Tables through the Data Table node, and running it again changes nothing', async () => {
+		expect((await tables.rows(PAYOUT_TABLES.schedule)).map((r) => r.payoutKey).sort()).toEqual(['e2e-disabled', 'e2e-gateway', 'e2e-quote', 'e2e-zeroconf']);
+		const before = [await tables.idOf(PAYOUT_TABLES.schedule), await tables.idOf(PAYOUT_TABLES.ledger)];
+		await runToEnd('exPayoutTables');
+		expect([await tables.idOf(PAYOUT_TABLES.schedule), await tables.idOf(PAYOUT_TABLES.ledger)]).toEqual(before);
+	});
+});
+
+describe('example 1: recurring payouts', () => {
+	let children: Execution[] = [];
+	const childOf = (payoutId: string) => {
+		const found = children.find((c) => (lastOutput(c, 'One payout')[0] as any)?.payoutId === payoutId);
+		if (!found) throw new Error(`no execution paid ${payoutId}`);
+		return found;
+	};
+
+	beforeAll(async () => {
+		const parent = await runToEnd(PAYOUTS);
+		expect(lastOutput(parent, 'Not paid this period').map((p: any) => p.payoutId).sort()).toEqual(['e2e-gateway-once', 'e2e-quote-once', 'e2e-zeroconf-once']);
+		// one execution per payout, each ends by itself (its loop waits in n8n's Wait node)
+		children = await until(
+			'the three payout executions to end',
+			async () => {
+				const ended = (await endedRuns(PAYOUTS)).filter((e) => e.id !== parent.id && e.mode === 'integrated');
+				return ended.length === 3 ? ended : undefined;
+			},
+			300_000,
+			2000,
+		);
+	}, 400_000);
+
+	it('each payout ran in its own execution and ended green', () => {
+		for (const c of children) expect({ id: c.id, status: c.status, error: errorOf(c) }).toEqual({ id: c.id, status: 'success', error: undefined });
+	});
+
+	it('a payout through a quote: paid once by the wallet, followed through the Wait loop to completed, its ledger row final', async () => {
+		const c = childOf('e2e-quote-once');
+		const [q] = lastOutput(c, 'Quote') as any[];
+		expect(q).toMatchObject({ amountMode: 'exact_out', estimatedOut: '125500000', replayed: false });
+		// more than one read: the order was followed through n8n's Wait node, not inside a node
+		const reads = runsOf(c, 'Order status');
+		expect(reads.length).toBeGreaterThan(1);
+		expect(reads.map((r: any) => r[0].status)).toContain('completed');
+		expect(runsOf(c, 'Wait for the order').length).toBe(reads.length - 1);
+		const row = await ledgerRow((r) => r.payoutId === 'e2e-quote-once', 'the quote payout final', (r) => r.final === true);
+		expect(row).toMatchObject({
+			origin: 'schedule', method: 'quote', quoteId: q.quoteId, status: 'completed', final: true, attention: '',
+			source: 'bitcoin:BTC', destination: 'base:USDC', amountOut: '125.5', amountIn: q.amountInFormatted, feeAsset: q.feeAsset,
+		});
+		expect(row.orderId).toMatch(/^ord_/);
+		const quotes = (await call('GET', orch('/sandbox/quotes?idempotencyKey=e2e-quote-once'))).quotes;
+		expect(quotes).toHaveLength(1);
+		expect(quotes[0].orderId).toBe(row.orderId);
+	});
+
+	it('a ZeroConf offer: a person was asked in Slack, the flow accepted the offer, and the order completed', async () => {
+		const c = childOf('e2e-zeroconf-once');
+		const [asked] = lastOutput(c, 'Ask a person') as any[];
+		expect(asked.slackChannel).toBe('#payouts');
+		expect(asked.slackMessage).toMatch(/Payout \*e2e-zeroconf-once\*: order ord_\w+ got a \*ZeroConf offer\*: \d+ sats now/);
+		const [answer] = lastOutput(c, 'Accept ZeroConf offer') as any[];
+		expect(answer).toMatchObject({ status: 'processing', replayed: false });
+		expect(runsOf(c, 'Decline ZeroConf offer')).toHaveLength(0);
+		const row = await ledgerRow((r) => r.payoutId === 'e2e-zeroconf-once', 'the ZeroConf payout final', (r) => r.final === true);
+		expect(row).toMatchObject({ status: 'completed', attention: '' });
+		expect(String(row.note)).toMatch(/^ZeroConf offer accepted by a person at /);
+		const o = await call('GET', orch(`/sandbox/orders/${String(row.orderId)}`));
+		expect(o.statusHistory).toContain('awaiting_approval');
+		expect((o.order ?? o).zeroconfOffer.status).toBe('accepted');
+	});
+
+	it('a payout through the Execution Gateway: the deposit intent signed for the recipient, followed until FINALIZED', async () => {
+		const c = childOf('e2e-gateway-once');
+		const [intent] = lastOutput(c, 'Deposit intent') as any[];
+		expect(intent.submissionId).toBeTruthy();
+		const row = await ledgerRow((r) => r.payoutId === 'e2e-gateway-once', 'the gateway payout final', (r) => r.final === true);
+		expect(row).toMatchObject({ method: 'gateway', intentId: intent.submissionId, status: 'FINALIZED', attention: '' });
+		const intents = (await call('GET', `${env.sandbox.gatewayUrl}/sandbox/intents`)).intents;
+		const mine = intents.filter((i: any) => JSON.stringify(i).includes(SCHEDULE[2].recipient.slice(2)));
+		expect(mine).toHaveLength(1);
+		expect(JSON.stringify(mine[0])).toContain('25000');
+	});
+
+	it('a disabled payout is not paid, and a second run in the same period pays nothing again', async () => {
+		const quotesBefore = (await call('GET', orch('/sandbox/quotes'))).quotes.length;
+		const again = await runToEnd(PAYOUTS);
+		expect(lastOutput(again, 'Payouts due')).toHaveLength(3);
+		expect(lastOutput(again, 'Not paid this period')).toHaveLength(0);
+		expect(runsOf(again, 'Pay it in its own execution')).toHaveLength(0);
+		await new Promise((r) => setTimeout(r, 3000));
+		expect((await call('GET', orch('/sandbox/quotes'))).quotes.length).toBe(quotesBefore);
+		expect((await ledger()).filter((r) => String(r.payoutId).startsWith('e2e-'))).toHaveLength(3);
+	});
+});
+
+describe('example 2: every state that needs a person reaches Slack', () => {
+	/** The router's execution for this order and event, once it ended. */
+	async function routed(orderId: string, event: string): Promise<Execution> {
+		return await until(
+			`the router's run for ${event} of ${orderId}`,
+			async () =>
+				(await endedRuns(ROUTER)).find((e) => {
+					const item = lastOutput(e, 'Order events')[0] as any;
+					return item?.event === event && item?.data?.id === orderId;
+				}),
+			120_000,
+			1500,
+		);
+	}
+
+	async function expectRouted(orderId: string, event: string, routeName: string, todo: RegExp): Promise<void> {
+		const ex = await routed(orderId, event);
+		expect({ event, status: ex.status, error: errorOf(ex) }).toEqual({ event, status: 'success', error: undefined });
+		const ran = Object.keys(ex.data?.resultData?.runData ?? {}).filter((n) => n.startsWith('What to do: '));
+		expect({ event, ran }).toEqual({ event, ran: [`What to do: ${routeName}`] });
+		const [posted] = lastOutput(ex, 'Post to #payouts') as any[];
+		expect(posted.slackChannel).toBe('#payouts');
+		expect({ event, text: posted.slackText }).toEqual({ event, text: expect.stringMatching(todo) });
+		expect(posted.slackText).toContain(`${env.sandbox.orchestrationUrl}${LINK_BASE}${orderId}`);
+	}
+
+	it('a ZeroConf offer (the payout of example 1)', async () => {
+		const row = (await ledger()).find((r) => r.payoutId === 'e2e-zeroconf-once')!;
+		await expectRouted(String(row.orderId), 'order.awaiting_approval', 'ZeroConf offer', /ZeroConf offer on order .*Accept or decline before /s);
+	});
+
+	it('an operator hold (awaiting_approval without an offer)', async () => {
+		const { orderId } = await order({ outcome: 'awaiting_approval' });
+		await expectRouted(orderId, 'order.awaiting_approval', 'Held or price to approve', /Held by the service for review: contact its support/);
+	});
+
+	it('a recovery decision (order.recovery_required, delivered to the recovery subscription)', async () => {
+		const { orderId } = await order({ autoAdvance: false });
+		await call('POST', orch(`/sandbox/orders/${orderId}/recovery-required`), { reviewStatus: 'blocked_wallet' });
+		await expectRouted(orderId, 'order.recovery_required', 'Recovery decision', /release or refund decision is needed \(review: blocked_wallet\)/);
+	});
+
+	it('an unfulfilled deposit (not final: it can still resume)', async () => {
+		const { orderId } = await order({ outcome: 'unfulfilled' });
+		await expectRouted(orderId, 'order.unfulfilled', 'Deposit not confirmed', /can still resume after a late deposit, so do not pay again/);
+	});
+
+	it('a failed order', async () => {
+		const { orderId } = await order({ outcome: 'failed' });
+		await expectRouted(orderId, 'order.failed', 'Failed', /^\*:x: Order \S+ failed\*\nFailed.*nothing was delivered/s);
+	});
+
+	it('a refunded order', async () => {
+		const { orderId } = await order({ outcome: 'refunded' });
+		await expectRouted(orderId, 'order.refunded', 'Refunded', /Refunded to the refund address.*decide whether to pay again/s);
+	});
+
+	it('a replaced deposit (order.superseded, an RBF replacement of a Bitcoin deposit)', async () => {
+		const btc = await call(
+			'POST',
+			orch('/v1/orchestration/quote'),
+			{ ...route, amount: '100000', recipientAddress: SCHEDULE[0].recipient },
+			asServer({ 'x-idempotency-key': randomUUID() }),
+		);
+		const paid = await call('POST', orch('/sandbox/deposits'), { depositAddress: btc.depositAddress, amount: btc.amountIn, autoAdvance: false });
+		const replaced = await call('POST', orch(`/sandbox/orders/${paid.orderId}/replace`), { autoAdvance: false });
+		await expectRouted(paid.orderId, 'order.superseded', 'Deposit replaced', new RegExp(`moved the deposit to order ${replaced.successorOrderId}.*Do not pay again`, 's'));
+	});
+});
+
+describe('example 7: the daily reconciliation', () => {
+	let paused: string;
+	let expired: string;
+	let unpaidQuote: string;
+	let lostOrder: string;
+	let heldDeposit: string;
+	let report: string;
+	let rows: Row[];
+
+	beforeAll(async () => {
+		// orders that send no webhook: their ledger rows (written by example 3 on order.processing) stay "processing"
+		paused = (await order({ autoAdvance: false })).orderId;
+		expired = (await order({ autoAdvance: false })).orderId;
+		for (const id of [paused, expired]) await ledgerRow((r) => r.orderId === id, `the ledger row of ${id}`);
+		await call('POST', orch(`/sandbox/orders/${paused}/report`), { status: 'paused' });
+		await call('POST', orch(`/sandbox/orders/${expired}/report`), { status: 'expired' });
+		// a quote the wallet never paid (as a Lightning invoice that timed out): its payout row says "quoted"
+		unpaidQuote = (await quote()).quoteId;
+		await tables.insert(PAYOUT_TABLES.ledger, [{ payoutId: 'e2e-unpaid-once', origin: 'schedule', method: 'quote', quoteId: unpaidQuote, status: 'quoted', final: false, attention: '' }]);
+		// a standing address: one deposit converted (its order reaches the ledger by webhook), one held while paused
+		await call(
+			'PUT',
+			orch(`/v1/standing-deposit-addresses/${STANDING_REF}`),
+			{ destination: { chain: 'base', asset: 'USDC', address: SCHEDULE[0].recipient } },
+			asServer({ 'x-idempotency-key': randomUUID() }),
+		);
+		const instruction = await call('GET', orch(`/v1/standing-deposit-addresses/${STANDING_REF}`), undefined, asServer());
+		const evm = Object.values(instruction.addresses as Record<string, string>).find((a) => /^0x[0-9a-fA-F]{40}$/.test(a))!;
+		const converted = await call('POST', orch('/sandbox/deposits'), { depositAddress: evm, amount: '2500000' });
+		lostOrder = converted.orderId;
+		// the event of this order reached the ledger, then the row was lost (as when n8n erased the execution)
+		const lost = await ledgerRow((r) => r.orderId === lostOrder, 'the standing order in the ledger', (r) => r.final === true);
+		await tables.delete(PAYOUT_TABLES.ledger, [lost.id]);
+		await call('PATCH', orch(`/v1/standing-deposit-addresses/${STANDING_REF}/enabled`), { enabled: false }, asServer({ 'x-idempotency-key': randomUUID() }));
+		heldDeposit = (await call('POST', orch('/sandbox/deposits'), { depositAddress: evm, amount: '1500000' })).deposit.id;
+		// the quote expired (12 s at this time scale; unpaidQuoteHours is 0 here)
+		const q = (await call('GET', orch('/sandbox/quotes'))).quotes.find((x: any) => x.quoteId === unpaidQuote);
+		await until('the unpaid quote to expire', async () => Date.now() > Date.parse(q.quote.expiresAt) + 1000 || undefined, 60_000, 1000);
+
+		const run = await runToEnd(RECONCILIATION);
+		report = String((lastOutput(run, 'Report to #payouts')[0] as any).slackText);
+		rows = await ledger();
+	}, 300_000);
+
+	it('reads every open row back: a paused order and an expired one (no webhook for either) are updated', () => {
+		expect(rows.find((r) => r.orderId === paused)).toMatchObject({ status: 'paused', final: false, attention: expect.stringMatching(/^Paused by the service/) });
+		expect(String(rows.find((r) => r.orderId === paused)!.note)).toMatch(/: processing -> paused \(the service sends no webhook for this\)$/);
+		expect(rows.find((r) => r.orderId === expired)).toMatchObject({ status: 'expired', final: true, attention: expect.stringMatching(/^Expired without a deposit/) });
+		expect(rows.find((r) => r.quoteId === unpaidQuote)).toMatchObject({ payoutId: 'e2e-unpaid-once', status: 'expired', final: true, attention: expect.stringMatching(/was never paid/) });
+	});
+
+	it('matches the standing deposits: the lost order is added back, the held deposit reported, nothing twice', () => {
+		const lost = rows.filter((r) => r.orderId === lostOrder);
+		expect(lost).toEqual([expect.objectContaining({ origin: 'reconciliation', status: 'completed', final: true, attention: expect.stringMatching(/was not in the ledger/) })]);
+		const held = rows.filter((r) => r.depositId === heldDeposit);
+		expect(held).toEqual([expect.objectContaining({ origin: 'reconciliation', orderId: '', final: false, amountIn: '1.5', attention: expect.stringMatching(/has no order \(standing_address_paused\): nothing matches it/) })]);
+	});
+
+	it('reports everything that needs a person in one Slack message, with links', () => {
+		expect(report).toMatch(/^:mag: Reconciliation \d{4}-\d{2}-\d{2}: \d+ items need a person\n/);
+		for (const id of [paused, expired, lostOrder]) expect(report).toContain(`${env.sandbox.orchestrationUrl}${LINK_BASE}${id}`);
+		expect(report).toContain('*e2e-unpaid-once* (expired)');
+		expect(report).toContain(`*deposit ${heldDeposit}* (deposit held)`);
+		// only rows that need a person: the completed payouts of example 1 are not in it
+		expect(report).not.toContain('e2e-quote-once');
+	});
+
+	it('a second run adds nothing and changes no final row', async () => {
+		const before = await ledger();
+		await runToEnd(RECONCILIATION);
+		const after = await ledger();
+		expect(after.map((r) => r.id).sort()).toEqual(before.map((r) => r.id).sort());
+		for (const r of before.filter((x) => x.final === true)) expect(after.find((a) => a.id === r.id)).toMatchObject({ status: r.status, final: true });
+	});
+});
