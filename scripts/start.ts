@@ -9,7 +9,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox } from '../sandbox';
 import { CUSTOM_PREFIX, N8nInstance, REPO_ROOT, ensureN8nInstalled, withNodePrefix } from './lib/n8n-instance';
-import { OWNER, forSandbox, loadExamples, sandboxCredentials } from './lib/examples';
+import { OWNER, SAMPLE_PAYOUTS, forSandbox, loadExamples, sandboxCredentials, setUpPayoutTables, withSettings, withWalletStandIns, type Example } from './lib/examples';
+
+/**
+ * The examples as `npm start` imports them: pointed at this sandbox, the wallet hand-offs replaced
+ * by labelled sandbox stand-ins (there is no custody system here), and example 1 reading orders
+ * every few seconds instead of every 10 minutes (sandbox orders finish in seconds).
+ */
+function forTrial(example: Example, sandbox: { orchestrationUrl: string; gatewayUrl: string }): Record<string, unknown> {
+	let workflow = withWalletStandIns(example.workflow as never, sandbox) as Example['workflow'];
+	if (workflow.id === 'exRecurringPayout') workflow = withSettings(workflow as never, { depositCheckSeconds: 5, orderCheckSeconds: 5, intentCheckSeconds: 5, quoteGraceSeconds: 120 });
+	return forSandbox(withNodePrefix(workflow, CUSTOM_PREFIX), sandbox);
+}
 
 async function main(): Promise<void> {
 	const n8nPort = Number(process.env.N8N_PORT ?? 5678);
@@ -39,10 +50,11 @@ async function main(): Promise<void> {
 	try {
 		console.log('4/5 importing credentials and example workflows');
 		await n8n.importCredentials(sandboxCredentials(sandbox));
-		await n8n.importWorkflows(loadExamples().map((e) => forSandbox(withNodePrefix(e.workflow, CUSTOM_PREFIX), sandbox)));
-		console.log('5/5 starting n8n');
+		await n8n.importWorkflows(loadExamples().map((e) => forTrial(e, sandbox)));
+		console.log('5/5 starting n8n, creating the payout tables (example 0)');
 		await n8n.start();
-		await n8n.setupOwner(OWNER);
+		const cookie = await n8n.setupOwner(OWNER);
+		await setUpPayoutTables(n8n, cookie, await n8n.createApiKey(cookie), SAMPLE_PAYOUTS);
 		fs.writeFileSync(path.join(userFolder, 'LOGIN.txt'), `${OWNER.email}\n${OWNER.password}\n`);
 	} catch (error) {
 		console.error(error);
@@ -58,7 +70,9 @@ n8n is running with n8n-nodes-orchestration loaded.
   Keys:      ${sandbox.orchestrationUrl}/sandbox/keys
   Log:       ${n8n.logFile}
 
-The example workflows are in the editor's workflow list. Press Ctrl-C to stop everything.`);
+The example workflows are in the editor's workflow list, the payout tables under Data tables
+(payout_schedule holds two sample payouts). Their wallet steps are sandbox stand-ins; add a Slack
+credential to the Slack steps. Press Ctrl-C to stop everything.`);
 }
 
 void main();

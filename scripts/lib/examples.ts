@@ -105,9 +105,6 @@ export function forSandbox<T>(workflow: T, sandbox: { orchestrationUrl: string; 
 	return JSON.parse(text) as T;
 }
 
-/** Where example 3 appends its ledger rows (allowed through N8N_RESTRICT_FILE_ACCESS_TO). */
-export const LEDGER_DIR = '/tmp/n8n-orchestration';
-
 /** The Data Tables of the examples (example 0 creates them; examples 1, 3 and 7 use them by name). */
 export const PAYOUT_TABLES = { schedule: 'payout_schedule', ledger: 'payout_ledger' } as const;
 export const TABLES_WORKFLOW = 'exPayoutTables';

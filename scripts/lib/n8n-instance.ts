@@ -62,7 +62,6 @@ export class N8nInstance {
 		this.url = `http://127.0.0.1:${opts.port}`;
 		this.logFile = opts.logFile ?? path.join(opts.userFolder, 'n8n.log');
 		fs.mkdirSync(opts.userFolder, { recursive: true });
-		fs.mkdirSync('/tmp/n8n-orchestration', { recursive: true });
 	}
 
 	get bin(): string {
@@ -92,8 +91,7 @@ export class N8nInstance {
 			N8N_LOG_LEVEL: 'debug',
 			N8N_LOG_OUTPUT: 'console,file',
 			N8N_LOG_FILE_LOCATION: this.logFile,
-			// Example 3 appends its ledger under LEDGER_DIR; n8n's default folder stays allowed too.
-			N8N_RESTRICT_FILE_ACCESS_TO: `${path.join(process.env.HOME ?? '/root', '.n8n-files')};/tmp/n8n-orchestration`,
+			N8N_RESTRICT_FILE_ACCESS_TO: path.join(process.env.HOME ?? '/root', '.n8n-files'),
 			DB_TYPE: 'sqlite',
 			// n8n's CLI does nothing under NODE_ENV=test, which jest sets.
 			NODE_ENV: 'production',

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
 import { CUSTOM_PREFIX, withNodePrefix } from '../../scripts/lib/n8n-instance';
-import { forSandbox, LEDGER_DIR, loadExamples, pickSandboxKeys } from '../../scripts/lib/examples';
+import { forSandbox, loadExamples, pickSandboxKeys } from '../../scripts/lib/examples';
 import { OWNER, closeEnv, createEnv, executeWorkflow, type E2eEnv } from './env';
 import { gatewayWorkflows } from './gateway.flows';
 import { lostAnswerWorkflows } from './lostAnswers.flows';
@@ -18,7 +18,8 @@ import { CREDS, T, linearWorkflow } from './workflows';
 
 const TRIGGER_WORKFLOW = 'e2eTrigger';
 const TRIGGER_WEBHOOK_ID = 'e2e-order-events';
-const LEDGER_FILE = path.join(LEDGER_DIR, 'ledger.csv');
+/** Examples that run through `n8n execute` (the others use n8n's Data Tables, which only a running n8n loads: test/e2e/unattended.e2e.ts). */
+const CLI_EXAMPLES = ['exGatewayDeposit', 'exApprovedPayout'];
 
 let env: E2eEnv;
 let sandbox: SandboxClient;
@@ -89,7 +90,6 @@ async function settledDeliveries(orderId: string): Promise<Delivery[]> {
 }
 
 beforeAll(async () => {
-	fs.rmSync(LEDGER_FILE, { force: true });
 	env = await createEnv();
 	sandbox = new SandboxClient(env.sandbox);
 	flows = [
@@ -97,7 +97,9 @@ beforeAll(async () => {
 		...gatewayWorkflows(env.sandbox.gatewayUrl, env.sandbox.keys.gateway.chainId),
 		...lostAnswerWorkflows(env.sandbox.orchestrationUrl, env.sandbox.gatewayUrl),
 	];
-	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(withSlackStandIns(e.workflow as never), CUSTOM_PREFIX), env.sandbox));
+	const examples = loadExamples()
+		.filter((e) => CLI_EXAMPLES.includes(e.workflow.id))
+		.map((e) => forSandbox(withNodePrefix(withSlackStandIns(e.workflow as never), CUSTOM_PREFIX), env.sandbox));
 	await env.n8n.importWorkflows([...flows.map((f) => f.workflow), triggerWorkflow(), ...examples]);
 }, 600_000);
 
@@ -118,13 +120,7 @@ describe('action nodes through n8n execute', () => {
 		}
 	});
 
-	it('example 1 (recurring payout) and example 4 (gateway deposit) finish green', async () => {
-		const payout = await executeWorkflow(env, 'exRecurringPayout');
-		cliOutputs.push(payout.raw);
-		if (!payout.ok) throw new Error(payout.raw.slice(-4000));
-		expect(payout.outputs.Summary[0]).toMatchObject({ status: 'completed', deliveredUsdc: '125.5' });
-		expect(payout.outputs['Quote (exact out)'][0]).toMatchObject({ amountMode: 'exact_out', estimatedOut: '125500000' });
-
+	it('example 4 (gateway deposit) finishes green', async () => {
 		const deposit = await executeWorkflow(env, 'exGatewayDeposit');
 		cliOutputs.push(deposit.raw);
 		if (!deposit.ok) throw new Error(deposit.raw.slice(-4000));
@@ -156,10 +152,8 @@ describe('Orchestration Trigger in a running n8n', () => {
 	let replayBody = '';
 
 	beforeAll(async () => {
-		for (const id of [TRIGGER_WORKFLOW, 'exOrderEventsLedger']) {
-			const r = await env.n8n.cli(['publish:workflow', `--id=${id}`]);
-			if (r.code !== 0) throw new Error(`publish ${id}: ${r.stderr || r.stdout}`);
-		}
+		const r = await env.n8n.cli(['publish:workflow', `--id=${TRIGGER_WORKFLOW}`]);
+		if (r.code !== 0) throw new Error(`publish ${TRIGGER_WORKFLOW}: ${r.stderr || r.stdout}`);
 		await env.n8n.start();
 		const cookie = await env.n8n.setupOwner(OWNER);
 		apiKey = await env.n8n.createApiKey(cookie);
@@ -176,15 +170,15 @@ describe('Orchestration Trigger in a running n8n', () => {
 		expect((await get('CUSTOM.orchestration/3.0.0/quote/nothing')).status).toBe(404);
 	});
 
-	it('activation registered one endpoint per trigger workflow', async () => {
+	it('activation registered one endpoint for the trigger workflow', async () => {
 		// n8n activates published workflows just after it reports ready.
-		const urls = await until('both registrations', async () => {
+		const urls = await until('the registration', async () => {
 			const list = (await sandbox.webhooks()).map((w) => w.url).filter((u) => u.startsWith(env.n8n.url));
-			return list.length >= 2 ? list : undefined;
+			return list.length >= 1 ? list : undefined;
 		});
 		await new Promise((r) => setTimeout(r, 1000));
-		expect(urls.filter((u) => u === triggerUrl())).toEqual([triggerUrl()]);
-		expect(urls.filter((u) => u.startsWith(env.n8n.url))).toHaveLength(2);
+		expect(urls).toEqual([triggerUrl()]);
+		expect((await sandbox.webhooks()).map((w) => w.url).filter((u) => u.startsWith(env.n8n.url))).toEqual([triggerUrl()]);
 	});
 
 	it('real signed deliveries with injected duplicates start exactly one run per distinct event', async () => {
@@ -260,22 +254,6 @@ describe('Orchestration Trigger in a running n8n', () => {
 		expect(refusals.join('\n')).not.toContain(secret);
 	});
 
-	it('example 3 appended one ledger row per final event, with formatted amounts', async () => {
-		const rows = await until('ledger rows', async () => {
-			const text = fs.existsSync(LEDGER_FILE) ? fs.readFileSync(LEDGER_FILE, 'utf8').trim() : '';
-			return text ? text.split('\n') : undefined;
-		});
-		expect(rows).toHaveLength(1);
-		expect(rows[0]).toContain(orders[0]);
-		expect(rows[0]).toContain('order.completed');
-		expect(rows[0]).toMatch(/,40,/); // 40000000 USDC smallest units, formatted
-		// One row: the event ran once downstream; a copy (injected duplicate) may have its own execution
-		// that stops at the trigger.
-		const ledgerRuns = await executions('exOrderEventsLedger');
-		expect(ledgerRuns.length).toBeGreaterThanOrEqual(1);
-		expect(ledgerRuns.every((e) => e.status === 'success')).toBe(true);
-	});
-
 	it('after a restart the registration is reused, deliveries missed while down are retried, duplicates stay caught', async () => {
 		const before = (await executions(TRIGGER_WORKFLOW)).length;
 		const extraBefore = before - (await effectiveRuns(TRIGGER_WORKFLOW)).length;
@@ -335,7 +313,7 @@ describe('Orchestration Trigger in a running n8n', () => {
 		expect(sandbox.accessTokens().length).toBeGreaterThan(0);
 
 		const haystacks: Record<string, string> = {};
-		const workflows = [...flows.map((f) => f.id), TRIGGER_WORKFLOW, 'exRecurringPayout', 'exGatewayDeposit', 'exOrderEventsLedger'];
+		const workflows = [...flows.map((f) => f.id), TRIGGER_WORKFLOW, ...CLI_EXAMPLES];
 		for (const id of workflows) haystacks[`executions of ${id}`] = JSON.stringify(await executions(id, true));
 		for (const file of fs.readdirSync(env.userFolder).filter((f) => f.endsWith('.log'))) {
 			haystacks[file] = fs.readFileSync(path.join(env.userFolder, file), 'utf8');

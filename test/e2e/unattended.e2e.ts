@@ -9,6 +9,8 @@
  * stand-ins (test/e2e/slackStandIns.ts, scripts/lib/examples.ts); everything else is the example.
  */
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { DataTables, Row } from '../../scripts/lib/dataTables';
 import { PAYOUT_TABLES, forSandbox, loadExamples, pickSandboxKeys, setUpPayoutTables, withSettings, withWalletStandIns } from '../../scripts/lib/examples';
 import { endedExecution, errorOf, executionOf, executionsOf, lastOutput, runsOf, type Execution } from '../../scripts/lib/executions';
@@ -219,6 +221,44 @@ describe('example 1: recurring payouts', () => {
 	});
 });
 
+describe('example 1 follows a replaced deposit', () => {
+	it('a Bitcoin deposit replaced (RBF) while the loop follows its order: the loop goes on with the order that replaced it, to completed', async () => {
+		await sandbox.setSwitches({ autoAdvance: false });
+		try {
+			await tables.insert(PAYOUT_TABLES.schedule, [{ ...SCHEDULE[0], payoutKey: 'e2e-rbf', amount: '42' }]);
+			const known = new Set((await executionsOf(env.n8n, apiKey, PAYOUTS)).map((e) => e.id));
+			await runToEnd(PAYOUTS);
+			const original = await until('the payout order', async () => (await call('GET', orch('/sandbox/quotes?idempotencyKey=e2e-rbf-once'))).quotes[0]?.orderId ?? undefined);
+			// the loop read it at least once before the replacement
+			await until('the loop to read the order', async () => {
+				const reads = (await call('GET', orch('/sandbox/requests?path=/v1/orchestration/status'))).requests;
+				return reads.some((r: any) => r.query?.id === original) || undefined;
+			});
+			const replaced = await call('POST', orch(`/sandbox/orders/${original}/replace`), { autoAdvance: false });
+			const successor = String(replaced.successorOrderId);
+			await ledgerRow((r) => r.payoutId === 'e2e-rbf-once', 'the ledger to follow the successor', (r) => r.orderId === successor);
+			await call('POST', orch(`/sandbox/orders/${successor}/advance`), { status: 'completed' });
+			const child = await until(
+				'the payout execution to end',
+				async () => (await endedRuns(PAYOUTS)).find((e) => !known.has(e.id) && e.mode === 'integrated'),
+				120_000,
+				1500,
+			);
+			expect({ status: child.status, error: errorOf(child) }).toEqual({ status: 'success', error: undefined });
+			const followed = runsOf(child, 'Order to follow').map((r: any) => r[0].orderId);
+			expect(followed[0]).toBe(original);
+			expect(followed[followed.length - 1]).toBe(successor);
+			expect(runsOf(child, 'Order status').some((r: any) => r[0].id === original && r[0].status === 'unfulfilled' && r[0].supersededByOperationId === successor)).toBe(true);
+			const row = await ledgerRow((r) => r.payoutId === 'e2e-rbf-once', 'the payout final', (r) => r.final === true);
+			expect(row).toMatchObject({ orderId: successor, status: 'completed', attention: '' });
+			// one quote, one payment: the replacement carried the deposit, nothing was paid again
+			expect((await call('GET', orch('/sandbox/quotes?idempotencyKey=e2e-rbf-once'))).quotes).toHaveLength(1);
+		} finally {
+			await sandbox.setSwitches({ autoAdvance: true });
+		}
+	});
+});
+
 describe('example 2: every state that needs a person reaches Slack', () => {
 	/** The router's execution for this order and event, once it ended. */
 	async function routed(orderId: string, event: string): Promise<Execution> {
@@ -264,6 +304,9 @@ describe('example 2: every state that needs a person reaches Slack', () => {
 	it('an unfulfilled deposit (not final: it can still resume)', async () => {
 		const { orderId } = await order({ outcome: 'unfulfilled' });
 		await expectRouted(orderId, 'order.unfulfilled', 'Deposit not confirmed', /can still resume after a late deposit, so do not pay again/);
+		// example 3 keeps it open in the ledger: unfulfilled is not final
+		const row = await ledgerRow((r) => r.orderId === orderId, 'the unfulfilled row', (r) => r.status === 'unfulfilled');
+		expect(row).toMatchObject({ final: false, attention: expect.stringMatching(/^Deposit not confirmed/) });
 	});
 
 	it('a failed order', async () => {
@@ -362,5 +405,23 @@ describe('example 7: the daily reconciliation', () => {
 		const after = await ledger();
 		expect(after.map((r) => r.id).sort()).toEqual(before.map((r) => r.id).sort());
 		for (const r of before.filter((x) => x.final === true)) expect(after.find((a) => a.id === r.id)).toMatchObject({ status: r.status, final: true });
+		// a deposit without an order stays as the reconciliation wrote it, still reported
+		expect(after.find((a) => a.depositId === heldDeposit)).toMatchObject({ status: 'deposit held', attention: expect.stringMatching(/has no order/) });
+	});
+});
+
+describe('secrets', () => {
+	it('no key, private key or webhook secret appears in any execution of the examples or in n8n\'s logs', async () => {
+		const { server, client, gatewayPrivateKey } = pickSandboxKeys(env.sandbox);
+		const secrets: Record<string, string> = { 'server key': server.key, 'client key': client.key, 'gateway private key': gatewayPrivateKey };
+		for (const [id, secret] of sandbox.allWebhookSecrets()) secrets[`webhook secret of ${id}`] = secret;
+		sandbox.accessTokens().forEach((t, i) => (secrets[`gateway access token ${i}`] = t));
+		expect(Object.keys(secrets).filter((k) => k.startsWith('webhook secret'))).toHaveLength(3);
+		const haystacks: Record<string, string> = {};
+		for (const id of [PAYOUTS, ROUTER, LEDGER_FLOW, RECONCILIATION]) haystacks[id] = JSON.stringify(await endedRuns(id));
+		for (const file of fs.readdirSync(env.userFolder).filter((f) => f.endsWith('.log'))) haystacks[file] = fs.readFileSync(path.join(env.userFolder, file), 'utf8');
+		expect(haystacks[ROUTER].length).toBeGreaterThan(10_000);
+		const hits = Object.entries(secrets).flatMap(([name, secret]) => Object.entries(haystacks).filter(([, text]) => text.includes(secret)).map(([where]) => `${name} in ${where}`));
+		expect(hits).toEqual([]);
 	});
 });

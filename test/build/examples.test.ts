@@ -1,0 +1,169 @@
+/**
+ * The example workflows, read as files: well formed; every parameter they give this package's nodes
+ * is one the node declares (resource and operation values included); no example that a team runs
+ * unattended calls the sandbox, and the labelled sandbox steps of the others say so; every wallet
+ * hand-off and Slack step has the stand-in the e2e suite and `npm start` swap in; every Data Table
+ * column they read or write is one example 0 creates; every setting they read is in their Settings
+ * node; no wait of theirs is held inside a node. The e2e suites run them in n8n.
+ */
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { ExecutionGateway } from '../../nodes/ExecutionGateway/ExecutionGateway.node';
+import { Orchestration } from '../../nodes/Orchestration/Orchestration.node';
+import { OrchestrationTrigger } from '../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
+import { PAYOUT_TABLES, TABLES_WORKFLOW, loadExamples, withWalletStandIns } from '../../scripts/lib/examples';
+import { PACKAGE_PREFIX } from '../../scripts/lib/n8n-instance';
+import { withSlackStandIns } from '../e2e/slackStandIns';
+
+interface Node {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, unknown>;
+}
+interface Workflow {
+	id: string;
+	name: string;
+	nodes: Node[];
+	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+}
+
+const examples = loadExamples().map((e) => ({ file: e.file, wf: e.workflow as unknown as Workflow }));
+const byId = (id: string) => examples.find((e) => e.wf.id === id)!.wf;
+/** The examples a team leaves running: no step of theirs may be a sandbox call. */
+const UNATTENDED = ['exPayoutTables', 'exRecurringPayout', 'exOrderEventsSlack', 'exOrderEventsLedger', 'exDailyReconciliation'];
+const SANDBOX = { orchestrationUrl: 'http://127.0.0.1:8787', gatewayUrl: 'http://127.0.0.1:8788' };
+
+const descriptions: Record<string, INodeTypeDescription> = {
+	orchestration: new Orchestration().description,
+	executionGateway: new ExecutionGateway().description,
+	orchestrationTrigger: new OrchestrationTrigger().description,
+};
+
+function versions(d: INodeTypeDescription): number[] {
+	return Array.isArray(d.version) ? d.version : [d.version];
+}
+
+describe('example workflows', () => {
+	it('are the expected set, each well formed (unique ids and node names, connections between existing nodes)', () => {
+		expect(examples.map((e) => e.wf.id)).toEqual([
+			'exPayoutTables', 'exRecurringPayout', 'exOrderEventsSlack', 'exOrderEventsLedger', 'exGatewayDeposit', 'exLongWaitLoop', 'exApprovedPayout', 'exDailyReconciliation',
+		]);
+		for (const { file, wf } of examples) {
+			const names = wf.nodes.map((n) => n.name);
+			expect({ file, duplicates: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ file, duplicates: [] });
+			for (const [from, c] of Object.entries(wf.connections)) {
+				const targets = c.main.flat().map((t) => t.node);
+				expect({ file, from, missing: [from, ...targets].filter((n) => !names.includes(n)) }).toEqual({ file, from, missing: [] });
+			}
+		}
+	});
+
+	it("give this package's nodes only parameters, resources and operations the nodes declare, at a version they have", () => {
+		const problems: string[] = [];
+		for (const { file, wf } of examples) {
+			for (const node of wf.nodes.filter((n) => n.type.startsWith(PACKAGE_PREFIX))) {
+				const d = descriptions[node.type.slice(PACKAGE_PREFIX.length)];
+				if (!d) {
+					problems.push(`${file} ${node.name}: unknown type ${node.type}`);
+					continue;
+				}
+				if (!versions(d).includes(node.typeVersion)) problems.push(`${file} ${node.name}: version ${node.typeVersion}`);
+				const declared = new Map<string, INodeProperties[]>();
+				for (const p of d.properties) declared.set(p.name, [...(declared.get(p.name) ?? []), p]);
+				for (const [name, value] of Object.entries(node.parameters)) {
+					const props = declared.get(name);
+					if (!props) {
+						problems.push(`${file} ${node.name}: parameter ${name} is not declared`);
+						continue;
+					}
+					if ((name === 'resource' || name === 'operation') && typeof value === 'string') {
+						const allowed = props.flatMap((p) => (p.options ?? []).map((o) => (o as { value: unknown }).value));
+						if (!allowed.includes(value)) problems.push(`${file} ${node.name}: ${name} ${value} is not one of its options`);
+					}
+				}
+			}
+		}
+		expect(problems).toEqual([]);
+	});
+
+	it('that a team leaves running call no sandbox endpoint; the sandbox steps of the others are named as such', () => {
+		for (const { file, wf } of examples) {
+			for (const node of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.httpRequest')) {
+				const url = String(node.parameters.url);
+				const sandboxCall = url.includes('/sandbox/');
+				if (UNATTENDED.includes(wf.id)) expect({ file, node: node.name, sandboxCall }).toEqual({ file, node: node.name, sandboxCall: false });
+				else if (sandboxCall) expect(`${file}: ${node.name}`).toMatch(/\(sandbox( stand-in)?\)$/);
+			}
+		}
+	});
+
+	it('hand off payments to a wallet (with an idempotency key) and every hand-off and Slack step has its stand-in', () => {
+		const payouts = byId('exRecurringPayout');
+		const handOffs = payouts.nodes.filter((n) => n.credentials && 'httpHeaderAuth' in n.credentials);
+		expect(handOffs.map((n) => n.name).sort()).toEqual(['Hand off Spark transfer to wallet', 'Hand off to wallet']);
+		for (const n of handOffs) {
+			expect(JSON.stringify(n.parameters.headerParameters)).toContain('Idempotency-Key');
+			expect(String(n.parameters.jsonBody)).toContain('idempotencyKey:');
+		}
+		for (const { wf } of examples) {
+			const swapped = withSlackStandIns(withWalletStandIns(wf as never, SANDBOX)) as unknown as Workflow;
+			expect(swapped.nodes.filter((n) => n.type === 'n8n-nodes-base.slack' || (n.credentials && 'httpHeaderAuth' in n.credentials))).toEqual([]);
+			const toWallet = swapped.nodes.filter((n) => n.type === 'n8n-nodes-base.httpRequest' && String(n.parameters.url).includes('walletUrl'));
+			expect(toWallet.map((n) => n.name)).toEqual([]);
+		}
+		const standIns = (withWalletStandIns(payouts as never, SANDBOX) as unknown as Workflow).nodes.filter((n) => n.name.startsWith('Wallet stand-in'));
+		expect(standIns.map((n) => n.parameters.url).sort()).toEqual(['http://127.0.0.1:8787/sandbox/deposits', 'http://127.0.0.1:8788/sandbox/transfers']);
+	});
+
+	it('read and write only the Data Tables and columns example 0 creates', () => {
+		const created = new Map<string, Set<string>>();
+		for (const n of byId(TABLES_WORKFLOW).nodes.filter((x) => x.parameters.operation === 'create')) {
+			const columns = (n.parameters.columns as { column: Array<{ name: string }> }).column.map((c) => c.name);
+			created.set(String(n.parameters.tableName), new Set(columns));
+		}
+		expect([...created.keys()].sort()).toEqual([PAYOUT_TABLES.ledger, PAYOUT_TABLES.schedule]);
+		const problems: string[] = [];
+		let checked = 0;
+		for (const { file, wf } of examples) {
+			for (const node of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable' && n.parameters.resource !== 'table')) {
+				const tableName = String((node.parameters.dataTableId as { value: string }).value);
+				const columns = created.get(tableName);
+				if (!columns) {
+					problems.push(`${file} ${node.name}: table ${tableName}`);
+					continue;
+				}
+				const mapped = (node.parameters.columns as { value?: Record<string, unknown> } | undefined)?.value ?? {};
+				const filtered = ((node.parameters.filters as { conditions?: Array<{ keyName: string }> } | undefined)?.conditions ?? []).map((c) => c.keyName);
+				for (const column of [...Object.keys(mapped), ...filtered]) {
+					checked++;
+					// `id` is the table's own row id; an expression picks a column at run time (example 3: quoteId or orderId)
+					if (column !== 'id' && !column.startsWith('=') && !columns.has(column)) problems.push(`${file} ${node.name}: column ${column} of ${tableName}`);
+				}
+			}
+		}
+		expect(problems).toEqual([]);
+		expect(checked).toBeGreaterThan(100);
+	});
+
+	it('read every setting from their Settings node', () => {
+		for (const id of ['exRecurringPayout', 'exOrderEventsSlack', 'exDailyReconciliation']) {
+			const wf = byId(id);
+			const settings = wf.nodes.find((n) => n.name === 'Settings')!;
+			const names = new Set((settings.parameters.assignments as { assignments: Array<{ name: string }> }).assignments.map((a) => a.name));
+			const text = JSON.stringify(wf.nodes.filter((n) => n !== settings));
+			const used = new Set([...text.matchAll(/(?:settings|\$\('Settings'\)\.first\(\)\.json)\.(\w+)/g)].map((m) => m[1]));
+			expect({ id, unknown: [...used].filter((u) => !names.has(u)) }).toEqual({ id, unknown: [] });
+			if (id === 'exRecurringPayout') expect([...used].sort()).toEqual(expect.arrayContaining(['approvalChannel', 'depositCheckSeconds', 'intentCheckSeconds', 'maxOrderChecks', 'orderCheckSeconds', 'quoteGraceSeconds', 'walletUrl']));
+		}
+	});
+
+	it('that a team leaves running never wait inside a node: long waits go through n8n\'s Wait node', () => {
+		for (const id of UNATTENDED) {
+			for (const n of byId(id).nodes) expect({ id, node: n.name, waitUntilFinal: n.parameters.waitUntilFinal === true }).toEqual({ id, node: n.name, waitUntilFinal: false });
+		}
+		const waits = byId('exRecurringPayout').nodes.filter((n) => n.type === 'n8n-nodes-base.wait');
+		expect(waits.map((n) => n.parameters.amount)).toEqual(waits.map(() => expect.stringMatching(/^=\{\{ \$\('One payout'\)\.first\(\)\.json\.settings\.\w+Seconds \}\}$/)));
+		expect(waits.map((n) => n.name).sort()).toEqual(['Wait for the deposit', 'Wait for the intent', 'Wait for the order']);
+	});
+});
