@@ -12,21 +12,15 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DataTables, Row } from '../../scripts/lib/dataTables';
-import { PAYOUT_TABLES, forSandbox, loadExamples, pickSandboxKeys, setUpPayoutTables, withSettings, withWalletStandIns } from '../../scripts/lib/examples';
+import { PAYOUT_TABLES, pickSandboxKeys } from '../../scripts/lib/examples';
 import { endedExecution, errorOf, executionOf, executionsOf, lastOutput, runsOf, type Execution } from '../../scripts/lib/executions';
-import { CUSTOM_PREFIX, withNodePrefix } from '../../scripts/lib/n8n-instance';
-import { OWNER, closeEnv, createEnv, type E2eEnv } from './env';
-import { SandboxClient, until } from './sandbox-client';
-import { withSlackStandIns } from './slackStandIns';
+import { closeEnv, createEnv, type E2eEnv } from './env';
+import { LEDGER_FLOW, PAYOUTS, RECONCILIATION, ROUTE as route, ROUTER, SandboxCalls, startWithExamples, type Running } from './examplesInN8n';
+import { type SandboxClient, until } from './sandbox-client';
 
-const PAYOUTS = 'exRecurringPayout';
-const ROUTER = 'exOrderEventsSlack';
-const LEDGER_FLOW = 'exOrderEventsLedger';
-const RECONCILIATION = 'exDailyReconciliation';
 const STANDING_REF = 'e2e-standing';
 const LINK_BASE = '/sandbox/orders/';
 
-const route = { sourceChain: 'bitcoin', sourceAsset: 'BTC', destinationChain: 'base', destinationAsset: 'USDC', refundAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh' };
 const SCHEDULE = [
 	{ payoutKey: 'e2e-quote', enabled: true, every: 'once', method: 'quote', amount: '125.50', ...route, recipient: '0x1111111111111111111111111111111111111111', zeroconf: false, note: '' },
 	{ payoutKey: 'e2e-zeroconf', enabled: true, every: 'once', method: 'quote', amount: '80', ...route, recipient: '0x3333333333333333333333333333333333333333', zeroconf: true, note: '' },
@@ -35,42 +29,17 @@ const SCHEDULE = [
 ];
 
 let env: E2eEnv;
+let running: Running;
 let sandbox: SandboxClient;
-let cookie: string;
+let sb: SandboxCalls;
 let apiKey: string;
 let tables: DataTables;
 
-async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
-	const res = await fetch(url, {
-		method,
-		headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await res.text();
-	if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text}`);
-	return text ? JSON.parse(text) : undefined;
-}
-
-const orch = (path: string) => `${env.sandbox.orchestrationUrl}${path}`;
-const serverKey = () => pickSandboxKeys(env.sandbox).server.key;
-const asServer = (extra: Record<string, string> = {}) => ({ authorization: `Bearer ${serverKey()}`, ...extra });
-
-/** A quote taken with the server key (base USDC to bitcoin, exact in), unpaid. */
-async function quote(): Promise<any> {
-	return await call(
-		'POST',
-		orch('/v1/orchestration/quote'),
-		{ sourceChain: 'base', sourceAsset: 'USDC', destinationChain: 'bitcoin', destinationAsset: 'BTC', amount: '40000000', recipientAddress: route.refundAddress },
-		asServer({ 'x-idempotency-key': randomUUID() }),
-	);
-}
-
-/** A paid order that stays where its `outcome` leads (autoAdvance off for it: `processing` without one). */
-async function order(opts: { outcome?: string; autoAdvance?: boolean } = {}): Promise<{ orderId: string; quoteId: string }> {
-	const q = await quote();
-	const paid = await call('POST', orch('/sandbox/deposits'), { depositAddress: q.depositAddress, amount: q.amountIn, ...opts });
-	return { orderId: paid.orderId, quoteId: q.quoteId };
-}
+const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => await sb.call(method, url, body, headers);
+const orch = (p: string) => sb.url(p);
+const asServer = (extra: Record<string, string> = {}) => sb.asServer(extra);
+const quote = async () => await sb.quote();
+const order = async (opts: { outcome?: string; autoAdvance?: boolean } = {}) => await sb.order(opts);
 
 async function ledger(): Promise<Row[]> {
 	return await tables.rows(PAYOUT_TABLES.ledger);
@@ -87,7 +56,7 @@ async function endedRuns(workflowId: string): Promise<Execution[]> {
 }
 
 async function runToEnd(workflowId: string, trigger = 'Run now'): Promise<Execution> {
-	const id = await env.n8n.runManually(cookie, workflowId, trigger);
+	const id = await env.n8n.runManually(running.cookie, workflowId, trigger);
 	const ex = await endedExecution(env.n8n, apiKey, id, 300_000);
 	if (ex.status !== 'success') throw new Error(`${workflowId} ended ${ex.status}: ${errorOf(ex)}`);
 	return ex;
@@ -95,30 +64,11 @@ async function runToEnd(workflowId: string, trigger = 'Run now'): Promise<Execut
 
 beforeAll(async () => {
 	env = await createEnv({ timeScale: 10 });
-	sandbox = new SandboxClient(env.sandbox);
+	sb = new SandboxCalls(env);
+	running = await startWithExamples(env, { schedule: SCHEDULE, standingReference: STANDING_REF });
+	({ sandbox, apiKey, tables } = running);
 	// orders take about 10 s (six steps of 1.5 s), so the payout loop reads each one several times
 	await sandbox.setSwitches({ orderStepMs: 15_000 });
-	const prepared = loadExamples().map((e) => {
-		let wf = withWalletStandIns(withSlackStandIns(e.workflow as never), env.sandbox) as any;
-		if (wf.id === PAYOUTS) wf = withSettings(wf, { depositCheckSeconds: 1, orderCheckSeconds: 2, intentCheckSeconds: 1, quoteGraceSeconds: 30, maxOrderChecks: 90 });
-		if (wf.id === RECONCILIATION) wf = withSettings(wf, { standingReferences: `={{ ['${STANDING_REF}'] }}`, unpaidQuoteHours: 0 });
-		return forSandbox(withNodePrefix(wf, CUSTOM_PREFIX), env.sandbox);
-	});
-	await env.n8n.importWorkflows(prepared);
-	for (const id of [ROUTER, LEDGER_FLOW]) {
-		const r = await env.n8n.cli(['publish:workflow', `--id=${id}`]);
-		if (r.code !== 0) throw new Error(`publish ${id}: ${r.stderr || r.stdout}`);
-	}
-	await env.n8n.start();
-	cookie = await env.n8n.setupOwner(OWNER);
-	apiKey = await env.n8n.createApiKey(cookie);
-	tables = await setUpPayoutTables(env.n8n, cookie, apiKey, SCHEDULE);
-	// both published triggers registered (the router also a recovery subscription)
-	await until('the two endpoints and the recovery subscription', async () => {
-		const main = (await sandbox.webhooks()).filter((w) => w.url.startsWith(env.n8n.url));
-		const recovery = (await sandbox.webhooks({ recovery: true })).filter((w) => w.url.startsWith(env.n8n.url));
-		return main.length === 2 && recovery.length === 1 ? true : undefined;
-	});
 }, 600_000);
 
 afterAll(async () => {
@@ -352,20 +302,13 @@ describe('example 7: the daily reconciliation', () => {
 		unpaidQuote = (await quote()).quoteId;
 		await tables.insert(PAYOUT_TABLES.ledger, [{ payoutId: 'e2e-unpaid-once', origin: 'schedule', method: 'quote', quoteId: unpaidQuote, status: 'quoted', final: false, attention: '' }]);
 		// a standing address: one deposit converted (its order reaches the ledger by webhook), one held while paused
-		await call(
-			'PUT',
-			orch(`/v1/standing-deposit-addresses/${STANDING_REF}`),
-			{ destination: { chain: 'base', asset: 'USDC', address: SCHEDULE[0].recipient } },
-			asServer({ 'x-idempotency-key': randomUUID() }),
-		);
-		const instruction = await call('GET', orch(`/v1/standing-deposit-addresses/${STANDING_REF}`), undefined, asServer());
-		const evm = Object.values(instruction.addresses as Record<string, string>).find((a) => /^0x[0-9a-fA-F]{40}$/.test(a))!;
+		const evm = await sb.standingAddress(STANDING_REF, SCHEDULE[0].recipient);
 		const converted = await call('POST', orch('/sandbox/deposits'), { depositAddress: evm, amount: '2500000' });
 		lostOrder = converted.orderId;
 		// the event of this order reached the ledger, then the row was lost (as when n8n erased the execution)
 		const lost = await ledgerRow((r) => r.orderId === lostOrder, 'the standing order in the ledger', (r) => r.final === true);
 		await tables.delete(PAYOUT_TABLES.ledger, [lost.id]);
-		await call('PATCH', orch(`/v1/standing-deposit-addresses/${STANDING_REF}/enabled`), { enabled: false }, asServer({ 'x-idempotency-key': randomUUID() }));
+		await sb.pauseStandingAddress(STANDING_REF);
 		heldDeposit = (await call('POST', orch('/sandbox/deposits'), { depositAddress: evm, amount: '1500000' })).deposit.id;
 		// the quote expired (12 s at this time scale; unpaidQuoteHours is 0 here)
 		const q = (await call('GET', orch('/sandbox/quotes'))).quotes.find((x: any) => x.quoteId === unpaidQuote);
