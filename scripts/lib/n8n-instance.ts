@@ -256,14 +256,17 @@ export class N8nInstance {
 	/**
 	 * Runs a workflow from one of its triggers as the editor's "Execute workflow" button does
 	 * (POST /rest/workflows/:id/run, a manual execution of the saved workflow, in this running n8n,
-	 * so n8n's modules such as Data Tables are there; `n8n execute` loads none). Returns the
-	 * execution's id; follow it with the public API.
+	 * so n8n's modules such as Data Tables are there; `n8n execute` loads none). `input` is the item
+	 * the trigger node receives: an Execute Workflow Trigger passes it on (example 1 plans the day
+	 * of `{planFor}`), a manual or schedule trigger ignores it. Returns the execution's id; follow it
+	 * with the public API.
 	 */
-	async runManually(cookie: string, workflowId: string, triggerName: string): Promise<string> {
+	async runManually(cookie: string, workflowId: string, triggerName: string, input?: Record<string, unknown>): Promise<string> {
+		const triggerToStartFrom = { name: triggerName, ...(input ? { data: { data: { main: [[{ json: input }]] } } } : {}) };
 		const res = await fetch(`${this.url}/rest/workflows/${encodeURIComponent(workflowId)}/run`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', cookie },
-			body: JSON.stringify({ triggerToStartFrom: { name: triggerName } }),
+			body: JSON.stringify({ triggerToStartFrom }),
 		});
 		const text = await res.text();
 		const id = res.status === 200 ? (JSON.parse(text) as { data?: { executionId?: string } }).data?.executionId : undefined;

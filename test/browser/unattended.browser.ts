@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- sandbox answers and Data Table rows are arbitrary JSON */
 /**
  * The flows a team leaves running, in the real n8n editor (headless Chromium): a payout paid by
  * example 1, orders that send no webhook and a deposit nothing matches, then example 7's

@@ -55,8 +55,8 @@ async function endedRuns(workflowId: string): Promise<Execution[]> {
 	return await Promise.all(list.filter((e) => !['running', 'waiting', 'new'].includes(e.status)).map(async (e) => await executionOf(env.n8n, apiKey, e.id)));
 }
 
-async function runToEnd(workflowId: string, trigger = 'Run now'): Promise<Execution> {
-	const id = await env.n8n.runManually(running.cookie, workflowId, trigger);
+async function runToEnd(workflowId: string): Promise<Execution> {
+	const id = await env.n8n.runManually(running.cookie, workflowId, 'Run now');
 	const ex = await endedExecution(env.n8n, apiKey, id, 300_000);
 	if (ex.status !== 'success') throw new Error(`${workflowId} ended ${ex.status}: ${errorOf(ex)}`);
 	return ex;
@@ -205,6 +205,32 @@ describe('example 1 follows a replaced deposit', () => {
 			expect((await call('GET', orch('/sandbox/quotes?idempotencyKey=e2e-rbf-once'))).quotes).toHaveLength(1);
 		} finally {
 			await sandbox.setSwitches({ autoAdvance: true });
+		}
+	});
+});
+
+describe('example 1 pays once per period', () => {
+	it('a daily payout is paid for the day the run is for, not again that day, and again the next day', async () => {
+		await tables.insert(PAYOUT_TABLES.schedule, [{ ...SCHEDULE[0], payoutKey: 'e2e-daily', every: 'day', amount: '5' }]);
+		const paidFor = async (timestamp: string) => {
+			const known = new Set((await executionsOf(env.n8n, apiKey, PAYOUTS)).map((e) => e.id));
+			// as a workflow that catches up a day calls it: { planFor } through its Execute Workflow Trigger
+			const id = await env.n8n.runManually(running.cookie, PAYOUTS, 'One payout', { planFor: timestamp });
+			const run = await endedExecution(env.n8n, apiKey, id, 120_000);
+			expect({ status: run.status, error: errorOf(run) }).toEqual({ status: 'success', error: undefined });
+			const started = lastOutput(run, 'Not paid this period').map((p: any) => p.payoutId);
+			await until('its payouts to end', async () => {
+				const mine = (await endedRuns(PAYOUTS)).filter((e) => !known.has(e.id) && e.mode === 'integrated');
+				return mine.length === started.length ? true : undefined;
+			}, 120_000, 1500);
+			return started;
+		};
+		expect(await paidFor('2026-12-03T09:00:00.000+00:00')).toEqual(['e2e-daily-2026-12-03']);
+		expect(await paidFor('2026-12-03T17:00:00.000+00:00')).toEqual([]);
+		expect(await paidFor('2026-12-04T09:00:00.000+00:00')).toEqual(['e2e-daily-2026-12-04']);
+		for (const day of ['2026-12-03', '2026-12-04']) {
+			expect(await ledgerRow((r) => r.payoutId === `e2e-daily-${day}`, `the payout of ${day}`, (r) => r.final === true)).toMatchObject({ status: 'completed', amountOut: '5' });
+			expect((await call('GET', orch(`/sandbox/quotes?idempotencyKey=e2e-daily-${day}`))).quotes).toHaveLength(1);
 		}
 	});
 });
