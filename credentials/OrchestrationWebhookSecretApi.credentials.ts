@@ -1,9 +1,10 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
- * The secret of a webhook endpoint registered elsewhere (spec 6: returned once by POST /v1/webhooks).
- * Kept as a credential so n8n stores it encrypted, outside the workflow JSON. Used by the
- * Orchestration Trigger in "Existing Endpoint" mode to verify X-Service-Signature; never sent.
+ * The secret of a webhook endpoint registered elsewhere (spec 6: returned once by POST /v1/webhooks),
+ * and optionally the secret of a recovery subscription to the same URL (public-notes: POST
+ * /v1/webhooks/recovery). Kept as a credential so n8n stores them encrypted, outside the workflow
+ * JSON. Used by the Orchestration Trigger in "Existing Endpoint" mode to verify deliveries; never sent.
  */
 export class OrchestrationWebhookSecretApi implements ICredentialType {
 	name = 'orchestrationWebhookSecretApi';
@@ -23,7 +24,16 @@ export class OrchestrationWebhookSecretApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The secret the service returned when the endpoint was registered (shown once). At least 16 characters.',
+				'The secret the service returned when the endpoint was registered (shown once). At least 16 characters. It verifies every event but Order Recovery Required.',
+		},
+		{
+			displayName: 'Recovery Secret',
+			name: 'recoverySecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional: the secret of a recovery subscription registered for the same URL (POST /v1/webhooks/recovery). It verifies Order Recovery Required deliveries only, which the service sends to recovery subscriptions only. Empty: those deliveries are refused.',
 		},
 	];
 }

@@ -26,7 +26,6 @@ import {
 	deleteRegistration,
 	endpointSecret,
 	registrationExists,
-	secretForDelivery,
 } from './registration';
 
 /** The request as n8n's webhook server hands it over: the raw bytes are kept next to the parsed body. */
@@ -79,7 +78,7 @@ export class OrchestrationTrigger implements INodeType {
 		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
 		group: ['trigger'],
 		// 1.1: the secret of an existing endpoint comes from a credential (encrypted by n8n).
-		// 1.2: deactivation and the end of a test event delete the registered endpoint unless "Keep Endpoint Registered".
+		// 1.2: the end of a test event deletes the test URL's endpoint unless "Keep Endpoint Registered".
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: '=Registration: {{$parameter["registration"]}}',
@@ -89,9 +88,11 @@ export class OrchestrationTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{
+				// Automatic registration; with an existing endpoint only for "Readable Amounts" (the routes
+				// listing). That parameter exists in Existing Endpoint mode only: hidden when it is off.
 				name: CREDENTIAL_TYPE,
 				required: true,
-				displayOptions: { show: { registration: ['automatic'] } },
+				displayOptions: { hide: { readableAmounts: [false] } },
 			},
 			{
 				// Literal names: n8n's lint reads them to find the credential's test.
@@ -119,7 +120,10 @@ export class OrchestrationTrigger implements INodeType {
 		credentialTest: {
 			/** No service endpoint checks a secret; this refuses one that cannot be an HMAC key. */
 			async webhookSecretCheck(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
-				const problem = webhookSecretProblem(credential.data?.secret);
+				const recovery = credential.data?.recoverySecret;
+				const problem =
+					webhookSecretProblem(credential.data?.secret) ??
+					(recovery === undefined || recovery === '' ? undefined : webhookSecretProblem(recovery)?.replace('webhook secret', 'recovery secret'));
 				return problem === undefined
 					? { status: 'OK', message: 'The secret can verify deliveries (it is checked against each delivery signature)' }
 					: { status: 'Error', message: `Not usable: ${problem}` };
@@ -152,15 +156,15 @@ export class OrchestrationTrigger implements INodeType {
 		const nowMs = Date.now();
 		if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
 
-		const staticData = this.getWorkflowStaticData('node');
-		// Recovery deliveries come to this URL signed with their subscription's secret (registration.ts).
-		const { secret, webhookId } = secretForDelivery(await endpointSecret.call(this, staticData), req.headers, req.rawBody);
+		// Recovery deliveries come to this URL signed with their subscription's secret: one pass tries both (delivery.ts).
+		const endpoint = await endpointSecret.call(this, this.getWorkflowStaticData('node'));
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const toleranceSeconds = toleranceOf(options.toleranceSeconds);
 		const decision = handleDelivery({
 			rawBody: req.rawBody,
 			headers: req.headers,
-			secret,
+			secret: endpoint.secret,
+			recoverySecret: endpoint.recoverySecret,
 			toleranceSeconds,
 			nowMs,
 			events: eventsOf(this),
@@ -175,7 +179,7 @@ export class OrchestrationTrigger implements INodeType {
 				replayKey: decision.replayKey,
 				signatureTimestampMs: decision.signatureTimestampMs,
 				receivedAtMs: nowMs,
-				webhookId,
+				webhookId: decision.subscription === 'recovery' ? endpoint.recoveryWebhookId : endpoint.webhookId,
 				headers: req.headers as IDataObject,
 			};
 			const headers = { include: options.includeHeaders === true, sensitive: options.includeSensitiveHeaders === true };

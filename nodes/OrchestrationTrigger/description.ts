@@ -31,7 +31,7 @@ function eventLabel(event: string): string {
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Every delivery is verified (X-Service-Signature over the timestamp and the raw body); forged, stale and repeated deliveries start no run. Activation registers this URL (and a recovery subscription for Order Recovery Required); deactivation deletes them, and a test event\'s endpoint is deleted after the test, unless "Keep Endpoint Registered" is on.',
+			'Every delivery is verified (X-Service-Signature or the live X-Flashnet-Signature, over the timestamp and the raw body); forged, stale and repeated deliveries start no run. Activation registers this URL (and a recovery subscription for Order Recovery Required). Deactivating, re-publishing or updating the workflow keeps them: events meanwhile are retried by the service (about 33 hours) and run once the workflow is active again. To delete them at the service, set "Keep Endpoint Registered" off, publish, then deactivate. A test event\'s endpoint is deleted after the test.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -51,7 +51,7 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'Existing Endpoint',
 				value: 'existingEndpoint',
 				description:
-					"An endpoint registered elsewhere for this node's production URL: its secret comes from an Orchestration Webhook Secret credential",
+					"An endpoint registered elsewhere for this node's production URL: its secret (and a recovery subscription's, optional) comes from an Orchestration Webhook Secret credential",
 			},
 		],
 		default: 'automatic',
@@ -75,6 +75,16 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		description: "The secret returned when this node's URL was registered (shown once by the service)",
 		displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1] } },
+	},
+	{
+		// Automatic registration has the server credential anyway and always formats amounts.
+		displayName: 'Readable Amounts',
+		name: 'readableAmounts',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to add formatted amounts (amountInFormatted, ...) to the order, with the decimals of the routes listing read through an Orchestration Server API credential. The credential is used for that listing only; nothing is registered.',
+		displayOptions: { show: { registration: ['existingEndpoint'] } },
 	},
 	{
 		displayName: 'Events',
@@ -135,15 +145,15 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether Include Headers also keeps Authorization, Proxy-Authorization, Cookie, X-Service-Signature and X-Service-Timestamp (they end up in execution data)',
+					'Whether Include Headers also keeps Authorization, Proxy-Authorization, Cookie and the signature headers (X-Service-Signature, X-Service-Timestamp, X-Flashnet-Signature, X-Flashnet-Timestamp); they end up in execution data',
 			},
 			{
 				displayName: 'Keep Endpoint Registered',
 				name: 'keepEndpoint',
 				type: 'boolean',
-				default: false,
+				default: true,
 				description:
-					'Whether to keep the registered endpoint (and recovery subscription) when the workflow is deactivated or a test event ends, and reuse it next time. Off: they are deleted at the service (DELETE /v1/webhooks/{ID}). Version 1 and 1.1 nodes keep them while this option is not added.',
+					'Whether to keep the registered endpoint and its secret (and the recovery subscription) when n8n deactivates the workflow, and reuse them next time. n8n does the same when the workflow is re-published or updated, so on (and when this option is not added) no event is lost: n8n answers 404 while the workflow is off and the service retries. Off: they are deleted at the service (DELETE /v1/webhooks/{ID}) at every deactivation, re-publish of this node or removal of this node, and events sent before the next activation are lost; to remove the endpoint for good, set this off, publish, then deactivate. A test event\'s endpoint is deleted after the test unless this is on (version 1.2).',
 			},
 			{
 				displayName: 'Output Only Data',
@@ -159,7 +169,7 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_WEBHOOK_TOLERANCE_SECONDS },
 				default: WEBHOOK_TOLERANCE_SECONDS,
 				description:
-					'Deliveries whose X-Service-Timestamp differs from the clock by more than this are rejected (replays and delayed copies); at most 900',
+					'Deliveries whose X-Service-Timestamp (or X-Flashnet-Timestamp) differs from the clock by more than this are rejected (replays and delayed copies); at most 900',
 			},
 		],
 	},

@@ -1,6 +1,7 @@
 /** The items of a run: what webhook() hands to the run, and what execute() outputs. No secret. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { flatOrderOf, orderWithFormattedAmounts, type AssetDecimals } from '../shared/orchestration/orderView';
+import { SIGNATURE_HEADER_NAMES } from '../shared/orchestration/webhooks';
 import { getRoutesCatalogue, serviceAccess } from '../Orchestration/service';
 import type { DeliveryEnvelope } from './delivery';
 
@@ -17,14 +18,8 @@ export interface AcceptedDelivery {
 	headers: Record<string, unknown>;
 }
 
-/** Headers that carry credentials or the signature: kept out of execution data by default. */
-export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([
-	'authorization',
-	'proxy-authorization',
-	'cookie',
-	'x-service-signature',
-	'x-service-timestamp',
-]);
+/** Headers that carry credentials or the signature (the spec's names and the live ones): kept out of execution data by default. */
+export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', ...SIGNATURE_HEADER_NAMES]);
 
 /** The request headers for the output, without the sensitive ones unless asked. */
 export function outputHeaders(headers: Record<string, unknown>, keepSensitive: boolean): IDataObject {
@@ -80,11 +75,13 @@ export function outputItem(item: INodeExecutionData, index: number, onlyData: bo
 
 /**
  * The routes listing the Orchestration node caches (60 s per service and key), read with the
- * trigger's server credential; undefined without one (Existing Endpoint) or when the listing cannot
- * be read: formatted amounts are a convenience and never fail a run.
+ * trigger's server credential (automatic registration, or Existing Endpoint with "Readable Amounts";
+ * there it is used for nothing else); undefined without one or when the listing cannot be read:
+ * formatted amounts are a convenience and never fail a run.
  */
 export async function formattingAssets(ctx: IExecuteFunctions): Promise<AssetDecimals | undefined> {
 	try {
+		if (ctx.getNodeParameter('readableAmounts', 0, true) !== true) return undefined;
 		return await getRoutesCatalogue(ctx, await serviceAccess(ctx, 'serverKey'));
 	} catch {
 		return undefined;

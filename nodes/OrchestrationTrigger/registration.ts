@@ -3,18 +3,18 @@
  * once), and the recovery subscription (public-notes: POST /v1/webhooks/recovery {url}, the same
  * answer; unconfirmed by the spec) when order.recovery_required can start a run. Both are written
  * to the node's static data and to this process's memory, and reused for the same workflow, node,
- * URL and service, so repeated activations and test events never pile up endpoints. From node
- * version 1.2, deactivation (and the end of a test event) deletes them (DELETE /v1/webhooks/{id},
- * DELETE /v1/webhooks/recovery/{id}, public-notes) unless "Keep Endpoint Registered" is on;
- * versions 1 and 1.1 keep them unless that option is set off (their 0.1.0 behaviour).
+ * URL and service, so repeated activations and test events never pile up endpoints.
+ * n8n's `delete` keeps the production endpoint (deactivation, re-publishing and updates look the
+ * same to a trigger; see keepsEndpoint): deliveries in between are answered 404 by n8n and retried
+ * by the service. It is deleted (DELETE /v1/webhooks/{id}, DELETE /v1/webhooks/recovery/{id},
+ * public-notes) only when "Keep Endpoint Registered" is set off; a test event's endpoint is deleted
+ * after the test from version 1.2 on.
  */
 import { randomBytes } from 'node:crypto';
 import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
-import { MAX_WEBHOOK_BODY_BYTES } from '../shared/orchestration/limits';
 import { WebhookCreateResponseSchema } from '../shared/orchestration/responseSchemas';
-import { readWebhookHeaders, verifyWebhookSignature, webhookSecretProblem } from '../shared/orchestration/webhooks';
-import { webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
+import { RECOVERY_EVENT, webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
 import { errorCodeOf } from '../n8n/errors';
 import { baseUrlOf, isLoopbackHost } from '../shared/secureUrl';
 import { orchestrationRequest, SERVER_CREDENTIAL } from '../Orchestration/client';
@@ -26,9 +26,6 @@ export const SECRET_CREDENTIAL_TYPE = 'orchestrationWebhookSecretApi';
 export const WEBHOOK_NAME = 'default';
 
 export type RegistrationMode = 'automatic' | 'existingEndpoint';
-
-/** Delivered only to recovery subscriptions (public-notes "Webhooks"). */
-export const RECOVERY_EVENT = 'order.recovery_required';
 
 /** One subscription as the service answered its creation. */
 export interface Subscription {
@@ -48,9 +45,11 @@ export interface StoredRegistration {
 	/** The recovery subscription to the same URL, when order.recovery_required can start a run. */
 	recoveryWebhookId?: string;
 	recoverySecret?: string;
+	/** Registered for the test URL ("Listen for test event"): deleted after the test unless kept. */
+	forTestUrl?: boolean;
 }
 
-const STORED_FIELDS = ['webhookId', 'secret', 'url', 'baseUrl', 'registeredAt', 'registrationNonce', 'recoveryWebhookId', 'recoverySecret'] as const;
+const STORED_FIELDS = ['webhookId', 'secret', 'url', 'baseUrl', 'registeredAt', 'registrationNonce', 'recoveryWebhookId', 'recoverySecret', 'forTestUrl'] as const;
 
 export function registrationModeOf(value: unknown): RegistrationMode {
 	return value === 'existingEndpoint' ? 'existingEndpoint' : 'automatic';
@@ -66,7 +65,8 @@ export function storedRegistration(staticData: IDataObject): StoredRegistration 
 	const recoveryWebhookId = text(staticData.recoveryWebhookId);
 	const recoverySecret = text(staticData.recoverySecret);
 	const recovery = recoveryWebhookId && recoverySecret ? { recoveryWebhookId, recoverySecret } : {};
-	return { webhookId, secret, url, baseUrl, registeredAt: typeof registeredAt === 'string' ? registeredAt : '', ...recovery };
+	const test = staticData.forTestUrl === true ? { forTestUrl: true } : {};
+	return { webhookId, secret, url, baseUrl, registeredAt: typeof registeredAt === 'string' ? registeredAt : '', ...recovery, ...test };
 }
 
 function webhookUrlOf(ctx: IHookFunctions): string {
@@ -251,7 +251,11 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 		const recovery = await recoverySubscription(this, url, baseUrl);
 		if (recovery) Object.assign(registration, { recoveryWebhookId: recovery.webhookId, recoverySecret: recovery.secret });
 	}
-	Object.assign(this.getWorkflowStaticData('node'), registration);
+	if (this.getMode() === 'manual') registration.forTestUrl = true;
+	// Written whole: nothing of another registration (the production one, in a test's copy) stays mixed in.
+	const staticData = this.getWorkflowStaticData('node');
+	for (const field of STORED_FIELDS) delete staticData[field];
+	Object.assign(staticData, Object.fromEntries(Object.entries(registration).filter(([, value]) => value !== undefined)));
 	// A test event's static data lives only until the test ends (n8n saves it nowhere): remembered here.
 	if (this.getMode() === 'manual') knownRegistrations.set(registrationKey(this, url, baseUrl), registration);
 	return true;
@@ -278,26 +282,42 @@ async function unsubscribe(ctx: IHookFunctions, baseUrl: string, webhookId: stri
 	}
 }
 
-/** Node versions before this one keep their registration unless told otherwise (their behaviour of 0.1.0). */
-export const DELETES_ON_DEACTIVATION_FROM = 1.2;
+/** From this version on, a test event's endpoint is deleted after the test unless kept (issue 22's rule). */
+export const DELETES_TEST_ENDPOINTS_FROM = 1.2;
 
-/**
- * Whether to keep the registration (option "Keep Endpoint Registered"). Unset: kept by version 1
- * and 1.1 nodes (as in 0.1.0, so their workflows behave as before), deleted from version 1.2 on.
- */
-export function keepsEndpoint(ctx: Pick<IHookFunctions, 'getNode' | 'getNodeParameter'>): boolean {
-	const keptByDefault = ctx.getNode().typeVersion < DELETES_ON_DEACTIVATION_FROM;
+/** "Keep Endpoint Registered" as the user set it; undefined when the option was not added. */
+function keepEndpointOption(ctx: Pick<IHookFunctions, 'getNodeParameter'>): boolean | undefined {
 	try {
-		const value = ctx.getNodeParameter('options.keepEndpoint', keptByDefault);
-		return typeof value === 'boolean' ? value : keptByDefault;
+		const value = ctx.getNodeParameter('options.keepEndpoint', undefined);
+		return typeof value === 'boolean' ? value : undefined;
 	} catch {
-		return keptByDefault;
+		return undefined;
 	}
 }
 
 /**
- * delete (deactivation, and the end of a test event): removes the endpoint and the recovery
- * subscription at the service, then forgets them; with "Keep Endpoint Registered" keeps both for
+ * Whether n8n's `delete` keeps this registration at the service. n8n 2.41.1 calls a trigger's
+ * `delete` with one and the same context when the workflow is deactivated, archived, re-published
+ * with this node changed (with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false: on every re-publish and
+ * update), or when this node is removed: mode `internal`, activation `update`, the workflow marked
+ * active, the previous version's node and static data. "Off for good" and "back in a moment" look the
+ * same, and deleting on the second drops the service's retries and every event until the next
+ * registration. So:
+ * - "Keep Endpoint Registered" set by the user decides, for the production and the test URL;
+ * - unset, the production endpoint is kept (a workflow off or mid-publish is answered 404 by n8n, and
+ *   the service retries for about 33 hours); a test event's endpoint is deleted after the test from
+ *   version 1.2 on (kept by versions 1 and 1.1, as in 0.1.0).
+ */
+export function keepsEndpoint(ctx: Pick<IHookFunctions, 'getNode' | 'getNodeParameter'>, registration: Pick<StoredRegistration, 'forTestUrl'>): boolean {
+	const option = keepEndpointOption(ctx);
+	if (option !== undefined) return option;
+	return registration.forTestUrl !== true || ctx.getNode().typeVersion < DELETES_TEST_ENDPOINTS_FROM;
+}
+
+/**
+ * delete: removes the endpoint and the recovery subscription at the service and forgets them, when
+ * keepsEndpoint says so and they are this node's at this URL (a registration for another URL belongs
+ * to another copy of the workflow, or is replaced at the next activation). Otherwise keeps both for
  * the next activation or test. Never throws: a failed delete keeps the registration stored (and
  * reused), so deactivation always completes.
  */
@@ -305,7 +325,7 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') return true;
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = storedRegistration(staticData);
-	if (!stored || keepsEndpoint(this)) return true;
+	if (!stored || keepsEndpoint(this, stored) || stored.url !== this.getNodeWebhookUrl(WEBHOOK_NAME)) return true;
 	const key = registrationKey(this, stored.url, stored.baseUrl);
 	if (stored.recoveryWebhookId !== undefined) {
 		if (!(await unsubscribe(this, stored.baseUrl, stored.recoveryWebhookId, 'recovery'))) return false;
@@ -333,14 +353,16 @@ async function settled<T>(read: () => Promise<T> | T): Promise<T | undefined> {
 export interface EndpointSecrets {
 	secret: unknown;
 	webhookId?: string;
-	recoverySecret?: string;
+	/** Verifies order.recovery_required only (delivery.ts). */
+	recoverySecret?: unknown;
 	recoveryWebhookId?: string;
 }
 
 /**
- * The secret deliveries are verified with, as configured (validated by the delivery handler):
+ * The secrets deliveries are verified with, as configured (validated by the delivery handler):
  * the stored registration (and its recovery subscription); or, for an existing endpoint, the
- * credential when one is attached (version 1.1 requires it), else the version 1 parameter.
+ * credential when one is attached (version 1.1 requires it; its optional Recovery Secret verifies
+ * recovery deliveries), else the version 1 parameter.
  */
 export async function endpointSecret(this: IWebhookFunctions, staticData: IDataObject): Promise<EndpointSecrets> {
 	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'automatic') {
@@ -349,29 +371,8 @@ export async function endpointSecret(this: IWebhookFunctions, staticData: IDataO
 	}
 	if (this.getNode().credentials?.[SECRET_CREDENTIAL_TYPE] !== undefined) {
 		const credential = await settled(async () => await this.getCredentials(SECRET_CREDENTIAL_TYPE));
-		return { secret: credential?.secret };
+		const recoverySecret = credential?.recoverySecret;
+		return { secret: credential?.secret, recoverySecret: recoverySecret === '' || recoverySecret === null ? undefined : recoverySecret };
 	}
 	return { secret: await settled(() => this.getNodeParameter('webhookSecret', undefined)) };
-}
-
-/**
- * The hook webhook() calls before verifying: recovery deliveries arrive at the same URL, signed with
- * the recovery subscription's secret (public-notes: its scheme is assumed to be the partner
- * webhooks' one). When the signature matches that secret (HMAC compared in constant time, clock
- * not checked here) the delivery is verified with it; otherwise with the endpoint's secret, whose
- * verification then reports any problem. Pure: no n8n, no I/O.
- */
-export function secretForDelivery(
-	endpoint: EndpointSecrets,
-	headers: Record<string, string | string[] | undefined>,
-	rawBody: Buffer | string | undefined,
-): { secret: unknown; webhookId?: string } {
-	const { recoverySecret } = endpoint;
-	// Nothing over the service's body cap is hashed (handleDelivery refuses it with 413).
-	if (recoverySecret !== undefined && rawBody !== undefined && rawBody.length <= MAX_WEBHOOK_BODY_BYTES && webhookSecretProblem(recoverySecret) === undefined) {
-		const { signature, timestamp } = readWebhookHeaders(headers);
-		const check = verifyWebhookSignature({ secret: recoverySecret, signature, timestamp, rawBody, toleranceSeconds: Number.MAX_SAFE_INTEGER, nowMs: 0 });
-		if (check.ok) return { secret: recoverySecret, webhookId: endpoint.recoveryWebhookId };
-	}
-	return { secret: endpoint.secret, webhookId: endpoint.webhookId };
 }

@@ -7,6 +7,9 @@ import { pathSegment } from '../inputs';
 /** `orders`: the order events of spec §6; `recovery`: order.recovery_required (public-notes). */
 export type SubscriptionKind = 'orders' | 'recovery';
 
+/** The one event kind recovery subscriptions carry; the service sends it to no other endpoint (public-notes). */
+export const RECOVERY_EVENT = 'order.recovery_required';
+
 export const WEBHOOKS_PATH = '/v1/webhooks';
 export const RECOVERY_WEBHOOKS_PATH = '/v1/webhooks/recovery';
 

@@ -1,14 +1,16 @@
 /**
- * Issue 26 and 21 (recovery) and 22 (test events without litter), against the sandbox over real
- * HTTP: deactivation deletes the endpoint and the recovery subscription unless kept; a test event's
- * endpoint is deleted after the test, or reused by the next test when kept; recovery deliveries
- * (signed with the recovery secret) start runs; a loopback webhook URL towards a remote service is
- * refused with the fix.
+ * The endpoint's life against the sandbox over real HTTP: n8n's delete (deactivation, re-publish,
+ * update) keeps the production endpoint and its recovery subscription unless "Keep Endpoint
+ * Registered" is set off, which deletes both; a test event's endpoint is deleted after the test, or
+ * reused by the next test when kept; recovery deliveries (signed with the recovery secret) start runs,
+ * and each secret verifies only its subscription's events, in one pass; a loopback webhook URL
+ * towards a remote service is refused with the fix.
  */
+import * as crypto from 'node:crypto';
 import { startSandbox } from '../../../sandbox/index';
-import { forgetKnownRegistrations, recoveryWanted, secretForDelivery, unreachableWebhookUrl } from '../../../nodes/OrchestrationTrigger/registration';
+import { forgetKnownRegistrations, recoveryWanted, unreachableWebhookUrl } from '../../../nodes/OrchestrationTrigger/registration';
 import { runWebhookMethod, startWebhookServer, type NodeHarness } from '../../harness/n8n';
-import { envelope, nodeStaticData, post, signedHeaders, triggerHarness } from './helpers';
+import { deliverInMemory, envelope, nodeStaticData, post, signedHeaders, triggerHarness } from './helpers';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -50,15 +52,26 @@ function newTestSession(h: NodeHarness): void {
 	for (const key of Object.keys(nodeStaticData(h))) delete nodeStaticData(h)[key];
 }
 
-describe('deactivation', () => {
-	it('deletes the endpoint and the recovery subscription at the service and forgets them', async () => {
+describe('deactivation (n8n calls the same delete for a re-publish or an update)', () => {
+	it('keeps the endpoint, its secret and the recovery subscription; the next activation reuses them', async () => {
 		const h = harness();
 		await activate(h);
 		const stored = { ...nodeStaticData(h) };
 		expect(stored.recoveryWebhookId).toMatch(/^whr_/);
-		expect(String(stored.recoverySecret)).toMatch(/^whsec_/);
+		// n8n 2.41.1 calls delete with activation "update" in every case (deregisterWebhooks).
+		expect(await runWebhookMethod(h, 'delete', { activation: 'update' })).toBe(true);
+		expect(await requests('DELETE')).toEqual([]);
 		expect((await active()).map((w) => w.webhookId).sort()).toEqual([stored.webhookId, stored.recoveryWebhookId].sort());
+		expect(nodeStaticData(h)).toEqual(stored);
+		await activate(h);
+		expect(nodeStaticData(h)).toEqual(stored);
+		expect((await requests('POST')).filter((r) => r.path.startsWith('/v1/webhooks'))).toHaveLength(2);
+	});
 
+	it('with "Keep Endpoint Registered" set off, deletes both at the service and forgets them', async () => {
+		const h = harness({ options: { keepEndpoint: false } });
+		await activate(h);
+		const stored = { ...nodeStaticData(h) };
 		expect(await runWebhookMethod(h, 'delete', { activation: 'update' })).toBe(true);
 		expect(await active()).toEqual([]);
 		const deletes = await requests('DELETE');
@@ -73,7 +86,7 @@ describe('deactivation', () => {
 		expect(nodeStaticData(h).webhookId).not.toBe(stored.webhookId);
 	});
 
-	it('version 1 and 1.1 nodes keep their registration as in 0.1.0 unless the option is set off', async () => {
+	it('version 1 and 1.1 nodes keep their registration too unless the option is set off', async () => {
 		for (const typeVersion of [1, 1.1]) {
 			const old = harness({}, { typeVersion });
 			await activate(old);
@@ -88,14 +101,8 @@ describe('deactivation', () => {
 		expect((await requests('DELETE')).map((d) => d.status)).toEqual([200, 200, 200, 200]);
 	});
 
-	it('keeps both with "Keep Endpoint Registered"; a failed or already-done delete never blocks deactivation', async () => {
-		const kept = harness({ options: { keepEndpoint: true } });
-		await activate(kept);
-		expect(await runWebhookMethod(kept, 'delete')).toBe(true);
-		expect(await active()).toHaveLength(2);
-		expect(await requests('DELETE')).toEqual([]);
-
-		const h = harness();
+	it('set off: a failed or already-done delete never blocks deactivation', async () => {
+		const h = harness({ options: { keepEndpoint: false } });
 		await activate(h);
 		await fault({ method: 'DELETE', path: `/v1/webhooks/${String(nodeStaticData(h).webhookId)}`, mode: 'status', status: 500, times: 'always' });
 		try {
@@ -113,6 +120,16 @@ describe('deactivation', () => {
 		});
 		expect(await runWebhookMethod(h, 'delete')).toBe(true);
 		expect(nodeStaticData(h)).toEqual({});
+	});
+
+	it('set off: never deletes a registration made for another URL (another copy of the workflow), only this node\'s', async () => {
+		const h = harness({ options: { keepEndpoint: false } });
+		await activate(h);
+		const stored = { ...nodeStaticData(h) };
+		(h.additionalData as unknown as { webhookBaseUrl: string }).webhookBaseUrl = 'http://127.0.0.1:5679/webhook';
+		expect(await runWebhookMethod(h, 'delete')).toBe(true);
+		expect(await requests('DELETE')).toEqual([]);
+		expect(nodeStaticData(h)).toEqual(stored);
 	});
 });
 
@@ -166,13 +183,46 @@ describe('recovery subscription (issue 21)', () => {
 		expect(recoveryWanted('={{ $json.x }}')).toEqual({ wanted: false, explicit: false });
 	});
 
-	it('secretForDelivery picks the recovery secret only when its HMAC matches', () => {
-		const endpoint = { secret: 'whsec_main_secret_0123456789', webhookId: 'wh_1', recoverySecret: 'whsec_recovery_0123456789', recoveryWebhookId: 'whr_1' };
-		const body = '{"event":"order.recovery_required","data":{"id":"o"}}';
-		expect(secretForDelivery(endpoint, signedHeaders(endpoint.recoverySecret, body), body)).toEqual({ secret: endpoint.recoverySecret, webhookId: 'whr_1' });
-		expect(secretForDelivery(endpoint, signedHeaders(endpoint.secret, body), body)).toEqual({ secret: endpoint.secret, webhookId: 'wh_1' });
-		expect(secretForDelivery(endpoint, signedHeaders('whsec_other_000000000000', body), body)).toEqual({ secret: endpoint.secret, webhookId: 'wh_1' });
-		expect(secretForDelivery({ secret: endpoint.secret }, signedHeaders(endpoint.recoverySecret, body), body)).toEqual({ secret: endpoint.secret, webhookId: undefined });
+	it('each secret verifies only its subscription\'s events: a recovery-signed order.completed and an endpoint-signed recovery event start nothing', async () => {
+		const h = harness();
+		await activate(h);
+		const { secret, recoverySecret } = nodeStaticData(h) as Record<string, string>;
+		const server = await startWebhookServer(h);
+		try {
+			const completed = JSON.stringify(envelope({ event: 'order.completed' }));
+			const answer = await post(server.url, completed, signedHeaders(recoverySecret, completed));
+			expect([answer.status, answer.json?.error]).toEqual([401, 'wrong_subscription']);
+			expect(answer.json?.message).toMatch(/recovery subscription's secret/);
+			const recovery = JSON.stringify(envelope({ event: 'order.recovery_required', data: { status: 'processing' } }));
+			const refused = await post(server.url, recovery, signedHeaders(secret, recovery));
+			expect([refused.status, refused.json?.error]).toEqual([401, 'wrong_subscription']);
+			expect(server.runs).toHaveLength(0);
+			expect(JSON.stringify(server.answers)).not.toContain(recoverySecret);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('verifies a delivery once: one HMAC for an order event, even with a recovery subscription', async () => {
+		const h = harness();
+		await activate(h);
+		const { secret, recoverySecret } = nodeStaticData(h) as Record<string, string>;
+		const completed = JSON.stringify(envelope({ event: 'order.completed' }));
+		const recovery = JSON.stringify(envelope({ event: 'order.recovery_required', data: { status: 'processing' } }));
+		const orderHeaders = signedHeaders(secret, completed);
+		const recoveryHeaders = signedHeaders(recoverySecret, recovery);
+		// Every HMAC ends in Hmac#digest, whoever imported createHmac and however.
+		const hmacs = jest.spyOn((crypto as unknown as { Hmac: { prototype: crypto.Hmac } }).Hmac.prototype, 'digest');
+		try {
+			expect((await deliverInMemory(h, completed, orderHeaders)).result.workflowData).toHaveLength(1);
+			expect(hmacs).toHaveBeenCalledTimes(1);
+			hmacs.mockClear();
+			// A recovery event: the endpoint's secret, then the recovery one, in the same pass.
+			expect((await deliverInMemory(h, recovery, recoveryHeaders)).result.workflowData).toHaveLength(1);
+			expect(hmacs).toHaveBeenCalledTimes(2);
+		} finally {
+			hmacs.mockRestore();
+		}
 	});
 });
 
@@ -182,7 +232,7 @@ describe('test events without litter (issue 22)', () => {
 		for (let n = 0; n < 3; n++) {
 			newTestSession(h);
 			await activate(h, true);
-			expect(await runWebhookMethod(h, 'delete', { activation: 'update' })).toBe(true);
+			expect(await runWebhookMethod(h, 'delete', { activation: 'update', isTest: true })).toBe(true);
 		}
 		expect(await active()).toEqual([]);
 	});
@@ -194,7 +244,7 @@ describe('test events without litter (issue 22)', () => {
 			newTestSession(h);
 			await activate(h, true);
 			ids.add(nodeStaticData(h).webhookId);
-			expect(await runWebhookMethod(h, 'delete', { activation: 'update' })).toBe(true);
+			expect(await runWebhookMethod(h, 'delete', { activation: 'update', isTest: true })).toBe(true);
 		}
 		expect(ids.size).toBe(1);
 		const posts = (await requests('POST')).filter((r) => r.path.startsWith('/v1/webhooks'));

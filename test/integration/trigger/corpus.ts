@@ -315,6 +315,56 @@ function handWritten(): BadCase[] {
 	signedBad('envelope without data.id', 'invalid_envelope', JSON.stringify({ event: 'order.completed', data: { status: 'completed' } }));
 	signedBad('envelope with a numeric data.id', 'invalid_envelope', JSON.stringify({ event: 'order.completed', data: { id: 12 } }));
 	signedBad('envelope with an empty data.id', 'invalid_envelope', JSON.stringify({ event: 'order.completed', data: { id: '' } }));
+
+	// Nested deeper than n8n can store: refused before parsing, whatever the depth.
+	const deep = (levels: number) => `{"event":"order.completed","data":{"id":"ord_deep","x":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
+	signedBad('JSON nested 65 levels deep', 'json_too_deep', deep(63));
+	signedBad('JSON nested 100,000 levels deep', 'json_too_deep', deep(100_000));
+	signedBad('objects nested 10,000 levels deep', 'json_too_deep', `{"event":"order.completed","data":{"id":"o","x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`);
+
+	// A member named __proto__ becomes a prototype at the first copy by assignment: refused, however spelled.
+	signedBad('a __proto__ member in data', 'invalid_envelope', '{"event":"order.completed","data":{"id":"o","__proto__":{"amountIn":"1"}}}');
+	signedBad('a __proto__ member spelled with escapes', 'invalid_envelope', '{"event":"order.completed","data":{"id":"o","\\u005f\\u005fproto\\u005f\\u005f":{"x":1}}}');
+	signedBad('a __proto__ member at the top', 'invalid_envelope', '{"__proto__":{"event":"order.completed"},"event":"order.completed","data":{"id":"o"}}');
+
+	// order.recovery_required goes to recovery subscriptions only (public-notes): the endpoint's secret does not verify it.
+	add('order.recovery_required signed with the order endpoint\'s secret', 401, 'wrong_subscription', (s, ts) => {
+		const body = bodyOf(envelope({ event: 'order.recovery_required', data: { status: 'processing', reviewStatus: 'pending_review' } }));
+		return { body, headers: headersOf(sign(s, ts, body), ts) };
+	});
+
+	// The live service's header names (public-notes): the same rules, and exactly one pair.
+	const live = (signature: string | undefined, timestamp: string | undefined) => ({
+		...JSON_TYPE,
+		...(signature !== undefined ? { 'x-flashnet-signature': signature } : {}),
+		...(timestamp !== undefined ? { 'x-flashnet-timestamp': timestamp } : {}),
+	});
+	add('live headers: wrong secret', 401, 'signature_mismatch', (s, ts) => ({ body: baseBody(), headers: live(sign(s + 'x', ts, baseBody()), ts) }));
+	add('live headers: stale', 401, 'stale_timestamp', (s, ts) => {
+		const old = String(Number(ts) - 3_600_000);
+		return { body: baseBody(), headers: live(sign(s, old, baseBody()), old) };
+	});
+	add('live headers: re-serialized body', 401, 'signature_mismatch', (s, ts) => {
+		const body = baseBody();
+		return { body: Buffer.from(JSON.stringify(JSON.parse(body.toString()), null, 2)), headers: live(sign(s, ts, body), ts) };
+	});
+	add('live headers: signature without its timestamp', 401, 'missing_timestamp', (s, ts) => ({ body: baseBody(), headers: live(sign(s, ts, baseBody()), undefined) }));
+	add('live signature with the spec\'s timestamp', 401, 'malformed_timestamp', (s, ts) => ({
+		body: baseBody(),
+		headers: { ...live(sign(s, ts, baseBody()), undefined), 'x-service-timestamp': ts },
+	}));
+	add('both sets, both correctly signed', 401, 'malformed_signature', (s, ts) => ({
+		body: baseBody(),
+		headers: { ...headersOf(sign(s, ts, baseBody()), ts), ...live(sign(s, ts, baseBody()), ts) },
+	}));
+	add('both sets, the live one forged', 401, 'malformed_signature', (s, ts) => ({
+		body: baseBody(),
+		headers: { ...headersOf(sign(s, ts, baseBody()), ts), ...live('0'.repeat(64), ts) },
+	}));
+	add('spec pair plus a second timestamp header', 401, 'malformed_timestamp', (s, ts) => ({
+		body: baseBody(),
+		headers: { ...headersOf(sign(s, ts, baseBody()), ts), 'x-flashnet-timestamp': ts },
+	}));
 	return c;
 }
 

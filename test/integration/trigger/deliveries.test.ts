@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { storedEntries } from '../../harness/processedStore';
+import { clearRoutesCache } from '../../../nodes/Orchestration/service';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, type NodeHarness, type WebhookServer } from '../../harness/n8n';
 import { completeRun, effectiveRuns, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from './helpers';
@@ -251,6 +252,48 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		});
 	});
 
+	it('Existing Endpoint: readable amounts with the optional server credential (the routes listing only), recovery deliveries with the second secret', async () => {
+		const secret = `whsec_existing_${randomBytes(12).toString('hex')}`;
+		const recoverySecret = `whsec_existing_recovery_${randomBytes(12).toString('hex')}`;
+		const existing = (readableAmounts?: boolean) => {
+			const h = triggerHarness({
+				baseUrl: sb.orchestrationUrl,
+				parameters: { registration: 'existingEndpoint', ...(readableAmounts === undefined ? {} : { readableAmounts }) },
+				secretCredential: { secret, recoverySecret },
+			});
+			return h;
+		};
+		const data = { id: `ord_existing_${randomBytes(3).toString('hex')}`, status: 'completed', updatedAt: new Date().toISOString(), amountIn: '250000000', feeAmount: '750000', source: { chain: 'base', asset: 'USDC' } };
+		const body = JSON.stringify({ event: 'order.completed', timestamp: new Date().toISOString(), data });
+		const recovery = JSON.stringify({ event: 'order.recovery_required', data: { ...data, status: 'processing', reviewStatus: 'pending_review' } });
+		for (const readableAmounts of [undefined, false, true]) {
+			clearRoutesCache();
+			await fetch(`${sb.orchestrationUrl}/sandbox/requests`, { method: 'DELETE' });
+			const h = existing(readableAmounts);
+			expect(await runWebhookMethod(h, 'checkExists')).toBe(true);
+			const server = await serveTrigger(h);
+			closers.push(() => server.close());
+			expect((await post(server.url, body, signedHeaders(secret, body))).status).toBe(200);
+			expect((await post(server.url, recovery, signedHeaders(recoverySecret, recovery))).status).toBe(200);
+			// Each secret for its own subscription's events only.
+			const wrong = await post(server.url, recovery, signedHeaders(secret, recovery, Date.now() + 1));
+			expect([wrong.status, wrong.json?.error]).toEqual([401, 'wrong_subscription']);
+			await waitFor(() => server.outputs.length === 2);
+			const [completed, recovered] = server.outputs.map((o) => o[0].json);
+			expect(recovered).toMatchObject({ event: 'order.recovery_required', order: { reviewStatus: 'pending_review' } });
+			const sent = ((await control(sb, '/sandbox/requests')) as { requests: Array<{ method: string; path: string }> }).requests;
+			if (readableAmounts === true) {
+				expect(completed.order).toMatchObject({ amountInFormatted: '250', feeAmountFormatted: '0.75' });
+				// The server credential read the routes listing, and nothing else.
+				expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v2/orchestration/routes']);
+			} else {
+				expect(completed.order).not.toHaveProperty('amountInFormatted');
+				expect(sent).toEqual([]);
+			}
+			expect(JSON.stringify(server.outputs)).not.toContain(recoverySecret);
+		}
+	});
+
 	it('answers injected duplicate deliveries 200 and runs nothing downstream for them', async () => {
 		await control(sb, '/sandbox/config', { duplicateDeliveries: true });
 		const { server } = await registeredTrigger();
@@ -359,6 +402,37 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		const mine = completed.find((d) => d.webhookId === nodeStaticData(sensitive.h).webhookId)!;
 		expect(kept['x-service-signature']).toBe(mine.attempts[0].signature);
 		expect(kept['x-service-timestamp']).toBe(mine.attempts[0].timestamp);
+	});
+
+	it('accepts a delivery signed under the live header names (X-Flashnet-*); Include Headers drops both sets unless asked', async () => {
+		const withHeaders = await registeredTrigger({ events: ['order.completed'], options: { includeHeaders: true } });
+		const sensitive = await registeredTrigger({ events: ['order.completed'], options: { includeHeaders: true, includeSensitiveHeaders: true } });
+		const body = JSON.stringify({
+			event: 'order.completed',
+			timestamp: new Date().toISOString(),
+			data: { id: `ord_live_${randomBytes(3).toString('hex')}`, status: 'completed', updatedAt: new Date().toISOString() },
+		});
+		const liveHeaders = (secret: string) => {
+			const { 'x-service-signature': signature, 'x-service-timestamp': timestamp, ...rest } = signedHeaders(secret, body);
+			return { ...rest, 'X-Flashnet-Signature': signature, 'X-Flashnet-Timestamp': timestamp, 'user-agent': 'live-like/1' };
+		};
+		for (const { h, server } of [withHeaders, sensitive]) {
+			const secret = String(nodeStaticData(h).secret);
+			expect((await post(server.url, body, liveHeaders('whsec_not_the_secret_0000'))).json?.error).toBe('signature_mismatch');
+			const both = { ...liveHeaders(secret), ...signedHeaders(secret, body) };
+			const refused = await post(server.url, body, both);
+			expect([refused.status, refused.json?.error]).toEqual([401, 'malformed_signature']);
+			expect(refused.json?.message).toMatch(/Exactly one signature header/);
+			expect((await post(server.url, body, liveHeaders(secret))).status).toBe(200);
+			expect(server.runs).toHaveLength(1);
+			expect(server.runs[0][0].json).toMatchObject({ event: 'order.completed', delivery: { webhookId: nodeStaticData(h).webhookId } });
+		}
+		const dropped = withHeaders.server.runs[0][0].json.headers as Record<string, string>;
+		expect(dropped['user-agent']).toBe('live-like/1');
+		for (const name of ['x-flashnet-signature', 'x-flashnet-timestamp', 'x-service-signature', 'x-service-timestamp']) expect(dropped).not.toHaveProperty(name);
+		const kept = sensitive.server.runs[0][0].json.headers as Record<string, string>;
+		expect(kept['x-flashnet-signature']).toMatch(/^[0-9a-f]{64}$/);
+		expect(kept['x-flashnet-timestamp']).toMatch(/^\d{13}$/);
 	});
 
 	it('verifies on the test URL too ("listen for test event")', async () => {

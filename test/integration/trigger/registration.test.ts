@@ -11,7 +11,7 @@ import { deriveIdempotencyKey } from '../../../nodes/shared/orchestration/idempo
 import { registrationIdempotencyKey } from '../../../nodes/OrchestrationTrigger/registration';
 import { ORCHESTRATION_HINTS } from '../../../nodes/Orchestration/client';
 import { COMMON_HINTS } from '../../../nodes/n8n/serviceErrors';
-import { envelope, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness } from './helpers';
+import { effectiveRuns, envelope, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from './helpers';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -270,6 +270,150 @@ describe('Orchestration Trigger: registration', () => {
 			expect(nodeStaticData(h).webhookId).toBeUndefined();
 		} finally {
 			await new Promise<void>((r) => server.close(() => r()));
+		}
+	});
+});
+
+/**
+ * n8n 2.41.1's lifecycle as a trigger sees it: a re-publish or an update calls `delete` then
+ * `checkExists` / `create` with activation "update"; deactivating calls `delete`, activating again
+ * `checkExists` / `create`. In between n8n answers the production URL with 404. A witness endpoint
+ * of the same partner receives every event the sandbox emits, whatever the trigger's state.
+ */
+describe('Orchestration Trigger: re-publishing, deactivating and activating while events arrive', () => {
+	let sb: Sandbox;
+	beforeAll(async () => {
+		// 200 times faster: the service's retries after 50 ms, 150 ms, 600 ms, 3 s ...
+		sb = await startSandbox({ quiet: true, timeScale: 200 });
+	});
+	afterAll(async () => {
+		await sb.close();
+	});
+
+	interface SandboxDelivery {
+		webhookId: string;
+		event: string;
+		orderId: string;
+		state: string;
+		attempts: Array<{ status: number | null }>;
+	}
+
+	async function json<T>(path: string, body?: unknown): Promise<T> {
+		const res = await fetch(`${sb.orchestrationUrl}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		return (await res.json()) as T;
+	}
+
+	async function paidOrder(): Promise<string> {
+		const res = await fetch(`${sb.orchestrationUrl}/v1/orchestration/quote`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_KEY}`, 'x-idempotency-key': `lifecycle-${Date.now()}-${Math.random()}` },
+			body: JSON.stringify({ sourceChain: 'base', sourceAsset: 'USDC', destinationChain: 'arbitrum', destinationAsset: 'USDC', amount: '25000000', recipientAddress: `0x${'3'.repeat(40)}` }),
+		});
+		const quote = (await res.json()) as { depositAddress: string; amountIn: string };
+		return (await json<{ orderId: string }>('/sandbox/deposits', { depositAddress: quote.depositAddress, amount: quote.amountIn })).orderId;
+	}
+
+	/** What n8n's production webhook server does for this node: 404 while the workflow is not active. */
+	async function n8nFront(target: () => string): Promise<{ url: string; active: boolean; notFound: number; close(): Promise<void> }> {
+		const state = { url: '', active: false, notFound: 0, close: async () => undefined as void };
+		const server = http.createServer(async (req, res) => {
+			const chunks: Buffer[] = [];
+			for await (const c of req) chunks.push(c as Buffer);
+			if (!state.active) {
+				state.notFound++;
+				res.statusCode = 404;
+				res.setHeader('content-type', 'application/json');
+				res.end(JSON.stringify({ code: 404, message: 'The requested webhook "POST webhook" is not registered.' }));
+				return;
+			}
+			const headers = Object.fromEntries(Object.entries(req.headers).filter(([name, v]) => typeof v === 'string' && name !== 'content-length' && name !== 'host')) as Record<string, string>;
+			const answer = await post(target(), Buffer.concat(chunks), headers);
+			res.statusCode = answer.status;
+			res.end(answer.body);
+		});
+		await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+		state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
+		state.close = () => new Promise<void>((r) => server.close(() => r()));
+		return state;
+	}
+
+	async function witness(): Promise<{ events: Set<string>; close(): Promise<void> }> {
+		const events = new Set<string>();
+		const server = http.createServer(async (req, res) => {
+			const chunks: Buffer[] = [];
+			for await (const c of req) chunks.push(c as Buffer);
+			const { event, data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { event: string; data: { id: string } };
+			events.add(`${data.id} ${event}`);
+			res.end();
+		});
+		await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+		await json('/sandbox/webhooks', { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/witness` });
+		return { events, close: () => new Promise<void>((r) => server.close(() => r())) };
+	}
+
+	async function activateAs(h: NodeHarness, activation: 'activate' | 'update'): Promise<void> {
+		if (!(await runWebhookMethod(h, 'checkExists', { activation }))) expect(await runWebhookMethod(h, 'create', { activation })).toBe(true);
+	}
+
+	it('keeps one endpoint and its secret throughout, and every emitted event runs once', async () => {
+		const h = triggerHarness({ baseUrl: sb.orchestrationUrl });
+		const server = await serveTrigger(h);
+		const front = await n8nFront(() => server.url);
+		const seen = await witness();
+		try {
+			(h.additionalData as unknown as { webhookBaseUrl: string }).webhookBaseUrl = front.url;
+			await activateAs(h, 'activate');
+			front.active = true;
+			const { webhookId, secret } = nodeStaticData(h);
+
+			const orders: string[] = [];
+			for (let i = 0; i < 12; i++) {
+				orders.push(await paidOrder());
+				await new Promise((r) => setTimeout(r, 40));
+				if (i === 3) {
+					// Re-published (or updated): n8n removes the workflow's webhooks, then adds them again.
+					front.active = false;
+					expect(await runWebhookMethod(h, 'delete', { activation: 'update' })).toBe(true);
+					await activateAs(h, 'update');
+					front.active = true;
+				}
+				if (i === 7) {
+					// Deactivated, then activated again 300 ms later (orders keep moving meanwhile).
+					front.active = false;
+					expect(await runWebhookMethod(h, 'delete', { activation: 'update' })).toBe(true);
+					await new Promise((r) => setTimeout(r, 300));
+					await activateAs(h, 'activate');
+					front.active = true;
+				}
+			}
+
+			const mine = async () => (await json<{ deliveries: SandboxDelivery[] }>(`/sandbox/deliveries?webhookId=${String(webhookId)}`)).deliveries;
+			await waitFor(
+				async () => {
+					const final = await Promise.all(orders.map(async (id) => (await json<{ order?: { status: string } }>(`/sandbox/orders/${id}`)).order?.status));
+					const list = await mine();
+					return final.every((s) => s === 'completed') && seen.events.size > 0 && list.length === seen.events.size && list.every((d) => d.state === 'delivered');
+				},
+				30_000,
+				'every event delivered to the trigger',
+			);
+			// The fault hit: attempts were answered 404 while the workflow was off, and retried.
+			expect(front.notFound).toBeGreaterThan(0);
+			expect((await mine()).some((d) => d.attempts.length > 1 && d.attempts[0].status === 404)).toBe(true);
+			// One endpoint, never deleted, the same secret; nothing was registered or deleted again.
+			const hooks = (await registrations(sb)).filter((w) => w.url.startsWith(front.url));
+			expect(hooks.map((w) => [w.webhookId, w.disabledAt])).toEqual([[webhookId, undefined]]);
+			expect(nodeStaticData(h)).toMatchObject({ webhookId, secret });
+			expect((await json<{ requests: unknown[] }>('/sandbox/requests?method=DELETE')).requests).toEqual([]);
+			// Every event the service emitted ran once downstream.
+			const ran = effectiveRuns(server).map((run) => `${String((run[0].json.data as { id: string }).id)} ${String(run[0].json.event)}`);
+			expect(new Set(ran).size).toBe(ran.length);
+			expect(new Set(ran)).toEqual(seen.events);
+			expect(seen.events.size).toBeGreaterThanOrEqual(orders.length * 4);
+		} finally {
+			await front.close();
+			await seen.close();
+			await server.close();
 		}
 	});
 });

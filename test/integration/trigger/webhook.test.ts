@@ -11,14 +11,19 @@ import { ORDER_EVENTS } from '../../../nodes/shared/orchestration/enums';
 import { completeRun, deliverInMemory, effectiveRuns, envelope, inOtherProcess, post, serveTrigger, signedHeaders, triggerHarness } from './helpers';
 
 const SECRET = 'whsec_webhook_contract_0123456789';
+const RECOVERY_SECRET = 'whsec_recovery_contract_0123456789';
 const existing = (extra: INodeParameters = {}): INodeParameters => ({ registration: 'existingEndpoint', webhookSecret: SECRET, ...extra });
 
-/** Each attempt gets a fresh timestamp (spec §6 rule 2), so a re-send is a retry, never a replay of one signature. */
+/**
+ * Each attempt gets a fresh timestamp (spec §6 rule 2), so a re-send is a retry, never a replay of one
+ * signature. order.recovery_required comes from the recovery subscription, signed with its secret.
+ */
 let lastTimestamp = 0;
 function signed(env: IDataObject | string) {
 	const body = typeof env === 'string' ? env : JSON.stringify(env);
 	lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
-	return { body, headers: signedHeaders(SECRET, body, lastTimestamp) };
+	const recovery = typeof env !== 'string' && env.event === 'order.recovery_required';
+	return { body, headers: signedHeaders(recovery ? RECOVERY_SECRET : SECRET, body, lastTimestamp) };
 }
 
 describe('Orchestration Trigger: description', () => {
@@ -31,7 +36,8 @@ describe('Orchestration Trigger: description', () => {
 		expect(description.version).toEqual([1, 1.1, 1.2]);
 		expect(description.defaultVersion).toBe(1.2);
 		expect(description.credentials).toEqual([
-			expect.objectContaining({ name: 'orchestrationServerApi', displayOptions: { show: { registration: ['automatic'] } } }),
+			// Automatic registration; Existing Endpoint with Readable Amounts (that parameter exists there only).
+			expect.objectContaining({ name: 'orchestrationServerApi', required: true, displayOptions: { hide: { readableAmounts: [false] } } }),
 			expect.objectContaining({
 				name: 'orchestrationWebhookSecretApi',
 				required: true,
@@ -58,11 +64,12 @@ describe('Orchestration Trigger: description', () => {
 			deduplicationWindow: 10_000,
 			includeHeaders: false,
 			includeSensitiveHeaders: false,
-			keepEndpoint: false,
+			keepEndpoint: true,
 			onlyData: false,
 			toleranceSeconds: 300,
 		});
-		expect(String(byName.notice.displayName)).toMatch(/deactivation deletes them/);
+		expect(String(byName.notice.displayName)).toMatch(/Deactivating, re-publishing or updating the workflow keeps them/);
+		expect(byName.readableAmounts).toMatchObject({ type: 'boolean', default: false, displayOptions: { show: { registration: ['existingEndpoint'] } } });
 	});
 });
 
@@ -73,6 +80,11 @@ describe('Orchestration Trigger: the secret credential test', () => {
 		expect(await check(SECRET)).toMatchObject({ status: 'OK' });
 		expect(await check('short')).toEqual({ status: 'Error', message: 'Not usable: the webhook secret has 5 characters; at least 16 are expected' });
 		expect(await check(undefined)).toEqual({ status: 'Error', message: 'Not usable: no webhook secret is set' });
+		// The optional recovery secret: empty is fine, set it must be usable too.
+		const both = (recoverySecret: unknown) => testCredential(h, 'webhookSecretCheck', 'orchestrationWebhookSecretApi', { secret: SECRET, recoverySecret } as never);
+		expect(await both('')).toMatchObject({ status: 'OK' });
+		expect(await both(RECOVERY_SECRET)).toMatchObject({ status: 'OK' });
+		expect(await both('short')).toEqual({ status: 'Error', message: 'Not usable: the recovery secret has 5 characters; at least 16 are expected' });
 	});
 });
 
@@ -82,7 +94,7 @@ describe('Orchestration Trigger: webhook handler', () => {
 		await Promise.all(servers.map((s) => s.close()));
 	});
 	async function serve(parameters: INodeParameters) {
-		const h = triggerHarness({ parameters });
+		const h = triggerHarness({ parameters, secretCredential: { secret: SECRET, recoverySecret: RECOVERY_SECRET } });
 		const server = await serveTrigger(h);
 		servers.push(server);
 		return { h, server };

@@ -2,6 +2,12 @@ import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import {
 	computeWebhookSignature,
+	jsonNestingExceeds,
+	LIVE_SIGNATURE_HEADER,
+	LIVE_TIMESTAMP_HEADER,
+	MAX_WEBHOOK_JSON_DEPTH,
+	SIGNATURE_HEADER_NAMES,
+	verifyWebhookDelivery,
 	MIN_WEBHOOK_SECRET_LENGTH,
 	webhookSecretProblem,
 	payloadHash,
@@ -278,17 +284,99 @@ describe('verifyWebhookSignature: every rejection reason', () => {
 	});
 });
 
-describe('readWebhookHeaders', () => {
-	test('finds both headers whatever their case', () => {
-		expect(readWebhookHeaders({ 'x-service-signature': 'a', 'x-service-timestamp': 'b' })).toEqual({
-			signature: 'a',
-			timestamp: 'b',
+describe('readWebhookHeaders: the spec\'s names and the live ones (public-notes), exactly one of each', () => {
+	const spec = { 'x-service-signature': 'a', 'x-service-timestamp': 'b' };
+	const live = { 'x-flashnet-signature': 'c', 'x-flashnet-timestamp': 'd' };
+
+	test('finds either pair whatever its case, and says which', () => {
+		expect(readWebhookHeaders(spec)).toMatchObject({ ok: true, signature: 'a', timestamp: 'b', headerSet: { signatureName: 'X-Service-Signature' } });
+		expect(readWebhookHeaders({ 'X-Service-Signature': 'a', 'X-SERVICE-TIMESTAMP': ['b', 'c'] })).toMatchObject({ ok: true, signature: 'a', timestamp: ['b', 'c'] });
+		expect(readWebhookHeaders({ 'X-Flashnet-Signature': 'c', 'x-FLASHNET-timestamp': 'd' })).toMatchObject({
+			ok: true,
+			signature: 'c',
+			timestamp: 'd',
+			headerSet: { signatureName: 'X-Flashnet-Signature', timestampName: 'X-Flashnet-Timestamp' },
 		});
-		expect(readWebhookHeaders({ 'X-Service-Signature': 'a', 'X-SERVICE-TIMESTAMP': ['b', 'c'] })).toEqual({
-			signature: 'a',
-			timestamp: ['b', 'c'],
+		expect(SIGNATURE_HEADER_NAMES).toEqual([SIGNATURE_HEADER, TIMESTAMP_HEADER, LIVE_SIGNATURE_HEADER, LIVE_TIMESTAMP_HEADER]);
+	});
+
+	test('none: the spec\'s names are reported missing; one of a pair: the other of that pair', () => {
+		expect(readWebhookHeaders({ other: 'x' })).toMatchObject({ ok: true, signature: undefined, timestamp: undefined, headerSet: { signatureName: 'X-Service-Signature' } });
+		expect(readWebhookHeaders({ 'x-flashnet-timestamp': 'd' })).toMatchObject({ ok: true, signature: undefined, headerSet: { signatureName: 'X-Flashnet-Signature' } });
+	});
+
+	test('refuses a second signature or timestamp header, of either set, and a pair mixed from both', () => {
+		expect(readWebhookHeaders({ ...spec, ...live })).toMatchObject({ ok: false, reason: 'malformed_signature', message: expect.stringMatching(/Exactly one signature header.*X-Service-Signature and X-Flashnet-Signature/) });
+		expect(readWebhookHeaders({ ...spec, 'x-flashnet-signature': 'c' })).toMatchObject({ ok: false, reason: 'malformed_signature' });
+		expect(readWebhookHeaders({ ...spec, 'x-flashnet-timestamp': 'd' })).toMatchObject({ ok: false, reason: 'malformed_timestamp', message: expect.stringMatching(/Exactly one timestamp header/) });
+		expect(readWebhookHeaders({ 'x-service-signature': 'a', 'x-flashnet-timestamp': 'd' })).toMatchObject({
+			ok: false,
+			reason: 'malformed_timestamp',
+			message: 'X-Service-Signature comes with X-Service-Timestamp, not X-Flashnet-Timestamp',
 		});
-		expect(readWebhookHeaders({ other: 'x' })).toEqual({ signature: undefined, timestamp: undefined });
+		// The same name twice, in another case (a header map built by hand): never one of them chosen.
+		expect(readWebhookHeaders({ ...live, 'X-Flashnet-Signature': 'e' })).toMatchObject({ ok: false, reason: 'malformed_signature', message: expect.stringMatching(/more than once/) });
+		expect(readWebhookHeaders({ ...live, 'X-Flashnet-Timestamp': 'e' })).toMatchObject({ ok: false, reason: 'malformed_timestamp' });
+	});
+});
+
+describe('verifyWebhookDelivery: one pass over the headers and the secrets', () => {
+	const liveHeaders = (secret: string, timestamp = TS) => ({ 'x-flashnet-signature': reference(secret, timestamp, BODY), 'x-flashnet-timestamp': timestamp });
+
+	test('a delivery signed under the live names verifies with the same rules as the spec\'s', () => {
+		expect(verifyWebhookDelivery({ secrets: [SECRET], headers: liveHeaders(SECRET), rawBody: BODY, nowMs: NOW })).toMatchObject({
+			ok: true,
+			timestampMs: NOW,
+			secretIndex: 0,
+			signature: OPENSSL_SIGNATURE,
+			headerSet: { signatureName: 'X-Flashnet-Signature' },
+		});
+		expect(verifyWebhookDelivery({ secrets: [SECRET], headers: { [SIGNATURE_HEADER]: OPENSSL_SIGNATURE, [TIMESTAMP_HEADER]: TS }, rawBody: BODY, nowMs: NOW })).toMatchObject({ ok: true });
+		// Tolerance, raw body and format: named with the live headers.
+		expect(verifyWebhookDelivery({ secrets: [SECRET], headers: liveHeaders(SECRET), rawBody: BODY, nowMs: NOW + 300_001 })).toMatchObject({
+			ok: false,
+			reason: 'stale',
+			message: expect.stringMatching(/^X-Flashnet-Timestamp is 300001 ms old/),
+		});
+		expect(verifyWebhookDelivery({ secrets: [SECRET], headers: liveHeaders(SECRET), rawBody: BODY_TEXT.replace('ord_1', 'ord_2'), nowMs: NOW })).toMatchObject({
+			ok: false,
+			reason: 'mismatch',
+			message: expect.stringMatching(/^X-Flashnet-Signature does not match/),
+		});
+		expect(verifyWebhookDelivery({ secrets: [SECRET], headers: { 'x-flashnet-timestamp': TS }, rawBody: BODY, nowMs: NOW })).toMatchObject({ reason: 'missing_signature', message: 'Missing X-Flashnet-Signature header' });
+		// Both sets, even both correctly signed: refused before any HMAC.
+		const both = { ...liveHeaders(SECRET), [SIGNATURE_HEADER]: OPENSSL_SIGNATURE, [TIMESTAMP_HEADER]: TS };
+		expect(verifyWebhookDelivery({ secrets: [SECRET], headers: both, rawBody: BODY, nowMs: NOW })).toMatchObject({ ok: false, reason: 'malformed_signature' });
+	});
+
+	test('picks the secret whose signature matches, trying them in order', () => {
+		const other = 'whsec_recovery_secret_0123';
+		expect(verifyWebhookDelivery({ secrets: [SECRET, other], headers: liveHeaders(other), rawBody: BODY, nowMs: NOW })).toMatchObject({ ok: true, secretIndex: 1 });
+		expect(verifyWebhookDelivery({ secrets: [SECRET, other], headers: liveHeaders(SECRET), rawBody: BODY, nowMs: NOW })).toMatchObject({ ok: true, secretIndex: 0 });
+		expect(verifyWebhookDelivery({ secrets: [SECRET, other], headers: liveHeaders('whsec_neither_0000000'), rawBody: BODY, nowMs: NOW })).toMatchObject({ ok: false, reason: 'mismatch' });
+		expect(() => verifyWebhookDelivery({ secrets: [SECRET, ''], headers: liveHeaders(SECRET), rawBody: BODY, nowMs: NOW })).toThrow(ProtocolError);
+	});
+});
+
+describe('jsonNestingExceeds: depth read from the bytes, before parsing', () => {
+	const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+	test('counts objects and arrays, not brackets inside strings or escaped quotes', () => {
+		expect(MAX_WEBHOOK_JSON_DEPTH).toBe(64);
+		expect(jsonNestingExceeds(nested(64), 64)).toBe(false);
+		expect(jsonNestingExceeds(nested(65), 64)).toBe(true);
+		expect(jsonNestingExceeds(Buffer.from(nested(65)), 64)).toBe(true);
+		expect(jsonNestingExceeds('{"a":{"b":[{"c":1}]}}', 4)).toBe(false);
+		expect(jsonNestingExceeds('{"a":{"b":[{"c":1}]}}', 3)).toBe(true);
+		expect(jsonNestingExceeds(JSON.stringify({ a: '[[[[[[{{{{' }), 1)).toBe(false);
+		expect(jsonNestingExceeds(JSON.stringify({ a: 'quote \\" [[[[ \\\\' , b: '{{{{' }), 1)).toBe(false);
+		expect(jsonNestingExceeds(Buffer.from(JSON.stringify({ 'USD₮0 [': ['{'] })), 2)).toBe(false);
+	});
+
+	test('finds 100,000 levels in a delivery, and passes a flat megabyte', () => {
+		const deep = Buffer.from(`{"event":"order.completed","data":{"id":"o","x":${nested(100_000)}}}`);
+		expect(jsonNestingExceeds(deep, MAX_WEBHOOK_JSON_DEPTH)).toBe(true);
+		expect(jsonNestingExceeds(Buffer.alloc(1_048_576, 0x20), MAX_WEBHOOK_JSON_DEPTH)).toBe(false);
 	});
 });
 

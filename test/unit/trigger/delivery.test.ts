@@ -25,6 +25,14 @@ function input(body: string | Buffer, opts: { ts?: number; secret?: string; runS
 }
 
 const event = JSON.stringify({ event: 'order.completed', data: { id: 'ord_1', updatedAt: '2025-01-01T00:00:00.000Z' } });
+const RECOVERY_SECRET = 'whsec_unit_recovery_0123456789abcdef';
+const recovery = JSON.stringify({ event: 'order.recovery_required', data: { id: 'ord_1', status: 'processing', reviewStatus: 'pending_review', updatedAt: '2025-01-01T00:00:01.000Z' } });
+
+/** The same delivery under the live service's header names (public-notes). */
+function live(body: string, secret = SECRET): DeliveryInput {
+	const { headers, ...rest } = input(body, { secret });
+	return { ...rest, headers: { 'x-flashnet-signature': headers['x-service-signature'], 'x-flashnet-timestamp': headers['x-service-timestamp'] } };
+}
 
 describe('handleDelivery', () => {
 	it('accepts a verified envelope with its duplicate key and the hashed key of the signed request', () => {
@@ -53,6 +61,47 @@ describe('handleDelivery', () => {
 		expect(handleDelivery(input(big))).toMatchObject({ outcome: 'rejected', status: 413, error: 'payload_too_large' });
 		expect(handleDelivery({ ...input(big), headers: {} })).toMatchObject({ status: 413 });
 		expect(handleDelivery(input(Buffer.alloc(1_048_576, 0x20)))).toMatchObject({ status: 400, error: 'invalid_json' });
+	});
+
+	it('verifies the live header names with the same rules, and refuses a delivery carrying both sets', () => {
+		expect(handleDelivery(live(event))).toMatchObject({ outcome: 'accepted', subscription: 'orders', signatureTimestampMs: NOW });
+		expect(handleDelivery({ ...live(event), nowMs: NOW + 301_000 })).toMatchObject({ status: 401, error: 'stale_timestamp' });
+		expect(handleDelivery(live(event, 'whsec_forged_0123456789abcdef'))).toMatchObject({ status: 401, error: 'signature_mismatch', message: expect.stringMatching(/^X-Flashnet-Signature/) });
+		const both = { ...input(event), headers: { ...input(event).headers, ...live(event).headers } };
+		expect(handleDelivery(both)).toMatchObject({ status: 401, error: 'malformed_signature', message: expect.stringMatching(/Exactly one signature header/) });
+		const twoTimestamps = { ...live(event), headers: { ...live(event).headers, 'x-service-timestamp': String(NOW) } };
+		expect(handleDelivery(twoTimestamps)).toMatchObject({ status: 401, error: 'malformed_timestamp' });
+	});
+
+	it('the recovery secret verifies order.recovery_required only, the endpoint secret every kind but that one', () => {
+		const withRecovery = (body: string, secret: string) => ({ ...input(body, { secret }), recoverySecret: RECOVERY_SECRET });
+		expect(handleDelivery(withRecovery(recovery, RECOVERY_SECRET))).toMatchObject({ outcome: 'accepted', subscription: 'recovery' });
+		expect(handleDelivery(withRecovery(event, SECRET))).toMatchObject({ outcome: 'accepted', subscription: 'orders' });
+		expect(handleDelivery(withRecovery(event, RECOVERY_SECRET))).toMatchObject({ outcome: 'rejected', status: 401, error: 'wrong_subscription' });
+		expect(handleDelivery(withRecovery(recovery, SECRET))).toMatchObject({ outcome: 'rejected', status: 401, error: 'wrong_subscription' });
+		// Without a recovery subscription, the endpoint's secret still does not verify recovery events.
+		expect(handleDelivery(input(recovery))).toMatchObject({ outcome: 'rejected', status: 401, error: 'wrong_subscription' });
+		// One secret given for both (an existing endpoint set up so) carries every kind.
+		expect(handleDelivery({ ...input(recovery), recoverySecret: SECRET })).toMatchObject({ outcome: 'accepted', subscription: 'recovery' });
+		expect(handleDelivery({ ...input(event), recoverySecret: SECRET })).toMatchObject({ outcome: 'accepted', subscription: 'orders' });
+		// A recovery secret that is set but cannot be an HMAC key is a configuration problem.
+		expect(handleDelivery({ ...input(event), recoverySecret: 'short' })).toMatchObject({ status: 500, error: 'secret_unavailable', message: expect.stringMatching(/recovery secret has 5 characters/) });
+	});
+
+	it('refuses JSON nested deeper than 64 levels with 400 before parsing it; 64 levels pass', () => {
+		const nested = (depth: number) => JSON.stringify({ event: 'order.completed', data: { id: 'ord_deep', x: JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) } });
+		expect(handleDelivery(input(nested(62)))).toMatchObject({ outcome: 'accepted' });
+		expect(handleDelivery(input(nested(63)))).toMatchObject({ outcome: 'rejected', status: 400, error: 'json_too_deep' });
+		const deep = `{"event":"order.completed","data":{"id":"ord_deep","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
+		const parse = jest.spyOn(JSON, 'parse');
+		try {
+			expect(handleDelivery(input(deep))).toMatchObject({ outcome: 'rejected', status: 400, error: 'json_too_deep' });
+			expect(parse).not.toHaveBeenCalled();
+		} finally {
+			parse.mockRestore();
+		}
+		// Unsigned, it is refused for its signature first.
+		expect(handleDelivery({ ...input(deep), headers: {} })).toMatchObject({ status: 401, error: 'missing_signature' });
 	});
 
 	it('bounds the tolerance at 900 s (the default when unset or invalid)', () => {
