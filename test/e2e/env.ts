@@ -21,13 +21,13 @@ export interface E2eEnv {
 
 export const OWNER = { email: 'e2e-owner@sandbox.local', password: 'E2e-Owner-Passw0rd', firstName: 'E2E', lastName: 'Owner' };
 
-export async function createEnv(opts: { timeScale?: number } = {}): Promise<E2eEnv> {
+export async function createEnv(opts: { timeScale?: number; extraEnv?: Record<string, string> } = {}): Promise<E2eEnv> {
 	const installDir = ensureN8nInstalled();
 	const dist = path.join(REPO_ROOT, 'dist');
 	await bundle({ outdir: dist });
 	const sandbox = await startSandbox({ timeScale: opts.timeScale ?? 20, quiet: true });
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-n8n-'));
-	const n8n = new N8nInstance({ installDir, userFolder, port: await freePort(), extensions: dist });
+	const n8n = new N8nInstance({ installDir, userFolder, port: await freePort(), extensions: dist, extraEnv: opts.extraEnv });
 	await n8n.importCredentials(sandboxCredentials(sandbox));
 	return { sandbox, n8n, userFolder, brokerPort: await freePort() };
 }
