@@ -3,8 +3,8 @@
  * created twice with the same reference returns one instruction and a changed body is refused; an
  * affiliate created, claimed and listed; a claim followed until it is paid; a payment to a standing
  * address listed by Get Deposits while its order reaches the trigger by webhook; a recovery event
- * that starts the trigger's workflow; the workflow deactivated and its endpoint and recovery
- * subscription gone at the sandbox.
+ * that starts the trigger's workflow; the workflow deactivated with Keep Endpoint Registered off and
+ * its endpoint and recovery subscription gone at the sandbox.
  */
 import { OWNER, closeEnv, createEnv, executeWorkflow, type E2eEnv } from './env';
 import { SandboxClient, until } from './sandbox-client';
@@ -68,7 +68,8 @@ function workflows(orchestrationUrl: string) {
 			orch('Deposits', { resource: 'standingAddress', operation: 'getDeposits', reference: 'e2e deposits/1', returnAll: true }),
 		]),
 		linearWorkflow(TRIGGER, 'E2E recovery events', [
-			{ name: 'Events', type: T.trigger, typeVersion: 1.2, parameters: { registration: 'automatic', options: {} }, credentials: CREDS.server, webhookId: TRIGGER_WEBHOOK_ID },
+			// Keep Endpoint Registered off: deactivation deletes the endpoint (kept by default).
+			{ name: 'Events', type: T.trigger, typeVersion: 1.2, parameters: { registration: 'automatic', options: { keepEndpoint: false } }, credentials: CREDS.server, webhookId: TRIGGER_WEBHOOK_ID },
 			{ name: 'Received', type: T.noop, executeOnce: false },
 		]),
 	];
@@ -189,7 +190,7 @@ describe('Orchestration Trigger: recovery events and deactivation', () => {
 		expect(delivered.map((d) => d.event)).toEqual(expect.arrayContaining(['order.processing', 'order.completed']));
 	});
 
-	it('deactivating the workflow deletes the endpoint and the recovery subscription at the sandbox', async () => {
+	it('with Keep Endpoint Registered off, deactivating the workflow deletes the endpoint and the recovery subscription at the sandbox', async () => {
 		await env.n8n.api(apiKey, 'POST', `/workflows/${TRIGGER}/deactivate`);
 		const gone = await until('both subscriptions disabled', async () => {
 			const all = [...(await sandbox.webhooks()), ...(await sandbox.webhooks({ recovery: true }))].filter((w) => w.url === triggerUrl());
