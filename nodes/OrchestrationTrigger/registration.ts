@@ -325,7 +325,15 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') return true;
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = storedRegistration(staticData);
-	if (!stored || keepsEndpoint(this, stored) || stored.url !== this.getNodeWebhookUrl(WEBHOOK_NAME)) return true;
+	if (!stored) return true;
+	if (keepsEndpoint(this, stored) || stored.url !== this.getNodeWebhookUrl(WEBHOOK_NAME)) {
+		this.logger.info('Orchestration Trigger kept its endpoint registered: n8n removed the trigger (deactivation, re-publish or update); the service retries deliveries until it is active again', {
+			workflowId: this.getWorkflow().id,
+			node: this.getNode().name,
+			webhookId: stored.webhookId,
+		});
+		return true;
+	}
 	const key = registrationKey(this, stored.url, stored.baseUrl);
 	if (stored.recoveryWebhookId !== undefined) {
 		if (!(await unsubscribe(this, stored.baseUrl, stored.recoveryWebhookId, 'recovery'))) return false;
