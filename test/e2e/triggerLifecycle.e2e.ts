@@ -113,7 +113,11 @@ describe.each(PATHS)('Orchestration Trigger lifecycle in n8n, $path', ({ extraEn
 		apiKey = ((await res.json()) as { data: { rawApiKey: string } }).data.rawApiKey;
 	}, 600_000);
 
+	/** What a test left running when it failed or timed out (the event source, the witness). */
+	const cleanups: Array<() => Promise<void>> = [];
+
 	afterAll(async () => {
+		for (const cleanup of cleanups.splice(0)) await cleanup().catch(() => undefined);
 		await closeEnv(env);
 		await effects?.close();
 	});
@@ -212,6 +216,10 @@ describe.each(PATHS)('Orchestration Trigger lifecycle in n8n, $path', ({ extraEn
 		const seen = await witness(sandbox);
 		const orders: string[] = [];
 		let emitting = true;
+		cleanups.push(async () => {
+			emitting = false;
+			await seen.close();
+		});
 		const emitter = (async () => {
 			while (emitting) {
 				const started = Date.now();
@@ -298,5 +306,5 @@ describe.each(PATHS)('Orchestration Trigger lifecycle in n8n, $path', ({ extraEn
 		expect(sandbox.webhookSecrets().get(url())).toBe(secretBefore);
 		const deletes = env.sandbox.orchestration.ctx.state.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/v1/webhooks'));
 		expect(deletes).toEqual([]);
-	});
+	}, 1_500_000);
 });
