@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { CHAINS, CLIENT_KEY_SCOPES, ORIGIN_MODES } from '../nodes/shared/orchestration/enums';
+import { CHAINS, CLIENT_KEY_SCOPES, ORIGIN_MODES } from './orchestration/spec';
 import defaults from './config.default.json';
 import { FaultRuleSchema } from './faults';
 

@@ -1,24 +1,20 @@
-import {
-	assertDistinctTransfers,
-	assertMinDeposits,
-	buildTransfers,
-	decodeSignedEip1559,
-	Eip1559Error,
-	ProtocolError,
-	intentDigest,
-	type CanonicalAction,
-	intentIdFromDigest,
-	parseU64,
-	validateExpiresAt,
-	validateNonce,
-	validateRecipient,
-	validateTokenId,
-	validateTransferId,
-	verifyDerSignature,
-	type DecodedEip1559,
-	type WireIntent,
-} from '../../nodes/shared/gateway';
 import { conflict, rejectAdmission } from './errors';
+import {
+	canonicalMessage,
+	expiresAtOf,
+	nonceOf,
+	Problem,
+	recipientOf,
+	sha256,
+	signedEip1559Of,
+	tokenIdOf,
+	transferIdOf,
+	u64Of,
+	verifiesDer,
+	type MessageAction,
+	type SignedTransaction,
+} from './intent';
+import { bytesToHex } from './hex';
 import { revertPlanFromCalldata } from './markers';
 import type { GatewayState, IntentRecord, IntentTransfer } from './state';
 
@@ -30,22 +26,12 @@ export type AdmittedIntent = Pick<
 
 type Body = Record<string, unknown>;
 
-/** Runs a protocol-core check and reports its ProtocolError under `code`. */
+/** Runs one field rule (intent.ts) and answers its Problem under `code`. */
 function check<T>(code: string, fn: () => T): T {
 	try {
 		return fn();
 	} catch (e) {
-		if (e instanceof ProtocolError) throw rejectAdmission(code, e.message);
-		throw e;
-	}
-}
-
-/** The same, for the rules whose message does not start with the field it names. */
-function checkField<T>(code: string, fn: () => T): T {
-	try {
-		return fn();
-	} catch (e) {
-		if (e instanceof ProtocolError) throw rejectAdmission(code, `${e.field}: ${e.message}`);
+		if (e instanceof Problem) throw rejectAdmission(code, e.message);
 		throw e;
 	}
 }
@@ -65,26 +51,20 @@ function readTransfers(body: Body): IntentTransfer[] {
 			throw rejectAdmission('invalid_asset', `${at}.asset must be {"type":"btc"} or {"type":"token","tokenId":<64 hex>}`);
 		}
 		const assetType = asset.type;
-		const sparkTransferId = check('invalid_transfer_id', () => validateTransferId(d.sparkTransferId, assetType, `${at}.sparkTransferId`));
-		const tokenId = assetType === 'token' ? check('invalid_token_id', () => validateTokenId(asset.tokenId, `${at}.asset.tokenId`)) : undefined;
+		const sparkTransferId = check('invalid_transfer_id', () => transferIdOf(d.sparkTransferId, assetType, `${at}.sparkTransferId`));
+		const tokenId = assetType === 'token' ? check('invalid_token_id', () => tokenIdOf(asset.tokenId, `${at}.asset.tokenId`)) : undefined;
 		const amountRaw = d.amount;
 		if (typeof amountRaw !== 'string' && typeof amountRaw !== 'number' && typeof amountRaw !== 'bigint') {
 			throw rejectAdmission('invalid_amount', `${at}.amount must be an unsigned 64-bit integer`);
 		}
-		const amount = check('invalid_amount', () => parseU64(amountRaw, `${at}.amount`));
+		const amount = check('invalid_amount', () => u64Of(amountRaw, `${at}.amount`));
 		return { sparkTransferId, assetType, tokenId, amount };
 	});
 }
 
-function readEvmTransaction(raw: unknown, chainId: number): DecodedEip1559 {
+function readEvmTransaction(raw: unknown, chainId: number): SignedTransaction {
 	if (typeof raw !== 'string') throw rejectAdmission('invalid_evm_transaction', 'evmTransaction must be a hex string');
-	let tx: DecodedEip1559;
-	try {
-		tx = decodeSignedEip1559(raw);
-	} catch (e) {
-		if (e instanceof Eip1559Error) throw rejectAdmission('invalid_evm_transaction', `${e.message} (${e.reason})`);
-		throw e;
-	}
+	const tx = check('invalid_evm_transaction', () => signedEip1559Of(raw));
 	if (tx.chainId !== BigInt(chainId)) {
 		throw rejectAdmission('invalid_evm_transaction', `evmTransaction chainId ${tx.chainId} does not match the intent chainId ${chainId}`);
 	}
@@ -110,8 +90,8 @@ export function admitExecute(state: GatewayState, signer: string, bodyRaw: unkno
 	if (body.chainId !== config.chainId) {
 		throw rejectAdmission('chain_id_mismatch', `chainId ${body.chainId} does not match execution.chainId ${config.chainId}`);
 	}
-	const expiresAt = check('invalid_expires_at', () => validateExpiresAt(body.expiresAt as number, nowMs));
-	const nonce = check('invalid_nonce', () => validateNonce(body.nonce));
+	const expiresAt = check('invalid_expires_at', () => expiresAtOf(body.expiresAt, nowMs));
+	const nonce = check('invalid_nonce', () => nonceOf(body.nonce));
 
 	const hasRecipient = isPresent(body.recipient);
 	const hasTx = isPresent(body.evmTransaction);
@@ -121,25 +101,27 @@ export function admitExecute(state: GatewayState, signer: string, bodyRaw: unkno
 			hasRecipient ? 'set exactly one of recipient and evmTransaction, not both' : 'set exactly one of recipient and evmTransaction',
 		);
 	}
-	const recipient = hasRecipient ? check('invalid_recipient', () => validateRecipient(body.recipient)) : undefined;
+	const recipient = hasRecipient ? check('invalid_recipient', () => recipientOf(body.recipient)) : undefined;
 	const tx = hasTx ? readEvmTransaction(body.evmTransaction, config.chainId) : undefined;
 	const transfers = readTransfers(body);
 
 	if (typeof body.signature !== 'string' || body.signature.length === 0) {
 		throw rejectAdmission('invalid_signature', 'signature is required: DER hex over SHA-256 of the canonical intent message');
 	}
-	const deposits: WireIntent['deposits'] = transfers.map((t) => ({
-		sparkTransferId: t.sparkTransferId,
-		asset: t.assetType === 'token' ? { type: 'token', tokenId: t.tokenId as string } : { type: 'btc' },
-		amount: t.amount,
-	}));
-	// The client's own rules (§3, §8), and the message rebuilt from the parts already checked: no second decode.
-	const canonicalTransfers = check('invalid_request', () => buildTransfers(deposits));
-	checkField('below_min_deposit', () => assertMinDeposits(canonicalTransfers, config.minDepositSats));
-	checkField('duplicate_transfer_id', () => assertDistinctTransfers(canonicalTransfers));
-	const action: CanonicalAction = tx ? { type: 'execute', signedTxHash: tx.hash } : { type: 'deposit', recipient: recipient as string };
-	const digest = intentDigest({ chainId: config.chainId, transfers: canonicalTransfers, action, nonce, expiresAt });
-	if (!verifyDerSignature(body.signature, digest, signer)) {
+	transfers.forEach((t, k) => {
+		// §8: a Bitcoin deposit below minDepositSats is refused; each transfer funds one intent at most (§3)
+		if (t.assetType === 'btc' && t.amount < BigInt(config.minDepositSats)) {
+			throw rejectAdmission('below_min_deposit', `deposits[${k}].amount: ${t.amount} sats is below the gateway minimum of ${config.minDepositSats} sats (Network Info: minDepositSats)`);
+		}
+		const first = transfers.findIndex((u) => u.sparkTransferId.toLowerCase() === t.sparkTransferId.toLowerCase());
+		if (first !== k) {
+			throw rejectAdmission('duplicate_transfer_id', `deposits[${k}].sparkTransferId: repeats deposits[${first}]: each Spark transfer may appear once`);
+		}
+	});
+	// §2.4: the message rebuilt from the wire fields already checked, hashed and checked against the bearer's key
+	const action: MessageAction = tx ? { type: 'execute', signedTxHash: tx.hash } : { type: 'deposit', recipient: recipient as string };
+	const digest = sha256(canonicalMessage({ chainId: config.chainId, transfers, action, nonce, expiresAt }));
+	if (!verifiesDer(body.signature, digest, signer)) {
 		throw rejectAdmission(
 			'invalid_signature',
 			'signature does not verify against the authenticated public key over the canonical intent message (§2.4)',
@@ -160,7 +142,7 @@ export function admitExecute(state: GatewayState, signer: string, bodyRaw: unkno
 	}
 
 	return {
-		intentId: intentIdFromDigest(digest),
+		intentId: `0x${bytesToHex(digest)}`,
 		kind: tx ? 'execute' : 'deposit',
 		transfers,
 		nonce,

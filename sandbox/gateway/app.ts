@@ -1,10 +1,6 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 
-import {
-	addressFromPublicKey,
-	parseJsonPreservingBigInts,
-	publicKeyFromPrivateKey,
-} from '../../nodes/shared/gateway';
+import { addressOfPublicKey, parseIntentJson, publicKeyOfPrivateKey } from './intent';
 import type { SandboxClock } from '../clock';
 import { guardControlEndpoints } from '../control-guard';
 import { registerGatewayControlRoutes } from './control';
@@ -65,8 +61,8 @@ export async function buildGatewayApp(opts: GatewayAppOptions): Promise<GatewayA
 		autoAdvance: opts.autoAdvance ?? true,
 	});
 	for (const key of opts.seedPrivateKeys ?? []) {
-		const publicKey = publicKeyFromPrivateKey(key);
-		state.seededSigners.push({ publicKey, address: addressFromPublicKey(publicKey) });
+		const publicKey = publicKeyOfPrivateKey(key);
+		state.seededSigners.push({ publicKey, address: addressOfPublicKey(publicKey) });
 	}
 	const lifecycle = new IntentLifecycle(state, clock);
 
@@ -77,7 +73,7 @@ export async function buildGatewayApp(opts: GatewayAppOptions): Promise<GatewayA
 		const text = typeof body === 'string' ? body : body.toString('utf8');
 		if (text.trim() === '') return done(null, undefined);
 		try {
-			done(null, parseJsonPreservingBigInts(text, { nonIntegerLiteralsAsSource: true }));
+			done(null, parseIntentJson(text));
 		} catch {
 			done(new GatewayApiError(400, 'invalid_json', 'request body is not valid JSON'), undefined);
 		}

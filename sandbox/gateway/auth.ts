@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import {
-	ProtocolError,
-	normalizeCompressedPublicKey,
-	verifyChallengeSignature,
-} from '../../nodes/shared/gateway';
+import { compressedPublicKeyOf, Problem, sha256, verifiesDer } from './intent';
 import type { SandboxClock } from '../clock';
 import { rejectAdmission, unauthorized } from './errors';
 import type { GatewayState } from './state';
@@ -16,9 +12,9 @@ export const MAX_OUTSTANDING_CHALLENGES = 8;
 
 function publicKeyOf(value: unknown): string {
 	try {
-		return normalizeCompressedPublicKey(value);
+		return compressedPublicKeyOf(value);
 	} catch (e) {
-		if (e instanceof ProtocolError) throw rejectAdmission('invalid_public_key', e.message);
+		if (e instanceof Problem) throw rejectAdmission('invalid_public_key', e.message);
 		throw e;
 	}
 }
@@ -57,7 +53,7 @@ export function verifyChallenge(state: GatewayState, clock: SandboxClock, body: 
 		throw unauthorized('challenge_not_found', 'no outstanding challenge for this public key; request a new one');
 	}
 	const signature = b.signature;
-	const match = live.find((c) => verifyChallengeSignature(signature, c.challengeString, publicKey));
+	const match = live.find((c) => verifiesDer(signature, sha256(c.challengeString), publicKey));
 	if (!match) {
 		throw unauthorized('invalid_signature', 'signature does not verify over SHA-256 of an outstanding challengeString for this key');
 	}

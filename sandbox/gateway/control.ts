@@ -1,13 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
-import {
-	ProtocolError,
-	INTENT_STATUSES,
-	parseU64,
-	validateTokenId,
-	validateTransferId,
-	type IntentStatus,
-} from '../../nodes/shared/gateway';
+import { Problem, tokenIdOf, transferIdOf, u64Of } from './intent';
+import { INTENT_STATUSES, type IntentStatus } from './spec';
 import type { SandboxClock } from '../clock';
 import { expireAllTokens } from './auth';
 import { notFound, rejectAdmission } from './errors';
@@ -29,7 +23,7 @@ function field<T>(fn: () => T): T {
 	try {
 		return fn();
 	} catch (e) {
-		if (e instanceof ProtocolError) throw rejectAdmission('invalid_request', e.message);
+		if (e instanceof Problem) throw rejectAdmission('invalid_request', e.message);
 		throw e;
 	}
 }
@@ -40,7 +34,7 @@ function parseRevertPlan(b: Body): RevertPlan {
 		const code =
 			typeof raw === 'string' && /^0x[0-9a-f]+$/i.test(raw)
 				? BigInt(raw)
-				: field(() => parseU64(raw as string | number | bigint, 'code'));
+				: field(() => u64Of(raw, 'code'));
 		return { kind: 'panic', code };
 	}
 	if (b.kind === undefined || b.kind === 'error') {
@@ -80,10 +74,10 @@ export function registerGatewayControlRoutes(
 		const assetType = b.assetType ?? 'btc';
 		if (assetType !== 'btc' && assetType !== 'token') throw rejectAdmission('invalid_request', 'assetType must be "btc" or "token"');
 		const transfer: RegisteredTransfer = {
-			sparkTransferId: field(() => validateTransferId(b.sparkTransferId, assetType)),
+			sparkTransferId: field(() => transferIdOf(b.sparkTransferId, assetType)),
 			assetType,
-			tokenId: assetType === 'token' ? field(() => validateTokenId(b.tokenId)) : undefined,
-			amount: b.amount === undefined || b.amount === null ? undefined : field(() => parseU64(b.amount as string, 'amount')),
+			tokenId: assetType === 'token' ? field(() => tokenIdOf(b.tokenId)) : undefined,
+			amount: b.amount === undefined || b.amount === null ? undefined : field(() => u64Of(b.amount, 'amount')),
 			registeredAt: new Date(clock.now()).toISOString(),
 		};
 		state.transfers.set(transfer.sparkTransferId.toLowerCase(), transfer);
@@ -102,7 +96,7 @@ export function registerGatewayControlRoutes(
 		const record = intentOr404(request.params.submissionId);
 		const b = bodyOf(request.body);
 		const status = b.status as IntentStatus;
-		if (!INTENT_STATUSES.includes(status) || status === 'ACCEPTED') {
+		if (!(INTENT_STATUSES as readonly string[]).includes(status) || status === 'ACCEPTED') {
 			throw rejectAdmission('invalid_request', 'status must be INCLUDED_PENDING_FINALITY, FINALIZED or EXPIRED');
 		}
 		if (b.statusMessage !== undefined && typeof b.statusMessage !== 'string') {

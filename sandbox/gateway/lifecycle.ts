@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
-import { isFinalIntentStatus, type IntentStatus } from '../../nodes/shared/gateway';
+import { isFinalIntentStatus, type IntentStatus } from './spec';
 import type { SandboxClock } from '../clock';
 import type { AdmittedIntent } from './admission';
 import { conflict } from './errors';

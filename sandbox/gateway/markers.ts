@@ -1,4 +1,4 @@
-import { tryHexToBytes } from '../../nodes/shared/gateway';
+import { hexToBytes } from './hex';
 import type { RevertPlan } from './state';
 
 /**
@@ -14,7 +14,7 @@ export const DEFAULT_REVERT_MESSAGE = 'sandbox: forced revert';
 export function revertPlanFromCalldata(data: string): RevertPlan | undefined {
 	const lower = data.toLowerCase();
 	if (lower.startsWith(REVERT_ERROR_MARKER)) {
-		const rest = tryHexToBytes(`0x${lower.slice(REVERT_ERROR_MARKER.length)}`) ?? new Uint8Array(0);
+		const rest = hexToBytes(`0x${lower.slice(REVERT_ERROR_MARKER.length)}`) ?? new Uint8Array(0);
 		const message = rest.length ? new TextDecoder('utf-8', { fatal: false }).decode(rest) : DEFAULT_REVERT_MESSAGE;
 		return { kind: 'error', message };
 	}

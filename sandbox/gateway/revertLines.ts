@@ -1,25 +1,21 @@
 /**
  * The sandbox writes the revert lines of an EXPIRED intent (public-notes.md format) that the node
- * only reads (nodes/shared/gateway/responses.ts parses them), and their ABI-encoded output.
+ * only reads, and their ABI-encoded output (Solidity's `Error(string)` and `Panic(uint256)`).
  */
-import { bigintToFixedBytes, bytesToHex, ERROR_STRING_SELECTOR, PANIC_SELECTOR } from '../../nodes/shared/gateway';
+import { bytesToHex, word } from './hex';
+import { ERROR_STRING_SELECTOR, PANIC_SELECTOR } from './spec';
 
 /** ABI encoding of `Error(string)` revert output (`0x` hex). */
 export function encodeErrorString(message: string): string {
 	const text = new TextEncoder().encode(message);
 	const padded = new Uint8Array(Math.ceil(text.length / 32) * 32);
 	padded.set(text);
-	return (
-		ERROR_STRING_SELECTOR +
-		bytesToHex(bigintToFixedBytes(32n, 32)) +
-		bytesToHex(bigintToFixedBytes(BigInt(text.length), 32)) +
-		bytesToHex(padded)
-	);
+	return ERROR_STRING_SELECTOR + word(32n) + word(BigInt(text.length)) + bytesToHex(padded);
 }
 
 /** ABI encoding of `Panic(uint256)` revert output (`0x` hex). */
 export function encodePanic(code: number | bigint): string {
-	return PANIC_SELECTOR + bytesToHex(bigintToFixedBytes(BigInt(code), 32));
+	return PANIC_SELECTOR + word(BigInt(code));
 }
 
 export type RevertLineParts = {

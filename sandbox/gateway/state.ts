@@ -1,4 +1,4 @@
-import type { IntentStatus } from '../../nodes/shared/gateway';
+import type { IntentStatus } from './spec';
 
 /** Spec-time delays of the intent lifecycle (execution-gateway.md §3), scaled by the clock. */
 export interface GatewaySchedule {

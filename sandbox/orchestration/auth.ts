@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { ClientKeyScope } from '../../nodes/shared/orchestration/enums';
+import type { ClientKeyScope } from './spec';
 import type { SandboxConfig } from '../config';
 import type { Caller, OrchestrationContext } from './context';
 import { ApiError, forbidden } from './errors';

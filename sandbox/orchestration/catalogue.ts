@@ -1,4 +1,4 @@
-import { isStablecoin, TOKENIZED_EQUITY_SYMBOLS } from '../../nodes/shared/orchestration/enums';
+import { isStablecoin, TOKENIZED_EQUITIES } from './spec';
 import { ASSET_ROWS, CHAIN_INFO, EQUITY_NAMES, type ChainInfo } from './catalogue-data';
 
 /** One asset of the catalogue with its reachable destinations (spec §2.3). */
@@ -79,7 +79,7 @@ function exactOutCapable(a: CatalogueAsset): boolean {
 
 function buildBase(): CatalogueAsset[] {
 	const base = ASSET_ROWS.map(([chain, symbol, name, decimals, contract]) => asset(chain, symbol, name, decimals, contract));
-	const equities = (TOKENIZED_EQUITY_SYMBOLS as readonly string[]).map((symbol, i) => ({
+	const equities = TOKENIZED_EQUITIES.map((symbol, i) => ({
 		...asset('robinhood', symbol, `${EQUITY_NAMES[symbol] ?? symbol} (tokenized)`, 18, equityContract(i)),
 		equity: true,
 	}));

@@ -1,12 +1,16 @@
-import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
-import { WEBHOOK_RETRY_DELAYS_MS } from '../../nodes/shared/orchestration/limits';
-import { orderEventFor } from '../../nodes/shared/orchestration/enums';
+import { createHmac } from 'node:crypto';
+import { WEBHOOK_RETRY_DELAYS_MS } from './spec';
 import type { SandboxClock } from '../clock';
 import type { Switches } from '../config';
 import { orderSnapshot, publicStatus } from './order-view';
 import type { DeliveryRecord, OrderRecord, SandboxState, WebhookRecord } from './state';
 
 const ATTEMPT_TIMEOUT_MS = 10_000;
+
+/** Spec 6: lowercase hex HMAC-SHA256 of `timestamp + "." + raw_body`, keyed with the endpoint's secret. */
+function signatureOf(secret: string, timestamp: string, body: string): string {
+	return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+}
 const MAX_RESPONSE_TEXT = 500;
 
 /**
@@ -29,7 +33,7 @@ export class WebhookDispatcher {
 	/** One event of an order: the kind of its public status, or `event` when given (`order.superseded`). */
 	emit(order: OrderRecord, kind?: string): void {
 		if (!order.partnerId) return;
-		const event = kind ?? orderEventFor(publicStatus(order));
+		const event = kind ?? `order.${publicStatus(order)}`;
 		const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data: orderSnapshot(order) });
 		for (const hook of this.activeHooks(order.partnerId, undefined)) {
 			void this.start(hook, { event, orderId: order.id, body });
@@ -92,7 +96,7 @@ export class WebhookDispatcher {
 	private async attempt(hook: WebhookRecord, delivery: DeliveryRecord): Promise<void> {
 		const generation = this.generation;
 		const timestamp = String(this.clock.now());
-		const signature = computeWebhookSignature(hook.secret, timestamp, delivery.body);
+		const signature = signatureOf(hook.secret, timestamp, delivery.body);
 		const attempt: DeliveryRecord['attempts'][number] = {
 			attempt: delivery.attempts.length + 1, at: new Date().toISOString(), timestamp, signature, status: null,
 		};

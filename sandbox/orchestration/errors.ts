@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { ZodType, ZodTypeDef } from 'zod';
-import { formatZodError } from '../../nodes/shared/errors';
+import { describeZodError } from './wire';
 
 /** An answer with the error body of spec §7: `{error: {code, message}}`. */
 export class ApiError extends Error {
@@ -33,9 +33,9 @@ export const forbidden = (code: string, message: string): ApiError => new ApiErr
 export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);
 export const conflict = (code: string, message: string): ApiError => new ApiError(409, code, message);
 
-/** Parses with a zod schema of the protocol core; 400 with "field: message" text otherwise. */
+/** Parses with one of the sandbox's request schemas (wire.ts); 400 with "field: message" text otherwise. */
 export function parseInput<T>(schema: ZodType<T, ZodTypeDef, unknown>, value: unknown, code = 'invalid_request'): T {
 	const result = schema.safeParse(value);
-	if (!result.success) throw badRequest(formatZodError(result.error), code);
+	if (!result.success) throw badRequest(describeZodError(result.error), code);
 	return result.data;
 }

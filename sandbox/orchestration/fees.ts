@@ -1,4 +1,3 @@
-import { feeFieldOf } from '../../nodes/shared/orchestration/quotePlan';
 import { affiliateIdOf } from './affiliateIds';
 import type { Caller } from './context';
 import { badRequest, forbidden } from './errors';
@@ -31,8 +30,9 @@ const MAX_APP_FEE_BPS = 5000;
  * 403 `client_key_fee_fields_forbidden`); unknown or disabled affiliates are `unsupported_fee_plan`.
  */
 export function resolveFeePlan(caller: Caller | undefined, input: FeeInput): FeePlan | undefined {
-	// the client's own rule (nodes/shared): app fees or affiliate fee overrides
-	if (feeFieldOf(input) !== undefined) {
+	// spec 4.1, 5: fee fields are app fees and affiliate fee overrides (`{affiliateId, feeBps}` items)
+	const overrides = (input.affiliateIds ?? []).some((a) => typeof a !== 'string');
+	if (input.appFees !== undefined || overrides) {
 		if (caller?.type === 'client') {
 			throw forbidden('client_key_fee_fields_forbidden', 'client keys cannot set appFees or affiliate fee overrides');
 		}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { canonicalJson, validateIdempotencyKey } from '../../nodes/shared/orchestration/idempotency';
+import { canonicalJson } from './canonicalJson';
 import type { OrchestrationContext } from './context';
 import { ApiError, badRequest, errorBody } from './errors';
 
@@ -11,12 +11,20 @@ export interface HandlerResult {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** public-notes `invalid_idempotency_key`: 1 to 255 printable ASCII characters. The key is never echoed. */
+function idempotencyKeyProblem(key: string): string | undefined {
+	if (key.length === 0) return 'must not be empty (1 to 255 printable ASCII characters)';
+	if (key.length > 255) return `is ${key.length} characters long; at most 255 are allowed`;
+	const bad = /[^\x20-\x7e]/.exec(key);
+	return bad ? `has a character outside printable ASCII (0x20-0x7E) at position ${bad.index + 1}` : undefined;
+}
+
 /** The X-Idempotency-Key of a request; 400 when missing or malformed (spec §4, public-notes). */
 export function idempotencyKeyOf(request: FastifyRequest): string {
 	const raw = request.headers['x-idempotency-key'];
 	if (raw === undefined) throw badRequest('the X-Idempotency-Key header is required', 'missing_idempotency_key');
 	const key = Array.isArray(raw) ? raw.join(',') : raw;
-	const problem = validateIdempotencyKey(key);
+	const problem = idempotencyKeyProblem(key);
 	if (problem) throw badRequest(`X-Idempotency-Key ${problem}`, 'invalid_idempotency_key');
 	return key;
 }

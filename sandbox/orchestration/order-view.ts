@@ -1,4 +1,4 @@
-import type { PublicStatus } from '../../nodes/shared/orchestration/enums';
+import type { PublicStatus } from './spec';
 import type { OrderRecord } from './state';
 
 /** The public status: an internally paused order shows as processing (spec §3). */

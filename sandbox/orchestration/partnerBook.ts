@@ -4,7 +4,7 @@
  * them, affiliate profiles (the configured seeds, restored on reset), affiliate fee accruals and claims.
  */
 import { randomBytes } from 'node:crypto';
-import { isStablecoin } from '../../nodes/shared/orchestration/enums';
+import { isStablecoin } from './spec';
 import type { SandboxConfig, SeedAffiliate, SeedPartner } from '../config';
 import type { OrderRecord } from './state';
 

@@ -1,4 +1,4 @@
-import { PLATFORM_CUT_PERCENT } from '../../nodes/shared/orchestration/limits';
+import { PLATFORM_CUT_PERCENT } from './spec';
 import { DEFAULT_USD_PRICE, USD_PRICES } from './catalogue-data';
 import type { CatalogueAsset } from './catalogue';
 

@@ -1,6 +1,5 @@
-import { isStablecoin, normalizeAssetInput, parseRoutingKey } from '../../nodes/shared/orchestration/enums';
-import { isWholeCents } from '../../nodes/shared/orchestration/amounts';
-import { QUOTE_TTL_MS } from '../../nodes/shared/orchestration/limits';
+import { isStablecoin, parseRoutingKey, QUOTE_TTL_MS, withoutTonAlias } from './spec';
+import { isWholeCents } from './units';
 import { checkAddress, depositAddressFor, depositMemoFor } from './addresses';
 import type { CatalogueAsset, CatalogueView } from './catalogue';
 import type { Caller, OrchestrationContext } from './context';
@@ -44,7 +43,7 @@ const DEFAULT_SLIPPAGE_BPS = 100;
 
 /** A symbol or routing key (TON alias included, spec §2.1) resolved on `chain`. */
 export function resolveAsset(ctx: OrchestrationContext, chain: string, input: string, view: CatalogueView, field: string): CatalogueAsset {
-	const normalized = normalizeAssetInput(input);
+	const normalized = withoutTonAlias(input);
 	const key = parseRoutingKey(normalized);
 	if (key && key.chain !== chain) throw badRequest(`${field}: routing key ${normalized} is not on ${chain}`);
 	const symbol = key ? key.asset : normalized;

@@ -1,26 +1,80 @@
 // The orchestration service's answers as the spec shows them (orchestration-service.md §2, public-notes.md):
-// the sandbox answers in these shapes and the tests hold it (and the recorded live answers) to them.
-// The nodes keep the service's answers untouched and parse only what they read (routes, status),
-// so these schemas ship in no bundle.
+// the sandbox answers in these shapes and its tests hold it to them. Written from the documents, not
+// from the nodes' parsers (nodes/shared/orchestration/responseSchemas.ts), so the two can disagree and a
+// test can see it. Lenient where the documents leave a set open (statuses, stages, route elements).
 import { z } from 'zod';
-import {
-	FlatStatusResponseSchema,
-	LooseObject,
-	NestedStatusResponseSchema,
-	OptAmount,
-	OptStr,
-	OrderSchema,
-	RouteAssetSchema,
-} from '../../nodes/shared/orchestration/responseSchemas';
-import {
-	AmountModeSchema,
-	AmountSchema,
-	AppFeeSchema,
-	DeliveryModeSchema,
-	int,
-	NonEmpty,
-	PriceLockModeSchema,
-} from '../../nodes/shared/orchestration/schemas';
+import { AppFeeSchema } from './wire';
+
+const int = () => z.number({ invalid_type_error: 'must be a number' }).int('must be an integer');
+const NonEmpty = z.string().min(1);
+const OptStr = z.string().nullable().optional();
+/** Spec 2: amounts are integer strings in smallest units (at most 100 digits: the sandbox's own bound, uint256 has 78). */
+const AmountSchema = z.string().refine((s) => s.length <= 100 && /^[0-9]+$/.test(s), 'must be an integer string of digits in smallest units (at most 100)');
+const OptAmount = AmountSchema.nullable().optional();
+const LooseObject = z.object({}).passthrough();
+
+/**
+ * Spec 2.3 `route.to` ("string `all` or array", element shape not shown) and public-notes "Routes
+ * listing (v2)": an array of `"<chain>:<asset>"` ids, `{except: [ids]}`, or `"all"`. Elements may be
+ * strings or objects, since the spec does not show them.
+ */
+const RouteTarget = z.union([z.string(), LooseObject]);
+const RouteSet = z.union([z.literal('all'), z.array(RouteTarget), z.object({ except: z.array(RouteTarget) }).passthrough()]);
+
+/** Spec 2.3 route asset entry. */
+export const RouteAssetSchema = z
+	.object({
+		id: z.string(),
+		chain: z.string(),
+		asset: z.string(),
+		assetDisplayName: z.string().optional(),
+		assetDisplaySymbol: z.string().optional(),
+		contractAddress: OptStr,
+		decimals: int().min(0),
+		chainId: OptStr,
+		chainDisplayName: z.string().optional(),
+		chainIcon: z.string().optional(),
+		route: z.object({ to: RouteSet, exactOutTo: RouteSet.optional(), fixedTo: RouteSet.optional() }).passthrough(),
+	})
+	.passthrough();
+
+/** Spec 2.10 `feePayouts.entries[*]`; roles and legs are kept open (public-notes: the service adds kinds). */
+const FeePayoutEntrySchema = z
+	.object({ role: z.string(), affiliateId: OptStr, leg: z.string(), amount: AmountSchema, platformCutAmount: OptAmount, recipientAmount: OptAmount })
+	.passthrough();
+
+/** Spec 2.10 order snapshot: the known members, null until the engine reaches their step; the rest kept. */
+export const OrderSchema = z
+	.object({
+		id: NonEmpty,
+		status: z.string(),
+		updatedAt: z.string().optional(),
+		quoteId: OptStr,
+		amountIn: OptAmount,
+		feeAmount: OptAmount,
+		paymentIntent: z.unknown().optional(),
+		amountFiatUsd: OptStr,
+		amountFiatCurrency: OptStr,
+		spotUsdPerBtc: z.union([z.string(), z.number()]).nullable().optional(),
+		payLinkId: OptStr,
+		payLinkLabel: OptStr,
+		zeroconfOffer: z.unknown().optional(),
+		feePlan: LooseObject.nullable().optional(),
+		feePayouts: z.object({ entries: z.array(FeePayoutEntrySchema) }).passthrough().nullable().optional(),
+		swap: LooseObject.nullable().optional(),
+	})
+	.passthrough();
+
+/** Spec 3 stages: a bare name; public-notes: `{name, status, completedAt}` on the live service. */
+const StageEntrySchema = z.union([z.string(), z.object({ name: z.string(), status: OptStr, completedAt: OptStr }).passthrough()]);
+const StagesSchema = z.array(StageEntrySchema).optional();
+/** Spec 4.6: "the stages array and order fields", at the top level. */
+export const FlatStatusResponseSchema = OrderSchema.extend({ stages: StagesSchema }).passthrough();
+/** public-notes: `{order: {...}, stages: [{name, status, completedAt}]}`. */
+export const NestedStatusResponseSchema = z.object({ order: OrderSchema, stages: StagesSchema }).passthrough();
+
+/** Spec 2.2 price-lock action, public-notes `priceLockMode`. */
+const PriceLockModeSchema = z.enum(['strict_requote', 'approval_required']);
 
 /** public-notes `networkCosts[]` item. */
 export const NetworkCostSchema = z
@@ -37,7 +91,7 @@ export const NetworkCostSchema = z
 /** spec 2.2 plus the optional fields named in public-notes; unknown fields are kept untouched. */
 export const QuoteResponseSchema = z
 	.object({
-		amountMode: AmountModeSchema,
+		amountMode: z.enum(['exact_in', 'exact_out']),
 		estimatedOut: AmountSchema,
 		amountIn: AmountSchema,
 		feeAmount: AmountSchema,
@@ -51,7 +105,7 @@ export const QuoteResponseSchema = z
 		expiresAt: z.string(),
 		readToken: z.string().optional(),
 		depositMemo: OptStr,
-		deliveryMode: DeliveryModeSchema.optional(),
+		deliveryMode: z.enum(['variable', 'fixed']).optional(),
 		priceLockMode: PriceLockModeSchema.nullable().optional(),
 		lockedMinAmountOut: OptAmount,
 		networkCostAmount: OptAmount,

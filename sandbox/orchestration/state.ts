@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PublicStatus, Stage } from '../../nodes/shared/orchestration/enums';
+import type { PublicStatus, Stage } from './spec';
 import type { AccumulationSeed, LiquidationSeed, SandboxConfig } from '../config';
 import type { CatalogueAsset } from './catalogue';
 import { PartnerBook } from './partnerBook';

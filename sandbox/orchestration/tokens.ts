@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { READ_TOKEN_TTL_MS } from '../../nodes/shared/orchestration/limits';
+import { READ_TOKEN_TTL_MS } from './spec';
 import type { Caller, OrchestrationContext } from './context';
 import { forbidden } from './errors';
 import type { ReadTokenRecord } from './state';

@@ -1,4 +1,4 @@
-import type { PublicStatus } from '../../nodes/shared/orchestration/enums';
+import type { PublicStatus } from './spec';
 
 /**
  * The live service's order state machine (public-notes "Other partner operations"; spec §3 shows

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ChainSchema } from '../../../nodes/shared/orchestration/schemas';
+import { ChainSchema } from '../wire';
 import { catalogueView, type Caller, type OrchestrationContext } from '../context';
 import { affiliateIdOf } from '../affiliateIds';
 import { authenticate } from '../auth';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { normalizeAssetInput, parseRoutingKey } from '../../../nodes/shared/orchestration/enums';
+import { parseRoutingKey, withoutTonAlias } from '../spec';
 import { authenticate } from '../auth';
 import type { CatalogueAsset } from '../catalogue';
 import { catalogueView, type OrchestrationContext } from '../context';
@@ -10,7 +10,7 @@ type Query = Record<string, string | undefined>;
 /** An asset filter matches a symbol, a routing key or the TON alias (spec §2.1). */
 function assetMatches(filter: string | undefined, a: CatalogueAsset): boolean {
 	if (!filter) return true;
-	const normalized = normalizeAssetInput(filter);
+	const normalized = withoutTonAlias(filter);
 	const key = parseRoutingKey(normalized);
 	return key ? key.chain === a.chain && key.asset === a.asset : normalized === a.asset;
 }

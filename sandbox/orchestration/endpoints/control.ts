@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { PUBLIC_STATUSES } from '../../../nodes/shared/orchestration/enums';
+import { PUBLIC_STATUSES } from '../spec';
 import { mergeSwitches, SwitchesSchema } from '../../config';
 import { type FaultInjector, FaultRuleSchema } from '../../faults';
 import type { OrchestrationContext } from '../context';

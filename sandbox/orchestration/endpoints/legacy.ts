@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { AffiliateRefSchema, AppFeeSchema, ChainSchema, SlippageBpsSchema } from '../../../nodes/shared/orchestration/schemas';
+import { AffiliateRefSchema, AppFeeSchema, ChainSchema, SlippageBpsSchema } from '../wire';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
 import { depositAddressFor } from '../addresses';

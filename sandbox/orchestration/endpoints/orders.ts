@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { decimalToSmallestUnit, smallestUnitToDecimal } from '../../../nodes/shared/orchestration/amounts';
-import { AffiliateRefSchema, AppFeeSchema, OnrampRequestSchema, SubmitRequestSchema } from '../../../nodes/shared/orchestration/schemas';
+import { decimalToUnits, unitsToDecimal } from '../units';
+import { AffiliateRefSchema, AppFeeSchema, OnrampRequestSchema, SubmitRequestSchema } from '../wire';
 import { authenticate } from '../auth';
 import { catalogueView, type OrchestrationContext } from '../context';
 import { badRequest, forbidden, notFound, parseInput } from '../errors';
@@ -63,8 +63,8 @@ export function registerOrderEndpoints(app: FastifyInstance, ctx: OrchestrationC
 			const fees = parseInput(OnrampFeesSchema, request.body);
 			const btcNano = priceNanoUsd('BTC');
 			const fiat = input.amountFiatUsd === undefined ? undefined
-				: { amountFiatUsd: input.amountFiatUsd, spotUsdPerBtc: smallestUnitToDecimal(btcNano.toString(), 9) };
-			const amount = input.amount ?? ((BigInt(decimalToSmallestUnit(input.amountFiatUsd ?? '0', 9)) * 100_000_000n) / btcNano).toString();
+				: { amountFiatUsd: input.amountFiatUsd, spotUsdPerBtc: unitsToDecimal(btcNano, 9) };
+			const amount = input.amount ?? ((decimalToUnits(input.amountFiatUsd ?? '0', 9) * 100_000_000n) / btcNano).toString();
 			const quoteInput = { ...input, ...fees, amount, sourceChain: 'lightning', sourceAsset: 'BTC', amountMode: fiat ? 'exact_in' as const : input.amountMode };
 			const priced = priceQuote(ctx, caller, quoteInput, catalogueView(ctx, caller?.partner.partnerId));
 			const quote = createQuote(ctx, caller, priced, 'onramp', key, { fiat });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { WebhookCreateRequestSchema } from '../../../nodes/shared/orchestration/schemas';
+import { WebhookCreateRequestSchema } from '../wire';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
 import { notFound, parseInput } from '../errors';

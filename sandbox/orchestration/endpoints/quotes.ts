@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { EstimateRequestSchema, OfframpRequestSchema, QuoteRequestSchema } from '../../../nodes/shared/orchestration/schemas';
+import { EstimateRequestSchema, OfframpRequestSchema, QuoteRequestSchema } from '../wire';
 import { authenticate } from '../auth';
 import { catalogueView, type Caller, type OrchestrationContext } from '../context';
 import { parseInput } from '../errors';

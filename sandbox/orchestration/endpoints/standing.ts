@@ -7,8 +7,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { canonicalJson } from '../../../nodes/shared/orchestration/idempotency';
-import { AffiliateRefSchema, ChainSchema } from '../../../nodes/shared/orchestration/schemas';
+import { canonicalJson } from '../canonicalJson';
+import { AffiliateRefSchema, ChainSchema } from '../wire';
 import { affiliateRefsOf } from '../affiliateIds';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';

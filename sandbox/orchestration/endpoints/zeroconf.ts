@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ZeroconfAcceptRequestSchema, ZeroconfDeclineRequestSchema } from '../../../nodes/shared/orchestration/zeroconfPlan';
+import { ZeroconfAcceptRequestSchema, ZeroconfDeclineRequestSchema } from '../wire';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
 import { notFound, parseInput } from '../errors';
