@@ -71,6 +71,9 @@ describe('affiliate management', () => {
 		expect(updated.body.affiliate.feeBps).toBe(40);
 		const lightning = await put('/v1/affiliates/aff_ln', { feeBps: 1, payoutChain: 'lightning', payoutAsset: 'BTC', payoutAddress: 'a@b.c' });
 		expect(lightning.body.error.code).toBe('invalid_payout_destination');
+		// public-notes "Upsert: feeBps 1..9999, required"
+		const noFee = await put('/v1/affiliates/aff_zero', { feeBps: 0, payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: '0xabc' });
+		expect([noFee.status, noFee.body.error.code, noFee.body.error.message]).toEqual([400, 'invalid_request', expect.stringMatching(/^feeBps: /)]);
 		expect((await del('/v1/affiliates/aff_new')).body).toEqual({ ok: true });
 		const enabled = await api.get('/v1/affiliates', { key: SERVER });
 		expect(enabled.body.affiliates.map((a: { affiliateId: string }) => a.affiliateId)).toEqual(['aff_sandbox_alpha', 'aff_sandbox_beta']);

@@ -46,10 +46,10 @@ function checkChainAndAsset(chainField: string, chain: string, assetField: strin
 	if (!isValidAssetInput(asset)) fail(assetField, 'must be an asset symbol (e.g. USDC) or a routing key <chain>:<asset>', 'invalid_asset');
 }
 
-/** A basis-point integer in [0, max]. */
-function bps(value: number | undefined, field: string, max: number): number | undefined {
+/** A basis-point integer in [min, max]. */
+function bps(value: number | undefined, field: string, max: number, min = 0): number | undefined {
 	if (value === undefined) return undefined;
-	if (!Number.isSafeInteger(value) || value < 0 || value > max) fail(field, `${value} is out of range; it must be a whole number from 0 to ${max}`, 'range');
+	if (!Number.isSafeInteger(value) || value < min || value > max) fail(field, `${value} is out of range; it must be a whole number from ${min} to ${max}`, 'range');
 	return value;
 }
 
@@ -140,7 +140,8 @@ export interface AffiliateProfileInput {
 export function planAffiliateProfile(input: AffiliateProfileInput): PlannedRequest {
 	const id = affiliateIdOf(input.affiliateId);
 	if (input.feeBps === undefined) fail('feeBps', 'is required', 'blank');
-	const feeBps = bps(input.feeBps, 'feeBps', FEE_TOTAL_LIMIT_BPS - 1) as number;
+	// public-notes "Affiliate management and claims": feeBps 1..9999, required (an affiliate without a fee is refused)
+	const feeBps = bps(input.feeBps, 'feeBps', FEE_TOTAL_LIMIT_BPS - 1, 1) as number;
 	const { payoutChain, payoutAsset, payoutAddress } = input;
 	if (payoutChain === '') fail('payoutChain', 'is required', 'blank');
 	if (payoutChain === 'lightning') fail('payoutChain', 'Lightning cannot receive affiliate payouts; choose another chain', 'invalid_payout_destination');

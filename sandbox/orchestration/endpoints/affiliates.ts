@@ -17,7 +17,8 @@ import { PartnerBook, affiliatesOf, claimView, type AffiliateRecord } from '../p
 import { ClaimBodySchema, createClaim } from '../claims';
 
 const ProfileSchema = z.object({
-	feeBps: z.number().int().min(0).max(9_999),
+	// public-notes "Affiliate management and claims": feeBps 1..9999, required
+	feeBps: z.number().int().min(1).max(9_999),
 	payoutChain: ChainSchema,
 	payoutAsset: z.string().min(1),
 	payoutAddress: z.string().min(1),

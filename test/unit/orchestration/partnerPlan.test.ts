@@ -108,6 +108,14 @@ describe('affiliates', () => {
 		expect(planAffiliateProfile({ ...ok, payoutChain: 'stellar' }).body.payoutChain).toBe('stellar');
 	});
 
+	it('a profile fee of at least 1 bps: the live service refuses 0 (public-notes "Upsert: feeBps 1..9999, required")', () => {
+		const ok = { affiliateId: 'a', feeBps: 1, payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: '0x' };
+		expect(planAffiliateProfile(ok).body).toMatchObject({ feeBps: 1 });
+		const zero = failure(() => planAffiliateProfile({ ...ok, feeBps: 0 }));
+		expect([zero.field, zero.reason]).toEqual(['feeBps', 'range']);
+		expect(zero.message).toMatch(/from 1 to 9999/);
+	});
+
 	it('pages: all in pages of the maximum until a short page; a limit across pages', () => {
 		expect(nextPage(undefined, 1000, 0)).toEqual({ limit: 1000, offset: 0 });
 		expect(nextPage(undefined, 1000, 1000, false)).toEqual({ limit: 1000, offset: 1000 });

@@ -34,7 +34,7 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 9999 },
 		required: true,
 		default: 0,
-		description: 'The affiliate fee in basis points (0 to 9,999). The affiliate receives 80 % of it; the platform keeps 20 %.',
+		description: 'The affiliate fee in basis points (1 to 9,999). The affiliate receives 80 % of it; the platform keeps 20 %.',
 		displayOptions: show,
 	},
 	{
