@@ -1,6 +1,5 @@
-import { STAGES } from '../../nodes/shared/orchestration/enums';
-import { NestedStatusResponseSchema, FlatStatusResponseSchema } from '../../nodes/shared/orchestration/responseSchemas';
-import { OrderByQuoteResponseSchema } from '../../sandbox/orchestration/responses';
+import { FlatStatusResponseSchema, NestedStatusResponseSchema, OrderByQuoteResponseSchema } from '../../sandbox/orchestration/responses';
+import { STAGES } from '../../sandbox/orchestration/spec';
 import { ALL_SCOPES, type Client, fundedOrder, quoteBody, SERVER, start, waitFor } from './helpers';
 import type { Sandbox } from '../../sandbox';
 
