@@ -1,45 +1,73 @@
 /**
- * Claims, ZeroConf offers and error answers of the corpus (claims.json, zeroconf.json,
- * error-bodies.json) through the nodes' own readers: the claim records and their formatted amount
- * (actions/affiliate/claim.ts), the order schema and the action a wait reports (orderView.ts), the
- * error body (nodes/n8n/serviceErrors.ts errorOf), what is retried (retries.ts) and how a batch is
- * paced by the limit headers (pacing.ts). Without the sandbox.
+ * Claims, standing-address deposits, ZeroConf offers and error answers of the corpus (claims.json,
+ * standing-addresses.json, zeroconf.json, error-bodies.json) through the nodes' own readers: claim
+ * records, their end and formatted amount (shared/orchestration/claims.ts,
+ * actions/affiliate/claimResult.ts), paging by nextOffset (partnerPlan.ts), the order schema and the
+ * action a wait reports (orderView.ts), the error body (nodes/n8n/serviceErrors.ts errorOf), what is
+ * retried (retries.ts) and how a batch is paced by the limit headers (pacing.ts). Without the sandbox.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { claimRecords, formattedClaim } from '../../../nodes/Orchestration/actions/affiliate/claim';
+import { formattedClaim } from '../../../nodes/Orchestration/actions/affiliate/claimResult';
 import { errorOf } from '../../../nodes/n8n/serviceErrors';
 import { readLimitHeaders, RatePacer } from '../../../nodes/shared/pacing';
 import { isRetryableStatus, parseRetryAfter } from '../../../nodes/shared/retries';
+import { claimEndOf, claimRecordOf, claimRecordsOf } from '../../../nodes/shared/orchestration/claims';
 import { actionRequiredOf } from '../../../nodes/shared/orchestration/orderView';
+import { nextPageAfter } from '../../../nodes/shared/orchestration/partnerPlan';
 import { OrderSchema } from '../../../nodes/shared/orchestration/responseSchemas';
 import { catalogue, fixture, type Json } from './corpus';
 
+interface Page<K extends string> {
+	name: string;
+	query: { limit: number; offset: number };
+	body: Record<K, IDataObject[]> & { nextOffset: number | null };
+}
+
 interface ClaimsFixture {
-	claim: { body: { claim: IDataObject }; formatted: Json };
-	oneClaim: Array<{ name: string; body: { claim: IDataObject }; formatted: Json }>;
-	pages: Array<{ name: string; body: { claims: IDataObject[]; nextOffset: number | null } }>;
+	claim: { body: { claim: IDataObject }; formatted: Json; end: string | null };
+	oneClaim: Array<{ name: string; body: { claim: IDataObject }; formatted: Json; end: string | null }>;
+	pages: Array<Page<'claims'>>;
 }
 const claims = fixture<ClaimsFixture>('claims.json');
+const deposits = fixture<{ pages: Array<Page<'deposits'>> }>('standing-addresses.json');
+
+/** The page the nodes read after each documented page (nextOffset followed, null ends), or undefined. */
+function nextAfter(pages: Array<Page<'claims'> | Page<'deposits'>>, member: 'claims' | 'deposits'): Array<{ limit: number; offset: number } | undefined> {
+	let received = 0;
+	return pages.map((p) => {
+		const list = (p.body as Record<string, IDataObject[]>)[member];
+		received += list.length;
+		return nextPageAfter({ wanted: undefined, pageMax: p.query.limit, page: p.query, received, pageLength: list.length, nextOffset: p.body.nextOffset });
+	});
+}
 
 describe('claims', () => {
 	test('one claim record per claim, from {claim} and from each {claims, nextOffset} page', () => {
-		expect(claimRecords(claims.claim.body)).toEqual([claims.claim.body.claim]);
-		for (const one of claims.oneClaim) expect(claimRecords(one.body)).toEqual([one.body.claim]);
-		for (const page of claims.pages) expect(claimRecords(page.body)).toEqual(page.body.claims);
-		expect(claims.pages.at(-1)?.body.nextOffset).toBeNull();
+		expect(claimRecordsOf(claims.claim.body)).toEqual([claims.claim.body.claim]);
+		for (const one of claims.oneClaim) expect(claimRecordOf(one.body)).toEqual(one.body.claim);
+		for (const page of claims.pages) expect(claimRecordsOf(page.body)).toEqual(page.body.claims);
+	});
+
+	test('the pages are followed by nextOffset until it is null', () => {
+		expect(nextAfter(claims.pages, 'claims')).toEqual([{ limit: 2, offset: 2 }, undefined]);
 	});
 
 	const withAmount = [['claim', claims.claim] as const, ...claims.oneClaim.map((c) => [c.name, c] as const)];
 
-	test.each(withAmount)('%s: the record is kept as received', (_name, c) => {
-		expect(formattedClaim(c.body.claim, catalogue())).toMatchObject(c.body.claim);
+	test.each(withAmount)('%s: the record kept as received, its amount formatted in the settlement asset', (_name, c) => {
+		const out = formattedClaim(c.body.claim, catalogue());
+		expect(out).toMatchObject(c.body.claim);
+		expect(out.amountFormatted).toBe(c.formatted.amount);
 	});
 
-	// The documented claim names its asset settlementChain / settlementAsset; formattedClaim reads
-	// `chain` / `asset` (the sandbox's claim shape), so a live claim never gets amountFormatted.
-	// Owned by the claims work (live-partner); flip once merged.
-	test.failing.each(withAmount)('%s: amount formatted in the settlement asset', (_name, c) => {
-		expect(formattedClaim(c.body.claim, catalogue()).amountFormatted).toBe(c.formatted.amount);
+	test.each(withAmount)('%s: paid once it has a txHash; a retried failure still under way', (_name, c) => {
+		expect(claimEndOf(c.body.claim) ?? null).toBe(c.end);
+	});
+});
+
+describe('standing-address deposits', () => {
+	test('the pages are followed by nextOffset until it is null', () => {
+		expect(nextAfter(deposits.pages, 'deposits')).toEqual([{ limit: 2, offset: 2 }, undefined]);
 	});
 });
 
