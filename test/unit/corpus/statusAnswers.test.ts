@@ -17,8 +17,6 @@ interface Example {
 
 const corpus = fixture<{ examples: Example[]; orderByQuote: Array<{ name: string; body: Json }> }>('status-answers.json');
 const cases = corpus.examples.map((e) => [e.name, e] as const);
-/** `unfulfilled` is not final (public-notes): the package still treats it as final (nodes/shared/orchestration/enums.ts FINAL_STATUSES). */
-const unfulfilled = (e: Example) => e.expect.status === 'unfulfilled';
 
 /** The order members of a status answer, whichever layout: nested `order`, or the flat body without `stages`. */
 function orderOf(body: Json): Json {
@@ -44,13 +42,9 @@ describe('Get Status reads every documented status answer, flat and nested', () 
 		}
 	});
 
-	test.each(cases.filter(([, e]) => e.expect.isFinal !== undefined && !unfulfilled(e)))('%s: isFinal as the service says', (_name, e) => {
+	// public-notes: `unfulfilled` is not final (an order in it can resume after a late deposit)
+	test.each(cases.filter(([, e]) => e.expect.isFinal !== undefined))('%s: isFinal as the service says', (_name, e) => {
 		expect(normalizeStatusResponse(e.body).isFinal).toBe(e.expect.isFinal);
-	});
-
-	// unfulfilled is not final: owned by the `unfulfilled` work (live-orders); flip to test.each once merged
-	test.failing.each(cases.filter(([, e]) => unfulfilled(e)))('%s: isFinal false (unfulfilled can still resume)', (_name, e) => {
-		expect(normalizeStatusResponse(e.body).isFinal).toBe(false);
 	});
 
 	test.each(cases.filter(([, e]) => e.expect.actionRequired !== undefined))('%s: the action it waits for', (_name, e) => {

@@ -100,9 +100,8 @@ describe('the trigger takes every documented delivery', () => {
 		expect(fees(payoutsOf(e))).toEqual(fees(expected(e)));
 	});
 
-	// public-notes: a recipient_payout is the recipient's delivery, in the destination asset. Owned by the
-	// fee-payout-units work (orderView.ts formats every entry in the fee asset); flip once merged.
-	test.failing.each(withPayouts)('%s: the recipient_payout formatted in the destination asset', (_name, e) => {
+	// public-notes: a recipient_payout is the recipient's delivery, in the destination asset
+	test.each(withPayouts)('%s: the recipient_payout formatted in the destination asset', (_name, e) => {
 		const payout = (list: Array<{ role: unknown }>) => list.filter((p) => p.role === 'recipient_payout');
 		expect(payout(payoutsOf(e))).toEqual(payout(expected(e)));
 	});
@@ -111,9 +110,8 @@ describe('the trigger takes every documented delivery', () => {
 		expect((actionRequiredOf(flatOrderOf(e.body.data)).actionRequired as Json).reason).toBe('zeroconfOffer');
 	});
 
-	// priceLock mode approval_required / reprice_approval_required: a re-approval is needed, not an
-	// operator hold (issue 31, "Live signals not surfaced"; owned by that work). Flip once merged.
-	test.failing.each(cases.filter(([, e]) => e.actionRequired === 'priceLockApproval'))('%s: a price re-approval is not called an operator hold', (_name, e) => {
+	// priceLock mode approval_required / reprice_approval_required: a re-approval is needed, not an operator hold
+	test.each(cases.filter(([, e]) => e.actionRequired === 'priceLockApproval'))('%s: a price re-approval is not called an operator hold', (_name, e) => {
 		expect((actionRequiredOf(flatOrderOf(e.body.data)).actionRequired as Json).reason).not.toBe('operatorHold');
 	});
 
