@@ -5,21 +5,31 @@
  * belief both got wrong cannot hide behind a shared constant.
  */
 
-/** Spec 2.1, in the spec's order. */
+/**
+ * Spec 2.1, in the spec's order. The sandbox's seeds use it; requests are not held to it: the live
+ * service keeps adding chains and its routes listing is the authority (public-notes "Chains").
+ */
 export const CHAINS = [
 	'arbitrum', 'arc', 'avalanche', 'base', 'bitcoin', 'bsc', 'ethereum', 'hedera', 'hypercore',
 	'hyperevm', 'lightning', 'litecoin', 'monad', 'monero', 'optimism', 'plasma', 'polygon',
 	'robinhood', 'sei', 'solana', 'spark', 'tempo', 'ton', 'tron', 'xrp', 'zcash',
 ] as const;
-export type Chain = (typeof CHAINS)[number];
 
-const CHAIN_SET: ReadonlySet<string> = new Set(CHAINS);
-
-export function isChain(value: unknown): value is Chain {
-	return typeof value === 'string' && CHAIN_SET.has(value);
+/**
+ * A chain name as the service spells them (spec 2.1, the listing's `chain`): a lowercase slug of
+ * letters, digits, `-` and `_`, at most 32 characters (the sandbox's own bound). Syntax only: whether
+ * the chain exists is the sandbox's listing's to say.
+ */
+export function isChainName(value: unknown): value is string {
+	return typeof value === 'string' && value.length <= 32 && /^[a-z0-9][a-z0-9_-]*$/.test(value);
 }
 
-/** Spec 2.1: the canonical public asset symbols, spelled as there (case matters). */
+/** An asset symbol as a listing may spell it (`USDC.e`, `USD₮0`, `XLM`): no whitespace, no colon, at most 64 characters. */
+function isSymbolText(value: string): boolean {
+	return value.length > 0 && value.length <= 64 && /^[^\s:]+$/u.test(value);
+}
+
+/** Spec 2.1: the canonical public asset symbols, spelled as there (case matters); the listing may add more. */
 export const ASSET_SYMBOLS: readonly string[] = [
 	'AAPL', 'AI', 'AMD', 'AMZN', 'BNB', 'BONER', 'BTC', 'CASHCAT', 'COIN', 'COST', 'DAI', 'DELTA',
 	'DJT', 'ETH', 'GLD', 'GME', 'GOOGL', 'GRAM', 'HIMS', 'HSUSD', 'HYPE', 'IF', 'LTC', 'META', 'MON',
@@ -28,7 +38,6 @@ export const ASSET_SYMBOLS: readonly string[] = [
 	'UP', 'USDB', 'USDC', 'USDC.e', 'USDG', 'USDT', 'USDe', 'USD₮0', 'USO', 'WBNB', 'WBTC', 'WEN',
 	'XMR', 'XPL', 'XRP', 'ZEC', 'cbBTC', 'tBTC',
 ];
-const SYMBOL_SET: ReadonlySet<string> = new Set(ASSET_SYMBOLS);
 
 /**
  * Spec 4.1 says "stablecoin exact_out amounts must be whole cents" without listing the stablecoins:
@@ -55,16 +64,16 @@ export const TOKENIZED_EQUITIES: readonly string[] = [
 const ROUTING_KEY_MAX_LENGTH = 256;
 
 /**
- * Spec 2.1 "a registry asset routing key of the form `<chain>:<asset>`": a chain of the list, a
- * colon, and a non-empty asset part without whitespace or another colon. Null otherwise.
+ * Spec 2.1 "a registry asset routing key of the form `<chain>:<asset>`": a chain name, a colon, and a
+ * non-empty asset part without whitespace or another colon. Null otherwise.
  */
-export function parseRoutingKey(value: unknown): { chain: Chain; asset: string } | null {
+export function parseRoutingKey(value: unknown): { chain: string; asset: string } | null {
 	if (typeof value !== 'string' || value.length > ROUTING_KEY_MAX_LENGTH) return null;
 	const colon = value.indexOf(':');
 	if (colon <= 0) return null;
 	const chain = value.slice(0, colon);
 	const asset = value.slice(colon + 1);
-	if (!isChain(chain) || !/^[^\s:]+$/u.test(asset)) return null;
+	if (!isChainName(chain) || !/^[^\s:]+$/u.test(asset)) return null;
 	return { chain, asset };
 }
 
@@ -73,11 +82,11 @@ export function withoutTonAlias(asset: string): string {
 	return asset === 'TON' ? 'ton:GRAM' : asset;
 }
 
-/** Spec 2.1: a symbol of the list, a routing key, or the TON alias. */
+/** Spec 2.1: a symbol, a routing key, or the TON alias; by syntax (the listing says which exist). */
 export function isAssetInput(value: unknown): value is string {
 	if (typeof value !== 'string') return false;
 	const asset = withoutTonAlias(value);
-	return SYMBOL_SET.has(asset) || parseRoutingKey(asset) !== null;
+	return isSymbolText(asset) || parseRoutingKey(asset) !== null;
 }
 
 /** Spec 3, public order statuses (the internal `paused` is shown as `processing`). */

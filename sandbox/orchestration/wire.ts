@@ -4,7 +4,7 @@
  * and 9 say the service ignores them. The sandbox's own reading: nothing here comes from nodes/.
  */
 import { z, type ZodError, type ZodIssue } from 'zod';
-import { CHAINS, isAssetInput, withoutTonAlias } from './spec';
+import { isAssetInput, isChainName, withoutTonAlias } from './spec';
 
 /** Longest amount text the sandbox reads (its own bound: uint256 has 78 digits). */
 const MAX_AMOUNT_DIGITS = 100;
@@ -16,10 +16,10 @@ const nonEmpty = () => z.string().min(1);
 export const AmountSchema = z
 	.string()
 	.refine((s) => s.length <= MAX_AMOUNT_DIGITS && /^[0-9]+$/.test(s), `must be an integer string of digits in smallest units (at most ${MAX_AMOUNT_DIGITS})`);
-/** Spec 2.1 chain enum. */
-export const ChainSchema = z.enum(CHAINS);
-/** Spec 2.1: a symbol, a `<chain>:<asset>` routing key, or the legacy alias TON. */
-const AssetSchema = z.string().refine(isAssetInput, 'must be an asset symbol of spec 2.1, a routing key <chain>:<asset> with a known chain, or TON');
+/** A chain field (spec 2.1) by syntax; which chains exist is the sandbox's listing's to say (quotes.ts resolveAsset). */
+export const ChainSchema = z.string().refine(isChainName, 'must be a chain name: lowercase letters, digits, "-" or "_", at most 32 characters');
+/** Spec 2.1: a symbol, a `<chain>:<asset>` routing key, or the legacy alias TON; by syntax. */
+const AssetSchema = z.string().refine(isAssetInput, 'must be an asset symbol, a routing key <chain>:<asset>, or TON');
 /** Spec 4.1, 8: slippage 0..1000 basis points. */
 export const SlippageBpsSchema = integer().min(0).max(1000);
 /** A fee in basis points: at most 100 %. */
@@ -27,8 +27,19 @@ const FeeBpsSchema = integer().min(0).max(10_000);
 const AmountModeSchema = z.enum(['exact_in', 'exact_out']);
 const DeliveryModeSchema = z.enum(['variable', 'fixed']);
 
-/** Spec 2.6 app fee entry. */
-export const AppFeeSchema = z.object({ recipient: nonEmpty(), feeBps: FeeBpsSchema, affiliateId: nonEmpty().optional() }).passthrough();
+/**
+ * Spec 2.6 app fee entry `{recipient, feeBps, affiliateId?}`, or the live service's request form
+ * `{recipient, fee}` (public-notes; fee in bps): the fee given exactly once.
+ */
+export const AppFeeSchema = z
+	.object({ recipient: nonEmpty(), feeBps: FeeBpsSchema.optional(), fee: FeeBpsSchema.optional(), affiliateId: nonEmpty().optional() })
+	.passthrough()
+	.superRefine((entry, ctx) => {
+		if ((entry.feeBps === undefined) === (entry.fee === undefined)) {
+			const message = entry.feeBps === undefined ? 'Required: the fee in basis points, as feeBps or fee' : 'give the fee once: feeBps or fee, not both';
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['feeBps'], message });
+		}
+	});
 /** Spec 4.1 affiliate list item (public-notes `affiliateIds`): an id, or `{affiliateId, feeBps}`. */
 export const AffiliateRefSchema = z.union([nonEmpty(), z.object({ affiliateId: nonEmpty(), feeBps: FeeBpsSchema }).passthrough()]);
 
@@ -163,6 +174,8 @@ export const OfframpRequestSchema = z
 			.string()
 			.refine((s) => s.length <= 320 && OFFRAMP_RECIPIENT.test(s), 'must be a payment-app $username or a Lightning address (name@domain)'),
 		refundAddress: nonEmpty().optional(),
+		// public-notes: a Lightning destination needs the refund address and its chain (the source chain)
+		refundChain: ChainSchema.optional(),
 		slippageBps: SlippageBpsSchema.optional(),
 		affiliateId: nonEmpty().optional(),
 		amountMode: z.literal('exact_in').optional(),
