@@ -19,19 +19,27 @@ interface Example {
 }
 
 const SECRET = 'whsec_corpus_0123456789abcdef0123456789';
+/** public-notes: order.recovery_required goes to recovery subscriptions only, each with its own secret. */
+const RECOVERY_SECRET = 'whsec_corpus_recovery_abcdef0123456789';
+const RECOVERY = 'order.recovery_required';
 const NOW = Date.parse('2025-06-01T12:00:00.000Z');
 const corpus = fixture<{ examples: Example[] }>('webhook-payloads.json');
 const cases = corpus.examples.map((e) => [e.name, e] as const);
 const NESTED = ['source', 'destination', 'refund', 'error'];
 
-/** One delivery of `body` as the service signs it (spec 6), under the given header names. */
-function delivery(body: Json, names = { signature: 'x-service-signature', timestamp: 'x-service-timestamp' }): DeliveryInput {
+/**
+ * One delivery of `body` as the service signs it (spec 6), under the given header names, with the
+ * secret of the subscription its kind goes to (`secret` overrides it).
+ */
+function delivery(body: Json, names = { signature: 'x-service-signature', timestamp: 'x-service-timestamp' }, secret?: string): DeliveryInput {
 	const rawBody = JSON.stringify(body);
 	const timestamp = String(NOW);
+	const key = secret ?? (body.event === RECOVERY ? RECOVERY_SECRET : SECRET);
 	return {
 		rawBody: Buffer.from(rawBody, 'utf8'),
-		headers: { 'content-type': 'application/json', [names.signature]: signature(SECRET, timestamp, rawBody), [names.timestamp]: timestamp },
+		headers: { 'content-type': 'application/json', [names.signature]: signature(key, timestamp, rawBody), [names.timestamp]: timestamp },
 		secret: SECRET,
+		recoverySecret: RECOVERY_SECRET,
 		toleranceSeconds: 300,
 		nowMs: NOW,
 		events: eventSelectionOf(['*']),
@@ -115,6 +123,12 @@ describe('the trigger takes every documented delivery', () => {
 		expect((actionRequiredOf(flatOrderOf(e.body.data)).actionRequired as Json).reason).not.toBe('operatorHold');
 	});
 
+	test('order.recovery_required is taken only under the recovery subscription\'s secret', () => {
+		const recovery = corpus.examples.find((e) => e.body.event === RECOVERY) as Example;
+		expect(handleDelivery(delivery(recovery.body)).outcome).toBe('accepted');
+		expect(handleDelivery(delivery(recovery.body, undefined, SECRET))).toMatchObject({ outcome: 'rejected', status: 401 });
+	});
+
 	test('the newer kinds pass the default filter and can be chosen alone', () => {
 		expect(SELECTABLE_EVENTS).toEqual(expect.arrayContaining(['order.superseded', 'order.recovery_required']));
 		const spec = eventSelectionOf(SELECTABLE_EVENTS.filter((k) => k !== 'order.superseded' && k !== 'order.recovery_required'));
@@ -132,12 +146,11 @@ describe('the live service signs under its own prefix (public-notes "Webhooks": 
 		expect(handleDelivery(delivery(corpus.examples[0].body)).outcome).toBe('accepted');
 	});
 
-	// Owned by the trigger work (delivery.ts reads only X-Service-*); flip once merged.
-	test.failing.each(cases)('%s: accepted under the live header names', (_name, e) => {
+	test.each(cases)('%s: accepted under the live header names', (_name, e) => {
 		expect(handleDelivery(delivery(e.body, LIVE)).outcome).toBe('accepted');
 	});
 
-	test.failing('Include Headers drops the live signature and timestamp as it drops the spec ones', () => {
+	test('Include Headers drops the live signature and timestamp as it drops the spec ones', () => {
 		const headers = delivery(corpus.examples[0].body, LIVE).headers as Record<string, unknown>;
 		expect(Object.keys(outputHeaders(headers, false))).toEqual(['content-type']);
 	});
