@@ -27,6 +27,22 @@ export function ensureN8nInstalled(): string {
 	return out.trim().split('\n').pop()!;
 }
 
+/**
+ * fetch to n8n's REST or public API, again while n8n answers 503 "Database is not ready!": its
+ * database monitor marks SQLite unready when a ping times out on a loaded machine, and the middleware
+ * then refuses every request before any handler runs, so sending it again is safe. Gives up after 60 s.
+ */
+async function fetchN8n(url: string, init?: RequestInit): Promise<Response> {
+	const until = Date.now() + 60_000;
+	for (;;) {
+		const res = await fetch(url, init);
+		if (res.status !== 503 || Date.now() > until) return res;
+		const text = await res.clone().text();
+		if (!text.includes('Database is not ready')) return res;
+		await new Promise((resolve) => setTimeout(resolve, 1_000));
+	}
+}
+
 export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
 		const srv = net.createServer();
@@ -225,13 +241,13 @@ export class N8nInstance {
 
 	/** Creates the owner account (first start only) and returns a session cookie. */
 	async setupOwner(owner: { email: string; password: string; firstName: string; lastName: string }): Promise<string> {
-		const setup = await fetch(`${this.url}/rest/owner/setup`, {
+		const setup = await fetchN8n(`${this.url}/rest/owner/setup`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify(owner),
 		});
 		if (setup.status >= 400 && setup.status !== 400) throw new Error(`owner setup failed: ${setup.status}`);
-		const login = await fetch(`${this.url}/rest/login`, {
+		const login = await fetchN8n(`${this.url}/rest/login`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password }),
@@ -243,7 +259,7 @@ export class N8nInstance {
 
 	/** Creates a public-API key for the logged-in owner (workflows, executions and Data Tables). */
 	async createApiKey(cookie: string): Promise<string> {
-		const res = await fetch(`${this.url}/rest/api-keys`, {
+		const res = await fetchN8n(`${this.url}/rest/api-keys`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', cookie },
 			body: JSON.stringify({ label: `e2e-${Date.now()}`, expiresAt: null, scopes: API_KEY_SCOPES }),
@@ -263,7 +279,7 @@ export class N8nInstance {
 	 */
 	async runManually(cookie: string, workflowId: string, triggerName: string, input?: Record<string, unknown>): Promise<string> {
 		const triggerToStartFrom = { name: triggerName, ...(input ? { data: { data: { main: [[{ json: input }]] } } } : {}) };
-		const res = await fetch(`${this.url}/rest/workflows/${encodeURIComponent(workflowId)}/run`, {
+		const res = await fetchN8n(`${this.url}/rest/workflows/${encodeURIComponent(workflowId)}/run`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', cookie },
 			body: JSON.stringify({ triggerToStartFrom }),
@@ -275,7 +291,7 @@ export class N8nInstance {
 	}
 
 	async api<T = unknown>(apiKey: string, method: string, p: string, body?: unknown): Promise<T> {
-		const res = await fetch(`${this.url}/api/v1${p}`, {
+		const res = await fetchN8n(`${this.url}/api/v1${p}`, {
 			method,
 			headers: { 'X-N8N-API-KEY': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
 			body: body ? JSON.stringify(body) : undefined,
