@@ -103,18 +103,43 @@ async function writeCommonJs(file) {
 }
 
 function copyAssets(outdir) {
-	// Icons (nodes refer to them as file:../../icons/<name>.svg), the codex file next to each node, and
-	// the output schemas n8n reads from <node dir>/__schema__/ (npm run schemas writes them).
-	const assets = [
-		...listFiles('icons', (f) => f.endsWith('.svg')),
-		...listFiles('nodes', (f) => f.endsWith('.node.json')),
-		...listFiles('nodes', (f) => f.split(path.sep).includes('__schema__') && f.endsWith('.json')),
-	];
+	// Icons (nodes refer to them as file:../../icons/<name>.svg) and the codex file next to each node.
+	const assets = [...listFiles('icons', (f) => f.endsWith('.svg')), ...listFiles('nodes', (f) => f.endsWith('.node.json'))];
 	for (const asset of assets) {
 		const to = path.join(outdir, asset);
 		fs.mkdirSync(path.dirname(to), { recursive: true });
 		fs.copyFileSync(path.join(ROOT, asset), to);
 	}
+}
+
+/**
+ * The output-schema generator (scripts/lib/outputSchemas.ts, TypeScript like the nodes whose
+ * descriptions it reads), compiled in memory and loaded here; n8n-workflow resolves from node_modules.
+ */
+async function outputSchemaGenerator() {
+	const { outputFiles } = await esbuild.build({
+		absWorkingDir: ROOT,
+		entryPoints: ['scripts/lib/outputSchemas.ts'],
+		bundle: true,
+		write: false,
+		platform: 'node',
+		target: TARGET,
+		format: 'cjs',
+		external: EXTERNAL,
+		plugins: [zodFromN8n],
+		logLevel: 'warning',
+	});
+	const module = { exports: {} };
+	new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, require);
+	return module.exports;
+}
+
+/**
+ * The output schemas n8n reads next to each node file, for every node version: the committed schema
+ * of each operation (npm run schemas), without the fields a version did not have yet.
+ */
+async function writeOutputSchemas(outdir) {
+	return (await outputSchemaGenerator()).writeOutputSchemas(ROOT, outdir);
 }
 
 /** Builds dist/ and returns the dist paths of the entries and esbuild's metafile (inputs per output). */
@@ -124,6 +149,7 @@ async function bundleWithMetafile({ outdir = path.join(ROOT, 'dist') } = {}) {
 	const { outputFiles, metafile } = await buildEsm(list, outdir);
 	for (const file of outputFiles) await writeCommonJs(file);
 	copyAssets(outdir);
+	await writeOutputSchemas(outdir);
 	return { files: list.map(distPathFor), metafile };
 }
 
@@ -131,4 +157,4 @@ async function bundle(options) {
 	return (await bundleWithMetafile(options)).files;
 }
 
-module.exports = { bundle, bundleWithMetafile, entries, distPathFor, EXTERNAL, ZOD_AT_RUNTIME, ROOT };
+module.exports = { bundle, bundleWithMetafile, entries, distPathFor, outputSchemaGenerator, EXTERNAL, ZOD_AT_RUNTIME, ROOT };

@@ -48,17 +48,3 @@ export function schemaProblems(schema: JsonSchema, value: unknown, at = '$'): st
 	if (type === 'array' && schema.items) return (value as unknown[]).flatMap((v, i) => schemaProblems(schema.items!, v, `${at}[${i}]`));
 	return [];
 }
-
-/** The versions n8n pads a node version to in `__schema__/v<x.y.z>` (n8n-core output-schema-resolver). */
-export function schemaVersionDir(version: number): string {
-	return `v${String(version).split('.').concat(['0', '0']).slice(0, 3).join('.')}`;
-}
-
-/**
- * Where n8n 2.41 looks for an output schema next to a node's built file: `__schema__/v<x.y.z>/<resource>/<operation>.json`,
- * or `__schema__/v<x.y.z>.json` for a node without resource and operation (the trigger).
- */
-export function schemaPath(nodeDir: string, version: number, resource?: string, operation?: string): string {
-	const parts = [schemaVersionDir(version), resource, operation].filter((p): p is string => typeof p === 'string' && p !== '');
-	return `${nodeDir}/__schema__/${parts.join('/')}.json`;
-}

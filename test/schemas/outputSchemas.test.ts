@@ -1,90 +1,130 @@
 /**
- * Output schemas (issue 22: build before the first event): every operation of both action nodes and
- * the trigger has a `__schema__` file for every node version, where n8n 2.41 looks for it next to
- * the built node file, and fresh outputs against the sandbox match the committed files. The files
- * are generated from such outputs by `npm run schemas` (this suite with UPDATE_OUTPUT_SCHEMAS=1:
- * it writes the files from the outputs first; the build copies them into dist).
+ * Output schemas: every operation of both action nodes and the trigger has one committed schema (its
+ * newest node version's), and fresh outputs of EVERY node version against the sandbox match the
+ * schema the build writes for that version (scripts/lib/outputSchemas.ts: the committed one without
+ * the fields since.json says a later version added). Where an older version lacks a top-level field
+ * the newest outputs, since.json must say so, and each of its entries must be true.
+ * `npm run schemas` (this suite with UPDATE_OUTPUT_SCHEMAS=1) writes the committed files from the
+ * newest version's outputs first.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
-import { ExecutionGateway } from '../../nodes/ExecutionGateway/ExecutionGateway.node';
-import { Orchestration } from '../../nodes/Orchestration/Orchestration.node';
-import { OrchestrationTrigger } from '../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { inferSchema, schemaPath, schemaProblems, type JsonSchema } from '../../scripts/lib/jsonSchema';
-import { collectSamples, type Sample, type SchemaNode } from './samples';
+import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/intentWaitParameters';
+import { LIVE_WAIT_VERSION } from '../../nodes/Orchestration/actions/order/getStatus';
+import { inferSchema, schemaProblems, type JsonSchema } from '../../scripts/lib/jsonSchema';
+import {
+	committedSchemaFile,
+	operationsOf,
+	readFieldsSince,
+	SCHEMA_NODES,
+	schemaAtVersion,
+	serializeSchema,
+	versionsOf,
+	type SchemaNode,
+} from '../../scripts/lib/outputSchemas';
+import { collectSamples, type Sample, type SampleVersions } from './samples';
 
 const ROOT = path.resolve(__dirname, '../..');
-const DESCRIPTIONS: Record<SchemaNode, INodeTypeDescription> = {
-	Orchestration: new Orchestration().description,
-	ExecutionGateway: new ExecutionGateway().description,
-	OrchestrationTrigger: new OrchestrationTrigger().description,
-};
+const NODES = Object.keys(SCHEMA_NODES) as SchemaNode[];
+const newestOf = (node: SchemaNode): number => versionsOf(SCHEMA_NODES[node]).at(-1)!;
+const committedPath = (s: { node: SchemaNode; resource?: string; operation?: string }) => path.join(ROOT, 'nodes', s.node, committedSchemaFile(s));
+const read = (file: string): JsonSchema => JSON.parse(fs.readFileSync(file, 'utf8')) as JsonSchema;
+const keyOf = (s: { resource?: string; operation?: string }) => [s.resource, s.operation].filter(Boolean).join('/') || 'output';
 
-const versionsOf = (d: INodeTypeDescription): number[] => (Array.isArray(d.version) ? d.version : [d.version]);
-
-/** Every resource/operation pair a node offers (from its operation dropdowns), or one pair of nothing for the trigger. */
-function operationsOf(d: INodeTypeDescription): Array<{ resource?: string; operation?: string }> {
-	const resources = d.properties.find((p) => p.name === 'resource')?.options as Array<{ value: string }> | undefined;
-	if (!resources) return [{}];
-	return resources.flatMap(({ value: resource }) => {
-		const ops = d.properties.filter((p: INodeProperties) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
-		return ops.flatMap((p) => (p.options as Array<{ value: string }>).map(({ value }) => ({ resource, operation: value })));
-	});
+/**
+ * The passes: the newest versions first, then each older version of every node (a node with fewer
+ * versions repeats its oldest). Outputs are taken with the same inputs in every pass.
+ */
+function passes(): SampleVersions[] {
+	const depth = Math.max(...NODES.map((n) => versionsOf(SCHEMA_NODES[n]).length));
+	return Array.from({ length: depth }, (_, i) =>
+		Object.fromEntries(NODES.map((n) => [n, [...versionsOf(SCHEMA_NODES[n])].reverse()[Math.min(i, versionsOf(SCHEMA_NODES[n]).length - 1)]])),
+	);
 }
 
-/** `npm run schemas`: one file per node version, inferred from the outputs (issue 22). */
+/** `npm run schemas`: the committed file of each operation, inferred from the newest version's outputs. */
 function writeSchemas(samples: Sample[]): void {
 	for (const sample of samples) {
-		const schema = inferSchema(sample.outputs);
-		for (const version of versionsOf(DESCRIPTIONS[sample.node])) {
-			const file = path.join(ROOT, schemaPath(`nodes/${sample.node}`, version, sample.resource, sample.operation));
-			fs.mkdirSync(path.dirname(file), { recursive: true });
-			fs.writeFileSync(file, `${JSON.stringify(schema, null, '\t')}\n`);
-		}
+		fs.mkdirSync(path.dirname(committedPath(sample)), { recursive: true });
+		fs.writeFileSync(committedPath(sample), serializeSchema(inferSchema(sample.outputs)));
 	}
 }
 
-const read = (file: string): JsonSchema => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) as JsonSchema;
-
-let samples: Sample[];
+let byPass: Array<{ versions: SampleVersions; samples: Sample[] }>;
 beforeAll(async () => {
-	samples = await collectSamples();
-	if (process.env.UPDATE_OUTPUT_SCHEMAS === '1') writeSchemas(samples);
-}, 180_000);
+	const all = passes();
+	// One sandbox each; the passes mostly wait on the sandbox's clock, so they run side by side.
+	const collected = await Promise.all(all.map(async (versions) => ({ versions, samples: await collectSamples(versions) })));
+	byPass = collected;
+	if (process.env.UPDATE_OUTPUT_SCHEMAS === '1') writeSchemas(byPass[0].samples);
+}, 300_000);
 
 describe('output schemas', () => {
-	it('exist for every operation and version of both action nodes and the trigger, as n8n reads them', () => {
+	it('are committed once for every operation of both action nodes and the trigger', () => {
 		const missing: string[] = [];
 		let count = 0;
-		for (const [node, description] of Object.entries(DESCRIPTIONS)) {
-			for (const version of versionsOf(description)) {
-				for (const { resource, operation } of operationsOf(description)) {
-					const file = schemaPath(`nodes/${node}`, version, resource, operation);
-					count++;
-					if (!fs.existsSync(path.join(ROOT, file))) missing.push(file);
-					else expect(read(file)).toMatchObject({ type: 'object', properties: expect.any(Object) });
-				}
+		for (const node of NODES) {
+			for (const op of operationsOf(SCHEMA_NODES[node])) {
+				count++;
+				const file = committedPath({ node, ...op });
+				if (!fs.existsSync(file)) missing.push(path.relative(ROOT, file));
+				else expect(read(file)).toMatchObject({ type: 'object', properties: expect.any(Object) });
 			}
 		}
 		expect(missing).toEqual([]);
-		expect(count).toBeGreaterThanOrEqual(15 * 3 + 4 * 2 + 2);
+		expect(count).toBe(30 + 4 + 1);
+		// No per-version copies in the source tree: the build writes those.
+		const versionDirs = NODES.flatMap((n) => fs.readdirSync(path.join(ROOT, 'nodes', n, '__schema__')).filter((f) => /^v\d/.test(f)));
+		expect(versionDirs).toEqual([]);
 	});
 
-	it('match fresh outputs of every operation against the sandbox', () => {
+	it('the passes cover every version of every node, the newest first', () => {
+		expect(byPass[0].versions).toEqual(Object.fromEntries(NODES.map((n) => [n, newestOf(n)])));
+		for (const node of NODES) expect(new Set(byPass.map((p) => p.versions[node]))).toEqual(new Set(versionsOf(SCHEMA_NODES[node])));
+	});
+
+	it('match fresh outputs of every operation, at every node version, against the sandbox', () => {
 		const problems: string[] = [];
-		for (const sample of samples) {
-			expect(sample.outputs.length).toBeGreaterThan(0);
-			for (const version of versionsOf(DESCRIPTIONS[sample.node])) {
-				const file = schemaPath(`nodes/${sample.node}`, version, sample.resource, sample.operation);
-				for (const output of sample.outputs) problems.push(...schemaProblems(read(file), output).map((p) => `${file} ${p}`));
+		for (const { versions, samples } of byPass) {
+			for (const sample of samples) {
+				expect(sample.outputs.length).toBeGreaterThan(0);
+				const version = versions[sample.node]!;
+				const schema = schemaAtVersion(read(committedPath(sample)), readFieldsSince(path.join(ROOT, 'nodes', sample.node))[keyOf(sample)], version);
+				for (const output of sample.outputs) problems.push(...schemaProblems(schema, output).map((p) => `${sample.node} ${version} ${keyOf(sample)} ${p}`));
 			}
+			// A new operation needs a sample in samples.ts (and then `npm run schemas`).
+			const offered = NODES.flatMap((node) => operationsOf(SCHEMA_NODES[node]).map((o) => `${node}.${keyOf(o)}`));
+			expect(samples.map((s) => `${s.node}.${keyOf(s)}`).sort()).toEqual(offered.sort());
 		}
 		expect(problems).toEqual([]);
-		// A new operation needs a sample in samples.ts (and then `npm run schemas`).
-		const key = (node: string, o: { resource?: string; operation?: string }) => `${node}.${o.resource ?? ''}.${o.operation ?? ''}`;
-		const offered = Object.entries(DESCRIPTIONS).flatMap(([node, d]) => operationsOf(d).map((o) => key(node, o)));
-		expect(samples.map((s) => key(s.node, s)).sort()).toEqual(offered.sort());
+	});
+
+	it('differ between versions exactly where since.json says: fields the newest outputs and an older version never does', () => {
+		const fieldsOf = (samples: Sample[], node: SchemaNode, key: string) =>
+			new Set(samples.filter((s) => s.node === node && keyOf(s) === key).flatMap((s) => s.outputs.flatMap((o) => Object.keys(o))));
+		const undeclared: string[] = [];
+		const untrue: string[] = [];
+		const [newest, ...older] = byPass;
+		for (const sample of newest.samples) {
+			const key = keyOf(sample);
+			const since = readFieldsSince(path.join(ROOT, 'nodes', sample.node))[key] ?? {};
+			const newestFields = fieldsOf(newest.samples, sample.node, key);
+			for (const field of Object.keys(since)) if (!newestFields.has(field)) untrue.push(`${sample.node} ${key}.${field}: the newest version does not output it`);
+			for (const { versions, samples } of older) {
+				const version = versions[sample.node]!;
+				const olderFields = fieldsOf(samples, sample.node, key);
+				for (const field of newestFields) {
+					const declared = since[field] !== undefined && since[field] > version;
+					if (!olderFields.has(field) && !declared) undeclared.push(`${sample.node} ${version} ${key}.${field}`);
+					if (olderFields.has(field) && declared) untrue.push(`${sample.node} ${version} ${key}.${field}: version ${version} outputs it`);
+				}
+			}
+		}
+		expect({ undeclared, untrue }).toEqual({ undeclared: [], untrue: [] });
+		// The entries today, at the versions where the node's code tells them apart.
+		expect(readFieldsSince(path.join(ROOT, 'nodes/Orchestration'))).toEqual({ 'order/getStatus': { waitedVia: LIVE_WAIT_VERSION, actionRequired: LIVE_WAIT_VERSION } });
+		const shared = { waitEndedBy: SHARED_WAIT_VERSION };
+		expect(readFieldsSince(path.join(ROOT, 'nodes/ExecutionGateway'))).toEqual({ 'intent/execute': shared, 'intent/get': shared });
 	});
 
 	it('the check fails on an undeclared field or another type (it is not a rubber stamp)', () => {
@@ -93,5 +133,9 @@ describe('output schemas', () => {
 		expect(schemaProblems(schema, { a: 3 })).toEqual(['$.a: integer, the schema says "string"']);
 		expect(schemaProblems(schema, { e: true })).toEqual(['$.e: not in the schema']);
 		expect(schemaProblems(schema, { a: '4' })).toEqual([]);
+		// and an older version's schema refuses a field added after it
+		const newest = inferSchema([{ a: '1', added: 'x' }]);
+		expect(schemaProblems(schemaAtVersion(newest, { added: 3 }, 2), { a: '1', added: 'x' })).toEqual(['$.added: not in the schema']);
+		expect(schemaProblems(schemaAtVersion(newest, { added: 3 }, 3), { a: '1', added: 'x' })).toEqual([]);
 	});
 });

@@ -1,20 +1,23 @@
 /**
  * One real output of every operation of both action nodes and of the trigger, against the sandbox
  * over HTTP, on n8n-core's contexts (test/harness). The output-schema generator
- * (scripts/output-schemas.ts) infers the `__schema__` files from them; test/schemas checks the files
- * against fresh ones.
+ * (`npm run schemas`) infers the committed `__schema__` files from the newest versions' outputs;
+ * test/schemas checks every version's outputs against the schemas the build writes.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/intentWaitParameters';
 import { signEip1559 } from '../../nodes/shared/gateway/eip1559';
 import type { Sandbox } from '../../sandbox';
+import { SCHEMA_NODES, versionsOf, type SchemaNode } from '../../scripts/lib/outputSchemas';
 import { run as runGateway, gatewayHarness, startGatewayEnv, EVM_KEY } from '../integration/gateway/helpers';
 import { ADDR, control, orchestrationNode, quoteParams, run as runOrchestration, startTestSandbox } from '../integration/orchestration/helpers';
 import { completeRun, deliverInMemory, triggerHarness } from '../integration/trigger/helpers';
 
-export type SchemaNode = 'Orchestration' | 'ExecutionGateway' | 'OrchestrationTrigger';
+/** The node versions to take the outputs at; each node's newest when unset. */
+export type SampleVersions = Partial<Record<SchemaNode, number>>;
 
 export interface Sample {
 	node: SchemaNode;
@@ -33,10 +36,10 @@ function addSample(samples: Sample[], sample: Sample): void {
 /** 250 USDC on Base to BTC, as a decimal amount. */
 const quote = quoteParams({ amountFormat: 'decimal', amount: '250' });
 
-async function orchestrationSamples(sb: Sandbox): Promise<Sample[]> {
+async function orchestrationSamples(sb: Sandbox, typeVersion?: number): Promise<Sample[]> {
 	const samples: Sample[] = [];
 	const take = async (parameters: INodeParameters): Promise<IDataObject[]> => {
-		const outputs = await runOrchestration(orchestrationNode({ sb, parameters }));
+		const outputs = await runOrchestration(orchestrationNode({ sb, parameters, typeVersion }));
 		addSample(samples, { node: 'Orchestration', resource: String(parameters.resource), operation: String(parameters.operation), outputs });
 		return outputs;
 	};
@@ -53,7 +56,9 @@ async function orchestrationSamples(sb: Sandbox): Promise<Sample[]> {
 	await take({ resource: 'order', operation: 'submit', quoteId: String(offramp.quoteId), sourceReference: 'txHash', txHash: `0x${'ab'.repeat(32)}` });
 	await take({ resource: 'order', operation: 'createOnramp', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: ADDR.evm, amountFormat: 'decimal', amount: '0.001' });
 	await take({ resource: 'affiliate', operation: 'getAll', returnAll: true });
-	await take({ resource: 'webhook', operation: 'create', url: 'https://example.com/schemas/orders' });
+	// removed at once: the sandbox would keep trying to deliver the next samples' events to it
+	const [endpoint] = await take({ resource: 'webhook', operation: 'create', url: 'https://example.com/schemas/orders' });
+	await take({ resource: 'webhook', operation: 'delete', webhookId: String(endpoint.webhookId) });
 	await take({ resource: 'accumulationAddress', operation: 'get', accumulationAddressId: 'acc_sandbox_usdc_base' });
 	await take({ resource: 'accumulationAddress', operation: 'sync' });
 	await take({ resource: 'accumulationAddress', operation: 'reindex', idOrAddress: 'acc_sandbox_usdc_base' });
@@ -108,6 +113,9 @@ async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters)
 	for (const operation of ['acceptZeroconfOffer', 'declineZeroconfOffer']) {
 		await take({ resource: 'order', operation, orderId: await offeredOrder(sb) });
 	}
+	// A wait that ends on an order waiting for an answer (node version 3 on: actionRequired; before, it times out)
+	const answerWait = { waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 4, onTimeout: 'returnLastState' };
+	await take({ resource: 'order', operation: 'getStatus', lookupBy: 'id', id: await offeredOrder(sb), ...answerWait });
 }
 
 /** A Bitcoin order waiting in awaiting_approval with a ZeroConf offer (the node's opt-in, paid). */
@@ -123,29 +131,45 @@ async function offeredOrder(sb: Sandbox): Promise<string> {
 	throw new Error(`order ${orderId} did not reach awaiting_approval`);
 }
 
-async function gatewaySamples(): Promise<Sample[]> {
+const GATEWAY_NEWEST = versionsOf(SCHEMA_NODES.ExecutionGateway).at(-1)!;
+
+async function gatewaySamples(typeVersion = GATEWAY_NEWEST): Promise<Sample[]> {
 	const env = await startGatewayEnv();
 	try {
 		const samples: Sample[] = [];
 		const take = async (parameters: INodeParameters): Promise<IDataObject[]> => {
-			const outputs = await runGateway(gatewayHarness(env, parameters));
+			const outputs = await runGateway(gatewayHarness(env, parameters, { typeVersion }));
 			addSample(samples, { node: 'ExecutionGateway', resource: String(parameters.resource), operation: String(parameters.operation), outputs });
 			return outputs;
 		};
-		const wait = { waitUntilFinal: true, pollInterval: 1, waitTimeout: 60 };
+		// Versions 1-1.1 wait through Options, 1.2 on through the top-level wait parameters.
+		const shared = typeVersion >= SHARED_WAIT_VERSION;
+		const wait: INodeParameters = shared
+			? { waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 60, options: {} }
+			: { options: { waitUntilFinal: true, pollInterval: 1, waitTimeout: 60 } };
 		await take({ resource: 'network', operation: 'getInfo', options: { forceRefresh: true } });
 		await take({ resource: 'network', operation: 'getHealth' });
 		const btc = randomBytes(16).toString('hex');
 		await env.registerTransfer({ sparkTransferId: btc, assetType: 'btc', amount: '25000' });
 		const recipient = '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23';
 		const deposits = (transfer: INodeParameters): INodeParameters => ({ deposit: [transfer] });
-		const [deposit] = await take({ resource: 'intent', operation: 'execute', deposits: deposits({ sparkTransferId: btc, assetType: 'btc', amount: '25000' }), action: 'deposit', recipient, options: wait });
+		const [deposit] = await take({ resource: 'intent', operation: 'execute', deposits: deposits({ sparkTransferId: btc, assetType: 'btc', amount: '25000' }), action: 'deposit', recipient, ...wait });
 		await take({ resource: 'intent', operation: 'get', submissionId: String(deposit.submissionId), options: {} });
+		await take({ resource: 'intent', operation: 'get', submissionId: String(deposit.submissionId), ...wait });
 		const token = { sparkTransferId: randomBytes(32).toString('hex'), assetType: 'token' as const, tokenId: randomBytes(32).toString('hex'), amount: '1000' };
 		await env.registerTransfer(token);
 		const chainId = env.sb.keys.gateway.chainId;
 		const tx = { chainId, nonce: 0, maxPriorityFeePerGas: 1_000_000_000n, maxFeePerGas: 30_000_000_000n, gasLimit: 200_000, to: `0x${'33'.repeat(20)}`, value: 0, data: '0x' };
-		await take({ resource: 'intent', operation: 'execute', deposits: deposits(token), action: 'execute', evmTransaction: signEip1559(tx, EVM_KEY), options: wait });
+		await take({ resource: 'intent', operation: 'execute', deposits: deposits(token), action: 'execute', evmTransaction: signEip1559(tx, EVM_KEY), ...wait });
+		// Waits that time out and return the last status (every version says so: waitTimedOut)
+		await env.control('POST', '/sandbox/gateway/config', { autoAdvance: false });
+		const held = { sparkTransferId: randomBytes(16).toString('hex'), assetType: 'btc' as const, amount: '25000' };
+		await env.registerTransfer(held);
+		const timeout: INodeParameters = shared
+			? { waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 1, onTimeout: 'returnLastState', options: {} }
+			: { options: { waitUntilFinal: true, pollInterval: 1, waitTimeout: 1, onTimeout: 'returnLast' } };
+		const [accepted] = await take({ resource: 'intent', operation: 'execute', deposits: deposits(held), action: 'deposit', recipient, ...timeout });
+		await take({ resource: 'intent', operation: 'get', submissionId: String(accepted.submissionId), ...timeout });
 		return samples;
 	} finally {
 		await env.close();
@@ -153,7 +177,7 @@ async function gatewaySamples(): Promise<Sample[]> {
 }
 
 /** A real order event as the sandbox delivers it (spec §6), through the trigger's webhook() and run. */
-async function triggerSample(sb: Sandbox): Promise<Sample> {
+async function triggerSample(sb: Sandbox, typeVersion?: number): Promise<Sample> {
 	const secret = `whsec_${randomBytes(16).toString('hex')}`;
 	const received: Array<{ body: string; headers: Record<string, string> }> = [];
 	const server = http.createServer((req, res) => {
@@ -170,13 +194,22 @@ async function triggerSample(sb: Sandbox): Promise<Sample> {
 		await fetch(`${sb.orchestrationUrl}/sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, secret }) });
 		const [created] = await runOrchestration(orchestrationNode({ sb, parameters: quote }));
 		await control(sb).deposit({ depositAddress: created.depositAddress, amount: created.amountIn });
-		// Until the order completed: a final event carries the delivered amount (amountOut), earlier ones null.
-		const completed = () => received.some((r) => (JSON.parse(r.body) as { event?: string }).event === 'order.completed');
-		for (let waited = 0; !completed() && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
-		if (!completed()) throw new Error('the sandbox delivered no order.completed event');
-		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: secret } });
+		// and an order with a ZeroConf offer, accepted (its events carry the offer, then its answer)
+		const offeredId = await offeredOrder(sb);
+		await runOrchestration(orchestrationNode({ sb, parameters: { resource: 'order', operation: 'acceptZeroconfOffer', orderId: offeredId } }));
+		const event = (r: { body: string }) => JSON.parse(r.body) as { event?: string; data?: IDataObject };
+		// Only the events of these two orders: orders of earlier samples may still be moving.
+		const events = () => received.filter((r) => event(r).data?.quoteId === created.quoteId || event(r).data?.id === offeredId);
+		// Until the first order completed (a final event carries the delivered amount, amountOut; earlier
+		// ones null) and the offer's answer was delivered.
+		const done = () =>
+			events().some((r) => event(r).event === 'order.completed' && event(r).data?.quoteId === created.quoteId) &&
+			events().some((r) => typeof (event(r).data?.zeroconfOffer as IDataObject | null | undefined)?.resolvedAt === 'string');
+		for (let waited = 0; !done() && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+		if (!done()) throw new Error('the sandbox delivered no order.completed event, or no event with an answered ZeroConf offer');
+		const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: secret }, typeVersion });
 		const outputs: IDataObject[] = [];
-		for (const delivery of received) {
+		for (const delivery of events()) {
 			const headers = { 'content-type': 'application/json', 'x-service-timestamp': delivery.headers['x-service-timestamp'], 'x-service-signature': delivery.headers['x-service-signature'] };
 			const answer = await deliverInMemory(h, delivery.body, headers);
 			const items = answer.result.workflowData?.[0];
@@ -184,16 +217,17 @@ async function triggerSample(sb: Sandbox): Promise<Sample> {
 		}
 		return { node: 'OrchestrationTrigger', outputs };
 	} finally {
+		server.closeAllConnections();
 		server.close();
 	}
 }
 
-export async function collectSamples(): Promise<Sample[]> {
+export async function collectSamples(versions: SampleVersions = {}): Promise<Sample[]> {
 	const sb = await startTestSandbox();
 	try {
-		const orchestration = await orchestrationSamples(sb);
-		const trigger = await triggerSample(sb);
-		return [...orchestration, ...(await gatewaySamples()), trigger];
+		const orchestration = await orchestrationSamples(sb, versions.Orchestration);
+		const trigger = await triggerSample(sb, versions.OrchestrationTrigger);
+		return [...orchestration, ...(await gatewaySamples(versions.ExecutionGateway)), trigger];
 	} finally {
 		await sb.close();
 	}
