@@ -14,6 +14,7 @@ import {
 import { toolActionsProperty } from '../n8n/toolMode';
 import * as intent from './actions/intent';
 import * as network from './actions/network';
+import { resourceProperty } from './actions/resourceProperty';
 import { router } from './actions/router';
 
 export class ExecutionGateway implements INodeType {
@@ -34,17 +35,7 @@ export class ExecutionGateway implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'executionGatewayApi', required: true }],
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Intent', value: 'intent' },
-					{ name: 'Network', value: 'network' },
-				],
-				default: 'intent',
-			},
+			resourceProperty,
 			...intent.description,
 			...network.description,
 			toolActionsProperty('Intent > Execute (it signs intents that move deposits)'),

@@ -16,7 +16,8 @@ import * as liquidationAddress from './actions/liquidationAddress';
 import * as order from './actions/order';
 import * as quote from './actions/quote';
 import * as route from './actions/route';
-import { router, TOOL_ACTIONS } from './actions/router';
+import { resourceProperty } from './actions/resourceProperty';
+import { router } from './actions/router';
 import * as standingAddress from './actions/standingAddress';
 import * as webhook from './actions/webhook';
 import { listSearch, loadOptions } from './methods';
@@ -71,35 +72,7 @@ export class Orchestration implements INodeType {
 				],
 				default: 'serverKey',
 			},
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Accumulation Address (Deprecated)',
-						value: 'accumulationAddress',
-						description: 'Legacy standing addresses that accumulate deposits; use standing deposit addresses instead',
-					},
-					{ name: 'Affiliate', value: 'affiliate', description: 'Registered affiliates of the partner account' },
-					{
-						name: 'Liquidation Address (Deprecated)',
-						value: 'liquidationAddress',
-						description: 'Legacy addresses that liquidate Bitcoin deposits; use standing deposit addresses instead',
-					},
-					{ name: 'Order', value: 'order', description: 'Submit orders, create onramps and follow their status' },
-					{ name: 'Quote', value: 'quote', description: 'Price a transfer and get a deposit address' },
-					{ name: 'Route', value: 'route', description: 'Assets, the destinations they reach and limits' },
-					{
-						name: 'Standing Deposit Address',
-						value: 'standingAddress',
-						description: 'Reusable deposit addresses for your own references (server keys only); successor of the deprecated address models',
-					},
-					{ name: 'Webhook', value: 'webhook', description: 'Endpoints that receive signed order events' },
-				],
-				default: 'quote',
-			},
+			resourceProperty,
 			...quote.description,
 			...order.description,
 			...route.description,
@@ -108,8 +81,9 @@ export class Orchestration implements INodeType {
 			...accumulationAddress.description,
 			...liquidationAddress.description,
 			...standingAddress.description,
+			// The operations that declare toolAction (TOOL_ACTIONS in actions/router.ts), as the node names them.
 			toolActionsProperty(
-				`the operations that change something at the service (${Object.values(TOOL_ACTIONS).join(', ')}: they move funds, fix where a deposit goes, register or remove a webhook and show its secret, or change state)`,
+				'the operations that change something at the service (Order > Submit, Order > Create Onramp, Webhook > Create, Quote > Create, Quote > Create Offramp, Accumulation Address (Deprecated) > Reindex, Accumulation Address (Deprecated) > Sync, Affiliate > Claim, Affiliate > Create or Update, Affiliate > Disable, Standing Deposit Address > Create or Get, Standing Deposit Address > Pause, Standing Deposit Address > Resume, Webhook > Delete, Order > Accept ZeroConf Offer, Order > Decline ZeroConf Offer: they move funds, fix where a deposit goes, register or remove a webhook and show its secret, or change state)',
 			),
 		],
 	};

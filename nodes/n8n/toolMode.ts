@@ -36,6 +36,30 @@ export function toolActionsProperty(actions: string): INodeProperties {
 	};
 }
 
+/** A resource of a node as its router sees it: its parameters (the Operation dropdown among them) and its operation modules. */
+export interface ResourceModule {
+	description: INodeProperties[];
+	operations: Record<string, { toolAction?: boolean }>;
+}
+
+/**
+ * The operations an AI agent may run only with "Allow Actions as AI Tool": those whose module
+ * declares `toolAction`, by `<resource>.<operation>`, labelled `Resource > Operation` as the node's
+ * dropdowns show them (the label the refusal names).
+ */
+export function toolActionsOf(resourceProperty: INodeProperties, resources: Record<string, ResourceModule>): Record<string, string> {
+	const nameIn = (property: INodeProperties | undefined, value: string) =>
+		(property?.options as Array<{ name: string; value: string }> | undefined)?.find((o) => o.value === value)?.name ?? value;
+	const actions: Record<string, string> = {};
+	for (const [resource, { description, operations }] of Object.entries(resources)) {
+		const operationProperty = description.find((p) => p.name === 'operation');
+		for (const [operation, module] of Object.entries(operations)) {
+			if (module.toolAction === true) actions[`${resource}.${operation}`] = `${nameIn(resourceProperty, resource)} > ${nameIn(operationProperty, operation)}`;
+		}
+	}
+	return actions;
+}
+
 /**
  * Refuses an acting operation in tool mode unless the option is on as a fixed value: the raw
  * parameter must be `true`, so neither an expression nor a `$fromAI()` value chosen by the model counts.

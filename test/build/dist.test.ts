@@ -53,7 +53,10 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 // Issues 31 to 35 in the trigger: the live header names, one verification pass over two secrets and
 // their event kinds, the nesting scan, Existing Endpoint's readable amounts and recovery secret, the
 // endpoint kept through n8n's delete, and their descriptions: 6,763 bytes (509,158 -> 515,921).
-const BUDGET_BYTES = 506 * 1024;
+// Each operation declaring its own toolAction (the AI-tool list derived from them) and the Resource
+// dropdowns the labels are read from: 2,739 bytes (516,225 -> 518,964), the export of the
+// declaration in 17 operation modules most of it.
+const BUDGET_BYTES = 507 * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 

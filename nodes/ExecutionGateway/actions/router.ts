@@ -7,14 +7,18 @@ import { itemGatewayOf } from '../itemGateway';
 import * as intent from './intent';
 import * as network from './network';
 import type { OperationModule } from './types';
+import { resourceProperty } from './resourceProperty';
+import { toolActionsOf } from '../../n8n/toolMode';
 
-export const resources: Record<string, Record<string, OperationModule>> = {
-	intent: intent.operations,
-	network: network.operations,
-};
+/** Each resource's module: its parameters (the Operation dropdown first) and its operations. */
+const resourceModules = { intent, network };
 
-/** Operations an AI agent may run only with "Allow Actions as AI Tool" (they move funds). */
-export const TOOL_ACTIONS: Record<string, string> = { 'intent.execute': 'Intent > Execute' };
+export const resources: Record<string, Record<string, OperationModule>> = Object.fromEntries(
+	Object.entries(resourceModules).map(([resource, { operations }]) => [resource, operations]),
+);
+
+/** Operations an AI agent may run only with "Allow Actions as AI Tool": each declares `toolAction` (it moves funds). */
+export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProperty, resourceModules);
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const op = chosenOperation(this, resources, TOOL_ACTIONS);

@@ -41,4 +41,6 @@ export type OperationExecute = (this: IExecuteFunctions, read: ItemReader, gatew
 export interface OperationModule {
 	description: INodeProperties[];
 	execute: OperationExecute;
+	/** An action (it moves funds, reveals a secret or changes state): an AI-agent tool runs it only when allowed (toolActionsOf). */
+	toolAction?: boolean;
 }

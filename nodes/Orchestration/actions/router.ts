@@ -16,39 +16,22 @@ import * as route from './route';
 import * as standingAddress from './standingAddress';
 import type { OperationModule } from './types';
 import * as webhook from './webhook';
+import { resourceProperty } from './resourceProperty';
+import { toolActionsOf } from '../../n8n/toolMode';
 
-export const resources: Record<string, Record<string, OperationModule>> = {
-	accumulationAddress: accumulationAddress.operations,
-	affiliate: affiliate.operations,
-	liquidationAddress: liquidationAddress.operations,
-	order: order.operations,
-	quote: quote.operations,
-	route: route.operations,
-	standingAddress: standingAddress.operations,
-	webhook: webhook.operations,
-};
+/** Each resource's module: its parameters (the Operation dropdown first) and its operations. */
+const resourceModules = { accumulationAddress, affiliate, liquidationAddress, order, quote, route, standingAddress, webhook };
 
-/** Operations an AI agent may run only with "Allow Actions as AI Tool": they move funds or register a webhook and show its secret. */
-export const TOOL_ACTIONS: Record<string, string> = {
-	'order.submit': 'Order > Submit',
-	'order.createOnramp': 'Order > Create Onramp',
-	'webhook.create': 'Webhook > Create',
-	// Issue 20: every POST is an action (test/integration/orchestration/toolMode.test.ts checks all
-	// operations); a quote fixes the recipient and fees the deposit pays, reindex and sync change state.
-	'quote.create': 'Quote > Create',
-	'quote.createOfframp': 'Quote > Create Offramp',
-	'accumulationAddress.reindex': 'Accumulation Address (Deprecated) > Reindex',
-	'accumulationAddress.sync': 'Accumulation Address (Deprecated) > Sync',
-	'affiliate.claim': 'Affiliate > Claim',
-	'affiliate.upsert': 'Affiliate > Create or Update',
-	'affiliate.disable': 'Affiliate > Disable',
-	'standingAddress.createOrGet': 'Standing Deposit Address > Create or Get',
-	'standingAddress.pause': 'Standing Deposit Address > Pause',
-	'standingAddress.resume': 'Standing Deposit Address > Resume',
-	'webhook.delete': 'Webhook > Delete',
-	'order.acceptZeroconfOffer': 'Order > Accept ZeroConf Offer',
-	'order.declineZeroconfOffer': 'Order > Decline ZeroConf Offer',
-};
+export const resources: Record<string, Record<string, OperationModule>> = Object.fromEntries(
+	Object.entries(resourceModules).map(([resource, { operations }]) => [resource, operations]),
+);
+
+/**
+ * Operations an AI agent may run only with "Allow Actions as AI Tool": each declares `toolAction`
+ * (it moves funds, fixes where a deposit goes, registers or removes a webhook and shows its secret,
+ * or changes state). Every POST is one (test/integration/orchestration/toolMode.test.ts).
+ */
+export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProperty, resourceModules);
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const op = chosenOperation(this, resources, TOOL_ACTIONS);

@@ -27,6 +27,8 @@ export type OperationExecute = (
 export interface OperationModule {
 	description: INodeProperties[];
 	execute: OperationExecute;
+	/** An action (it moves funds, reveals a secret or changes state): an AI-agent tool runs it only when allowed (toolActionsOf). */
+	toolAction?: boolean;
 	/** Items in flight when the node sets no "Concurrency" (DEFAULT_CONCURRENCY when absent). */
 	defaultConcurrency?: number;
 }

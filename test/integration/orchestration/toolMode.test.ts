@@ -3,7 +3,8 @@
  * the operations that act unless "Allow Actions as AI Tool" is on as a fixed value; reads stay
  * available. Issue 20: every operation that sends anything but GET is such an action (checked over
  * all operations of both nodes), and the transport refuses a non-GET request from a tool even for
- * an operation the router does not list.
+ * an operation the router does not list. The routers derive their lists from each operation's own
+ * `toolAction` declaration.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -83,7 +84,7 @@ describe('Orchestration as an AI-agent tool', () => {
 		expect((await control(sb).requests()).map((r) => `${r.method} ${r.path}`)).toContain('POST /v1/accumulation-addresses/sync');
 	});
 
-	it('an operation missing from the router list still sends no POST from a tool: the transport refuses it', async () => {
+	it('an operation that does not declare itself an action still sends no POST from a tool: the transport refuses it', async () => {
 		const label = TOOL_ACTIONS['accumulationAddress.sync'];
 		delete TOOL_ACTIONS['accumulationAddress.sync'];
 		try {
@@ -127,6 +128,44 @@ function labelOf(node: INodeType, resource: string, operation: string): string {
 	const operationName = options(operationProp).find((o) => o.value === operation)?.name;
 	return `${resourceName} > ${operationName}`;
 }
+
+/** The hand-kept lists of the routers at df37833, before each operation declared toolAction. */
+const LISTED_AT_DF37833 = {
+	orchestration: {
+		'order.submit': 'Order > Submit',
+		'order.createOnramp': 'Order > Create Onramp',
+		'webhook.create': 'Webhook > Create',
+		'quote.create': 'Quote > Create',
+		'quote.createOfframp': 'Quote > Create Offramp',
+		'accumulationAddress.reindex': 'Accumulation Address (Deprecated) > Reindex',
+		'accumulationAddress.sync': 'Accumulation Address (Deprecated) > Sync',
+		'affiliate.claim': 'Affiliate > Claim',
+		'affiliate.upsert': 'Affiliate > Create or Update',
+		'affiliate.disable': 'Affiliate > Disable',
+		'standingAddress.createOrGet': 'Standing Deposit Address > Create or Get',
+		'standingAddress.pause': 'Standing Deposit Address > Pause',
+		'standingAddress.resume': 'Standing Deposit Address > Resume',
+		'webhook.delete': 'Webhook > Delete',
+		'order.acceptZeroconfOffer': 'Order > Accept ZeroConf Offer',
+		'order.declineZeroconfOffer': 'Order > Decline ZeroConf Offer',
+	},
+	gateway: { 'intent.execute': 'Intent > Execute' },
+};
+
+describe('the actions derived from the operations\' declarations', () => {
+	it('are exactly the operations and labels the routers listed by hand', () => {
+		expect(TOOL_ACTIONS).toEqual(LISTED_AT_DF37833.orchestration);
+		expect(GATEWAY_TOOL_ACTIONS).toEqual(LISTED_AT_DF37833.gateway);
+	});
+
+	it('are the ones the option\'s help names, in the node\'s own words', () => {
+		const help = (node: INodeType) => String(node.description.properties.find((p) => p.name === TOOL_ACTIONS_OPTION)?.description);
+		const named = help(new Orchestration()).match(/service \((.*): they move funds/)?.[1].split(', ');
+		expect(new Set(named)).toEqual(new Set(Object.values(TOOL_ACTIONS)));
+		expect(named).toHaveLength(Object.keys(TOOL_ACTIONS).length);
+		expect(help(new ExecutionGateway())).toContain(`run ${Object.values(GATEWAY_TOOL_ACTIONS).join(', ')} (it signs intents`);
+	});
+});
 
 describe.each([
 	['Orchestration', new Orchestration(), orchestrationResources, TOOL_ACTIONS, 'nodes/Orchestration/actions'],

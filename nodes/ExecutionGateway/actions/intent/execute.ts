@@ -16,6 +16,9 @@ import type { ItemGateway } from '../types';
 
 export const show = { resource: ['intent'], operation: ['execute'] };
 
+/** An action: it moves funds (signs an intent that spends deposits), so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Deposits',

@@ -11,6 +11,9 @@ import type { OperationEnv } from '../types';
 
 const show = showFor('accumulationAddress', ['reindex']);
 
+/** An action: it changes state at the service, so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'ID or Deposit Address',

@@ -8,6 +8,9 @@ import type { OperationEnv } from '../types';
 
 const show = showFor('accumulationAddress', ['sync']);
 
+/** An action: it changes state at the service, so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [optionsCollection(show, [idempotencyKeyOption])];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {

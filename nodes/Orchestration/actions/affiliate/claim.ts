@@ -20,6 +20,9 @@ import { affiliateIdField } from './shared';
 
 const show = showFor('affiliate', ['claim']);
 
+/** An action: it moves funds (pays out accrued fees), so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	affiliateIdField(show, 'The affiliate whose available balance is claimed (paid to its payout address unless the options say otherwise)'),
 	{

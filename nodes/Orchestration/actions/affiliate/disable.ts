@@ -8,6 +8,9 @@ import { affiliateIdField } from './shared';
 
 const show = showFor('affiliate', ['disable']);
 
+/** An action: it changes state at the service, so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	affiliateIdField(show, 'The affiliate to disable. New quotes cannot name it, it accrues no new fees, and its balance can no longer be claimed (public notes).'),
 ];

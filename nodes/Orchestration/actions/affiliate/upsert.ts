@@ -25,6 +25,9 @@ import { affiliateIdField } from './shared';
 
 const show = showFor('affiliate', ['upsert']);
 
+/** An action: it fixes where affiliate fees are paid, so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	affiliateIdField(show, 'The affiliate to create, or to update when it exists'),
 	{

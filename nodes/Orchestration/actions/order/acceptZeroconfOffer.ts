@@ -11,6 +11,9 @@ import { answerOffer, orderIdField } from './zeroconfAnswer';
 
 const show = showFor('order', ['acceptZeroconfOffer']);
 
+/** An action: it moves funds (answers a ZeroConf offer), so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	orderIdField(show, 'accepted'),
 	optionsCollection(show, [concurrencyOption]),

@@ -25,6 +25,9 @@ import type { OperationEnv } from '../types';
 const show = showFor('order', ['createOnramp']);
 const showSats = showFor('order', ['createOnramp'], { amountType: ['amount'] });
 
+/** An action: it moves funds (an order to pay), so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	destinationChainField(show, 'getOnrampDestinationChains'),
 	destinationAssetField(show, 'getOnrampDestinationAssets'),

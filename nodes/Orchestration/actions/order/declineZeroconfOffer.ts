@@ -12,6 +12,9 @@ import { answerOffer, orderIdField } from './zeroconfAnswer';
 
 const show = showFor('order', ['declineZeroconfOffer']);
 
+/** An action: it changes how an order is paid (answers a ZeroConf offer), so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	orderIdField(show, 'declined'),
 	{

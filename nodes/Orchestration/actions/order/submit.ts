@@ -22,6 +22,9 @@ import { quoteIdField } from './quoteIdField';
 const show = showFor('order', ['submit']);
 const showRef = (ref: string) => showFor('order', ['submit'], { sourceReference: [ref] });
 
+/** An action: it moves funds (the deposit becomes an order), so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	quoteIdField(show, 'The quote whose deposit was paid; only a key of the partner that created it can submit it'),
 	dropdown(

@@ -142,6 +142,9 @@ const feeAndDepositOptions: INodeProperties[] = [
 	},
 ];
 
+/** An action: it fixes where a deposit goes and the fees it pays, so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	...quoteRouteFields(show),
 	amountField(show, 'Source amount, or the destination amount with Exact Out. Stablecoin Exact Out amounts must be whole cents.'),

@@ -56,6 +56,9 @@ const expiryMarginOption: INodeProperties = {
 		'A quote is firm for 2 minutes. One with less time left than this (or expired, as a replayed answer can be) fails the item instead of being returned as payable.',
 };
 
+/** An action: it fixes where a deposit goes and the fees it pays, so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	sourceChainField(show, 'getOfframpSourceChains'),
 	sourceAssetField(show, 'getOfframpSourceAssets'),

@@ -30,6 +30,9 @@ export function referenceField(displayOptions: IDisplayOptions): INodeProperties
 export const INSTRUCTION_CONFLICT_HINT =
 	'An instruction with this reference already exists with other settings (destination, fees, slippage, affiliates or refund addresses), and the service does not change it. Send exactly the settings it was created with (read them with Standing Deposit Address > Get), or use a new reference for the new settings.';
 
+/** An action: it fixes where deposits go, so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	referenceField(show),
 	{

@@ -8,6 +8,9 @@ import type { OrchestrationReader } from '../../itemReader';
 import type { OperationEnv } from '../types';
 import { enabledSwitchDescription, switchEnabled } from './enabledSwitch';
 
+/** An action: it changes state at the service, so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = enabledSwitchDescription(showFor('standingAddress', ['resume']), 'Resume');
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {

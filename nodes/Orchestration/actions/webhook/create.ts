@@ -14,6 +14,9 @@ import type { OperationEnv } from '../types';
 
 const show = showFor('webhook', ['create']);
 
+/** An action: it registers a webhook and shows its secret, so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'URL',

@@ -11,6 +11,9 @@ import type { OperationEnv } from '../types';
 
 const show = showFor('webhook', ['delete']);
 
+/** An action: it removes a webhook, so an AI agent runs it only with "Allow Actions as AI Tool". */
+export const toolAction = true;
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Webhook ID',
