@@ -129,35 +129,7 @@ function labelOf(node: INodeType, resource: string, operation: string): string {
 	return `${resourceName} > ${operationName}`;
 }
 
-/** The hand-kept lists of the routers at df37833, before each operation declared toolAction. */
-const LISTED_AT_DF37833 = {
-	orchestration: {
-		'order.submit': 'Order > Submit',
-		'order.createOnramp': 'Order > Create Onramp',
-		'webhook.create': 'Webhook > Create',
-		'quote.create': 'Quote > Create',
-		'quote.createOfframp': 'Quote > Create Offramp',
-		'accumulationAddress.reindex': 'Accumulation Address (Deprecated) > Reindex',
-		'accumulationAddress.sync': 'Accumulation Address (Deprecated) > Sync',
-		'affiliate.claim': 'Affiliate > Claim',
-		'affiliate.upsert': 'Affiliate > Create or Update',
-		'affiliate.disable': 'Affiliate > Disable',
-		'standingAddress.createOrGet': 'Standing Deposit Address > Create or Get',
-		'standingAddress.pause': 'Standing Deposit Address > Pause',
-		'standingAddress.resume': 'Standing Deposit Address > Resume',
-		'webhook.delete': 'Webhook > Delete',
-		'order.acceptZeroconfOffer': 'Order > Accept ZeroConf Offer',
-		'order.declineZeroconfOffer': 'Order > Decline ZeroConf Offer',
-	},
-	gateway: { 'intent.execute': 'Intent > Execute' },
-};
-
 describe('the actions derived from the operations\' declarations', () => {
-	it('are exactly the operations and labels the routers listed by hand', () => {
-		expect(TOOL_ACTIONS).toEqual(LISTED_AT_DF37833.orchestration);
-		expect(GATEWAY_TOOL_ACTIONS).toEqual(LISTED_AT_DF37833.gateway);
-	});
-
 	it('are the ones the option\'s help names, in the node\'s own words', () => {
 		const help = (node: INodeType) => String(node.description.properties.find((p) => p.name === TOOL_ACTIONS_OPTION)?.description);
 		const named = help(new Orchestration()).match(/service \((.*): they move funds/)?.[1].split(', ');
