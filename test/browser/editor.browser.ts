@@ -40,6 +40,35 @@ function triggerMappingWorkflow(): Record<string, unknown> {
 	};
 }
 
+const VERSIONS_WORKFLOW = 'brSchemaVersions';
+
+/** Get Status at node version 2 and at 3, each followed by a step that never ran: their input previews come from each version's own schema. */
+function schemaVersionsWorkflow(): Record<string, unknown> {
+	const credentials = { orchestrationServerApi: { id: 'orchSandboxServerKey', name: 'Orchestration sandbox (server key)' } };
+	const status = { authentication: 'serverKey', resource: 'order', operation: 'getStatus', lookupBy: 'id', id: 'ord_1' };
+	const node = (id: string, name: string, typeVersion: number, position: number[], parameters: Record<string, unknown>) => ({ id, name, type: `${CUSTOM_PREFIX}orchestration`, typeVersion, position, parameters, credentials });
+	const limits = { authentication: 'serverKey', resource: 'route', operation: 'getLimits' };
+	return {
+		id: VERSIONS_WORKFLOW,
+		name: 'Browser: output schemas by node version',
+		nodes: [
+			{ id: 'v0', name: 'Run now', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [-260, 0], parameters: {} },
+			node('v1', 'Status v2', 2, [0, 0], status),
+			node('v2', 'After v2', 3, [260, 0], limits),
+			node('v3', 'Status v3', 3, [0, 200], status),
+			node('v4', 'After v3', 3, [260, 200], limits),
+		],
+		connections: {
+			'Run now': { main: [[{ node: 'Status v2', type: 'main', index: 0 }, { node: 'Status v3', type: 'main', index: 0 }]] },
+			'Status v2': { main: [[{ node: 'After v2', type: 'main', index: 0 }]] },
+			'Status v3': { main: [[{ node: 'After v3', type: 'main', index: 0 }]] },
+		},
+		active: false,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
 afterEach(async () => {
 	// What the page showed when a step failed, for the one who reads the failure (not committed).
 	if (page) await page.screenshot({ path: path.join(os.tmpdir(), `browser-last-${Date.now()}.png`) });
@@ -63,7 +92,7 @@ async function openNode(name: string): Promise<void> {
 beforeAll(async () => {
 	env = await createEnv();
 	const examples = loadExamples().map((e) => forSandbox(withNodePrefix(withSlackStandIns(e.workflow as never), CUSTOM_PREFIX), env.sandbox));
-	await env.n8n.importWorkflows([...examples, triggerMappingWorkflow()]);
+	await env.n8n.importWorkflows([...examples, triggerMappingWorkflow(), schemaVersionsWorkflow()]);
 	await env.n8n.start();
 	cookie = await env.n8n.setupOwner(OWNER);
 	browser = await chromium.launch({
@@ -135,5 +164,29 @@ describe('the n8n editor', () => {
 		expect(await input.getByText('amountInFormatted', { exact: true }).first().isVisible()).toBe(true);
 		expect(await input.getByText('quoteId', { exact: true }).first().isVisible()).toBe(true);
 		await shot('schema-preview-before-run');
+	});
+
+	it('previews the output schema of the node version the workflow stores (Get Status 2 has no waitedVia, 3 has)', async () => {
+		/** The schema the editor fetched for the parent's Get Status (/schemas/<node>/<version>/order/getStatus.json), once it previews it. */
+		const preview = async (next: string): Promise<{ version: string; fields: string[] }> => {
+			await page.keyboard.press('Escape');
+			const fetched = page.waitForResponse((r) => /\/schemas\/[^/]*orchestration\/[^/]+\/order\/getStatus\.json$/.test(new URL(r.url()).pathname), { timeout: 120_000 });
+			await openWorkflow(VERSIONS_WORKFLOW);
+			await openNode(next);
+			const response = await fetched;
+			const input = page.locator('[data-test-id="ndv-input-panel"]');
+			await input.getByText('Usually outputs the following fields', { exact: false }).first().waitFor({ timeout: 60_000 });
+			expect(await input.getByText('amountInFormatted', { exact: true }).first().isVisible()).toBe(true);
+			const version = /orchestration\/([^/]+)\//.exec(new URL(response.url()).pathname)![1];
+			return { version, fields: Object.keys(((await response.json()) as { properties: object }).properties) };
+		};
+		const v3 = await preview('After v3');
+		expect(v3.version).toMatch(/^3(\.0\.0)?$/);
+		expect(v3.fields).toEqual(expect.arrayContaining(['waitEndedBy', 'waitedVia', 'actionRequired']));
+		const v2 = await preview('After v2');
+		expect(v2.version).toMatch(/^2(\.0\.0)?$/);
+		expect(v2.fields).toContain('waitEndedBy');
+		expect(v2.fields).not.toContain('waitedVia');
+		expect(v2.fields).not.toContain('actionRequired');
 	});
 });
