@@ -53,6 +53,8 @@ async function orchestrationSamples(sb: Sandbox, typeVersion?: number): Promise<
 	const status = { resource: 'order', operation: 'getStatus', lookupBy: 'quoteId', quoteId: String(created.quoteId) };
 	await take({ ...status, waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 120 });
 	const [offramp] = await take({ resource: 'quote', operation: 'createOfframp', sourceChain: 'base', sourceAsset: 'USDC', amountFormat: 'decimal', amount: '50', recipientAddress: '$alice', options: { refundAddress: '0x1111111111111111111111111111111111111111' } });
+	// paid from a chain whose deposits need a memo: no payment link (paymentUriUnavailable says why)
+	await take({ resource: 'quote', operation: 'createOfframp', sourceChain: 'xrp', sourceAsset: 'XRP', amountFormat: 'decimal', amount: '100', recipientAddress: '$alice', options: { refundAddress: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' } });
 	await take({ resource: 'order', operation: 'submit', quoteId: String(offramp.quoteId), sourceReference: 'txHash', txHash: `0x${'ab'.repeat(32)}` });
 	await take({ resource: 'order', operation: 'createOnramp', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: ADDR.evm, amountFormat: 'decimal', amount: '0.001' });
 	await take({ resource: 'affiliate', operation: 'getAll', returnAll: true });
