@@ -1,7 +1,7 @@
 /**
  * Issue 14, point 12: the control endpoints (GET /sandbox/keys hands out the gateway's private
- * keys) are closed to web pages of other origins, and anonymous quotes are not readable by every
- * partner's server key.
+ * keys) are closed to web pages of other origins; anonymous quotes are no partner's records, and
+ * status reads always need a key (public-notes: "Status always needs a key (no anonymous polling)").
  */
 import { request as httpRequest } from 'node:http';
 import type { Sandbox } from '../../sandbox';
@@ -91,17 +91,22 @@ describe('anonymous quotes (created without Authorization) are no partner\'s rec
 		expect(client.status).toBe(403); // a client key needs a read token, which no one holds for it
 	});
 
-	it('the keyless holder of the quote id reads it; keyless reads of partner records stay 401', async () => {
+	it('status and order-by-quote always need a key (public-notes: no anonymous polling): keyless reads are 401, the anonymous quote\'s too', async () => {
 		const { quoteId, orderId } = await anonymousFundedQuote();
-		const byQuote = await api.get(`/v1/orchestration/status?quoteId=${quoteId}`);
-		expect(byQuote.status).toBe(200);
-		expect(byQuote.body.order.id).toBe(orderId);
-		expect((await api.get(`/v1/orchestration/order?quoteId=${quoteId}`)).body.quoteId).toBe(quoteId);
-
 		const own = await api.post('/v1/orchestration/quote', quoteBody(), { key: SERVER });
-		const keyless = await api.get(`/v1/orchestration/order?quoteId=${own.body.quoteId}`);
-		expect([keyless.status, keyless.body.error.code]).toEqual([401, 'auth_required']);
-		expect((await api.get('/v1/orchestration/status?quoteId=q_unknown')).body.error.code).toBe('auth_required');
+		const paths = [
+			`/v1/orchestration/status?quoteId=${quoteId}`,
+			`/v1/orchestration/status?id=${orderId}`,
+			`/v1/orchestration/order?quoteId=${quoteId}`,
+			`/v1/orchestration/status?quoteId=${own.body.quoteId}`,
+			`/v1/orchestration/order?quoteId=${own.body.quoteId}`,
+			'/v1/orchestration/status?quoteId=q_unknown',
+			`/v1/orchestration/status?txHash=${(await api.get(`/sandbox/orders/${orderId}`)).body.depositTxHash}&sourceChain=base`,
+		];
+		for (const path of paths) {
+			const keyless = await api.get(path);
+			expect({ path, answer: [keyless.status, keyless.body.error?.code] }).toEqual({ path, answer: [401, 'auth_required'] });
+		}
 		// the partner still reads its own quote
 		expect((await api.get(`/v1/orchestration/order?quoteId=${own.body.quoteId}`, { key: SERVER })).status).toBe(200);
 	});

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
-import { ApiError, badRequest, notFound } from '../errors';
+import { badRequest, notFound } from '../errors';
 import { orderSnapshot, publicStatus, statusView } from '../order-view';
 import type { OrderRecord, QuoteRecord } from '../state';
 import { checkStreamConnectionLimit } from '../ipLimits';
@@ -20,44 +20,42 @@ function readTokenOf(request: FastifyRequest): string | undefined {
 }
 
 /**
- * A partner key sees its partner's records only (spec §4.6: a quote belongs to the partner whose
- * key created it). Records created without Authorization belong to no partner: no key reads them,
- * only a keyless request by their id (the only handle their creator has).
+ * A key sees its partner's records only (spec §4.6: a quote belongs to the partner whose key created
+ * it). Records created without Authorization belong to no partner, so no key reads them; and status
+ * always needs a key (public-notes: "no anonymous polling"), so no one reads them here.
  */
-function visible(caller: Caller | undefined, partnerId: string | null): boolean {
-	return caller ? partnerId === caller.partner.partnerId : partnerId === null;
+function visible(caller: Caller, partnerId: string | null): boolean {
+	return partnerId !== null && partnerId === caller.partner.partnerId;
 }
 
-/** A keyless read of anything but an anonymous record stays 401 auth_required (spec §5). */
-function notVisible(caller: Caller | undefined, what: string): Error {
-	return caller ? notFound(`${what} not found`) : new ApiError(401, 'auth_required', 'an API key is required in Authorization: Bearer <API_KEY>');
-}
-
-function findQuote(ctx: OrchestrationContext, caller: Caller | undefined, quoteId: string): QuoteRecord {
+function findQuote(ctx: OrchestrationContext, caller: Caller, quoteId: string): QuoteRecord {
 	const quote = ctx.state.quotes.get(quoteId);
-	if (!quote || !visible(caller, quote.partnerId)) throw notVisible(caller, `quote ${quoteId}`);
+	if (!quote || !visible(caller, quote.partnerId)) throw notFound(`quote ${quoteId} not found`);
 	return quote;
 }
 
-function findOrder(ctx: OrchestrationContext, caller: Caller | undefined, id: string): OrderRecord {
+function findOrder(ctx: OrchestrationContext, caller: Caller, id: string): OrderRecord {
 	const order = ctx.state.orders.get(id);
-	if (!order || !visible(caller, order.partnerId)) throw notVisible(caller, `order ${id}`);
+	if (!order || !visible(caller, order.partnerId)) throw notFound(`order ${id} not found`);
 	return order;
 }
 
-/** The key of a status read, or undefined for a keyless one (allowed for anonymous records only). */
-function readerOf(ctx: OrchestrationContext, request: FastifyRequest): Caller | undefined {
-	return authenticate(ctx, request, { clientScope: 'orders:read', optional: true });
+/**
+ * The key of a status or order-by-quote read: always required (spec §5 "All requests carry
+ * Authorization"; public-notes: "Status always needs a key", "authenticated order lookup").
+ */
+function readerOf(ctx: OrchestrationContext, request: FastifyRequest): Caller {
+	return authenticate(ctx, request, { clientScope: 'orders:read' }) as Caller;
 }
 
-function checkReadToken(ctx: OrchestrationContext, caller: Caller | undefined, request: FastifyRequest, target: ReadTarget): void {
-	if (caller) requireReadToken(ctx, caller, readTokenOf(request), target);
+function checkReadToken(ctx: OrchestrationContext, caller: Caller, request: FastifyRequest, target: ReadTarget): void {
+	requireReadToken(ctx, caller, readTokenOf(request), target);
 }
 
 /** The order whose deposit transaction is `txHash` on `sourceChain` (hex hashes compared in any case). */
 function statusByDeposit(
 	ctx: OrchestrationContext,
-	caller: Caller | undefined,
+	caller: Caller,
 	request: FastifyRequest,
 	txHash: string | undefined,
 	sourceChain: string | undefined,
@@ -66,9 +64,7 @@ function statusByDeposit(
 	const wanted = txHash.toLowerCase();
 	const order = [...ctx.state.orders.values()].find((o) => o.source.chain === sourceChain && o.depositTxHash?.toLowerCase() === wanted);
 	checkReadToken(ctx, caller, request, { orderId: order?.id, quoteId: order?.quoteId ?? undefined });
-	if (!order || !visible(caller, order.partnerId)) {
-		throw caller ? notFound(`no order for deposit transaction ${txHash} on ${sourceChain}`) : notVisible(caller, 'order');
-	}
+	if (!order || !visible(caller, order.partnerId)) throw notFound(`no order for deposit transaction ${txHash} on ${sourceChain}`);
 	return statusView(order, ctx.switches.statusShape);
 }
 
