@@ -75,6 +75,21 @@ export const SwitchesSchema = z.object({
 		submit: LimitPairSchema,
 		/** Onramp is limited by itself, with submit's numbers (public-notes: "submit/onramp 120 and 10"). */
 		onramp: LimitPairSchema,
+		/** Status, and the estimate when a key is presented ("served estimate and status 6000/1200"). */
+		status: LimitPairSchema.default({ perKey: 6000, perKeyIp: 1200 }),
+		estimate: LimitPairSchema.default({ perKey: 6000, perKeyIp: 1200 }),
+		/** Accumulation create and reindex, liquidation create (60/5), each endpoint its own counters. */
+		addresses: LimitPairSchema.default({ perKey: 60, perKeyIp: 5 }),
+		/** The IP limiters (public-notes' table; the event stream's is `sseConnections`). */
+		perIp: z
+			.object({
+				routes: z.number().int().min(1),
+				limits: z.number().int().min(1),
+				estimate: z.number().int().min(1),
+				orderLookup: z.number().int().min(1),
+				claims: z.number().int().min(1),
+			})
+			.default({ routes: 60, limits: 60, estimate: 120, orderLookup: 120, claims: 30 }),
 		/** A partner override that limits server keys too (off: only client keys are limited). */
 		serverKeys: z.boolean(),
 	}),

@@ -142,7 +142,10 @@ export class RatePacer {
 			this.deniedInRow = 0;
 			return;
 		}
-		this.deniedInRow++;
+		// Denials of requests that were in flight when an earlier denial blocked the endpoint are the
+		// same overflow (a burst sent before the limit was known), not refusals after a wait: they
+		// keep the block but do not double the back-off again.
+		if (now >= this.blockedUntil) this.deniedInRow++;
 		this.budget = 0;
 		// A Retry-After beyond the horizon is not believed either: the denial backs off as one without it.
 		const retryAfter = report.retryAfterMs !== undefined && report.retryAfterMs <= this.tuning.horizonMs ? report.retryAfterMs : 0;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { SandboxClock } from '../clock';
 import type { SandboxConfig } from '../config';
 import { guardControlEndpoints, isControlPath } from '../control-guard';
@@ -71,7 +71,7 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	// JSON bodies only: anything else is 415 unsupported_media_type (public-notes).
 	app.removeContentTypeParser('text/plain');
 	ctx.faults.install(app);
-	ctx.faults.onAnswerWithheld = (request, status, mode) => recordRequest(ctx, request, status, { answerWithheld: mode });
+	ctx.faults.onAnswerWithheld = (request, status, mode) => recordRequest(ctx, request, undefined, status, { answerWithheld: mode });
 	guardControlEndpoints(app);
 	app.addHook('onSend', async (request, reply, payload) => {
 		const origin = request.headers.origin;
@@ -82,18 +82,18 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	// A client that gave up before the answer (its timeout) gets no onResponse: record the request now.
 	app.addHook('onSend', async (request, reply, payload) => {
 		if (!isControlPath(request.url) && request.raw.socket?.destroyed && !recorded.has(request)) {
-			recordRequest(ctx, request, reply.statusCode, { clientGone: true });
+			recordRequest(ctx, request, reply, reply.statusCode, { clientGone: true });
 		}
 		return payload;
 	});
 	app.addHook('onResponse', async (request, reply) => {
-		if (!request.url.startsWith('/sandbox') && !recorded.has(request)) recordRequest(ctx, request, reply.statusCode);
+		if (!request.url.startsWith('/sandbox') && !recorded.has(request)) recordRequest(ctx, request, reply, reply.statusCode);
 	});
 	// An event stream (a hijacked reply) that the client closes gets no onResponse: record it when it closes.
 	app.addHook('onRequest', async (request, reply) => {
 		if (request.routeOptions.url !== SSE_ROUTE) return;
 		reply.raw.once('close', () => {
-			if (!recorded.has(request)) recordRequest(ctx, request, reply.raw.statusCode);
+			if (!recorded.has(request)) recordRequest(ctx, request, reply, reply.raw.statusCode);
 		});
 	});
 	app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
@@ -172,7 +172,25 @@ const SSE_ROUTE = '/v1/sse/operations/:id';
 /** Requests already recorded when a fault withheld their answer (onResponse skips them). */
 const recorded = new WeakSet<FastifyRequest>();
 
-function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, status: number, extra: Pick<RecordedRequest, 'answerWithheld' | 'clientGone'> = {}): void {
+/** The rate-limit headers an answer carried (public-notes: `X-RateLimit-*`, `Retry-After`). */
+const LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'] as const;
+
+function limitHeadersOf(reply: FastifyReply | undefined): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const name of LIMIT_HEADERS) {
+		const value = reply?.getHeader(name);
+		if (value !== undefined) out[name] = String(value);
+	}
+	return out;
+}
+
+function recordRequest(
+	ctx: OrchestrationContext,
+	request: FastifyRequest,
+	reply: FastifyReply | undefined,
+	status: number,
+	extra: Pick<RecordedRequest, 'answerWithheld' | 'clientGone'> = {},
+): void {
 	recorded.add(request);
 	const headers: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(request.headers)) headers[name] = SECRET_HEADERS.has(name) ? 'REDACTED' : value;
@@ -188,6 +206,7 @@ function recordRequest(ctx: OrchestrationContext, request: FastifyRequest, statu
 		status,
 		idempotencyKey: typeof key === 'string' ? key : null,
 		replayed: request.sandboxReplayed === true,
+		limitHeaders: limitHeadersOf(reply),
 		...extra,
 		keyType: request.sandboxCaller?.type ?? null,
 		partnerId: request.sandboxCaller?.partner.partnerId ?? null,

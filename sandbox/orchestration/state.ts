@@ -179,6 +179,8 @@ export interface RecordedRequest {
 	status: number;
 	idempotencyKey: string | null;
 	replayed: boolean;
+	/** The rate-limit headers of the answer (`x-ratelimit-limit`, `-remaining`, `-reset`, `retry-after`), those it carried. */
+	limitHeaders: Record<string, string>;
 	/** A fault withheld the answer after the handler ran: `dropAnswer` (never sent) or `lateAnswer` (sent after latencyMs). */
 	answerWithheld?: 'dropAnswer' | 'lateAnswer';
 	/** The client closed the connection before the answer was ready (its timeout): `status` was never received. */

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { ALL_SCOPES, CHECKOUT, type Client, client, quoteBody, SERVER, start } from './helpers';
+import { CHECKOUT, type Client, client, quoteBody, SERVER, start } from './helpers';
 import type { Sandbox } from '../../sandbox';
 
 let sb: Sandbox;
@@ -9,68 +9,6 @@ afterAll(() => sb.close());
 afterEach(() => api.post('/sandbox/reset'));
 
 const QUOTE = '/v1/orchestration/quote';
-
-describe('client-key rate limits (public-notes)', () => {
-	it('denies over-limit client requests with 429 rate_limited and Retry-After', async () => {
-		await api.post('/sandbox/config', { rateLimits: { enabled: true, quote: { perKeyIp: 3 } } });
-		const answers = [];
-		for (let i = 0; i < 4; i++) answers.push(await api.post(QUOTE, quoteBody(), { key: CHECKOUT }));
-		expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
-		const denied = answers[3];
-		expect(denied.body.error.code).toBe('rate_limited');
-		const retryAfter = Number(denied.headers.get('retry-after'));
-		expect(retryAfter).toBeGreaterThanOrEqual(1);
-		expect(retryAfter).toBeLessThanOrEqual(60);
-		expect(answers[0].headers.get('x-ratelimit-limit')).toBe('3');
-		expect(answers[0].headers.get('x-ratelimit-remaining')).toBe('2');
-		expect(Number(answers[0].headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now());
-		// server keys are not limited
-		for (let i = 0; i < 4; i++) expect((await api.post(QUOTE, quoteBody(), { key: SERVER })).status).toBe(200);
-	});
-
-	it('limits submit and onramp per key', async () => {
-		await api.post('/sandbox/config', { rateLimits: { enabled: true, submit: { perKey: 1, perKeyIp: 10 } } });
-		const first = await api.post('/v1/orchestration/submit', { quoteId: 'q_none', txHash: '0x1' }, { key: CHECKOUT });
-		expect(first.status).toBe(404);
-		const second = await api.post('/v1/orchestration/submit', { quoteId: 'q_none', txHash: '0x1' }, { key: CHECKOUT });
-		expect(second.status).toBe(429);
-		expect(second.headers.get('retry-after')).toMatch(/^[0-9]+$/);
-	});
-
-	it('onramp has its own limiter; a denial carries Retry-After and the X-RateLimit-* headers', async () => {
-		await api.post('/sandbox/config', { rateLimits: { enabled: true, submit: { perKeyIp: 1 }, onramp: { perKeyIp: 1 } } });
-		const submit = () => api.post('/v1/orchestration/submit', { quoteId: 'q_none', txHash: '0x1' }, { key: ALL_SCOPES });
-		const onramp = () => api.post('/v1/orchestration/onramp', {}, { key: ALL_SCOPES });
-		expect((await submit()).status).toBe(404);
-		expect((await onramp()).status).toBe(400);
-		const denied = await onramp();
-		expect(denied.status).toBe(429);
-		expect(denied.body.error.code).toBe('rate_limited');
-		expect(denied.headers.get('retry-after')).toMatch(/^[0-9]+$/);
-		expect(denied.headers.get('x-ratelimit-limit')).toBe('1');
-		expect(denied.headers.get('x-ratelimit-remaining')).toBe('0');
-		expect(Number(denied.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now());
-	});
-
-	it('limits server keys too when a partner override says so', async () => {
-		await api.post('/sandbox/config', { rateLimits: { enabled: true, serverKeys: true, quote: { perKeyIp: 2 } } });
-		const answers = [];
-		for (let i = 0; i < 3; i++) answers.push((await api.post(QUOTE, quoteBody(), { key: SERVER })).status);
-		expect(answers).toEqual([200, 200, 429]);
-	});
-
-	it('a shorter windowMs opens the next window sooner (tests scale windows down)', async () => {
-		await api.post('/sandbox/config', { rateLimits: { enabled: true, windowMs: 300, quote: { perKeyIp: 1 } } });
-		expect((await api.post(QUOTE, quoteBody(), { key: CHECKOUT })).status).toBe(200);
-		expect((await api.post(QUOTE, quoteBody(), { key: CHECKOUT })).status).toBe(429);
-		await new Promise((r) => setTimeout(r, 350));
-		expect((await api.post(QUOTE, quoteBody(), { key: CHECKOUT })).status).toBe(200);
-	});
-
-	it('is off by default', async () => {
-		for (let i = 0; i < 15; i++) expect((await api.post('/v1/orchestration/submit', { quoteId: 'q_none', txHash: '0x1' }, { key: CHECKOUT })).status).toBe(404);
-	});
-});
 
 describe('fault injection (per route)', () => {
 	it('adds latency', async () => {

@@ -13,6 +13,7 @@ import { affiliateIdOf } from '../affiliateIds';
 import { authenticate } from '../auth';
 import { badRequest, forbidden, notFound, parseInput } from '../errors';
 import { idempotent } from '../idempotency';
+import { checkIpLimit } from '../rateLimits';
 import { PartnerBook, affiliatesOf, claimView, type AffiliateRecord } from '../partnerBook';
 import { ClaimBodySchema, createClaim } from '../claims';
 
@@ -103,7 +104,9 @@ export function registerAffiliateEndpoints(app: FastifyInstance, ctx: Orchestrat
 	});
 
 	// public-notes (newer docs): an optional body {settlementChain, settlementAsset, payoutChain, payoutAsset, payoutAddress}; answers {claim}
+	// public-notes: affiliate claims are limited per IP (30 a minute)
 	app.post('/v1/affiliates/:affiliateId/claim', async (request, reply) => {
+		checkIpLimit(ctx, request, reply, 'claims');
 		const caller = server(request);
 		return idempotent(ctx, request, reply, 'affiliates.claim', caller.partner.partnerId, () => {
 			const affiliate = affiliateOf(caller, idOf(request));

@@ -4,6 +4,7 @@ import { authenticate } from '../auth';
 import type { CatalogueAsset } from '../catalogue';
 import { catalogueView, type OrchestrationContext } from '../context';
 import { routeLimits } from '../pricing';
+import { checkIpLimit } from '../rateLimits';
 
 type Query = Record<string, string | undefined>;
 
@@ -17,7 +18,9 @@ function assetMatches(filter: string | undefined, a: CatalogueAsset): boolean {
 
 export function registerCatalogueEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
 	// spec §4.3: public and partner-aware; tokenized equities only in v2, only with admission (spec §9)
-	app.get('/v2/orchestration/routes', async (request) => {
+	// public-notes: v2 routes and limits are limited per IP
+	app.get('/v2/orchestration/routes', async (request, reply) => {
+		checkIpLimit(ctx, request, reply, 'routes');
 		const caller = authenticate(ctx, request, { optional: true });
 		return { assets: ctx.catalogue.listing(catalogueView(ctx, caller?.partner.partnerId, true)) };
 	});
@@ -28,7 +31,8 @@ export function registerCatalogueEndpoints(app: FastifyInstance, ctx: Orchestrat
 	});
 
 	// public-notes: `{generatedAt, routes[]}`, filtered by the optional route fields, from the same catalogue
-	app.get('/v1/orchestration/limits', async (request) => {
+	app.get('/v1/orchestration/limits', async (request, reply) => {
+		checkIpLimit(ctx, request, reply, 'limits');
 		const caller = authenticate(ctx, request, { optional: true });
 		const q = request.query as Query;
 		const view = catalogueView(ctx, caller?.partner.partnerId, true);

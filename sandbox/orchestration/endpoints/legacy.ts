@@ -7,6 +7,7 @@ import { depositAddressFor } from '../addresses';
 import { badRequest, conflict, notFound, parseInput } from '../errors';
 import { resolveFeePlan } from '../fees';
 import { idempotent } from '../idempotency';
+import { checkKeyLimits } from '../rateLimits';
 import type { AccumulationRecord, LiquidationRecord } from '../state';
 
 // Creation bodies are not shown by the spec (§4.4); these follow the record fields of §2.4 and §2.5.
@@ -66,6 +67,7 @@ export function registerLegacyEndpoints(app: FastifyInstance, ctx: Orchestration
 	// spec §4.4, §5: reindex is allowed to client keys with accumulation:create
 	app.post('/v1/accumulation-addresses/:idOrAddress/reindex', async (request, reply) => {
 		const caller = authenticate(ctx, request, { clientScope: 'accumulation:create' }) as Caller;
+		checkKeyLimits(ctx, caller, 'addresses', request, 'accumulation-reindex');
 		deprecated(reply);
 		return idempotent(ctx, request, reply, 'accumulation-reindex', caller.partner.partnerId, () => {
 			const { idOrAddress } = request.params as { idOrAddress: string };
@@ -94,6 +96,7 @@ export function registerLegacyEndpoints(app: FastifyInstance, ctx: Orchestration
 	// spec §4.4: creation is gated by accumulation:create; client keys cannot set fees (spec §5)
 	app.post('/v1/accumulation-addresses', async (request, reply) => {
 		const caller = authenticate(ctx, request, { clientScope: 'accumulation:create' }) as Caller;
+		checkKeyLimits(ctx, caller, 'addresses', request, 'accumulation-create');
 		deprecated(reply);
 		return idempotent(ctx, request, reply, 'accumulation-create', caller.partner.partnerId, () => {
 			const body = parseInput(AccumulationCreateSchema, request.body);
@@ -130,6 +133,7 @@ export function registerLegacyEndpoints(app: FastifyInstance, ctx: Orchestration
 
 	app.post('/v1/liquidation-addresses', async (request, reply) => {
 		const caller = authenticate(ctx, request, { clientScope: 'liquidation:create' }) as Caller;
+		checkKeyLimits(ctx, caller, 'addresses', request, 'liquidation-create');
 		deprecated(reply);
 		return idempotent(ctx, request, reply, 'liquidation-create', caller.partner.partnerId, () => {
 			const body = parseInput(LiquidationCreateSchema, request.body);

@@ -6,7 +6,8 @@ import { authenticate } from '../auth';
 import { catalogueView, type OrchestrationContext } from '../context';
 import { badRequest, forbidden, notFound, parseInput } from '../errors';
 import { idempotent } from '../idempotency';
-import { checkRateLimit, checkTurnstile } from '../clientKeyGuards';
+import { checkTurnstile } from '../clientKeyGuards';
+import { checkKeyLimits } from '../rateLimits';
 import { orderFromQuote } from '../deposits';
 import { priceNanoUsd } from '../pricing';
 import { assertQuoteLive, createQuote, priceQuote } from '../quotes';
@@ -33,7 +34,7 @@ export function registerOrderEndpoints(app: FastifyInstance, ctx: OrchestrationC
 	// spec §4.6: only the creating partner's keys can submit; anonymous quotes cannot be submitted
 	app.post('/v1/orchestration/submit', async (request, reply) => {
 		const caller = authenticate(ctx, request, { clientScope: 'orders:submit' });
-		checkRateLimit(ctx, caller, 'submit', request, reply);
+		checkKeyLimits(ctx, caller, 'submit', request);
 		checkTurnstile(ctx, caller, request);
 		return idempotent(ctx, request, reply, 'submit', caller?.partner.partnerId ?? null, () => {
 			const body = parseInput(SubmitRequestSchema, request.body);
@@ -56,7 +57,7 @@ export function registerOrderEndpoints(app: FastifyInstance, ctx: OrchestrationC
 	// spec §4.6 (body per public-notes): a Lightning onramp; the order waits for the invoice to be paid
 	app.post('/v1/orchestration/onramp', async (request, reply) => {
 		const caller = authenticate(ctx, request, { clientScope: 'orders:onramp' });
-		checkRateLimit(ctx, caller, 'onramp', request, reply);
+		checkKeyLimits(ctx, caller, 'onramp', request);
 		checkTurnstile(ctx, caller, request);
 		return idempotent(ctx, request, reply, 'onramp', caller?.partner.partnerId ?? null, (key) => {
 			const input = parseInput(OnrampRequestSchema, request.body);

@@ -4,7 +4,7 @@ import { authenticate } from '../auth';
 import { catalogueView, type Caller, type OrchestrationContext } from '../context';
 import { parseInput } from '../errors';
 import { idempotent } from '../idempotency';
-import { checkRateLimit } from '../clientKeyGuards';
+import { checkIpLimit, checkKeyLimits } from '../rateLimits';
 import { createQuote, economicsBody, priceQuote } from '../quotes';
 import type { QuoteRecord } from '../state';
 import { issueReadToken } from '../tokens';
@@ -22,7 +22,7 @@ export function registerQuoteEndpoints(app: FastifyInstance, ctx: OrchestrationC
 	// spec §4.1; quotes made without Authorization are allowed but cannot be submitted (spec §4.6)
 	app.post('/v1/orchestration/quote', async (request, reply) => {
 		const caller = authenticate(ctx, request, { optional: true, clientScope: 'orders:quote' });
-		checkRateLimit(ctx, caller, 'quote', request, reply);
+		checkKeyLimits(ctx, caller, 'quote', request);
 		return idempotent(ctx, request, reply, 'quote', caller?.partner.partnerId ?? null, (key) => {
 			const input = parseInput(QuoteRequestSchema, request.body);
 			const view = catalogueView(ctx, caller?.partner.partnerId);
@@ -34,7 +34,7 @@ export function registerQuoteEndpoints(app: FastifyInstance, ctx: OrchestrationC
 	// spec §4.2 (path per public-notes): exact-in, variable, paying lightning:BTC to $username or a Lightning address
 	app.post('/v1/orchestration/offramp', async (request, reply) => {
 		const caller = authenticate(ctx, request, { clientScope: 'orders:quote' });
-		checkRateLimit(ctx, caller, 'quote', request, reply);
+		checkKeyLimits(ctx, caller, 'quote', request);
 		return idempotent(ctx, request, reply, 'offramp', caller?.partner.partnerId ?? null, (key) => {
 			const input = parseInput(OfframpRequestSchema, request.body);
 			const view = catalogueView(ctx, caller?.partner.partnerId);
@@ -46,9 +46,11 @@ export function registerQuoteEndpoints(app: FastifyInstance, ctx: OrchestrationC
 		});
 	});
 
-	// public-notes: public, no side effects
-	app.get('/v1/orchestration/estimate', async (request) => {
+	// public-notes: public, no side effects; limited per IP without a key, per key and key+IP with one ("served estimate")
+	app.get('/v1/orchestration/estimate', async (request, reply) => {
 		const caller = authenticate(ctx, request, { optional: true });
+		if (caller) checkKeyLimits(ctx, caller, 'estimate', request);
+		else checkIpLimit(ctx, request, reply, 'estimate');
 		const input = parseInput(EstimateRequestSchema, request.query, 'invalid_query');
 		const priced = priceQuote(ctx, caller, input, catalogueView(ctx, caller?.partner.partnerId));
 		return economicsBody(priced);

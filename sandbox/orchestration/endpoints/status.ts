@@ -4,7 +4,7 @@ import type { Caller, OrchestrationContext } from '../context';
 import { badRequest, notFound } from '../errors';
 import { orderSnapshot, publicStatus, statusView } from '../order-view';
 import type { OrderRecord, QuoteRecord } from '../state';
-import { checkStreamConnectionLimit } from '../ipLimits';
+import { checkIpLimit, checkKeyLimits } from '../rateLimits';
 import { type ReadTarget, requireReadToken } from '../tokens';
 
 const HEARTBEAT_MS = 15_000;
@@ -73,6 +73,7 @@ export function registerStatusEndpoints(app: FastifyInstance, ctx: Orchestration
 	// public-notes: or by `txHash` + `sourceChain`, the order a deposit transaction created.
 	app.get('/v1/orchestration/status', async (request) => {
 		const caller = readerOf(ctx, request);
+		checkKeyLimits(ctx, caller, 'status', request);
 		const { id, quoteId, txHash, sourceChain } = request.query as Query;
 		if (txHash !== undefined || sourceChain !== undefined) return statusByDeposit(ctx, caller, request, txHash, sourceChain);
 		if (!id && !quoteId) throw badRequest('give the order id, quoteId, or txHash with sourceChain as query parameters', 'invalid_query');
@@ -89,8 +90,9 @@ export function registerStatusEndpoints(app: FastifyInstance, ctx: Orchestration
 		return statusView(order, ctx.switches.statusShape);
 	});
 
-	// public-notes: the quote with its order, null until funded
-	app.get('/v1/orchestration/order', async (request) => {
+	// public-notes: the quote with its order, null until funded; limited per IP ("authenticated order lookup")
+	app.get('/v1/orchestration/order', async (request, reply) => {
+		checkIpLimit(ctx, request, reply, 'orderLookup');
 		const caller = readerOf(ctx, request);
 		const { quoteId } = request.query as Query;
 		if (!quoteId) throw badRequest('quoteId: required query parameter', 'invalid_query');
@@ -105,7 +107,7 @@ export function registerStatusEndpoints(app: FastifyInstance, ctx: Orchestration
 	// closed after a final status; client keys need an order-bound token in `readToken` (spec §5);
 	// 30 connection attempts a minute per IP, every attempt counted (public-notes)
 	app.get('/v1/sse/operations/:id', async (request, reply) => {
-		const limitHeaders = checkStreamConnectionLimit(ctx, request, reply);
+		const limitHeaders = checkIpLimit(ctx, request, reply, 'stream');
 		const caller = authenticate(ctx, request, { clientScope: 'orders:sse', keyInQuery: true }) as Caller;
 		const { id } = request.params as { id: string };
 		requireReadToken(ctx, caller, (request.query as Query).readToken, { orderId: id, orderTokensOnly: true });

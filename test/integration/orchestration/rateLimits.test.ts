@@ -1,12 +1,15 @@
 /**
- * Pacing by the service's rate limits, over real HTTP against the sandbox's client-key limiters
- * (public-notes: 429 rate_limited, Retry-After, X-RateLimit-*): a batch stays under the limit, the
- * same idempotency key crosses every wait, Fail the Item fails at once, Stop stops a wait at once.
+ * Pacing by the service's rate limits, over real HTTP against the sandbox's limiters as public-notes
+ * describe them: an IP limiter (Order > Get by Quote, "authenticated order lookup") reports
+ * `X-RateLimit-*` on every answer, so a batch stays under it without a denial; a key limiter (quote)
+ * reports only on a denial (`Retry-After` in seconds, with the three headers), so a batch learns the
+ * limit from its first denial and waits each one out with the same idempotency key. Fail the Item
+ * fails at once, Stop stops a wait at once.
  */
 import type { INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 import { clearPacers } from '../../../nodes/n8n/pacing';
 import type { Sandbox } from '../../../sandbox';
-import { CLIENT_ALL, control, executeNode, items, orchestrationNode, quoteParams, run, startTestSandbox } from './helpers';
+import { CLIENT_ALL, control, executeNode, items, orchestrationNode, quoteParams, run, SERVER_KEY, startTestSandbox } from './helpers';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -20,18 +23,55 @@ async function limitQuotes(perKeyIp: number, realWindowMs: number): Promise<void
 	await control(sb).config({ rateLimits: { enabled: true, windowMs: realWindowMs * 20, quote: { perKey: 600, perKeyIp } } });
 }
 
+/** The order lookup's IP limiter at `perIp` per window (quotes unlimited). */
+async function limitLookups(perIp: number, realWindowMs: number): Promise<void> {
+	await control(sb).reset();
+	await control(sb).config({ rateLimits: { enabled: true, windowMs: realWindowMs * 20, perIp: { orderLookup: perIp } } });
+}
+
 beforeEach(async () => {
 	clearPacers();
 	await control(sb).clearRequests();
 });
 
 const quotes = async () => await control(sb).requests({ path: '/v1/orchestration/quote' });
+const lookups = async () => await control(sb).requests({ path: '/v1/orchestration/order' });
 const byAmount = (n: number) => items(n, (i) => ({ amount: String(100_000_000 + i) }));
 const node = (options: INodeParameters = {}, continueOnFail = false) =>
 	orchestrationNode({ sb, key: CLIENT_ALL, continueOnFail, parameters: quoteParams({ amount: '={{ $json.amount }}', options }) });
+const lookupNode = (options: INodeParameters = {}, continueOnFail = false) =>
+	orchestrationNode({ sb, key: SERVER_KEY, continueOnFail, parameters: { resource: 'order', operation: 'getByQuote', quoteId: '={{ $json.quoteId }}', options } });
 
-describe('a batch paced by X-RateLimit-*', () => {
-	it('20 quotes at 5 per 1 s window: all green, one quote each, no request denied, about 3 windows', async () => {
+/** `n` quotes of the server key, made outside the node (their ids are the lookups' input). */
+async function quoteIds(n: number): Promise<Array<{ json: { quoteId: string } }>> {
+	const [out] = await executeNode(orchestrationNode({ sb, key: SERVER_KEY, parameters: quoteParams({ amount: '={{ $json.amount }}' }) }), byAmount(n));
+	await control(sb).clearRequests();
+	return out.map((i) => ({ json: { quoteId: i.json.quoteId as string } }));
+}
+
+describe('a batch paced by an IP limiter\'s X-RateLimit-* (order lookup)', () => {
+	it('20 lookups at 5 per 1 s window: all green, no request denied, about 3 windows', async () => {
+		await limitLookups(5, 1000);
+		const input = await quoteIds(20);
+		const hints: NodeExecutionHint[] = [];
+		const started = Date.now();
+		const [out] = await executeNode(lookupNode(), input, 'manual', { hints });
+		const took = Date.now() - started;
+		expect(out.map((i) => i.json.quoteId)).toEqual(input.map((i) => i.json.quoteId));
+		const log = await lookups();
+		// Paced, not bouncing: the service never had to deny one.
+		expect(log.map((r) => r.status)).toEqual(Array(20).fill(200));
+		// The sandbox did send the IP limiter's headers (precondition of the pacing).
+		expect(log.every((r) => r.limitHeaders['x-ratelimit-limit'] === '5')).toBe(true);
+		// 20 requests at 5 per window: the fourth window opens 3 windows after the first.
+		expect(took).toBeGreaterThanOrEqual(3000);
+		expect(took).toBeLessThan(6000);
+		expect(hints).toEqual([expect.objectContaining({ type: 'info', message: expect.stringMatching(/^20\/20 items in \d+ s; \d+ s of it waiting for the service's rate limit/) })]);
+	}, 20_000);
+});
+
+describe('a batch against a key limiter (headers only on a denial: quote)', () => {
+	it('20 quotes at 5 per 1 s window: all green, one quote each, every denial retried with its item\'s key, paced once the limit is known', async () => {
 		await limitQuotes(5, 1000);
 		const hints: NodeExecutionHint[] = [];
 		const started = Date.now();
@@ -39,15 +79,34 @@ describe('a batch paced by X-RateLimit-*', () => {
 		const took = Date.now() - started;
 		expect(out.map((i) => i.json.amountIn)).toEqual(Array.from({ length: 20 }, (_, i) => String(100_000_000 + i)));
 		const log = await quotes();
-		// Paced, not bouncing: the service never had to deny one.
-		expect(log.map((r) => r.status)).toEqual(Array(20).fill(200));
-		expect(new Set(log.map((r) => r.idempotencyKey)).size).toBe(20);
+		const accepted = log.filter((r) => r.status === 200);
+		const denied = log.filter((r) => r.status === 429);
+		expect(accepted.length + denied.length).toBe(log.length);
+		// One quote per item at the service, each under its own key.
+		expect(accepted).toHaveLength(20);
+		expect(new Set(accepted.map((r) => r.idempotencyKey)).size).toBe(20);
 		expect(new Set(out.map((i) => i.json.quoteId)).size).toBe(20);
-		// 20 requests at 5 per window: the fourth window opens 3 windows after the first.
+		// Admitted answers carried no limit header; the denials did (precondition: a key limiter).
+		expect(accepted.every((r) => r.limitHeaders['x-ratelimit-limit'] === undefined)).toBe(true);
+		expect(denied.length).toBeGreaterThan(0);
+		expect(denied.every((r) => r.limitHeaders['x-ratelimit-limit'] === '5' && /^\d+$/.test(String(r.limitHeaders['retry-after'])))).toBe(true);
+		// Every denied request was sent again with the same key and accepted.
+		const acceptedKeys = new Set(accepted.map((r) => r.idempotencyKey));
+		expect(denied.every((r) => acceptedKeys.has(r.idempotencyKey))).toBe(true);
+		// Before the first denial nothing tells the node the limit (Quote runs 50 items at once): the
+		// first window's overflow is denied. From then on the batch is paced by the limit the denial
+		// named: in each later window at most one request (the one that finds out the window is still
+		// open) is denied. Denials are grouped by the window (Reset) they name.
+		const byWindow = new Map<string, number>();
+		for (const r of denied) byWindow.set(r.limitHeaders['x-ratelimit-reset'], (byWindow.get(r.limitHeaders['x-ratelimit-reset']) ?? 0) + 1);
+		const [first, ...later] = [...byWindow.values()];
+		expect(first).toBeLessThanOrEqual(15);
+		expect(later.every((n) => n === 1)).toBe(true);
+		// 20 quotes at 5 per window: four windows, with a back-off of a second after each denial.
 		expect(took).toBeGreaterThanOrEqual(3000);
-		expect(took).toBeLessThan(6000);
+		expect(took).toBeLessThan(10_000);
 		expect(hints).toEqual([expect.objectContaining({ type: 'info', message: expect.stringMatching(/^20\/20 items in \d+ s; \d+ s of it waiting for the service's rate limit/) })]);
-	}, 20_000);
+	}, 30_000);
 
 	it('a denial (another user of the key) is waited out by Retry-After, with the same idempotency key', async () => {
 		await limitQuotes(2, 1000);
@@ -73,13 +132,15 @@ describe('On Rate Limit', () => {
 		expect((await quotes()).map((r) => r.status)).toEqual([200, 200, 429, 429]);
 	});
 
-	it('Wait with a maximum shorter than the window: the item fails at once and sends nothing', async () => {
+	it('Wait with a maximum shorter than the window (a key limiter): the denied item fails at once naming the wait, nothing more is sent', async () => {
 		await limitQuotes(2, 30_000);
 		const started = Date.now();
 		const [out] = await executeNode(node({ maxRateLimitWait: 5, concurrency: 1 }, true), byAmount(3));
 		expect(Date.now() - started).toBeLessThan(3000);
-		expect(out[2].json.error).toMatch(/allowed again in \d+ s, past the item's Max Rate Limit Wait of 5 s/);
-		expect((await quotes()).map((r) => r.status)).toEqual([200, 200]);
+		// Nothing told the node the window was spent before the denial: the third quote was sent once.
+		expect(out[2].json).toMatchObject({ errorCode: 'rate_limited' });
+		expect(JSON.stringify(out[2].json)).toMatch(/the service asks to wait 3\d s \(Retry-After\), past the item's Max Rate Limit Wait of 5 s/);
+		expect((await quotes()).map((r) => r.status)).toEqual([200, 200, 429]);
 	});
 
 	it('Stop ends a wait for the limit at once; nothing more is sent', async () => {
@@ -87,12 +148,12 @@ describe('On Rate Limit', () => {
 		const stop = new AbortController();
 		const started = Date.now();
 		const running = executeNode(node({ concurrency: 1 }), byAmount(5), 'manual', { abortSignal: stop.signal });
-		// The third item waits for a window that opens in 30 s.
-		for (let i = 0; i < 100 && (await quotes()).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+		// The third item is denied (a key limiter says nothing before) and waits for a window that opens in 30 s.
+		for (let i = 0; i < 100 && (await quotes()).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
 		await new Promise((r) => setTimeout(r, 200));
 		stop.abort();
 		await expect(running).rejects.toThrow(/stopped/);
 		expect(Date.now() - started).toBeLessThan(5000);
-		expect((await quotes()).map((r) => r.status)).toEqual([200, 200]);
+		expect((await quotes()).map((r) => r.status)).toEqual([200, 200, 429]);
 	});
 });

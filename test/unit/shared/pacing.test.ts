@@ -136,6 +136,17 @@ describe('RatePacer', () => {
 		expect(pacer.waitFor(1000)).toBe(2000);
 	});
 
+	it('denials of requests already in flight (one burst past a limit not known yet) back off once, not doubling per answer', () => {
+		const pacer = heardOnce();
+		startAll(pacer, 0, 5);
+		for (let i = 0; i < 5; i++) pacer.finish(100 + i, readLimitHeaders(429, { 'retry-after': '1' }, 100 + i));
+		expect(pacer.waitFor(104)).toBe(1000);
+		// a request sent after the wait and denied again is a refusal after waiting: that one doubles
+		expect(pacer.admit(1104).go).toBe(true);
+		pacer.finish(1104, readLimitHeaders(429, { 'retry-after': '1' }, 1104));
+		expect(pacer.waitFor(1104)).toBe(2000);
+	});
+
 	it('a denial with Retry-After: 0 still backs off (1 s, then 2 s): a zero wait is no invitation to hammer', () => {
 		const pacer = new RatePacer(TUNING);
 		pacer.admit(0);
