@@ -9,6 +9,7 @@ export type { SandboxConfig, SandboxConfigInput, Switches, SwitchesInput } from 
 export type { FaultRule } from './faults';
 export { FaultInjector } from './faults';
 export { SandboxClock } from './clock';
+export { webhookSignature } from './orchestration/deliveries';
 
 export interface StartSandboxOptions {
 	/** Interface to listen on, default 127.0.0.1. */

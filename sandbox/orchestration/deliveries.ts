@@ -7,8 +7,11 @@ import type { DeliveryRecord, OrderRecord, SandboxState, WebhookRecord } from '.
 
 const ATTEMPT_TIMEOUT_MS = 10_000;
 
-/** Spec 6: lowercase hex HMAC-SHA256 of `timestamp + "." + raw_body`, keyed with the endpoint's secret. */
-function signatureOf(secret: string, timestamp: string, body: string): string {
+/**
+ * Spec 6: lowercase hex HMAC-SHA256 of `timestamp + "." + raw_body`, keyed with the endpoint's secret.
+ * The sandbox signs every delivery with it; tests that send deliveries of their own sign with it too.
+ */
+export function webhookSignature(secret: string, timestamp: string, body: string): string {
 	return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 const MAX_RESPONSE_TEXT = 500;
@@ -96,7 +99,7 @@ export class WebhookDispatcher {
 	private async attempt(hook: WebhookRecord, delivery: DeliveryRecord): Promise<void> {
 		const generation = this.generation;
 		const timestamp = String(this.clock.now());
-		const signature = signatureOf(hook.secret, timestamp, delivery.body);
+		const signature = webhookSignature(hook.secret, timestamp, delivery.body);
 		const attempt: DeliveryRecord['attempts'][number] = {
 			attempt: delivery.attempts.length + 1, at: new Date().toISOString(), timestamp, signature, status: null,
 		};

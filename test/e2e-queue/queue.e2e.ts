@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
+import { webhookSignature } from '../../sandbox';
 import { sandboxCredentials } from '../../scripts/lib/examples';
 import { REPO_ROOT, ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
 import { QueueStack } from '../../scripts/lib/queue-stack';
@@ -203,7 +203,7 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		const secret = registrations()[0]?.secret ?? 'none';
 		const template = JSON.parse(originals(sb, stack.balancer, firstIds)[0].body) as { data: { id: string } };
 		const fresh = (tag: string) => JSON.stringify({ ...template, data: { ...template.data, id: `ord_${tag}forged` } });
-		const sign = (body: string, ts: number, key = secret) => ({ 'x-service-timestamp': String(ts), 'x-service-signature': computeWebhookSignature(key, String(ts), body) });
+		const sign = (body: string, ts: number, key = secret) => ({ 'x-service-timestamp': String(ts), 'x-service-signature': webhookSignature(key, String(ts), body) });
 		const now = Date.now();
 		const cases = [
 			{ name: 'forged (wrong secret)', body: fresh('a'), headers: sign(fresh('a'), now, 'whsec_forged_secret'), expect: [401] },

@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
+import { webhookSignature } from '../../sandbox';
 import { CUSTOM_PREFIX, withNodePrefix } from '../../scripts/lib/n8n-instance';
 import { forSandbox, loadExamples, pickSandboxKeys } from '../../scripts/lib/examples';
 import { OWNER, closeEnv, createEnv, executeWorkflow, type E2eEnv } from './env';
@@ -206,7 +206,7 @@ describe('Orchestration Trigger in a running n8n', () => {
 		const now = Date.now();
 		const sign = (body: string, ts: number, key = secret) => ({
 			'x-service-timestamp': String(ts),
-			'x-service-signature': computeWebhookSignature(key, String(ts), body),
+			'x-service-signature': webhookSignature(key, String(ts), body),
 		});
 		const tampered = replayBody.replace('"status":"', '"status":"x');
 		const cases: Array<{ name: string; body: string; headers: Record<string, string>; status: number[] }> = [
@@ -275,7 +275,7 @@ describe('Orchestration Trigger in a running n8n', () => {
 		const ts = String(Date.now());
 		const again = await fetch(triggerUrl(), {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-service-timestamp': ts, 'x-service-signature': computeWebhookSignature(secret, ts, replayBody) },
+			headers: { 'content-type': 'application/json', 'x-service-timestamp': ts, 'x-service-signature': webhookSignature(secret, ts, replayBody) },
 			body: replayBody,
 		});
 		expect(again.status).toBe(200);

@@ -16,7 +16,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
+import { webhookSignature } from '../../sandbox';
 import { pickSandboxKeys } from '../../scripts/lib/examples';
 import { OWNER, closeEnv, createEnv, type E2eEnv } from './env';
 import { SandboxClient, until, type Delivery } from './sandbox-client';
@@ -196,8 +196,8 @@ describe.each(PATHS)('Orchestration Trigger lifecycle in n8n, $path', ({ extraEn
 		const orderId = `ord_live_${randomUUID()}`;
 		const body = JSON.stringify({ event: 'order.completed', timestamp: new Date().toISOString(), data: { id: orderId, status: 'completed', updatedAt: new Date().toISOString() } });
 		const ts = String(Date.now());
-		const live = { 'content-type': 'application/json', 'X-Flashnet-Signature': computeWebhookSignature(secret, ts, body), 'X-Flashnet-Timestamp': ts };
-		const both = { ...live, 'X-Service-Signature': computeWebhookSignature(secret, ts, body), 'X-Service-Timestamp': ts };
+		const live = { 'content-type': 'application/json', 'X-Flashnet-Signature': webhookSignature(secret, ts, body), 'X-Flashnet-Timestamp': ts };
+		const both = { ...live, 'X-Service-Signature': webhookSignature(secret, ts, body), 'X-Service-Timestamp': ts };
 		// n8n saves the registration's static data just after the service registered it: until then 500.
 		const refused = await until('the activation saved', async () => {
 			const answer = await fetch(url(), { method: 'POST', headers: both, body });

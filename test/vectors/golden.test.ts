@@ -21,7 +21,7 @@ import { bytesToHex } from '../../nodes/shared/gateway/hex';
 import { publicKeyFromPrivateKey } from '../../nodes/shared/gateway/keys';
 import { sha256Bytes, signChallenge, signDigestDer, verifyDerSignature } from '../../nodes/shared/gateway/keys';
 import { computeWebhookSignature, verifyWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
-import { startSandbox } from '../../sandbox';
+import { startSandbox, webhookSignature } from '../../sandbox';
 import { receiver } from '../sandbox/helpers';
 
 const intents = JSON.parse(readFileSync(join(__dirname, 'canonical-intent.json'), 'utf8'));
@@ -98,6 +98,10 @@ describe('webhook signature (orchestration-service.md §6)', () => {
 		if (reserialized !== v.rawBody) {
 			expect(verifyWebhookSignature({ secret: v.secret, signature: v.signature, timestamp: v.timestamp, rawBody: reserialized, nowMs }).ok).toBe(false);
 		}
+	});
+
+	it.each(hookCases)('sandbox side: its signer (the one tests sign their own deliveries with) gives the reference signature (%s)', (_name, v) => {
+		expect(webhookSignature(v.secret, v.timestamp, v.rawBody)).toBe(v.signature);
 	});
 
 	it.each(hookCases)('sandbox side: a delivery of the same bytes at the same time carries the reference signature (%s)', async (_name, v) => {
