@@ -3,7 +3,6 @@
  * offer is accepted from the workflow and completes; an unpaid quote is looked up without an error;
  * an order is found again by its deposit transaction.
  */
-import { zeroconfIdempotencyKey } from '../../nodes/shared/orchestration/idempotency';
 import { closeEnv, createEnv, executeWorkflow, type E2eEnv, type RunResult } from './env';
 import { quoteParams } from './orchestration.flows';
 import { CREDS, T, linearWorkflow, postJson, type WfNode } from './workflows';
@@ -93,8 +92,13 @@ describe('the life of an order from n8n (issue 21)', () => {
 		const final = one(result, 'Final');
 		expect(final).toMatchObject({ id: orderId, status: 'completed', isFinal: true, zeroconfOffer: { status: 'accepted' } });
 		expect(final.stages).toEqual(expect.arrayContaining(['zeroconf_offer_accepted', 'zeroconf_accepted', 'deposit_claimed']));
-		const sent = env.sandbox.orchestration.ctx.state.requests.filter((r) => r.path === '/v1/orchestration/zeroconf/accept');
-		expect(sent.map((r) => r.idempotencyKey)).toEqual([zeroconfIdempotencyKey('accept', orderId)]);
+		// What the service saw: one accept, under a key of its own, taken (not a replay of another operation's).
+		const requests = env.sandbox.orchestration.ctx.state.requests;
+		const sent = requests.filter((r) => r.path === '/v1/orchestration/zeroconf/accept');
+		expect(sent.map((r) => [r.status, r.replayed, r.body])).toEqual([[200, false, { orderId }]]);
+		const others = requests.filter((r) => r.path !== '/v1/orchestration/zeroconf/accept' && r.idempotencyKey !== null);
+		expect(others.length).toBeGreaterThan(0);
+		expect(others.map((r) => r.idempotencyKey)).not.toContain(sent[0].idempotencyKey);
 	});
 
 	it('an unpaid quote is looked up without an error; the order is found again by its deposit transaction', async () => {

@@ -8,7 +8,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 import { TOOL_ACTIONS_OPTION } from '../../../nodes/n8n/toolMode';
-import { zeroconfIdempotencyKey } from '../../../nodes/shared/orchestration/idempotency';
 import type { Sandbox } from '../../../sandbox';
 import { callAsTool } from '../gateway/toolHarness';
 import { ADDR, CLIENT_ALL, control, orchestrationNode, quoteParams, run, runError, SERVER_KEY, SERVER_KEY_PARTNER2, startTestSandbox } from './helpers';
@@ -49,17 +48,27 @@ const accept = (orderId: string, key = SERVER_KEY) => node({ resource: 'order', 
 const decline = (orderId: string, reason = '') => node({ resource: 'order', operation: 'declineZeroconfOffer', orderId, reason });
 
 describe('Order > Accept / Decline ZeroConf Offer', () => {
-	it('accepts once: the same key from the order in every execution, a re-run replays, the order completes', async () => {
+	it('accepts once: the same key from the order in every execution, a re-run replays, the order completes; another order, another key', async () => {
 		const orderId = await offeredOrder();
 		const [first] = await run(accept(orderId));
 		expect(first).toEqual({ orderId, status: 'processing', decision: 'accepted', replayed: false });
 		const [again] = await run(accept(orderId));
 		expect(again).toEqual({ ...first, replayed: true });
 		const sent = await control(sb).requests({ path: '/v1/orchestration/zeroconf/accept' });
-		expect(sent.map((r) => r.idempotencyKey)).toEqual([zeroconfIdempotencyKey('accept', orderId), zeroconfIdempotencyKey('accept', orderId)]);
+		// What the service saw: one key, taken once and replayed to the second execution.
+		expect(sent.map((r) => [r.status, r.replayed])).toEqual([[200, false], [200, true]]);
+		expect(sent[0].idempotencyKey).toEqual(expect.any(String));
+		expect(sent[1].idempotencyKey).toBe(sent[0].idempotencyKey);
 		expect(sent[0].body).toEqual({ orderId });
 		const done = await until(orderId, 'completed');
 		expect(done.order.zeroconfOffer.status).toBe('accepted');
+		// Accepting another order is another operation: another key, not a replay of this one.
+		const otherId = await offeredOrder();
+		await control(sb).clearRequests();
+		expect(await run(accept(otherId))).toEqual([{ orderId: otherId, status: 'processing', decision: 'accepted', replayed: false }]);
+		const [other] = await control(sb).requests({ path: '/v1/orchestration/zeroconf/accept' });
+		expect([other.status, other.replayed]).toEqual([200, false]);
+		expect(other.idempotencyKey).not.toBe(sent[0].idempotencyKey);
 	});
 
 	it('declines with a reason: the order waits for a confirmation', async () => {
@@ -74,6 +83,12 @@ describe('Order > Accept / Decline ZeroConf Offer', () => {
 	it('invalid_state becomes a clear hint (an answered offer, another partner, no offer)', async () => {
 		const orderId = await offeredOrder();
 		await run(decline(orderId));
+		// Declining and accepting the same order are two operations: two keys.
+		await run(accept(orderId)).catch(() => undefined);
+		const [declined] = await control(sb).requests({ path: '/v1/orchestration/zeroconf/decline' });
+		const [accepted] = await control(sb).requests({ path: '/v1/orchestration/zeroconf/accept' });
+		expect([declined.replayed, accepted.replayed, accepted.status]).toEqual([false, false, 400]);
+		expect(accepted.idempotencyKey).not.toBe(declined.idempotencyKey);
 		for (const h of [accept(orderId), accept(orderId, SERVER_KEY_PARTNER2)]) {
 			const error = await runError(h);
 			expect(error.message).toMatch(/^invalid_state: /);

@@ -7,8 +7,6 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, type NodeHarness } from '../../harness/n8n';
-import { deriveIdempotencyKey } from '../../../nodes/shared/orchestration/idempotency';
-import { registrationIdempotencyKey } from '../../../nodes/OrchestrationTrigger/registration';
 import { ORCHESTRATION_HINTS } from '../../../nodes/Orchestration/client';
 import { COMMON_HINTS } from '../../../nodes/n8n/serviceErrors';
 import { effectiveRuns, envelope, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from './helpers';
@@ -129,17 +127,26 @@ describe('Orchestration Trigger: registration', () => {
 	});
 
 	it('no one who knows only the workflow id, node id and URL can replay the registration and read the secret', async () => {
+		// Two registrations of the same workflow, node and URL, each from fresh static data (two
+		// processes, or an attacker running the same code on the public values): the service sees two
+		// unrelated keys, so the key is not a function of those values.
+		const workflowId = `wf-public-${Date.now()}`;
+		const first = triggerHarness({ baseUrl: sb.orchestrationUrl, workflowId });
+		const twin = triggerHarness({ baseUrl: sb.orchestrationUrl, workflowId });
+		await runWebhookMethod(first, 'create');
+		await runWebhookMethod(twin, 'create');
+		const [a, b] = await webhookPosts(sb);
+		const hooks = await registrations(sb);
+		expect(hooks.map((r) => r.url)).toEqual([hooks[0].url, hooks[0].url]);
+		expect([a.replayed, b.replayed]).toEqual([false, false]);
+		expect(b.idempotencyKey).not.toBe(a.idempotencyKey);
+		expect(nodeStaticData(twin).secret).not.toBe(nodeStaticData(first).secret);
+		// The service binds the secret to the key: the same body under any key but the node's answers another endpoint and secret.
 		const h = harness();
 		await runWebhookMethod(h, 'create');
-		const [registered] = await registrations(sb);
-		const [first] = await webhookPosts(sb);
-		// The key the first release derived from public values alone, and the same without a nonce.
-		const guesses = [
-			registrationIdempotencyKey({ workflowId: h.workflow.id, nodeId: h.node.id, url: registered.url }, ''),
-			deriveIdempotencyKey({ workflowId: h.workflow.id, nodeName: h.node.id, itemIndex: 0, operation: 'webhooks.create', body: { url: registered.url } }),
-		];
-		expect(guesses).not.toContain(first.idempotencyKey);
-		for (const key of guesses) {
+		const registered = (await registrations(sb)).find((r) => r.webhookId === nodeStaticData(h).webhookId)!;
+		const sent = (await webhookPosts(sb))[2];
+		for (const key of [`n8n-${'0'.repeat(64)}`, `${sent.idempotencyKey}x`, String(sent.idempotencyKey).slice(0, -1)]) {
 			const res = await fetch(`${sb.orchestrationUrl}/v1/webhooks`, {
 				method: 'POST',
 				headers: { authorization: `Bearer ${SERVER_KEY}`, 'content-type': 'application/json', 'x-idempotency-key': key },
