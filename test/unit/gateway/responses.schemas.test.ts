@@ -7,7 +7,6 @@ import {
 	NetworkInfoSchema,
 	VerifyResponseSchema,
 } from '../../../nodes/shared/gateway';
-import { ChallengeRequestSchema, GatewayErrorBodySchema, VerifyRequestSchema } from '../../../sandbox/gateway/wireSchemas';
 
 describe('gateway schemas', () => {
 	it('lists the spec §3 statuses and the final ones', () => {
@@ -46,22 +45,11 @@ describe('gateway schemas', () => {
 		expect(NetworkInfoSchema.parse(info).execution.chainId).toBe(chainId);
 	});
 
-	it('requests are strict', () => {
-		const publicKey = '02' + 'ab'.repeat(32);
-		expect(ChallengeRequestSchema.safeParse({ publicKey }).success).toBe(true);
-		expect(ChallengeRequestSchema.safeParse({ publicKey, extra: 1 }).success).toBe(false);
-		expect(ChallengeRequestSchema.safeParse({ publicKey: '04' + 'ab'.repeat(32) }).success).toBe(false);
-		expect(VerifyRequestSchema.safeParse({ publicKey, signature: '3006020101020101' }).success).toBe(true);
-		expect(VerifyRequestSchema.safeParse({ publicKey, signature: 'xyz' }).success).toBe(false);
-	});
-
 	it('responses are lenient', () => {
 		expect(VerifyResponseSchema.parse({ accessToken: 't', expiresIn: 900 })).toMatchObject({ accessToken: 't', expiresIn: 900 });
 		expect(ExecuteResponseSchema.parse({ submissionId: 's', intentId: '0x01', status: 'ACCEPTED' }).status).toBe('ACCEPTED');
 		const status = IntentStatusSchema.parse({ submissionId: 's', intentId: '0x01', status: 'ACCEPTED', createdAt: 'a', updatedAt: 'b' });
 		expect(status.statusMessage).toBeNull();
 		expect(status.executionTxHash).toBeNull();
-		expect(GatewayErrorBodySchema.parse({ error: { code: 'nonce_replayed', message: 'm' } }).error.code).toBe('nonce_replayed');
-		expect(GatewayErrorBodySchema.safeParse({ message: 'm' }).success).toBe(false);
 	});
 });

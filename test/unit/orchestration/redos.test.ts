@@ -4,7 +4,6 @@
  * well under 50 ms; the former quadratic patterns took 9 to 36 s on 100 KB.
  */
 import { amountInputText, assertAmountText, decimalToSmallestUnit, isValidAssetInput, normalizeStatusResponse, OfframpRequestSchema, OnrampRequestSchema, smallestUnitToDecimal } from '../../../nodes/shared/orchestration';
-import { QuoteResponseSchema } from '../../../sandbox/orchestration/responses';
 import { withFormattedAmounts } from '../../../nodes/shared/orchestration/amounts';
 
 const BOUND_MS = 50;
@@ -39,21 +38,6 @@ function timed(fn: () => unknown): number {
 	return Math.min(once(fn), once(fn), once(fn));
 }
 
-const quote = {
-	amountMode: 'exact_in',
-	estimatedOut: '1',
-	amountIn: '1',
-	feeAmount: '0',
-	roundingFeeAmount: '0',
-	totalFeeAmount: '0',
-	feeBps: 30,
-	feeAsset: 'USDC',
-	route: ['USDC'],
-	quoteId: 'q',
-	depositAddress: 'd',
-	expiresAt: '2030-01-01T00:00:00Z',
-};
-
 describe.each(SIZES)('%i-character inputs', (n) => {
 	const cases = Object.entries(adversarial(n));
 
@@ -65,8 +49,7 @@ describe.each(SIZES)('%i-character inputs', (n) => {
 		expect(timed(() => decimalToSmallestUnit(value, 18))).toBeLessThan(BOUND_MS);
 	});
 
-	it.each(cases)('as a response field (%s): response schemas, status view and formatted amounts', (_shape, value) => {
-		expect(timed(() => QuoteResponseSchema.safeParse({ ...quote, estimatedOut: value, amountIn: value }))).toBeLessThan(BOUND_MS);
+	it.each(cases)('as a response field (%s): status view and formatted amounts (the sandbox\'s answer schemas: test/sandbox/responses.test.ts)', (_shape, value) => {
 		expect(timed(() => normalizeStatusResponse({ order: { id: 'o', status: value, amountIn: value }, stages: [] }))).toBeLessThan(BOUND_MS);
 		expect(timed(() => smallestUnitToDecimal(value, 6))).toBeLessThan(BOUND_MS);
 		expect(timed(() => withFormattedAmounts({ amountIn: value }, { amountIn: 6 }))).toBeLessThan(BOUND_MS);
@@ -85,6 +68,5 @@ describe.each(SIZES)('%i-character inputs', (n) => {
 
 it('long amounts are refused by their length, not by a scan', () => {
 	expect(() => assertAmountText('1'.repeat(101), 'smallestUnit')).toThrow('is 101 characters long; at most 100 are allowed');
-	expect(QuoteResponseSchema.safeParse({ ...quote, amountIn: '1'.repeat(101) }).success).toBe(false);
 	expect(withFormattedAmounts({ amountIn: '1'.repeat(101) }, { amountIn: 6 })).toEqual({ amountIn: '1'.repeat(101) });
 });
