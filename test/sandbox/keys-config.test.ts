@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLIENT_KEY_SCOPES, ORIGIN_MODES } from '../../nodes/shared/orchestration/enums';
+import * as nodeLists from '../../nodes/shared/orchestration/enums';
+import { CLIENT_KEY_SCOPES, ORIGIN_MODES } from '../../sandbox/orchestration/spec';
 import { loadConfig } from '../../sandbox/config';
 import { client, quoteBody, SERVER, start } from './helpers';
 
@@ -85,6 +86,27 @@ describe('config', () => {
 			expect((await api.get('/sandbox/webhooks')).body.webhooks).toEqual([]);
 			expect((await api.get('/v1/affiliates?includeDisabled=true', { key: SERVER })).body.affiliates).toHaveLength(3);
 			expect((await api.get('/sandbox/health')).body).toEqual({ ok: true });
+		} finally {
+			await sb.close();
+		}
+	});
+});
+
+/**
+ * Not the oracle: the sandbox's seeds follow its own reading of spec §5 (sandbox/orchestration/spec.ts);
+ * the nodes keep theirs. Both must name the same scopes and origin modes, and the seeded keys cover
+ * every one the nodes know.
+ */
+describe('cross-check: sandbox and nodes agree', () => {
+	it('on the client-key scopes and origin modes of spec §5, and the seeds cover all of the nodes\'', async () => {
+		expect([...nodeLists.CLIENT_KEY_SCOPES].sort()).toEqual([...CLIENT_KEY_SCOPES].sort());
+		expect([...nodeLists.ORIGIN_MODES].sort()).toEqual([...ORIGIN_MODES].sort());
+		const { sb, api } = await start();
+		try {
+			const keys = (await api.get('/sandbox/keys')).body.orchestration.keys as Array<{ type: string; scopes: string[]; originMode: string }>;
+			const clients = keys.filter((k) => k.type === 'client');
+			for (const scope of nodeLists.CLIENT_KEY_SCOPES) expect({ scope, seeded: clients.some((k) => k.scopes.includes(scope)) }).toEqual({ scope, seeded: true });
+			for (const mode of nodeLists.ORIGIN_MODES) expect({ mode, seeded: clients.some((k) => k.originMode === mode) }).toEqual({ mode, seeded: true });
 		} finally {
 			await sb.close();
 		}

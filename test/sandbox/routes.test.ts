@@ -1,4 +1,5 @@
-import { ASSET_SYMBOLS, CHAINS, TOKENIZED_EQUITY_SYMBOLS } from '../../nodes/shared/orchestration/enums';
+import * as nodeLists from '../../nodes/shared/orchestration/enums';
+import { ASSET_SYMBOLS, CHAINS, TOKENIZED_EQUITIES } from '../../sandbox/orchestration/spec';
 import { LimitsResponseSchema, RoutesResponseSchema } from '../../sandbox/orchestration/responses';
 import { type Client, quoteBody, SERVER, SERVER2, start } from './helpers';
 import type { Sandbox } from '../../sandbox';
@@ -27,7 +28,7 @@ function reachedIds(a: Entry, ids: Set<string>): string[] {
 	return [...ids].filter((id) => id !== a.id && !except.has(id));
 }
 
-const equities = new Set<string>(TOKENIZED_EQUITY_SYMBOLS);
+const equities = new Set<string>(TOKENIZED_EQUITIES);
 const listing = async (path = '/v2/orchestration/routes', key?: string): Promise<Entry[]> => {
 	const r = await api.get(path, { key });
 	expect(r.status).toBe(200);
@@ -36,7 +37,7 @@ const listing = async (path = '/v2/orchestration/routes', key?: string): Promise
 };
 
 describe('routes v2 (spec §2.3, §4.3)', () => {
-	it('lists every chain of §2.1 (and stellar, a chain the service added) and every non-equity asset, with ids <chain>:<asset>', async () => {
+	it('lists every chain of §2.1 as the sandbox reads it (and stellar, a chain the service added) and every non-equity asset, with ids <chain>:<asset>', async () => {
 		const assets = await listing();
 		expect(new Set(assets.map((a) => a.chain))).toEqual(new Set([...CHAINS, 'stellar']));
 		const symbols = new Set(assets.map((a) => a.asset));
@@ -121,5 +122,27 @@ describe('limits (public-notes)', () => {
 		const ton = await api.get('/v1/orchestration/limits?sourceAsset=TON&destinationAsset=spark:BTC');
 		expect(ton.body.routes).toHaveLength(1);
 		expect(ton.body.routes[0]).toMatchObject({ sourceAsset: 'GRAM', destinationChain: 'spark' });
+	});
+});
+
+/**
+ * Not the oracle: the sandbox keeps its own reading of spec 2.1 (sandbox/orchestration/spec.ts) and
+ * the nodes theirs (nodes/shared/orchestration/enums.ts). Where both readings must name the same
+ * values, this says so; a difference means one of them misread the spec, and the spec decides.
+ */
+describe('cross-check: sandbox and nodes agree', () => {
+	it('on spec 2.1\'s chains, asset symbols and tokenized equities', () => {
+		expect([...nodeLists.CHAINS].sort()).toEqual([...CHAINS].sort());
+		expect([...nodeLists.ASSET_SYMBOLS].sort()).toEqual([...ASSET_SYMBOLS].sort());
+		expect([...nodeLists.TOKENIZED_EQUITY_SYMBOLS].sort()).toEqual([...TOKENIZED_EQUITIES].sort());
+	});
+
+	it('the sandbox\'s listing offers every chain and non-equity symbol the nodes list', async () => {
+		const assets = await listing();
+		const chains = new Set(assets.map((a) => a.chain));
+		const symbols = new Set(assets.map((a) => a.asset));
+		for (const c of nodeLists.CHAINS) expect({ c, listed: chains.has(c) }).toEqual({ c, listed: true });
+		const nodeEquities = new Set<string>(nodeLists.TOKENIZED_EQUITY_SYMBOLS);
+		for (const s of nodeLists.ASSET_SYMBOLS) expect({ s, listed: symbols.has(s) }).toEqual({ s, listed: !nodeEquities.has(s) });
 	});
 });
