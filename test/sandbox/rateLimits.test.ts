@@ -40,7 +40,7 @@ function expectKeyDenial(a: Answer, limit: number, windowMs = 60_000): void {
 	expect(retryAfter).toBeGreaterThanOrEqual(1);
 	expect(retryAfter).toBeLessThanOrEqual(Math.ceil(windowMs / 1000));
 	// Retry-After and Reset name the same moment (seconds rounded up)
-	expect(Math.abs(retryAfter * 1000 - (reset - Date.now()))).toBeLessThan(1500);
+	expect(Math.abs(retryAfter * 1000 - (reset - Date.now()))).toBeLessThan(2500);
 }
 
 async function limits(switches: Record<string, unknown>): Promise<void> {
@@ -141,10 +141,11 @@ describe('key limiters send headers only on a denial, with Retry-After in second
 	});
 
 	it('a shorter windowMs opens the next window sooner (tests scale windows down)', async () => {
-		await limits({ windowMs: 300, quote: { perKeyIp: 1 } });
+		await limits({ windowMs: 2000, quote: { perKeyIp: 1 } });
 		expect((await api.post(QUOTE, quoteBody(), { key: CHECKOUT })).status).toBe(200);
-		expectKeyDenial(await api.post(QUOTE, quoteBody(), { key: CHECKOUT }), 1, 300);
-		await new Promise((r) => setTimeout(r, 350));
+		const denied = await api.post(QUOTE, quoteBody(), { key: CHECKOUT });
+		expectKeyDenial(denied, 1, 2000);
+		await new Promise((r) => setTimeout(r, Number(denied.headers.get('x-ratelimit-reset')) - Date.now() + 50));
 		expect((await api.post(QUOTE, quoteBody(), { key: CHECKOUT })).status).toBe(200);
 	});
 });
