@@ -22,6 +22,11 @@ export interface Forwarded {
 	bodyHash: string;
 	backend: number;
 	status: number;
+	/** When the request was passed on (epoch ms), and how long its answer took. */
+	at?: number;
+	ms?: number;
+	/** The start of a 2xx answer's body (n8n's own "starting up" answer, or the trigger's "ignored"). */
+	body?: string;
 }
 
 const HOP_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
@@ -34,11 +39,15 @@ export interface HealthCheck {
 	/** e.g. `/healthz/readiness` (n8n: 200 once fully ready, 503 before). */
 	path: string;
 	intervalMs: number;
+	/** How long a check may take (default 5 s). */
+	timeoutMs?: number;
 }
 
 export class Balancer {
 	mode: BalanceMode = 'round-robin';
 	readonly log: Forwarded[] = [];
+	/** Requests passed on to each backend whose answer has not come back yet (a fault can wait for work in flight). */
+	readonly inFlight: number[];
 	private next = 0;
 	private server?: http.Server;
 	private readonly ready: boolean[];
@@ -50,25 +59,39 @@ export class Balancer {
 		private readonly health?: HealthCheck,
 	) {
 		this.ready = backends.map(() => health === undefined);
+		this.inFlight = backends.map(() => 0);
 	}
 
-	/** Starts the periodic readiness checks (no-op without `health`). */
+	/**
+	 * Starts the periodic readiness checks (no-op without `health`). A process is taken out at once when
+	 * its check is refused or answers anything but 200 (n8n's 503 while it starts or lost its database),
+	 * and after two checks in a row that timed out (a busy process is slow, not down: HAProxy's `fall`);
+	 * it is back after one 200. One check per process at a time.
+	 */
 	startHealthChecks(): void {
 		if (!this.health || this.checking) return;
-		const check = () =>
-			void Promise.all(
-				this.backends.map(async (b, i) => {
-					try {
-						const r = await fetch(b + this.health!.path, { signal: AbortSignal.timeout(this.health!.intervalMs * 4) });
-						await r.arrayBuffer();
-						this.ready[i] = r.status === 200;
-					} catch {
-						this.ready[i] = false;
-					}
-				}),
-			);
+		const { path, intervalMs, timeoutMs = 5000 } = this.health;
+		const checking = this.backends.map(() => false);
+		const timeouts = this.backends.map(() => 0);
+		const checkOne = async (b: string, i: number) => {
+			if (checking[i]) return;
+			checking[i] = true;
+			try {
+				const r = await fetch(b + path, { signal: AbortSignal.timeout(timeoutMs) });
+				await r.arrayBuffer();
+				timeouts[i] = 0;
+				this.ready[i] = r.status === 200;
+			} catch (error) {
+				const timedOut = (error as Error).name === 'TimeoutError';
+				timeouts[i] = timedOut ? timeouts[i] + 1 : 0;
+				if (!timedOut || timeouts[i] >= 2) this.ready[i] = false;
+			} finally {
+				checking[i] = false;
+			}
+		};
+		const check = () => this.backends.forEach((b, i) => void checkOne(b, i));
 		check();
-		this.checking = setInterval(check, this.health.intervalMs);
+		this.checking = setInterval(check, intervalMs);
 	}
 
 	/** The backends a request may go to now: all of them, or the ready ones with health checks. */
@@ -108,16 +131,20 @@ export class Balancer {
 
 	private async forward(i: number, req: http.IncomingMessage, headers: Record<string, string>, body: Buffer) {
 		const hash = bodyHash(body);
+		const at = Date.now();
+		this.inFlight[i]++;
 		try {
 			const r = await fetch(this.backends[i] + (req.url ?? '/'), { method: req.method, headers, body: body.length ? body : undefined });
 			const text = await r.text();
-			this.log.push({ bodyHash: hash, backend: i, status: r.status });
+			this.log.push({ bodyHash: hash, backend: i, status: r.status, at, ms: Date.now() - at, ...(r.status < 300 && text ? { body: text.slice(0, 80) } : {}) });
 			return { status: r.status, text, contentType: r.headers.get('content-type') ?? 'text/plain' };
 		} catch (error) {
 			// A refused connection takes the process out until its readiness check passes again.
 			if (this.health) this.ready[i] = false;
-			this.log.push({ bodyHash: hash, backend: i, status: 502 });
+			this.log.push({ bodyHash: hash, backend: i, status: 502, at, ms: Date.now() - at });
 			return { status: 502, text: (error as Error).message, contentType: 'text/plain' };
+		} finally {
+			this.inFlight[i]--;
 		}
 	}
 

@@ -105,9 +105,10 @@ export class QueueStack {
 		return [this.main, ...(this.worker ? [this.worker] : []), ...this.webhooks];
 	}
 
-	async stopN8n(): Promise<void> {
-		await Promise.allSettled([...this.webhooks.map((w) => w.stop()), this.worker?.stop()]);
-		await this.main.stop();
+	/** Webhook processes and worker first, then the main; each gets `graceMs` after SIGTERM before SIGKILL. */
+	async stopN8n(graceMs?: number): Promise<void> {
+		await Promise.allSettled([...this.webhooks.map((w) => w.stop(graceMs)), this.worker?.stop(graceMs)]);
+		await this.main.stop(graceMs);
 	}
 
 	/** Imports with the CLI (before the main starts) and publishes the given workflows. */

@@ -1,10 +1,14 @@
 /** Events the sandbox emits and re-sends for the queue-mode suite, and what n8n made of them. */
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
+import { OrchestrationTrigger } from '../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
 import type { Sandbox } from '../../sandbox';
 import { pickSandboxKeys } from '../../scripts/lib/examples';
 import { bodyHash, type Balancer } from '../../scripts/lib/balancer';
 import type { QueueStack } from '../../scripts/lib/queue-stack';
+
+/** The trigger's default version (what a user who adds it today gets): the version both suites run. */
+export const TRIGGER_VERSION = new OrchestrationTrigger().description.defaultVersion as number;
 
 async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
 	const res = await fetch(url, init);

@@ -1,0 +1,42 @@
+/** The downstream side effect of the fault workflow: a ledger in this process that appends one line per request. */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Effect } from './accounting';
+
+export class Recorder {
+	/** Every effect, in arrival order, with the execution that sent it. */
+	readonly effects: Effect[] = [];
+	private server?: http.Server;
+	url = '';
+
+	/** `answerMs`: how long the ledger takes to answer (executions stay running meanwhile, so a fault can hit one). */
+	constructor(private readonly answerMs = 0) {}
+
+	async listen(): Promise<void> {
+		this.server = http.createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', () => {
+				try {
+					const f = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Partial<Record<keyof Effect, unknown>>;
+					if (typeof f.orderId === 'string' && typeof f.event === 'string') {
+						this.effects.push({ orderId: f.orderId, event: f.event, executionId: String(f.executionId), ...(typeof f.deliveryId === 'string' ? { deliveryId: f.deliveryId } : {}) });
+					}
+				} catch {
+					// not an effect
+				}
+				setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), this.answerMs);
+			});
+		});
+		await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/effect`;
+	}
+
+	close(): Promise<void> {
+		return new Promise((r) => {
+			if (!this.server) return r();
+			this.server.closeAllConnections();
+			this.server.close(() => r());
+		});
+	}
+}
