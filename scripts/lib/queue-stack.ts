@@ -23,6 +23,8 @@ export interface QueueStackOptions {
 	redisAof?: boolean;
 	/** The balancer routes only to processes whose `/healthz/readiness` answers 200 (balancer.ts). */
 	healthCheckedBalancer?: boolean;
+	/** The balancer keeps at most this many requests open on each n8n process and queues the rest (balancer.ts). */
+	maxConnsPerProcess?: number;
 }
 
 const ENCRYPTION_KEY = 'queue-mode-test-encryption-key-not-secret';
@@ -55,6 +57,7 @@ export class QueueStack {
 		const balancer = new Balancer(
 			webhookPorts.map((p) => `http://127.0.0.1:${p}`),
 			opts.healthCheckedBalancer ? { path: '/healthz/readiness', intervalMs: 250 } : undefined,
+			opts.maxConnsPerProcess,
 		);
 		const publicUrl = `${await balancer.listen()}/`;
 		const common = {

@@ -31,6 +31,11 @@ import { SCHEDULE_END_MS, World, sleep } from './world';
 const { bundle } = require('../../scripts/bundle.js');
 
 const EVENTS = Number(process.env.FAULT_EVENTS ?? 200);
+/**
+ * The service's events come at most this fast (and at most 8 deliveries open), whether or not the
+ * endpoint answers: the retries of events refused during a fault come back spread the same way.
+ */
+const EVENTS_PER_SECOND = Number(process.env.FAULT_EVENTS_PER_SECOND ?? 8);
 /** The fault comes once this many of the case's events were delivered (work before and after it). */
 const BEFORE_FAULT = Math.ceil(EVENTS / 4);
 const PROCESS_NAMES = ['main', 'worker', 'webhook1', 'webhook2'];
@@ -42,6 +47,8 @@ interface CaseContext {
 	inFlight(): number;
 	/** Deliveries of this case whose first attempt started at or after `ms` (epoch). */
 	startedAfter(ms: number): number;
+	/** Holds the service's new events back (true) or lets them go (false), to time them around the fault. */
+	hold(held: boolean): void;
 }
 
 interface FaultCase {
@@ -72,6 +79,8 @@ interface CaseReport {
 	/** Executions by mode: the webhook's (one per accepted request) and n8n's Retries. */
 	executionsByMode: Record<string, number>;
 	endpoints: ReturnType<World['endpoints']>;
+	/** The most requests that waited in the balancer's queue at once. */
+	balancerMaxQueued: number;
 	/** Attempts the service got no answer to (its 10 s timeout), with what the balancer saw of them. */
 	noAnswer: ReturnType<World['unanswered']>;
 	violations: string[];
@@ -92,13 +101,18 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 	const firstId = (await w.lastExecutionId()) + 1;
 	const from = w.sb.orchestration.ctx.state.deliveries.length;
 	const balancerFrom = w.stack.balancer.log.length;
+	w.stack.balancer.maxQueued = 0;
 	const startsBefore = w.stack.processes().map((p) => p.starts);
 	const ctx: CaseContext = {
 		delivered: () => w.deliveriesSince(from).filter((d) => d.state === 'delivered').length,
 		inFlight: () => w.stack.balancer.inFlight.reduce((a, b) => a + b, 0),
 		startedAfter: (ms) => w.deliveriesSince(from).filter((d) => d.attempts.length > 0 && Date.parse(d.attempts[0].at) >= ms).length,
+		hold: (h) => {
+			held = h;
+		},
 	};
-	const emitted = emitEvents(w.sb, EVENTS, 8, 600_000);
+	let held = false;
+	const emitted = emitEvents(w.sb, EVENTS, { perSecond: EVENTS_PER_SECOND, timeoutMs: 600_000, held: () => held });
 	const fault = await c.fault(w, ctx);
 	const ids = await emitted;
 	// Every delivery ends: a 2xx, or the service gives up (its scaled schedule ends inside the case).
@@ -129,6 +143,7 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 		account: { ...acc, neverSent: acc.neverSent.length, givenUp: acc.givenUp.length, pending: acc.pending.length },
 		executionsByMode: byMode,
 		endpoints: w.endpoints(),
+		balancerMaxQueued: w.stack.balancer.maxQueued,
 		noAnswer: w.unanswered(ids),
 		violations: [],
 	};
@@ -171,8 +186,13 @@ function sharedCases(mode: string): FaultCase[] {
 			async fault(w, c) {
 				const at = await moment(w, c, 'a request is in flight', requestInFlight(c));
 				const t0 = Date.now();
-				await w.restartAll();
-				return { ...at, restartSeconds: Math.round((Date.now() - t0) / 1000) };
+				// The rest of the events come while every process is down and while they start again.
+				c.hold(true);
+				await w.stack.stopN8n(45_000);
+				const stopSeconds = Math.round((Date.now() - t0) / 1000);
+				c.hold(false);
+				await w.startAll();
+				return { ...at, stopSeconds, restartSeconds: Math.round((Date.now() - t0) / 1000) };
 			},
 			tookEffect: (r) => [
 				...need(Object.values(r.restarts).every((n) => n >= 1), `every process restarted (${JSON.stringify(r.restarts)})`),
@@ -180,7 +200,7 @@ function sharedCases(mode: string): FaultCase[] {
 			],
 		},
 		{
-			name: `${mode}: the workflow re-published under load`,
+			name: `${mode}: the trigger edited and the workflow re-published under load`,
 			strict: true,
 			async fault(w, c) {
 				const at = await moment(w, c, 'a request is in flight', requestInFlight(c));
@@ -193,9 +213,11 @@ function sharedCases(mode: string): FaultCase[] {
 			},
 			tookEffect: (r, c) => {
 				const history = (r.fault.history as Array<{ event: string }>).map((h) => h.event);
-				const versions = r.fault.versions as { before: string; after: string };
+				const versions = r.fault.versions as { before: string; after: string; triggerOptions: unknown[] };
 				return [
 					...need(versions.before !== versions.after, `a new version was published (${JSON.stringify(versions)})`),
+					// n8n re-registers a trigger node that changed (delete, then create); an unchanged one it leaves alone.
+					...need(JSON.stringify(versions.triggerOptions[0]) !== JSON.stringify(versions.triggerOptions[1]), `the published version changed the trigger node (${JSON.stringify(versions.triggerOptions)})`),
 					...need(history.join(',') === 'deactivated,activated', `n8n deactivated the old version and activated the new one (history: ${history.join(',')})`),
 					...need(c.startedAfter(r.fault.publishedAt as number) > 0, 'events were sent after the re-publish'),
 				];
@@ -208,7 +230,10 @@ function sharedCases(mode: string): FaultCase[] {
 				const at = await moment(w, c, 'a request is in flight', requestInFlight(c));
 				const historyFrom = (await w.lastPublishId()) + 1;
 				const endpointBefore = w.registration()?.webhookId;
+				// The rest of the events come while the workflow is inactive, and after.
+				c.hold(true);
 				await w.deactivate();
+				c.hold(false);
 				await sleep(3000);
 				await w.activate();
 				return { ...at, history: await w.publishHistory(historyFrom), endpointBefore, endpointAfter: w.registration()?.webhookId };
@@ -316,7 +341,7 @@ function summary(r: CaseReport) {
 		executionsByMode: r.executionsByMode, erased: a.erased, copiesStoppedAtTrigger: a.copiesStoppedAtTrigger, effectiveRuns: a.effectiveRuns,
 		lost: a.lost.map((l) => `${l.event}${l.excused ? ` (${l.excused}: ${l.executions.filter((x) => x.erased).map((x) => x.id).join(', ')})` : ''}`),
 		twice: a.twice.map((t) => `${t.event}: ${t.effects.map((f) => lineage(f.lineage)).join(', ')}`),
-		restarts: r.restarts, fault: r.fault, noAnswer: r.noAnswer, violations: r.violations,
+		restarts: r.restarts, fault: r.fault, balancerMaxQueued: r.balancerMaxQueued, noAnswer: r.noAnswer, violations: r.violations,
 	};
 }
 

@@ -31,6 +31,11 @@ const OWNER = { email: 'faults@sandbox.local', password: 'Faults-Owner-Passw0rd'
 const TIME_SCALE = 10;
 const RETRY_DIVISOR = Number(process.env.FAULT_RETRY_DIVISOR ?? 24);
 export const SCHEDULE_END_MS = WEBHOOK_RETRY_SCHEDULE_MS / (TIME_SCALE * RETRY_DIVISOR);
+/**
+ * Requests the balancer keeps open on each n8n process (the rest wait in its queue): after an outage
+ * the service's retries come back all at once, and n8n answers a crowd late, every one of them.
+ */
+const MAX_CONNS = 8;
 /** How long the ledger takes to answer: executions stay running that long, so a fault can hit one. */
 const EFFECT_MS = 200;
 
@@ -132,7 +137,7 @@ export class World {
 			if (config.status >= 300) throw new Error(`sandbox config: ${config.status} ${await config.text()}`);
 			await recorder.listen();
 			stack = await QueueStack.create({
-				installDir, extensions: dist, mode, redisAof: true, healthCheckedBalancer: true,
+				installDir, extensions: dist, mode, redisAof: true, healthCheckedBalancer: true, maxConnsPerProcess: MAX_CONNS,
 				// Crashed queue executions are found by the main's queue recovery: every minute here (default 3 h).
 				extraEnv: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1', QUEUE_WORKER_LOCK_DURATION: '10000', QUEUE_WORKER_STALLED_INTERVAL: '10000' },
 			});
@@ -322,24 +327,32 @@ export class World {
 	}
 
 	/**
-	 * What a user does in the editor to publish a change: save the workflow with one node moved (a new
-	 * version), then publish that version. n8n 2.41.1 deactivates the published workflow
-	 * (`ActiveWorkflowManager.remove`: the trigger's `delete`) and activates the new version (`add`).
+	 * What a user does in the editor to change the trigger: edit one of its options (Timestamp
+	 * Tolerance, 300 s <-> 600 s; nothing the case's deliveries notice), save (a new version), and
+	 * publish that version. n8n 2.41.1 re-registers a trigger whose node changed (its publication
+	 * service compares name, type, version, webhookId, credentials and parameters): the trigger's
+	 * `delete`, then its `create`. A re-publish that leaves the trigger node alone touches nothing of it.
 	 */
-	async republish(): Promise<{ before: string; after: string }> {
-		const wf = await this.rest<{ versionId: string; activeVersionId: string; nodes: Array<{ name: string; position: [number, number] }> }>('GET', `/workflows/${WORKFLOW}`);
-		const nodes = wf.nodes.map((n) => (n.name === 'Received' ? { ...n, position: [n.position[0] + 20, n.position[1]] } : n));
+	async republish(): Promise<{ before: string; after: string; triggerOptions: unknown[] }> {
+		type Node = { name: string; type: string; parameters: { options?: Record<string, unknown> } };
+		const wf = await this.rest<{ versionId: string; activeVersionId: string; nodes: Node[] }>('GET', `/workflows/${WORKFLOW}`);
+		const trigger = wf.nodes.find((n) => n.name === 'Order events')!;
+		const tolerance = trigger.parameters.options?.toleranceSeconds === 600 ? 300 : 600;
+		const nodes = wf.nodes.map((n) => (n === trigger ? { ...n, parameters: { ...n.parameters, options: { ...n.parameters.options, toleranceSeconds: tolerance } } } : n));
 		const saved = await this.rest<{ versionId: string }>('PATCH', `/workflows/${WORKFLOW}`, { nodes });
-		const published = await this.rest<{ activeVersionId: string }>('POST', `/workflows/${WORKFLOW}/activate`, { versionId: saved.versionId });
-		return { before: wf.activeVersionId, after: published.activeVersionId };
+		const published = await this.rest<{ activeVersionId: string; activeVersion?: { nodes: Node[] } }>('POST', `/workflows/${WORKFLOW}/activate`, { versionId: saved.versionId });
+		const after = published.activeVersion?.nodes.find((n) => n.name === 'Order events');
+		return { before: wf.activeVersionId, after: published.activeVersionId, triggerOptions: [trigger.parameters.options ?? {}, after?.parameters.options ?? 'unknown'] };
 	}
 
 	async deactivate(): Promise<void> {
 		await this.rest('POST', `/workflows/${WORKFLOW}/deactivate`, {});
 	}
 
+	/** Publishes the workflow's current version again (the editor's Publish after a deactivation). */
 	async activate(): Promise<void> {
-		await this.rest('POST', `/workflows/${WORKFLOW}/activate`, {});
+		const wf = await this.rest<{ versionId: string }>('GET', `/workflows/${WORKFLOW}`);
+		await this.rest('POST', `/workflows/${WORKFLOW}/activate`, { versionId: wf.versionId });
 	}
 
 	/** n8n's record of (de)activations: a re-publish shows as `deactivated` then `activated`. */
@@ -353,9 +366,8 @@ export class World {
 		return Number(max);
 	}
 
-	/** Every n8n process stopped (SIGTERM; a worker finishes its running jobs) and started again, as a deploy does. */
-	async restartAll(): Promise<void> {
-		await this.stack.stopN8n(45_000);
+	/** Every n8n process started again (after `stack.stopN8n()`: SIGTERM, a worker finishes its running jobs), as a deploy does. */
+	async startAll(): Promise<void> {
 		await this.stack.startN8n();
 		this.stack.supervise();
 	}

@@ -61,15 +61,30 @@ export function deliveriesInFlight(sb: Sandbox): number {
 	}).length;
 }
 
-/**
- * `count` distinct events, never more than `maxInFlight` deliveries open at once: a service sends
- * at the pace its endpoint answers, and an unbounded burst would only measure n8n's overload.
- */
-export async function emitEvents(sb: Sandbox, count: number, maxInFlight = 8, timeoutMs = 240_000): Promise<string[]> {
+export interface EmitOptions {
+	/** At most this many deliveries with an attempt open (default 8): a service sends at the pace its endpoint answers. */
+	maxInFlight?: number;
+	/**
+	 * At most this many events a second (default: no limit). Orders move at their own pace, whatever
+	 * the endpoint does: without it, events come as fast as a failing endpoint refuses them, and their
+	 * retries come back all at once.
+	 */
+	perSecond?: number;
+	/** Emission stops here; the events emitted so far are returned (default 240 s). */
+	timeoutMs?: number;
+	/** While true, no event is emitted (a fault case times its events around the fault). */
+	held?: () => boolean;
+}
+
+/** `count` distinct events, paced (EmitOptions): an unbounded burst would only measure n8n's overload. */
+export async function emitEvents(sb: Sandbox, count: number, opts: EmitOptions = {}): Promise<string[]> {
+	const { maxInFlight = 8, perSecond, timeoutMs = 240_000, held = () => false } = opts;
 	const deadline = Date.now() + timeoutMs;
+	let nextAt = Date.now();
 	const ids = await pool(Array.from({ length: count }, (_, i) => i), 4, async () => {
 		// A failing endpoint keeps deliveries open (retries): stop emitting at the deadline, keep the count honest.
-		while (deliveriesInFlight(sb) >= maxInFlight && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+		while ((held() || deliveriesInFlight(sb) >= maxInFlight || Date.now() < nextAt) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+		if (perSecond !== undefined) nextAt = Math.max(nextAt, Date.now()) + 1000 / perSecond;
 		return Date.now() < deadline ? await emitEvent(sb) : undefined;
 	});
 	return ids.filter((id): id is string => id !== undefined);
