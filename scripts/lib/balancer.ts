@@ -64,6 +64,15 @@ export class Balancer {
 	private readonly queue: Array<{ take: (backend: number | undefined) => void; gone: () => boolean }> = [];
 	/** The most requests that waited in the queue at once. */
 	maxQueued = 0;
+	/**
+	 * A fault: every `loseAnswersEvery`-th answer a process gave is lost on its way back (the client's
+	 * connection is cut after the process answered), so the service retries what n8n already accepted.
+	 * 0: none.
+	 */
+	loseAnswersEvery = 0;
+	/** Answers lost that way. */
+	answersLost = 0;
+	private answered = 0;
 
 	constructor(
 		readonly backends: string[],
@@ -181,6 +190,11 @@ export class Balancer {
 
 	private answer(res: http.ServerResponse, a: { status: number; text: string; contentType: string }): void {
 		if (res.destroyed) return;
+		if (this.loseAnswersEvery > 0 && ++this.answered % this.loseAnswersEvery === 0) {
+			this.answersLost++;
+			res.destroy();
+			return;
+		}
 		res.writeHead(a.status, { 'content-type': a.contentType });
 		res.end(a.text);
 	}

@@ -49,6 +49,8 @@ interface CaseContext {
 	startedAfter(ms: number): number;
 	/** Holds the service's new events back (true) or lets them go (false), to time them around the fault. */
 	hold(held: boolean): void;
+	/** Whether every event of the case was emitted. */
+	emittedAll(): boolean;
 }
 
 interface FaultCase {
@@ -110,9 +112,13 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 		hold: (h) => {
 			held = h;
 		},
+		emittedAll: () => emittedAll,
 	};
 	let held = false;
-	const emitted = emitEvents(w.sb, EVENTS, { perSecond: EVENTS_PER_SECOND, timeoutMs: 600_000, held: () => held });
+	let emittedAll = false;
+	const emitted = emitEvents(w.sb, EVENTS, { perSecond: EVENTS_PER_SECOND, timeoutMs: 600_000, held: () => held }).finally(() => {
+		emittedAll = true;
+	});
 	const fault = await c.fault(w, ctx);
 	const ids = await emitted;
 	// Every delivery ends: a 2xx, or the service gives up (its scaled schedule ends inside the case).
@@ -285,6 +291,22 @@ const QUEUE_CASES: FaultCase[] = [
 		tookEffect: (r) => [
 			...need(r.restarts.webhook1 >= 1, 'webhook process 1 restarted'),
 			...need(non2xx(r) > 0, 'the request in flight on the killed process failed'),
+		],
+	},
+	{
+		name: "queue: n8n's answers lost on the way back (1 in 4), the service retrying what n8n accepted",
+		async fault(w, c) {
+			const at = await moment(w, c, 'a request is in flight', requestInFlight(c));
+			w.stack.balancer.answersLost = 0;
+			w.stack.balancer.loseAnswersEvery = 4;
+			await w.until('every event was emitted', () => c.emittedAll(), 600_000);
+			w.stack.balancer.loseAnswersEvery = 0;
+			return { ...at, answersLost: w.stack.balancer.answersLost };
+		},
+		tookEffect: (r) => [
+			...need((r.fault.answersLost as number) > 0, 'answers were lost'),
+			// In queue mode a copy reaches the worker's run check (webhook processes run nothing): it must stop there.
+			...need(r.account.copiesStoppedAtTrigger > 0, 'copies of accepted events got executions (and stopped at the trigger)'),
 		],
 	},
 	{

@@ -118,6 +118,19 @@ describe('test balancer', () => {
 		expect(b.seen).toEqual(['kept']);
 	});
 
+	it('loses every n-th answer after the process answered (the client sees its connection cut)', async () => {
+		const b = await backend(0);
+		const lb = new Balancer([b.url]);
+		const url = await lb.listen();
+		closing.push(() => lb.close(), () => b.close());
+		lb.loseAnswersEvery = 3;
+		const answers = [];
+		for (let i = 0; i < 6; i++) answers.push(await post(url, `r${i}`).catch(() => 'cut'));
+		expect(answers).toEqual(['200 ok', '200 ok', 'cut', '200 ok', '200 ok', 'cut']);
+		expect(b.seen).toHaveLength(6);
+		expect(lb.answersLost).toBe(2);
+	});
+
 	it('health checks: a refused check or a 503 takes a process out at once, one slow check does not', async () => {
 		const b = await backend(0);
 		const lb = new Balancer([b.url], { path: '/ready', intervalMs: 50, timeoutMs: 150 });
