@@ -69,6 +69,7 @@ describe('fault accounting, by event', () => {
 			effect('o3', '6'), effect('o3', '7'), // a copy ran downstream: not a Retry at all
 		];
 		const acc = account(events, executions, effects);
+		expect(acc.ranByRetry).toBe(1); // o2: its first effect is the Retry 5's
 		expect(acc.twice.map((t) => [t.event, t.effects.map((f) => [f.lineage.join(' <- '), f.excused])])).toEqual([
 			['o1 order.processing', [['1', true], ['3 <- 2 <- 1', true]]],
 			['o2 order.processing', [['5 <- 4', true], ['5 <- 4', false]]],
@@ -78,6 +79,12 @@ describe('fault accounting, by event', () => {
 			'twice: o2 order.processing, effect of execution 5 <- 4: not a Retry of an execution that had run it',
 			'twice: o3 order.processing, effect of execution 7: not a Retry of an execution that had run it',
 		]);
+	});
+
+	it('counts the events whose effect only a Retry ran', () => {
+		const acc = account([sent('o1', [200, 'k1', ''])], [exec('1', 'o1', 'k1', { status: 'crashed' }), exec('2', 'o1', 'k1', { mode: 'retry', retryOf: '1' })], [effect('o1', '2')]);
+		expect(unexplained(acc)).toEqual([]);
+		expect(acc.ranByRetry).toBe(1);
 	});
 
 	it("a Retry's effect is not excused by a copy's earlier effect", () => {

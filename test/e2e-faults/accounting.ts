@@ -86,6 +86,8 @@ export interface Account {
 	/** Executions that ran nothing downstream though they succeeded: copies stopped at the trigger. */
 	copiesStoppedAtTrigger: number;
 	effectiveRuns: number;
+	/** Events whose first effect came from n8n's Retry (their first execution crashed before its effect). */
+	ranByRetry: number;
 	lost: LostEvent[];
 	twice: TwiceEvent[];
 	/** Attempts answered 2xx (not by the trigger itself) without an execution of that very request. */
@@ -157,7 +159,7 @@ export function account(events: SentEvent[], executions: Execution[], effects: E
 	const acc: Account = {
 		events: events.length, neverSent: [], delivered: 0, givenUp: [], pending: [], answers, serviceRetries: 0,
 		executions: executions.length, executionsByStatus, erased: executions.filter((x) => x.erased).length,
-		copiesStoppedAtTrigger: 0, effectiveRuns: 0, lost: [], twice: [], acknowledgedWithoutExecution: [], strayEffects,
+		copiesStoppedAtTrigger: 0, effectiveRuns: 0, ranByRetry: 0, lost: [], twice: [], acknowledgedWithoutExecution: [], strayEffects,
 	};
 	for (const x of executions) count(executionsByStatus, x.status);
 	const withEffect = new Set(effects.map((f) => f.executionId));
@@ -178,6 +180,7 @@ export function account(events: SentEvent[], executions: Execution[], effects: E
 		}
 		const ran = effectsOf.get(key) ?? [];
 		acc.effectiveRuns += ran.length;
+		if (ran.length > 0 && byId.get(ran[0].executionId)?.retryOf !== undefined) acc.ranByRetry++;
 		const mine = executionsOf.get(key) ?? [];
 		if (ran.length === 0) {
 			const erased = mine.some((x) => x.erased);

@@ -83,6 +83,8 @@ interface CaseReport {
 	endpoints: ReturnType<World['endpoints']>;
 	/** The most requests that waited in the balancer's queue at once. */
 	balancerMaxQueued: number;
+	/** Effects whose sender died before the ledger answered (not committed: that execution crashed before its effect). */
+	uncommittedEffects: number;
 	/** Attempts the service got no answer to (its 10 s timeout), with what the balancer saw of them. */
 	noAnswer: ReturnType<World['unanswered']>;
 	violations: string[];
@@ -104,6 +106,7 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 	const from = w.sb.orchestration.ctx.state.deliveries.length;
 	const balancerFrom = w.stack.balancer.log.length;
 	w.stack.balancer.maxQueued = 0;
+	const uncommittedBefore = w.recorder.uncommitted;
 	const startsBefore = w.stack.processes().map((p) => p.starts);
 	const ctx: CaseContext = {
 		delivered: () => w.deliveriesSince(from).filter((d) => d.state === 'delivered').length,
@@ -151,6 +154,7 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 		endpoints: w.endpoints(),
 		balancerMaxQueued: w.stack.balancer.maxQueued,
 		noAnswer: w.unanswered(ids),
+		uncommittedEffects: w.recorder.uncommitted - uncommittedBefore,
 		violations: [],
 	};
 	r.violations = [...c.tookEffect(r, ctx), ...unexplained(acc), ...(c.strict ? strictViolations(acc) : [])];
@@ -336,6 +340,8 @@ const SINGLE_CASES: FaultCase[] = [
 			...need(r.restarts.main >= 1, 'n8n restarted'),
 			...need(non2xx(r) > 0, 'deliveries were refused while n8n was down'),
 			...need(failedExecutions(r) > 0, 'the executions running when n8n died crashed'),
+			// Killed while the ledger held its answer: crashed before the effect, which only n8n's Retry can run.
+			...need(r.account.ranByRetry > 0, "an execution crashed before its effect and n8n's Retry ran it"),
 		],
 	},
 	...sharedCases('single'),
@@ -361,6 +367,7 @@ function summary(r: CaseReport) {
 		case: r.case, seconds: r.seconds, events: a.events, neverSent: a.neverSent, delivered: a.delivered, givenUp: a.givenUp, answers: a.answers,
 		serviceRetries: a.serviceRetries, n8nRetries: r.n8nRetries, executions: a.executions, executionsByStatus: a.executionsByStatus,
 		executionsByMode: r.executionsByMode, erased: a.erased, copiesStoppedAtTrigger: a.copiesStoppedAtTrigger, effectiveRuns: a.effectiveRuns,
+		ranByRetry: a.ranByRetry, uncommittedEffects: r.uncommittedEffects,
 		lost: a.lost.map((l) => `${l.event}${l.excused ? ` (${l.excused}: ${l.executions.filter((x) => x.erased).map((x) => x.id).join(', ')})` : ''}`),
 		twice: a.twice.map((t) => `${t.event}: ${t.effects.map((f) => lineage(f.lineage)).join(', ')}`),
 		restarts: r.restarts, fault: r.fault, balancerMaxQueued: r.balancerMaxQueued, noAnswer: r.noAnswer, violations: r.violations,

@@ -1,4 +1,9 @@
-/** The downstream side effect of the fault workflow: a ledger in this process that appends one line per request. */
+/**
+ * The downstream side effect of the fault workflow: a ledger in this process that appends one line
+ * per request, committed when it answers. A request whose connection is gone before the answer (the
+ * n8n process that sent it died) is not committed: an execution killed there crashed before its
+ * effect, and only a Retry can run it.
+ */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Effect } from './accounting';
@@ -6,6 +11,8 @@ import type { Effect } from './accounting';
 export class Recorder {
 	/** Every effect, in arrival order, with the execution that sent it. */
 	readonly effects: Effect[] = [];
+	/** Requests whose sender was gone before the ledger answered: not committed. */
+	uncommitted = 0;
 	private server?: http.Server;
 	url = '';
 
@@ -17,15 +24,23 @@ export class Recorder {
 			const chunks: Buffer[] = [];
 			req.on('data', (c: Buffer) => chunks.push(c));
 			req.on('end', () => {
+				let effect: Effect | undefined;
 				try {
 					const f = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Partial<Record<keyof Effect, unknown>>;
 					if (typeof f.orderId === 'string' && typeof f.event === 'string') {
-						this.effects.push({ orderId: f.orderId, event: f.event, executionId: String(f.executionId), ...(typeof f.deliveryId === 'string' ? { deliveryId: f.deliveryId } : {}) });
+						effect = { orderId: f.orderId, event: f.event, executionId: String(f.executionId), ...(typeof f.deliveryId === 'string' ? { deliveryId: f.deliveryId } : {}) };
 					}
 				} catch {
 					// not an effect
 				}
-				setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), this.answerMs);
+				setTimeout(() => {
+					if (res.destroyed || req.socket.destroyed) {
+						this.uncommitted++;
+						return;
+					}
+					if (effect) this.effects.push(effect);
+					res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+				}, this.answerMs);
 			});
 		});
 		await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
