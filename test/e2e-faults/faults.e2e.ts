@@ -181,11 +181,12 @@ function expectHeld(r: CaseReport): void {
 /** Waits for the fault's moment: a quarter of the events delivered, and whatever else the fault must hit. */
 async function moment(w: World, c: CaseContext, what: string, also: () => boolean | Promise<boolean> = () => true): Promise<Record<string, unknown>> {
 	await w.until(`${BEFORE_FAULT} events were delivered and ${what}`, async () => c.delivered() >= BEFORE_FAULT && (await also()), 180_000);
-	return { deliveredBefore: c.delivered(), inFlightAt: c.inFlight(), at: new Date().toISOString() };
+	return { deliveredBefore: c.delivered(), inFlightAt: c.inFlight(), effectsOpenAt: w.recorder.open, at: new Date().toISOString() };
 }
 
 const requestInFlight = (c: CaseContext) => () => c.inFlight() > 0;
-const executionRunning = (w: World) => async () => (await w.running()) > 0;
+/** An execution in its effect step (the ledger holds its request): past the trigger's run check, effect not committed. */
+const effectOpen = (w: World) => () => w.recorder.open > 0;
 
 /** Cases both modes run: every n8n process restarted, a re-publish, a deactivation and activation, all under load. */
 function sharedCases(mode: string): FaultCase[] {
@@ -274,7 +275,7 @@ const QUEUE_CASES: FaultCase[] = [
 	{
 		name: 'queue: Postgres stopped (fast shutdown), back 15 s later',
 		async fault(w, c) {
-			const at = await moment(w, c, 'an execution is running and a request is in flight', async () => c.inFlight() > 0 && (await executionRunning(w)()));
+			const at = await moment(w, c, 'an execution is in its effect step and a request is in flight', () => c.inFlight() > 0 && effectOpen(w)());
 			await w.stack.pg.halt();
 			await sleep(15_000);
 			await w.stack.pg.resume();
@@ -316,7 +317,7 @@ const QUEUE_CASES: FaultCase[] = [
 	{
 		name: 'queue: the worker killed (SIGKILL) with executions running',
 		async fault(w, c) {
-			const at = await moment(w, c, 'an execution is running', executionRunning(w));
+			const at = await moment(w, c, 'an execution is in its effect step', effectOpen(w));
 			w.stack.worker!.kill('SIGKILL');
 			return at;
 		},
@@ -332,7 +333,7 @@ const SINGLE_CASES: FaultCase[] = [
 	{
 		name: 'single: n8n killed (SIGKILL) with executions running',
 		async fault(w, c) {
-			const at = await moment(w, c, 'an execution is running and a request is in flight', async () => c.inFlight() > 0 && (await executionRunning(w)()));
+			const at = await moment(w, c, 'an execution is in its effect step and a request is in flight', () => c.inFlight() > 0 && effectOpen(w)());
 			w.stack.main.kill('SIGKILL');
 			return at;
 		},

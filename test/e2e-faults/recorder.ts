@@ -13,6 +13,8 @@ export class Recorder {
 	readonly effects: Effect[] = [];
 	/** Requests whose sender was gone before the ledger answered: not committed. */
 	uncommitted = 0;
+	/** Requests the ledger holds now (an execution in its effect step, past the trigger's run check). */
+	open = 0;
 	private server?: http.Server;
 	url = '';
 
@@ -24,6 +26,7 @@ export class Recorder {
 			const chunks: Buffer[] = [];
 			req.on('data', (c: Buffer) => chunks.push(c));
 			req.on('end', () => {
+				this.open++;
 				let effect: Effect | undefined;
 				try {
 					const f = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Partial<Record<keyof Effect, unknown>>;
@@ -34,6 +37,7 @@ export class Recorder {
 					// not an effect
 				}
 				setTimeout(() => {
+					this.open--;
 					if (res.destroyed || req.socket.destroyed) {
 						this.uncommitted++;
 						return;

@@ -245,12 +245,6 @@ export class World {
 		return Object.fromEntries(rows.map((r) => r.split('\t')).map(([s, n]) => [s, Number(n)]));
 	}
 
-	/** Executions of the workflow running now (a fault meant to hit work in flight waits for one). */
-	async running(): Promise<number> {
-		const [n] = await this.stack.pg.sql(`select count(*) from execution_entity where "workflowId" = '${WORKFLOW}' and status = 'running'`);
-		return Number(n);
-	}
-
 	/** Executions from `sinceId` on, each with the delivery it carried when n8n created it and its Retry lineage. */
 	async executions(sinceId: number): Promise<Execution[]> {
 		const [json] = await this.stack.pg.sql(
