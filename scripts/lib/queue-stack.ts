@@ -108,9 +108,14 @@ export class QueueStack {
 		return [this.main, ...(this.worker ? [this.worker] : []), ...this.webhooks];
 	}
 
-	/** Webhook processes and worker first, then the main; each gets `graceMs` after SIGTERM before SIGKILL. */
+	/**
+	 * Webhook processes first (each waits for the executions it enqueued, which the worker is still
+	 * there to finish), then the worker, then the main; each gets `graceMs` after SIGTERM before SIGKILL.
+	 * Stopped together, a webhook process waited for the stopped worker until n8n's 30 s shutdown timeout.
+	 */
 	async stopN8n(graceMs?: number): Promise<void> {
-		await Promise.allSettled([...this.webhooks.map((w) => w.stop(graceMs)), this.worker?.stop(graceMs)]);
+		await Promise.allSettled(this.webhooks.map((w) => w.stop(graceMs)));
+		await this.worker?.stop(graceMs);
 		await this.main.stop(graceMs);
 	}
 
