@@ -83,8 +83,8 @@ export interface Account {
 	executions: number;
 	executionsByStatus: Record<string, number>;
 	erased: number;
-	/** Executions that ran nothing downstream though they succeeded: copies stopped at the trigger. */
-	copiesStoppedAtTrigger: number;
+	/** Executions that succeeded without running downstream: copies, and Retries of an execution whose event another one ran. */
+	stoppedAtTrigger: number;
 	effectiveRuns: number;
 	/** Events whose first effect came from n8n's Retry (their first execution crashed before its effect). */
 	ranByRetry: number;
@@ -159,11 +159,11 @@ export function account(events: SentEvent[], executions: Execution[], effects: E
 	const acc: Account = {
 		events: events.length, neverSent: [], delivered: 0, givenUp: [], pending: [], answers, serviceRetries: 0,
 		executions: executions.length, executionsByStatus, erased: executions.filter((x) => x.erased).length,
-		copiesStoppedAtTrigger: 0, effectiveRuns: 0, ranByRetry: 0, lost: [], twice: [], acknowledgedWithoutExecution: [], strayEffects,
+		stoppedAtTrigger: 0, effectiveRuns: 0, ranByRetry: 0, lost: [], twice: [], acknowledgedWithoutExecution: [], strayEffects,
 	};
 	for (const x of executions) count(executionsByStatus, x.status);
 	const withEffect = new Set(effects.map((f) => f.executionId));
-	acc.copiesStoppedAtTrigger = executions.filter((x) => x.status === 'success' && x.orderId !== undefined && !withEffect.has(x.id)).length;
+	acc.stoppedAtTrigger = executions.filter((x) => x.status === 'success' && x.orderId !== undefined && !withEffect.has(x.id)).length;
 	for (const e of events) {
 		const key = eventKey(e.orderId, e.event);
 		if (e.deliveries.length === 0) acc.neverSent.push(key);

@@ -311,7 +311,7 @@ const QUEUE_CASES: FaultCase[] = [
 		tookEffect: (r) => [
 			...need((r.fault.answersLost as number) > 0, 'answers were lost'),
 			// In queue mode a copy reaches the worker's run check (webhook processes run nothing): it must stop there.
-			...need(r.account.copiesStoppedAtTrigger > 0, 'copies of accepted events got executions (and stopped at the trigger)'),
+			...need(r.account.stoppedAtTrigger > 0, 'copies of accepted events got executions (that stopped at the trigger)'),
 		],
 	},
 	{
@@ -367,7 +367,7 @@ function summary(r: CaseReport) {
 	return {
 		case: r.case, seconds: r.seconds, events: a.events, neverSent: a.neverSent, delivered: a.delivered, givenUp: a.givenUp, answers: a.answers,
 		serviceRetries: a.serviceRetries, n8nRetries: r.n8nRetries, executions: a.executions, executionsByStatus: a.executionsByStatus,
-		executionsByMode: r.executionsByMode, erased: a.erased, copiesStoppedAtTrigger: a.copiesStoppedAtTrigger, effectiveRuns: a.effectiveRuns,
+		executionsByMode: r.executionsByMode, erased: a.erased, stoppedAtTrigger: a.stoppedAtTrigger, effectiveRuns: a.effectiveRuns,
 		ranByRetry: a.ranByRetry, uncommittedEffects: r.uncommittedEffects,
 		lost: a.lost.map((l) => `${l.event}${l.excused ? ` (${l.excused}: ${l.executions.filter((x) => x.erased).map((x) => x.id).join(', ')})` : ''}`),
 		twice: a.twice.map((t) => `${t.event}: ${t.effects.map((f) => lineage(f.lineage)).join(', ')}`),
