@@ -126,15 +126,14 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 	const ids = await emitted;
 	// Every delivery ends: a 2xx, or the service gives up (its scaled schedule ends inside the case).
 	// An event sent to no endpoint already fails the case: then wait only a minute for the others.
-	const sentTo = () => new Set(w.deliveriesSince(from).map((d) => d.orderId));
 	const emittedAt = Date.now();
-	await w
-		.until(
-			'every delivery of the case ended',
-			() => w.deliveriesSince(from).every((d) => d.state !== 'pending') || (ids.some((id) => !sentTo().has(id)) && Date.now() - emittedAt > 60_000),
-			SCHEDULE_END_MS + 120_000,
-		)
-		.catch(() => undefined);
+	const ended = () => {
+		const deliveries = w.deliveriesSince(from);
+		if (deliveries.every((d) => d.state !== 'pending')) return true;
+		const sent = new Set(deliveries.map((d) => d.orderId));
+		return ids.some((id) => !sent.has(id)) && Date.now() - emittedAt > 60_000;
+	};
+	await w.until('every delivery of the case ended', ended, SCHEDULE_END_MS + 120_000).catch(() => undefined);
 	await w.allUp();
 	await w.settle(firstId);
 	const n8nRetries = await w.retryFailed(firstId, retried);
@@ -315,9 +314,10 @@ const QUEUE_CASES: FaultCase[] = [
 		],
 	},
 	{
-		name: 'queue: the worker killed (SIGKILL) with executions running',
+		name: 'queue: the worker killed (SIGKILL) as an execution starts its effect',
 		async fault(w, c) {
-			const at = await moment(w, c, 'an execution is in its effect step', effectOpen(w));
+			const at = await moment(w, c, 'a request is in flight', requestInFlight(c));
+			await w.recorder.nextArrival();
 			w.stack.worker!.kill('SIGKILL');
 			return at;
 		},
@@ -331,9 +331,11 @@ const QUEUE_CASES: FaultCase[] = [
 
 const SINGLE_CASES: FaultCase[] = [
 	{
-		name: 'single: n8n killed (SIGKILL) with executions running',
+		name: 'single: n8n killed (SIGKILL) as an execution starts its effect',
 		async fault(w, c) {
-			const at = await moment(w, c, 'an execution is in its effect step and a request is in flight', () => c.inFlight() > 0 && effectOpen(w)());
+			const at = await moment(w, c, 'a request is in flight', requestInFlight(c));
+			// At the start of an execution's effect step: it dies the whole ledger answer time before the commit.
+			await w.recorder.nextArrival();
 			w.stack.main.kill('SIGKILL');
 			return at;
 		},

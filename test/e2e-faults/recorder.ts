@@ -15,6 +15,7 @@ export class Recorder {
 	uncommitted = 0;
 	/** Requests the ledger holds now (an execution in its effect step, past the trigger's run check). */
 	open = 0;
+	private waiting: Array<() => void> = [];
 	private server?: http.Server;
 	url = '';
 
@@ -27,6 +28,7 @@ export class Recorder {
 			req.on('data', (c: Buffer) => chunks.push(c));
 			req.on('end', () => {
 				this.open++;
+				for (const arrived of this.waiting.splice(0)) arrived();
 				let effect: Effect | undefined;
 				try {
 					const f = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Partial<Record<keyof Effect, unknown>>;
@@ -49,6 +51,14 @@ export class Recorder {
 		});
 		await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
 		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/effect`;
+	}
+
+	/**
+	 * Resolves as the next request reaches the ledger: a fault that acts then hits an execution at the
+	 * start of its effect step, the whole answer time before the ledger commits.
+	 */
+	nextArrival(): Promise<void> {
+		return new Promise((arrived) => this.waiting.push(arrived));
 	}
 
 	close(): Promise<void> {

@@ -32,13 +32,12 @@ const TIME_SCALE = 10;
 const RETRY_DIVISOR = Number(process.env.FAULT_RETRY_DIVISOR ?? 24);
 export const SCHEDULE_END_MS = WEBHOOK_RETRY_SCHEDULE_MS / (TIME_SCALE * RETRY_DIVISOR);
 /**
- * Requests the balancer keeps open on each n8n process (the rest wait in its queue): after an outage
- * the service's retries come back all at once, and n8n answers a crowd late, every one of them.
+ * Requests the balancer keeps open on each n8n process (the rest wait in its queue): given a crowd at
+ * once, n8n answers every one of them late.
  */
 const MAX_CONNS = 8;
-/** How long the ledger takes to answer: executions stay running that long, so a fault can hit one. */
+/** How long the ledger takes to answer (and commit): executions stay in their effect step that long, so a fault can hit one there. */
 const EFFECT_MS = 200;
-
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
