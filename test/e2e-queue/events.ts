@@ -156,7 +156,8 @@ export function receivedOrders(flatted: Flatted, data: string): string[] {
 
 /** Settled executions of the workflow, the distinct orders they carry, and the effective runs read from n8n's run data. */
 export async function tallyRuns(stack: QueueStack, workflowId: string, installDir: string): Promise<RunTally> {
-	const { total, byStatus } = await stack.settledRuns(workflowId);
+	// Re-sends keep coming for a minute after the last event: on a loaded machine that takes a while.
+	const { total, byStatus } = await stack.settledRuns(workflowId, 3000, 600_000);
 	const flatted = flattedOf(installDir);
 	const rows = await stack.pg.sql(
 		`select (regexp_match(d.data, 'ord_[0-9a-z]+'))[1], d.data from execution_data d join execution_entity e on e.id = d."executionId" where e."workflowId" = '${workflowId}'`,

@@ -81,17 +81,26 @@ class Resender {
 		}
 	}
 
-	/** At most 8 re-sends open at once; a late one is still a re-send, just later than planned. */
+	/** Re-sends not answered 200 at first (the service's 10 s timeout on a loaded machine), sent again as the service would. */
+	again = 0;
+
+	/** At most 8 re-sends open at once; a late one is still a re-send, just later than planned. Up to 3 tries, like the service's retries. */
 	private async send(o: Original): Promise<number | string | null> {
-		while (this.open >= 8) await new Promise((r) => setTimeout(r, 10));
-		this.open++;
-		try {
-			return await redeliver(sb, o.deliveryId, backendUrl(1 - o.backend));
-		} catch (error) {
-			return `error: ${(error as Error).message}`;
-		} finally {
-			this.open--;
+		let status: number | string | null = null;
+		for (let attempt = 0; attempt < 3; attempt++) {
+			if (attempt > 0) this.again++;
+			while (this.open >= 8) await new Promise((r) => setTimeout(r, 10));
+			this.open++;
+			try {
+				status = await redeliver(sb, o.deliveryId, backendUrl(1 - o.backend));
+			} catch (error) {
+				status = `error: ${(error as Error).message}`;
+			} finally {
+				this.open--;
+			}
+			if (status === 200) break;
 		}
+		return status;
 	}
 
 	async done(): Promise<Record<string, number>> {
@@ -186,7 +195,7 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		const t = await tally();
 		const d = delta(t, base);
 		report.resends = {
-			sent: firstIds.size * RESEND_OFFSETS_MS.length, offsetsSeconds: RESEND_OFFSETS_MS.map((o) => o / 1000), answers,
+			sent: firstIds.size * RESEND_OFFSETS_MS.length, offsetsSeconds: RESEND_OFFSETS_MS.map((o) => o / 1000), answers, sentAgain: resender.again,
 			executions: t.runs, extraExecutions: t.runs - t.effective, effectiveRuns: t.effective, extraEffectiveRuns: d.effectiveRuns,
 		};
 		console.log(`re-sends: ${t.runs - t.effective} extra executions in all, ${d.effectiveRuns} extra effective runs`);
@@ -194,8 +203,10 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		expect(answers).toEqual({ 200: EVENTS * RESEND_OFFSETS_MS.length });
 		expect(d.effectiveRuns).toBe(0);
 		// Each copy has its execution (n8n answered 200 once it existed); its run stopped at the trigger.
-		// (Counted in all: on a slow machine the earlier test's tally already holds some of them.)
-		expect(t.runs - t.effective).toBe(EVENTS * RESEND_OFFSETS_MS.length);
+		// (Counted in all: on a slow machine the earlier test's tally already holds some of them.) A
+		// re-send sent again after no answer may have reached n8n twice: one more execution each at most.
+		expect(t.runs - t.effective).toBeGreaterThanOrEqual(EVENTS * RESEND_OFFSETS_MS.length);
+		expect(t.runs - t.effective).toBeLessThanOrEqual(EVENTS * RESEND_OFFSETS_MS.length + resender.again);
 		expect(notOnce(t, firstIds)).toEqual([]);
 		passed++;
 	}, 900_000);
