@@ -16,6 +16,7 @@
 import { closeEnv, createEnv, type E2eEnv } from '../../test/e2e/env';
 import { httpRequestBatch, nodeRuns, orchestrationBatch, tally, type NodeRun } from '../../test/e2e/pacing.flows';
 import { pickSandboxKeys } from '../../scripts/lib/examples';
+import { median, medianAndSpread } from '../stats';
 
 const N = Number(process.env.BENCH_N ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -126,8 +127,6 @@ async function unlimitedComparison(env: E2eEnv): Promise<void> {
 			failures.set(t.id, failures.get(t.id)! + leg.failed + leg.duplicateQuotes);
 		}
 	}
-	const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-	const best = (xs: number[]) => Math.max(...xs);
 	const http = rates.get('benchFreeHttp')!;
 	console.log(`\n(b) ${N} quotes, no limits, ${ROUNDS} rounds, the targets alternating (node run time)`);
 	for (const t of targets) {
@@ -135,7 +134,7 @@ async function unlimitedComparison(env: E2eEnv): Promise<void> {
 		// Side by side: each round's ratio to the HTTP Request node's run of the same round.
 		const perRound = r.map((x, i) => x / http[i]);
 		console.log(
-			`    ${t.label.padEnd(46)} median ${median(r).toFixed(1).padStart(6)} items/s, best ${best(r).toFixed(1).padStart(6)} (rounds ${r.map((x) => x.toFixed(0)).join(', ')}); ratio to HTTP Request: median ${(median(r) / median(http)).toFixed(2)}, best ${(best(r) / best(http)).toFixed(2)}, per round ${perRound.map((x) => x.toFixed(2)).join(', ')} (median ${median(perRound).toFixed(2)}); failed or duplicate ${failures.get(t.id)}`,
+			`    ${t.label.padEnd(46)} ${medianAndSpread(r)} items/s (rounds ${r.map((x) => x.toFixed(0)).join(', ')}); ratio to HTTP Request per round ${medianAndSpread(perRound, 2)} (${perRound.map((x) => x.toFixed(2)).join(', ')}), of the medians ${(median(r) / median(http)).toFixed(2)}; failed or duplicate ${failures.get(t.id)}`,
 		);
 	}
 }

@@ -17,6 +17,7 @@ import { computeWebhookSignature } from '../../nodes/shared/orchestration/webhoo
 import { REPO_ROOT, ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
 import { QueueStack } from '../../scripts/lib/queue-stack';
 import { linearWorkflow, T } from '../../test/e2e/workflows';
+import { median } from '../stats';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { bundle } = require('../../scripts/bundle.js');
@@ -145,9 +146,10 @@ async function settle(stack: QueueStack): Promise<void> {
 	for (const t of TARGETS) await stack.settledRuns(t.id, 1500, 600_000);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** Each target's rate per round, in round order (the rounds interleave the targets). */
+type Rates = Record<string, number[]>;
 
-async function benchMode(mode: string, installDir: string, extensions: string): Promise<Record<string, number>> {
+async function benchMode(mode: string, installDir: string, extensions: string): Promise<Rates> {
 	const legacy = mode.endsWith('-legacy');
 	const stack = await QueueStack.create({
 		installDir, extensions, mode: mode.startsWith('queue') ? 'queue' : 'single',
@@ -165,7 +167,7 @@ async function benchMode(mode: string, installDir: string, extensions: string): 
 			if (warm.failed) throw new Error(`${mode}: ${t.label} answered ${warm.sample} during warm-up`);
 		}
 		await settle(stack);
-		const rates: Record<string, number[]> = {};
+		const rates: Rates = {};
 		for (let r = 0; r < ROUNDS; r++) {
 			// Interleaved rounds, each after the previous backlog ran, so drift hits every target alike.
 			for (const t of TARGETS) {
@@ -175,7 +177,7 @@ async function benchMode(mode: string, installDir: string, extensions: string): 
 				await settle(stack);
 			}
 		}
-		return Object.fromEntries(TARGETS.map((t) => [t.id, median(rates[t.id])]));
+		return rates;
 	} catch (error) {
 		console.error(`${mode} failed; n8n logs kept: ${stack.logs().join(' ')}`);
 		failed = true;
@@ -201,19 +203,23 @@ export async function run(): Promise<void> {
 	const dist = path.join(REPO_ROOT, 'dist');
 	await bundle({ outdir: dist });
 	const extensions = extensionFolder(dist);
-	console.log(`executions created/s (median of ${ROUNDS} rounds of ${N}, ${CONCURRENCY} in flight; processed-data store prefilled with ${MEMORY_KEYS} events)`);
+	console.log(`executions created/s (median of ${ROUNDS} interleaved rounds of ${N}, lowest to highest round in brackets; ${CONCURRENCY} in flight; processed-data store prefilled with ${MEMORY_KEYS} events)`);
 	const rows: string[] = [];
 	try {
 		for (const mode of MODES) {
 			const r = await benchMode(mode, installDir, extensions);
 			const [ours, minimal, webhook] = TARGETS.map((t) => r[t.id]);
-			rows.push(`| ${mode} | ${ours.toFixed(1)} | ${minimal.toFixed(1)} | ${webhook.toFixed(1)} | ${(ours / minimal).toFixed(2)} | ${(ours / webhook).toFixed(2)} |`);
+			// Side by side: each round's ratio (the targets of one round ran back to back).
+			const perRound = (other: number[]) => ours.map((x, i) => x / other[i]);
+			const cell = (xs: number[], digits: number) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}-${Math.max(...xs).toFixed(digits)})`;
+			const ofMedians = (other: number[]) => (median(ours) / median(other)).toFixed(2);
+			rows.push(`| ${mode} | ${cell(ours, 1)} | ${cell(minimal, 1)} | ${cell(webhook, 1)} | ${cell(perRound(minimal), 2)}; ${ofMedians(minimal)} | ${cell(perRound(webhook), 2)}; ${ofMedians(webhook)} |`);
 			console.log(rows.at(-1));
 		}
 	} finally {
 		fs.rmSync(extensions, { recursive: true, force: true });
 	}
-	console.log('\n| mode | Orchestration Trigger | minimal community trigger | n8n Webhook node | ours / minimal | ours / Webhook |');
+	console.log('\n| mode | Orchestration Trigger | minimal community trigger | n8n Webhook node | ours / minimal: per round; of the medians | ours / Webhook: per round; of the medians |');
 	console.log('|---|---|---|---|---|---|');
 	for (const row of rows) console.log(row);
 }

@@ -159,6 +159,7 @@ export class N8nInstance {
 	}
 
 	async start(timeoutMs = 180_000): Promise<void> {
+		this.starts++;
 		const out = fs.openSync(path.join(this.opts.userFolder, 'n8n.stdout.log'), 'a');
 		// The task broker's default port (5679) is taken by any other n8n on the machine: take a free one.
 		const broker: Record<string, string> = this.opts.extraEnv?.N8N_RUNNERS_BROKER_PORT ? {} : { N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
@@ -184,6 +185,8 @@ export class N8nInstance {
 	private supervised = false;
 	/** Restarts done by supervise(). */
 	restarts = 0;
+	/** Every start, by supervise() or by hand (a fault case counts the restarts it caused). */
+	starts = 0;
 
 	/** From now on, restarts the process whenever it exits (a service manager's Restart=always), until stop(). */
 	supervise(): void {
@@ -228,13 +231,14 @@ export class N8nInstance {
 		}
 	}
 
-	async stop(): Promise<void> {
+	/** SIGTERM (n8n's graceful shutdown: a worker finishes its running jobs, up to 30 s), SIGKILL after `graceMs`. */
+	async stop(graceMs = 20_000): Promise<void> {
 		this.supervised = false;
 		const child = this.child;
-		if (!child || child.exitCode !== null) return;
+		if (!child || child.exitCode !== null || child.signalCode !== null) return;
 		const exited = new Promise<void>((r) => child.once('exit', () => r()));
 		child.kill('SIGTERM');
-		const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+		const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
 		await exited;
 		clearTimeout(timer);
 	}

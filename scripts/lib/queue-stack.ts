@@ -23,6 +23,8 @@ export interface QueueStackOptions {
 	redisAof?: boolean;
 	/** The balancer routes only to processes whose `/healthz/readiness` answers 200 (balancer.ts). */
 	healthCheckedBalancer?: boolean;
+	/** The balancer keeps at most this many requests open on each n8n process and queues the rest (balancer.ts). */
+	maxConnsPerProcess?: number;
 }
 
 const ENCRYPTION_KEY = 'queue-mode-test-encryption-key-not-secret';
@@ -55,6 +57,7 @@ export class QueueStack {
 		const balancer = new Balancer(
 			webhookPorts.map((p) => `http://127.0.0.1:${p}`),
 			opts.healthCheckedBalancer ? { path: '/healthz/readiness', intervalMs: 250 } : undefined,
+			opts.maxConnsPerProcess,
 		);
 		const publicUrl = `${await balancer.listen()}/`;
 		const common = {
@@ -105,9 +108,15 @@ export class QueueStack {
 		return [this.main, ...(this.worker ? [this.worker] : []), ...this.webhooks];
 	}
 
-	async stopN8n(): Promise<void> {
-		await Promise.allSettled([...this.webhooks.map((w) => w.stop()), this.worker?.stop()]);
-		await this.main.stop();
+	/**
+	 * Webhook processes first (each waits for the executions it enqueued, which the worker is still
+	 * there to finish), then the worker, then the main; each gets `graceMs` after SIGTERM before SIGKILL.
+	 * Stopped together, a webhook process waited for the stopped worker until n8n's 30 s shutdown timeout.
+	 */
+	async stopN8n(graceMs?: number): Promise<void> {
+		await Promise.allSettled(this.webhooks.map((w) => w.stop(graceMs)));
+		await this.worker?.stop(graceMs);
+		await this.main.stop(graceMs);
 	}
 
 	/** Imports with the CLI (before the main starts) and publishes the given workflows. */

@@ -1,10 +1,14 @@
 /** Events the sandbox emits and re-sends for the queue-mode suite, and what n8n made of them. */
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
+import { OrchestrationTrigger } from '../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
 import type { Sandbox } from '../../sandbox';
 import { pickSandboxKeys } from '../../scripts/lib/examples';
 import { bodyHash, type Balancer } from '../../scripts/lib/balancer';
 import type { QueueStack } from '../../scripts/lib/queue-stack';
+
+/** The trigger's default version (what a user who adds it today gets): the version both suites run. */
+export const TRIGGER_VERSION = new OrchestrationTrigger().description.defaultVersion as number;
 
 async function call<T>(url: string, init: RequestInit = {}): Promise<T> {
 	const res = await fetch(url, init);
@@ -57,15 +61,30 @@ export function deliveriesInFlight(sb: Sandbox): number {
 	}).length;
 }
 
-/**
- * `count` distinct events, never more than `maxInFlight` deliveries open at once: a service sends
- * at the pace its endpoint answers, and an unbounded burst would only measure n8n's overload.
- */
-export async function emitEvents(sb: Sandbox, count: number, maxInFlight = 8, timeoutMs = 240_000): Promise<string[]> {
+export interface EmitOptions {
+	/** At most this many deliveries with an attempt open (default 8): a service sends at the pace its endpoint answers. */
+	maxInFlight?: number;
+	/**
+	 * At most this many events a second (default: no limit). Orders move at their own pace, whatever
+	 * the endpoint does: without it, events come as fast as a failing endpoint refuses them, and their
+	 * retries come back all at once.
+	 */
+	perSecond?: number;
+	/** Emission stops here; the events emitted so far are returned (default 240 s). */
+	timeoutMs?: number;
+	/** While true, no event is emitted (a fault case times its events around the fault). */
+	held?: () => boolean;
+}
+
+/** `count` distinct events, paced (EmitOptions): an unbounded burst would only measure n8n's overload. */
+export async function emitEvents(sb: Sandbox, count: number, opts: EmitOptions = {}): Promise<string[]> {
+	const { maxInFlight = 8, perSecond, timeoutMs = 240_000, held = () => false } = opts;
 	const deadline = Date.now() + timeoutMs;
+	let nextAt = Date.now();
 	const ids = await pool(Array.from({ length: count }, (_, i) => i), 4, async () => {
 		// A failing endpoint keeps deliveries open (retries): stop emitting at the deadline, keep the count honest.
-		while (deliveriesInFlight(sb) >= maxInFlight && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+		while ((held() || deliveriesInFlight(sb) >= maxInFlight || Date.now() < nextAt) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+		if (perSecond !== undefined) nextAt = Math.max(nextAt, Date.now()) + 1000 / perSecond;
 		return Date.now() < deadline ? await emitEvent(sb) : undefined;
 	});
 	return ids.filter((id): id is string => id !== undefined);
@@ -137,7 +156,8 @@ export function receivedOrders(flatted: Flatted, data: string): string[] {
 
 /** Settled executions of the workflow, the distinct orders they carry, and the effective runs read from n8n's run data. */
 export async function tallyRuns(stack: QueueStack, workflowId: string, installDir: string): Promise<RunTally> {
-	const { total, byStatus } = await stack.settledRuns(workflowId);
+	// Re-sends keep coming for a minute after the last event: on a loaded machine that takes a while.
+	const { total, byStatus } = await stack.settledRuns(workflowId, 3000, 600_000);
 	const flatted = flattedOf(installDir);
 	const rows = await stack.pg.sql(
 		`select (regexp_match(d.data, 'ord_[0-9a-z]+'))[1], d.data from execution_data d join execution_entity e on e.id = d."executionId" where e."workflowId" = '${workflowId}'`,

@@ -14,7 +14,8 @@ import { sandboxCredentials } from '../../scripts/lib/examples';
 import { REPO_ROOT, ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
 import { QueueStack } from '../../scripts/lib/queue-stack';
 import { CREDS, T, linearWorkflow } from '../e2e/workflows';
-import { emitEvents, originals, pool, redeliver, tallyRuns, type Original, type RunTally } from './events';
+import { TRIGGER_VERSION, emitEvents, originals, pool, redeliver, tallyRuns, type Original, type RunTally } from './events';
+import { bodyHash } from '../../scripts/lib/balancer';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { bundle } = require('../../scripts/bundle.js');
@@ -42,7 +43,7 @@ const registrations = () => sb.orchestration.ctx.state.webhooks.filter((w) => w.
 
 function triggerWorkflow() {
 	return linearWorkflow(WORKFLOW, 'Queue-mode order events', [
-		{ name: 'Order events', type: T.trigger, parameters: { registration: 'automatic', options: {} }, credentials: CREDS.server, webhookId: WEBHOOK_ID },
+		{ name: 'Order events', type: T.trigger, typeVersion: TRIGGER_VERSION, parameters: { registration: 'automatic', options: {} }, credentials: CREDS.server, webhookId: WEBHOOK_ID },
 		{ name: 'Received', type: T.noop, executeOnce: false },
 	]);
 }
@@ -80,17 +81,26 @@ class Resender {
 		}
 	}
 
-	/** At most 8 re-sends open at once; a late one is still a re-send, just later than planned. */
+	/** Re-sends not answered 200 at first (the service's 10 s timeout on a loaded machine), sent again as the service would. */
+	again = 0;
+
+	/** At most 8 re-sends open at once; a late one is still a re-send, just later than planned. Up to 3 tries, like the service's retries. */
 	private async send(o: Original): Promise<number | string | null> {
-		while (this.open >= 8) await new Promise((r) => setTimeout(r, 10));
-		this.open++;
-		try {
-			return await redeliver(sb, o.deliveryId, backendUrl(1 - o.backend));
-		} catch (error) {
-			return `error: ${(error as Error).message}`;
-		} finally {
-			this.open--;
+		let status: number | string | null = null;
+		for (let attempt = 0; attempt < 3; attempt++) {
+			if (attempt > 0) this.again++;
+			while (this.open >= 8) await new Promise((r) => setTimeout(r, 10));
+			this.open++;
+			try {
+				status = await redeliver(sb, o.deliveryId, backendUrl(1 - o.backend));
+			} catch (error) {
+				status = `error: ${(error as Error).message}`;
+			} finally {
+				this.open--;
+			}
+			if (status === 200) break;
 		}
+		return status;
 	}
 
 	async done(): Promise<Record<string, number>> {
@@ -135,7 +145,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	report.wallSeconds = Math.round((Date.now() - started) / 1000);
-	const keep = passed < 5;
+	const keep = passed < 6;
 	if (keep && stack) report.logs = stack.logs();
 	const file = path.join(os.tmpdir(), 'orch-queue-e2e-report.json');
 	fs.writeFileSync(file, JSON.stringify(report, null, 2));
@@ -185,7 +195,7 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		const t = await tally();
 		const d = delta(t, base);
 		report.resends = {
-			sent: firstIds.size * RESEND_OFFSETS_MS.length, offsetsSeconds: RESEND_OFFSETS_MS.map((o) => o / 1000), answers,
+			sent: firstIds.size * RESEND_OFFSETS_MS.length, offsetsSeconds: RESEND_OFFSETS_MS.map((o) => o / 1000), answers, sentAgain: resender.again,
 			executions: t.runs, extraExecutions: t.runs - t.effective, effectiveRuns: t.effective, extraEffectiveRuns: d.effectiveRuns,
 		};
 		console.log(`re-sends: ${t.runs - t.effective} extra executions in all, ${d.effectiveRuns} extra effective runs`);
@@ -193,8 +203,10 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		expect(answers).toEqual({ 200: EVENTS * RESEND_OFFSETS_MS.length });
 		expect(d.effectiveRuns).toBe(0);
 		// Each copy has its execution (n8n answered 200 once it existed); its run stopped at the trigger.
-		// (Counted in all: on a slow machine the earlier test's tally already holds some of them.)
-		expect(t.runs - t.effective).toBe(EVENTS * RESEND_OFFSETS_MS.length);
+		// (Counted in all: on a slow machine the earlier test's tally already holds some of them.) A
+		// re-send sent again after no answer may have reached n8n twice: one more execution each at most.
+		expect(t.runs - t.effective).toBeGreaterThanOrEqual(EVENTS * RESEND_OFFSETS_MS.length);
+		expect(t.runs - t.effective).toBeLessThanOrEqual(EVENTS * RESEND_OFFSETS_MS.length + resender.again);
 		expect(notOnce(t, firstIds)).toEqual([]);
 		passed++;
 	}, 900_000);
@@ -260,16 +272,34 @@ describe('Orchestration Trigger in queue mode (main, worker, two webhook process
 		passed++;
 	}, 600_000);
 
-	it(`concurrent copies: ${CONCURRENT_EVENTS} events sent to both processes at once (measured, not asserted)`, async () => {
+	it(`concurrent copies: ${CONCURRENT_EVENTS} events, each sent to both webhook processes at once: each runs downstream once`, async () => {
 		stack.balancer.mode = 'all';
 		try {
+			const logFrom = stack.balancer.log.length;
 			const ids = new Set(await emitEvents(sb, CONCURRENT_EVENTS));
-			await waitForDelivered(ids);
+			const list = await waitForDelivered(ids);
 			const t = await tally();
 			const d = delta(t, base);
-			const twice = [...ids].filter((id) => (t.effectiveByOrder.get(id) ?? 0) > 1).length;
-			report.concurrentCopies = { events: CONCURRENT_EVENTS, copiesEach: 2, ...d, eventsThatRan: [...ids].filter((id) => t.effectiveByOrder.has(id)).length, eventsRunTwice: twice };
-			console.log(`concurrent copies: ${CONCURRENT_EVENTS} events x 2 processes at once -> ${d.executions} executions, ${d.effectiveRuns} effective runs (${twice} events ran twice)`);
+			// Both processes got every event (the copies really were concurrent), and answered 200.
+			const forwards = stack.balancer.log.slice(logFrom);
+			const both = list.filter((o) => new Set(forwards.filter((f) => f.bodyHash === bodyHash(o.body) && f.status === 200).map((f) => f.backend)).size === 2).length;
+			const twice = [...ids].filter((id) => (t.effectiveByOrder.get(id) ?? 0) > 1);
+			const never = [...ids].filter((id) => !t.effectiveByOrder.has(id));
+			report.concurrentCopies = {
+				events: ids.size, copiesEach: 2, eventsReachingBothProcesses: both, delivered: list.filter((o) => o.delivered).length, ...d,
+				eventsThatRan: ids.size - never.length, eventsRunTwice: twice.length,
+			};
+			console.log(`concurrent copies: ${ids.size} events x 2 processes at once -> ${d.executions} executions, ${d.effectiveRuns} effective runs (${twice.length} events ran twice)`);
+			base = t;
+			expect(ids.size).toBe(CONCURRENT_EVENTS);
+			expect(list.filter((o) => o.delivered)).toHaveLength(CONCURRENT_EVENTS);
+			expect(both).toBe(CONCURRENT_EVENTS);
+			expect({ twice, never }).toEqual({ twice: [], never: [] });
+			expect(d.effectiveRuns).toBe(CONCURRENT_EVENTS);
+			// Each copy got its execution (the one that lost the race stopped at the trigger), or was answered by a process that had run it.
+			expect(d.executions).toBeGreaterThanOrEqual(CONCURRENT_EVENTS);
+			expect(d.executions).toBeLessThanOrEqual(2 * CONCURRENT_EVENTS);
+			passed++;
 		} finally {
 			stack.balancer.mode = 'round-robin';
 		}
