@@ -178,6 +178,11 @@ export class N8nInstance {
 		throw new Error(`n8n did not become ready within ${timeoutMs} ms; see ${this.stdoutLog}`);
 	}
 
+	/** The running process's id (load figures of benchmarks). */
+	get pid(): number | undefined {
+		return this.child?.exitCode === null ? this.child.pid : undefined;
+	}
+
 	get stdoutLog(): string {
 		return path.join(this.opts.userFolder, 'n8n.stdout.log');
 	}
