@@ -1,6 +1,7 @@
 /**
  * n8n's Data Tables through its public API (n8n 2.41.1: /api/v1/data-tables), for `npm start`, the
- * end-to-end suites and benchmarks: find a table by its exact name, read every row, add rows.
+ * end-to-end suites and benchmarks: find a table by its exact name, read every row, add, update
+ * and delete rows.
  */
 import type { N8nInstance } from './n8n-instance';
 
@@ -52,6 +53,13 @@ export class DataTables {
 			const filter = JSON.stringify({ type: 'and', filters: [{ columnName: 'id', condition: 'eq', value: rowId }] });
 			await this.n8n.api(this.apiKey, 'DELETE', `/data-tables/${id}/rows/delete?filter=${encodeURIComponent(filter)}`);
 		}
+	}
+
+	/** Sets `data` on the row with this id (as a flow's update would), answers the row as written. */
+	async update(name: string, rowId: number, data: Record<string, unknown>): Promise<Row[]> {
+		const id = await this.idOf(name);
+		const filter = { type: 'and', filters: [{ columnName: 'id', condition: 'eq', value: rowId }] };
+		return await this.n8n.api<Row[]>(this.apiKey, 'PATCH', `/data-tables/${id}/rows/update`, { filter, data, returnData: true });
 	}
 
 	async insert(name: string, rows: Array<Record<string, unknown>>): Promise<Row[]> {

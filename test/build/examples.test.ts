@@ -146,6 +146,31 @@ describe('example workflows', () => {
 		expect(checked).toBeGreaterThan(100);
 	});
 
+	it('stamp every ledger write with checkedAt, and the reconciliation writes a row back only if no other flow wrote it since it read it', () => {
+		const writes = ['exRecurringPayout', 'exOrderEventsLedger', 'exDailyReconciliation'].flatMap((id) =>
+			byId(id).nodes.filter(
+				(n) => n.type === 'n8n-nodes-base.dataTable' && ['insert', 'update', 'upsert'].includes(String(n.parameters.operation)) && (n.parameters.dataTableId as { value: string }).value === PAYOUT_TABLES.ledger,
+			),
+		);
+		expect(writes.length).toBeGreaterThan(12);
+		for (const n of writes) {
+			const value = (n.parameters.columns as { value: Record<string, unknown> }).value;
+			expect({ node: n.name, checkedAt: value.checkedAt }).toEqual({ node: n.name, checkedAt: '={{ $now.toUTC().toISO() }}' });
+		}
+		const update = byId('exDailyReconciliation').nodes.find((n) => n.name === 'Update the row')!;
+		const conditions = (update.parameters.filters as { conditions: Array<Record<string, string>> }).conditions;
+		expect(conditions).toContainEqual({
+			keyName: 'checkedAt',
+			condition: "={{ $('Open ledger rows').item.json.checkedAt ? 'eq' : 'isEmpty' }}",
+			keyValue: "={{ $('Open ledger rows').item.json.checkedAt }}",
+		});
+	});
+
+	it('example 1 takes a new quote when a lost answer is replayed after its quote expired (the wallet pays under the payout reference)', () => {
+		const quote = byId('exRecurringPayout').nodes.find((n) => n.name === 'Quote')!;
+		expect(quote.parameters.options).toMatchObject({ idempotencyKey: "={{ $('One payout').first().json.payoutId }}", requoteWhenExpired: true });
+	});
+
 	it('read every setting from their Settings node', () => {
 		for (const id of ['exRecurringPayout', 'exOrderEventsSlack', 'exDailyReconciliation']) {
 			const wf = byId(id);

@@ -368,6 +368,29 @@ describe('example 7: the daily reconciliation', () => {
 		expect(report).not.toContain('e2e-quote-once');
 	});
 
+	it('never writes back a row another flow wrote after it read it (a payout quoted while the reconciliation ran)', async () => {
+		// a payout in flight (example 1 wrote "started"), and an open order whose status read the sandbox holds 8 s
+		const held = (await order({ autoAdvance: false })).orderId;
+		const heldBefore = await ledgerRow((r) => r.orderId === held, 'the ledger row of the held order');
+		const [inFlight] = await tables.insert(PAYOUT_TABLES.ledger, [
+			{ payoutId: 'e2e-inflight-once', origin: 'schedule', method: 'quote', status: 'started', final: false, attention: '', amountOut: '12.5', checkedAt: new Date().toISOString() },
+		]);
+		const slow = await call('POST', orch('/sandbox/faults'), { method: 'GET', path: '/v1/orchestration/status', mode: 'latency', latencyMs: 8000 });
+		const id = await env.n8n.runManually(running.cookie, RECONCILIATION, 'Run now');
+		// the reconciliation read the rows and waits for the service: the payout flow writes its quote now
+		await until('the reconciliation to wait for a status read', async () => !(await call('GET', orch('/sandbox/faults'))).faults.some((f: any) => f.id === slow.id) || undefined, 60_000, 200);
+		await tables.update(PAYOUT_TABLES.ledger, inFlight.id, { quoteId: 'q_e2e_inflight', status: 'quoted', amountIn: '0.000125', checkedAt: new Date().toISOString() });
+		const run = await endedExecution(env.n8n, apiKey, id, 300_000);
+		expect({ status: run.status, error: errorOf(run) }).toEqual({ status: 'success', error: undefined });
+		const after = (await ledger()).find((r) => r.id === inFlight.id);
+		expect(after).toMatchObject({ quoteId: 'q_e2e_inflight', status: 'quoted', amountIn: '0.000125', attention: '' });
+		// a row nothing else wrote meanwhile is updated as before
+		const heldAfter = (await ledger()).find((r) => r.orderId === held)!;
+		expect(heldAfter).toMatchObject({ status: 'processing', final: false });
+		expect(heldAfter.checkedAt).not.toBe(heldBefore.checkedAt);
+		await tables.delete(PAYOUT_TABLES.ledger, [inFlight.id]);
+	});
+
 	it('a second run adds nothing and changes no final row', async () => {
 		const before = await ledger();
 		await runToEnd(RECONCILIATION);
