@@ -20,7 +20,8 @@
  * Prints the figures and writes them as JSON (BENCH_OUT, default a temp file); exits 1 when a figure
  * that must be 0 is not, or a fault or scenario never happened. Wall time and executions are
  * reported, never asserted. `--short` (or BENCH_MONTH=short): 100 payouts in 5 days, a local check.
- * BENCH_TIME_SCALE (default 10: a quote lives 12 s, a webhook retry comes after 1 s, 3 s, 12 s ...),
+ * BENCH_TIME_SCALE (default 5: a quote lives 24 s, an order step takes 6 s, a webhook retry comes
+ * after 2 s, 6 s, 24 s ...; the wallet must pay within the quote's life on a loaded machine too),
  * BENCH_DAY_SECONDS (real seconds a day lasts; 110 full, 75 short).
  */
 import * as fs from 'node:fs';
@@ -31,7 +32,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { DataTables, type Row } from '../../scripts/lib/dataTables';
 import { OWNER, PAYOUT_TABLES, TABLES_WORKFLOW, forSandbox, loadExamples, pickSandboxKeys, sandboxCredentials, withSettings } from '../../scripts/lib/examples';
 import { endedExecution, errorOf, executionOf, executionsOf, type Execution } from '../../scripts/lib/executions';
-import { API_KEY_SCOPES, CUSTOM_PREFIX, N8nInstance, REPO_ROOT, ensureN8nInstalled, freePort, withNodePrefix } from '../../scripts/lib/n8n-instance';
+import { API_KEY_SCOPES, CUSTOM_PREFIX, N8nInstance, REPO_ROOT, ensureN8nInstalled, fetchN8n, freePort, withNodePrefix } from '../../scripts/lib/n8n-instance';
 import { until } from '../../test/e2e/sandbox-client';
 import { measure, readSandbox, type Figures } from './month/checks';
 import { FaultBook, type FaultFigures } from './month/faults';
@@ -52,7 +53,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const short = process.argv.includes('--short') || process.env.BENCH_MONTH === 'short';
 const CONFIG: MonthConfig = { ...(short ? SHORT : FULL), ...(process.env.BENCH_DAY_SECONDS ? { daySeconds: Number(process.env.BENCH_DAY_SECONDS) } : {}) };
-const TIME_SCALE = Number(process.env.BENCH_TIME_SCALE ?? 10);
+const TIME_SCALE = Number(process.env.BENCH_TIME_SCALE ?? 5);
 const OUT = process.env.BENCH_OUT ?? path.join(os.tmpdir(), `month-${CONFIG.label}-${Date.now()}.json`);
 
 const log = (...args: unknown[]) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...args);
@@ -131,7 +132,7 @@ interface Env {
 
 /** An API key that may also update workflows (the re-publish). */
 async function apiKeyWithUpdate(n8n: N8nInstance, cookie: string): Promise<string> {
-	const res = await fetch(`${n8n.url}/rest/api-keys`, {
+	const res = await fetchN8n(`${n8n.url}/rest/api-keys`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', cookie },
 		body: JSON.stringify({ label: `bench-month-${Date.now()}`, expiresAt: null, scopes: [...API_KEY_SCOPES, 'workflow:update'] }),
@@ -168,7 +169,7 @@ async function sandboxForTheMonth(): Promise<Sandbox> {
 				rateLimits: { enabled: true, serverKeys: true },
 				// an offer stays open for the loop's next read (it reads every 65 s)
 				zeroconfOfferMs: 3_600_000,
-				// 30 s a step (3 s at x10): an order moves for about 15 s, its events arrive while n8n works
+				// 30 s a step (6 s at x5): an order moves for about half a minute, its events arrive while n8n works
 				orderStepMs: 30_000,
 			},
 		},
@@ -300,12 +301,15 @@ async function waitingPayouts(env: Env): Promise<string[]> {
 	return page.data.map((e) => e.id);
 }
 
-/** Stops n8n as a service manager does (SIGTERM), starts it again, logs in again. */
+/**
+ * Restarts n8n as a service manager does (systemd: SIGTERM, SIGKILL only after 90 s; n8n lets its
+ * running executions finish for up to 30 s), starts it again, logs in again.
+ */
 async function restartN8n(env: Env, load: LoadMeter, day: number): Promise<Restart> {
 	const waitingPayoutsAtStop = await waitingPayouts(env);
 	const t0 = Date.now();
 	load.n8nStopping();
-	await env.n8n.stop();
+	await env.n8n.stop(90_000);
 	await env.n8n.start();
 	await restReady(env.n8n);
 	env.cookie = await env.n8n.setupOwner(OWNER);

@@ -32,7 +32,7 @@ export function ensureN8nInstalled(): string {
  * database monitor marks SQLite unready when a ping times out on a loaded machine, and the middleware
  * then refuses every request before any handler runs, so sending it again is safe. Gives up after 60 s.
  */
-async function fetchN8n(url: string, init?: RequestInit): Promise<Response> {
+export async function fetchN8n(url: string, init?: RequestInit): Promise<Response> {
 	const until = Date.now() + 60_000;
 	for (;;) {
 		const res = await fetch(url, init);
@@ -236,7 +236,7 @@ export class N8nInstance {
 		}
 	}
 
-	/** SIGTERM (n8n's graceful shutdown: a worker finishes its running jobs, up to 30 s), SIGKILL after `graceMs`. */
+	/** SIGTERM, then SIGKILL after `graceMs` if it has not exited (a service manager waits 90 s). */
 	async stop(graceMs = 20_000): Promise<void> {
 		this.supervised = false;
 		const child = this.child;
