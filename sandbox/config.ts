@@ -115,6 +115,8 @@ export const SwitchesSchema = z.object({
 	claimPayoutMs: z.number().int().min(0).default(20_000),
 	/** How claims end: paid (txHash), failed (errorMessage), or one retried attempt (errorMessage + nextAttemptAt) then paid. */
 	claimOutcome: z.enum(['paid', 'failed', 'retry']).default('paid'),
+	/** How many answered requests `GET /sandbox/requests` keeps (the oldest dropped first). */
+	recordedRequests: z.number().int().min(1).default(5000),
 });
 
 export const SandboxConfigSchema = z.object({

@@ -171,6 +171,8 @@ async function sandboxForTheMonth(): Promise<Sandbox> {
 				zeroconfOfferMs: 3_600_000,
 				// 30 s a step (6 s at x5): an order moves for about half a minute, its events arrive while n8n works
 				orderStepMs: 30_000,
+				// every answered request kept: the quote 429s and replays are counted from the log
+				recordedRequests: 2_000_000,
 			},
 		},
 	});

@@ -205,7 +205,6 @@ export interface LiquidationRecord extends LiquidationSeed {
 	appFees: FeePlanEntry[];
 }
 
-const MAX_RECORDED_REQUESTS = 5000;
 const SEEDED_AT = '2025-01-01T00:00:00.000Z';
 
 /** All runtime state of the orchestration emulator; `reset()` clears it and re-seeds addresses. */
@@ -218,6 +217,8 @@ export class SandboxState {
 	webhooks: WebhookRecord[] = [];
 	deliveries: DeliveryRecord[] = [];
 	requests: RecordedRequest[] = [];
+	/** Records dropped since the start because the log was full (`recordedRequests`). */
+	droppedRequests = 0;
 	accumulation = new Map<string, AccumulationRecord>();
 	liquidation = new Map<string, LiquidationRecord>();
 	rateCounters = new Map<string, { windowStart: number; count: number }>();
@@ -243,10 +244,12 @@ export class SandboxState {
 
 	record(entry: Omit<RecordedRequest, 'seq'>): void {
 		this.requests.push({ seq: ++this.requestSeq, ...entry });
-		if (this.requests.length > MAX_RECORDED_REQUESTS) this.requests.splice(0, this.requests.length - MAX_RECORDED_REQUESTS);
+		const max = this.config.switches.recordedRequests;
+		if (this.requests.length > max) this.droppedRequests += this.requests.splice(0, this.requests.length - max).length;
 	}
 
 	reset(): void {
+		this.droppedRequests = 0;
 		this.quotes.clear();
 		this.quotesByDeposit.clear();
 		this.orders.clear();

@@ -47,8 +47,15 @@ export async function readSandbox(orchestrationUrl: string, gatewayUrl: string, 
 		deliveries: (await getJson<{ deliveries: SandboxRecords['deliveries'] }>(`${orchestrationUrl}/sandbox/deliveries`)).deliveries,
 		webhooks: (await getJson<{ webhooks: SandboxRecords['webhooks'] }>(`${orchestrationUrl}/sandbox/webhooks`)).webhooks,
 		decimals,
-		quoteRequests: (await getJson<{ requests: SandboxRecords['quoteRequests'] }>(`${orchestrationUrl}/sandbox/requests?path=/v1/orchestration/quote`)).requests,
+		quoteRequests: await quoteRequestsOf(orchestrationUrl),
 	};
+}
+
+/** Every quote request the sandbox answered; fails when its log dropped any (the counts would be partial). */
+async function quoteRequestsOf(orchestrationUrl: string): Promise<SandboxRecords['quoteRequests']> {
+	const log = await getJson<{ requests: SandboxRecords['quoteRequests']; dropped: number }>(`${orchestrationUrl}/sandbox/requests?path=/v1/orchestration/quote`);
+	if (log.dropped > 0) throw new Error(`the sandbox's request log dropped ${log.dropped} records: raise its recordedRequests switch`);
+	return log.requests;
 }
 
 /** A decimal text in an asset's units as an integer of its smallest unit; undefined when it is not one. */

@@ -111,7 +111,7 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 			(!q.path || r.path === q.path || r.route === q.path) &&
 			(!q.method || r.method === String(q.method).toUpperCase()) && // a repeated ?method= arrives as an array
 			(!q.idempotencyKey || r.idempotencyKey === q.idempotencyKey));
-		return { requests };
+		return { requests, dropped: ctx.state.droppedRequests };
 	});
 	app.delete('/sandbox/requests', async () => {
 		ctx.state.requests = [];
