@@ -10,15 +10,9 @@ import type { OrchestrationReader } from './itemReader';
 import { followClaim, type ClaimToFollow, type ClaimWaitResult } from './claimWait';
 import { followOrder, type OrderToFollow, type OrderWaitResult } from './orderWait';
 import { readPages, type Listing } from './paging';
-import {
-	catalogueFor,
-	idempotencyKeyFor,
-	orchestrationRequest,
-	type KeyedRequest,
-	type OrchestrationCall,
-	type RoutesCatalogue,
-	type ServiceAccess,
-} from './service';
+import { catalogueFor, orchestrationRequest, type OrchestrationCall, type ServiceAccess } from '../n8n/orchestrationClient';
+import type { RoutesCatalogue } from '../shared/orchestration/routesCatalogue';
+import { idempotencyKeyFor, type KeyedRequest } from './idempotencyKey';
 
 export class ItemService {
 	constructor(

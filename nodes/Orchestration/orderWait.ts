@@ -21,7 +21,7 @@ import { openEventStream } from '../n8n/eventStream';
 import { joinUrl } from '../shared/secureUrl';
 import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal, type Followed, type WaitVia } from '../n8n/wait';
 import type { WaitSettings } from '../n8n/waitParameters';
-import type { ServiceAccess } from './service';
+import type { ServiceAccess } from '../n8n/orchestrationClient';
 
 export type OrderWaitEnd = 'final' | 'timeout' | 'quoteExpired' | 'actionRequired';
 

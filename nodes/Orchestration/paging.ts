@@ -8,7 +8,7 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import { ProtocolError } from '../shared/errors';
 import { nextPageAfter, type PageRequest } from '../shared/orchestration/partnerPlan';
 import type { OrchestrationReader } from './itemReader';
-import { orchestrationRequest, type ServiceAccess } from './service';
+import { orchestrationRequest, type ServiceAccess } from '../n8n/orchestrationClient';
 
 export interface Listing {
 	path: string;

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { flatOrderOf, orderWithFormattedAmounts, type AssetDecimals } from '../shared/orchestration/orderView';
 import { SIGNATURE_HEADER_NAMES } from '../shared/orchestration/webhooks';
-import { getRoutesCatalogue, serviceAccess } from '../Orchestration/service';
+import { getRoutesCatalogue, serviceAccess } from '../n8n/orchestrationClient';
 import type { DeliveryEnvelope } from './delivery';
 
 export interface AcceptedDelivery {

@@ -17,7 +17,7 @@ import { WebhookCreateResponseSchema } from '../shared/orchestration/responseSch
 import { RECOVERY_EVENT, webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
 import { errorCodeOf } from '../n8n/errors';
 import { baseUrlOf, isLoopbackHost } from '../shared/secureUrl';
-import { orchestrationRequest, SERVER_CREDENTIAL } from '../Orchestration/client';
+import { orchestrationRequest, SERVER_CREDENTIAL } from '../n8n/orchestrationClient';
 import { ALL_EVENTS } from './events';
 
 export const CREDENTIAL_TYPE = SERVER_CREDENTIAL;

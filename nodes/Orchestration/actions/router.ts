@@ -6,7 +6,7 @@ import { ExecutionPacing } from '../../n8n/pacing';
 import { concurrencyOf } from '../../n8n/batchOptions';
 import { OrchestrationReader } from '../itemReader';
 import { ItemService } from '../itemService';
-import { asAuthentication, serviceAccess } from '../service';
+import { asAuthentication, serviceAccess } from '../../n8n/orchestrationClient';
 import * as accumulationAddress from './accumulationAddress';
 import * as affiliate from './affiliate';
 import * as liquidationAddress from './liquidationAddress';

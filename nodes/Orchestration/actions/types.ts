@@ -3,7 +3,7 @@ import type { BinaryOutput } from '../../n8n/binaryOutput';
 import type { ItemWithBinary } from '../../n8n/items';
 import type { OrchestrationReader } from '../itemReader';
 import type { ItemService } from '../itemService';
-import type { ServiceAccess } from '../service';
+import type { ServiceAccess } from '../../n8n/orchestrationClient';
 
 /**
  * What every operation gets besides its item, built by the router: the checked credential, the

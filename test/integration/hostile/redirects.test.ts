@@ -12,7 +12,7 @@ import { OrchestrationClientApi } from '../../../credentials/OrchestrationClient
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
 import { clearPacers } from '../../../nodes/n8n/pacing';
 import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
-import { clearRoutesCache } from '../../../nodes/Orchestration/service';
+import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
 import type { Sandbox } from '../../../sandbox';
 import { executeNodeWithHints, loadOptions, runWebhookMethod } from '../../harness/n8n';
 import { credentialData, gatewayHarness, run as runGateway, runCredentialTest, runError as gatewayError } from '../gateway/helpers';

@@ -3,7 +3,7 @@
  * destinations filtered by what the source reaches in each mode, and the 4,000-entry catalogue.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { clearRoutesCache } from '../../../nodes/Orchestration/service';
+import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
 import type { Sandbox } from '../../../sandbox';
 import {
 	CLIENT_ALL,

@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, type NodeHarness } from '../../harness/n8n';
-import { ORCHESTRATION_HINTS } from '../../../nodes/Orchestration/client';
+import { ORCHESTRATION_HINTS } from '../../../nodes/n8n/orchestrationClient';
 import { COMMON_HINTS } from '../../../nodes/n8n/serviceErrors';
 import { effectiveRuns, envelope, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from './helpers';
 

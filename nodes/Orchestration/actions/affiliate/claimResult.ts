@@ -10,7 +10,7 @@ import { claimPath } from '../../../shared/orchestration/partnerPlan';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitParameters, waitSettingsOf } from '../../../n8n/waitParameters';
 import type { OrchestrationReader } from '../../itemReader';
 import type { ItemService } from '../../itemService';
-import type { RoutesCatalogue } from '../../service';
+import type { RoutesCatalogue } from '../../../shared/orchestration/routesCatalogue';
 
 /** Wait Until Final and its settings, on Claim and on Get Claim (the names Get Status stores). */
 export function claimWaitParameters(operation: 'claim' | 'getClaim'): INodeProperties[] {

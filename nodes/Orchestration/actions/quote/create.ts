@@ -33,7 +33,7 @@ import {
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import type { ItemService } from '../../itemService';
-import type { RoutesCatalogue } from '../../service';
+import type { RoutesCatalogue } from '../../../shared/orchestration/routesCatalogue';
 import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['create']);

@@ -8,7 +8,7 @@ import { isTokenizedEquity } from '../../../shared/orchestration/enums';
 import type { RouteAsset } from '../../../shared/orchestration/responseSchemas';
 import { filtersCollection, limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { RouteList, RoutesCatalogue } from '../../service';
+import type { RouteList, RoutesCatalogue } from '../../../shared/orchestration/routesCatalogue';
 import type { OperationEnv } from '../types';
 
 const show = showFor('route', ['getAll']);

@@ -1,7 +1,8 @@
 /**
- * The Orchestration client, shared by the node and the trigger: the credential checked before any
- * request (orchestration-service.md §5) and every request through the one transport with this
- * service's error hints (§7, public-notes.md).
+ * The Orchestration service's one door, shared by the Orchestration node and its trigger: the
+ * credential checked before any request (orchestration-service.md §5), every request through the one
+ * transport with this service's error hints (§7, public-notes.md), and the routes listing (§4.3)
+ * fetched once per credential and cached.
  */
 import {
 	NodeOperationError,
@@ -11,12 +12,15 @@ import {
 	type IHttpRequestMethods,
 	type ILoadOptionsFunctions,
 } from 'n8n-workflow';
-import type { ExecutionPacing } from '../n8n/pacing';
-import { callService, type RequestContext, type ServiceResponse } from '../n8n/transport';
 import { keyTypeOf, KEY_PREFIXES, type KeyType } from '../shared/orchestration/keyType';
+import { RoutesCatalogue } from '../shared/orchestration/routesCatalogue';
 import { endpointOf } from '../shared/endpoints';
 import { baseUrlOf, joinUrl } from '../shared/secureUrl';
 import { sha256Hex } from '../shared/sha256';
+import { ExpiringCache } from './expiringCache';
+import type { ItemReader } from './items';
+import type { ExecutionPacing } from './pacing';
+import { callService, type RequestContext, type ServiceResponse } from './transport';
 
 // ---------------------------------------------------------------- hints
 
@@ -166,3 +170,55 @@ export async function orchestrationRequest<T = unknown>(
 	})) as ServiceResponse<T>;
 }
 
+// ---------------------------------------------------------------- the routes catalogue
+
+export const ROUTES_PATH = '/v2/orchestration/routes';
+export const ROUTES_TTL_MS = 60_000;
+
+const cache = new ExpiringCache<RoutesCatalogue>(ROUTES_TTL_MS);
+
+/** The routes catalogue for this credential (partner-aware, §4.3), from the cache when fresh. */
+export async function getRoutesCatalogue(
+	ctx: RequestContext,
+	access: ServiceAccess,
+	itemIndex?: number,
+): Promise<RoutesCatalogue> {
+	const key = `${access.baseUrl}|${access.credentialType}|${access.keyFingerprint}`;
+	return await cache.get(key, async () => await fetchCatalogue(ctx, access, itemIndex));
+}
+
+async function fetchCatalogue(ctx: RequestContext, access: ServiceAccess, itemIndex?: number): Promise<RoutesCatalogue> {
+	const res = await orchestrationRequest<{ assets?: unknown }>(ctx, access, {
+		method: 'GET',
+		path: ROUTES_PATH,
+		itemIndex,
+	});
+	const assets = res.body?.assets;
+	if (!Array.isArray(assets)) {
+		throw new NodeOperationError(ctx.getNode(), 'The routes listing has no "assets" array', {
+			itemIndex,
+			description: `GET ${ROUTES_PATH} answered without the { assets: [...] } body of the routes listing.`,
+		});
+	}
+	return new RoutesCatalogue(assets);
+}
+
+/** Forgets every cached listing (tests and benchmarks; n8n itself relies on the 60 s expiry). */
+export function clearRoutesCache(): void {
+	cache.clear();
+}
+
+/**
+ * The routes catalogue: required when a decimal amount must be converted, otherwise best effort
+ * (it only adds the `...Formatted` output fields, and must never stop a valid request).
+ */
+export async function catalogueFor(read: ItemReader, access: ServiceAccess, required: true): Promise<RoutesCatalogue>;
+export async function catalogueFor(read: ItemReader, access: ServiceAccess, required: boolean): Promise<RoutesCatalogue | undefined>;
+export async function catalogueFor(read: ItemReader, access: ServiceAccess, required: boolean): Promise<RoutesCatalogue | undefined> {
+	if (required) return await getRoutesCatalogue(read.ctx, access, read.itemIndex);
+	try {
+		return await getRoutesCatalogue(read.ctx, access, read.itemIndex);
+	} catch {
+		return undefined;
+	}
+}

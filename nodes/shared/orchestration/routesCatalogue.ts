@@ -1,61 +1,12 @@
 /**
- * The Orchestration node's keys and catalogue: the idempotency key of each request and the routes
- * catalogue (orchestration-service.md §2.3, §4.3) fetched once per credential, cached and indexed
- * for lookups. The credential and the requests are the client's (client.ts, re-exported here).
+ * The routes listing (orchestration-service.md §2.3, §4.3; public-notes "Routes listing (v2)")
+ * indexed for lookups: entries by routing key and by chain, the chains, a symbol's decimals, and the
+ * destinations a source reaches in each of the listing's route lists. Entries that do not match §2.3
+ * are skipped and counted.
  */
-import { NodeOperationError } from 'n8n-workflow';
-import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
-import { normalizeAssetInput, parseRoutingKey } from '../shared/orchestration/enums';
-import { reachableHas, reachableIdsOf, type ReachableIds, type RouteSet } from '../shared/orchestration/routeSets';
-import { RouteAssetSchema, type RouteAsset } from '../shared/orchestration/responseSchemas';
-import { ExpiringCache } from '../n8n/expiringCache';
-import type { RequestContext } from '../n8n/transport';
-import { orchestrationRequest, type ServiceAccess } from './client';
-import type { OrchestrationReader } from './itemReader';
-
-export * from './client';
-
-/** The call a key is for: the operation, its body, and the key the user set (if any). */
-export interface KeyedRequest {
-	operation: string;
-	body: unknown;
-	explicitKey?: string;
-}
-
-/** The run index, node name and workflow id are the same for every item of one node run: read once (a data proxy per item costs ~0.2 ms, getNode copies the node). */
-const runKeys = new WeakMap<object, { runIndex: number; nodeName: string; workflowId: string | undefined }>();
-
-function runKeysOf(ctx: OrchestrationReader['ctx'], itemIndex: number): { runIndex: number; nodeName: string; workflowId: string | undefined } {
-	let keys = runKeys.get(ctx);
-	if (keys === undefined) {
-		keys = { runIndex: Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0), nodeName: ctx.getNode().name, workflowId: ctx.getWorkflow().id };
-		runKeys.set(ctx, keys);
-	}
-	return keys;
-}
-
-/**
- * The explicit key when the user set one (for example a payout id, to dedupe across executions),
- * otherwise a key derived from workflow id, execution id, node, run index, item index, operation and body.
- */
-export function idempotencyKeyFor(read: OrchestrationReader, request: KeyedRequest): string {
-	const { ctx, itemIndex } = read;
-	const { operation, body, explicitKey } = request;
-	// The explicit key was checked once, when the item was read (explicitIdempotencyKey).
-	if (explicitKey !== undefined && explicitKey !== '') return explicitKey;
-	// A later run of the node in the same execution (a loop) is other items; Retry On Fail keeps the run index.
-	const { runIndex, nodeName, workflowId } = runKeysOf(ctx, itemIndex);
-	return deriveIdempotencyKey({
-		workflowId,
-		executionId: ctx.getExecutionId(),
-		nodeName,
-		itemIndex,
-		operation: runIndex > 0 ? `${operation}#run${runIndex}` : operation,
-		body,
-	});
-}
-
-// ---------------------------------------------------------------- the routes catalogue
+import { normalizeAssetInput, parseRoutingKey } from './enums';
+import { RouteAssetSchema, type RouteAsset } from './responseSchemas';
+import { reachableHas, reachableIdsOf, type ReachableIds, type RouteSet } from './routeSets';
 
 /** Which route list applies: plain, exact_out (`route.exactOutTo`) or fixed delivery (`route.fixedTo`). */
 export type RouteList = 'to' | 'exactOutTo' | 'fixedTo';
@@ -194,54 +145,5 @@ export class RoutesCatalogue {
 			if (hit) out.push(hit);
 		}
 		return out;
-	}
-}
-
-export const ROUTES_PATH = '/v2/orchestration/routes';
-export const ROUTES_TTL_MS = 60_000;
-
-const cache = new ExpiringCache<RoutesCatalogue>(ROUTES_TTL_MS);
-
-/** The routes catalogue for this credential (partner-aware, §4.3), from the cache when fresh. */
-export async function getRoutesCatalogue(
-	ctx: RequestContext,
-	access: ServiceAccess,
-	itemIndex?: number,
-): Promise<RoutesCatalogue> {
-	const key = `${access.baseUrl}|${access.credentialType}|${access.keyFingerprint}`;
-	return await cache.get(key, async () => await fetchCatalogue(ctx, access, itemIndex));
-}
-
-async function fetchCatalogue(ctx: RequestContext, access: ServiceAccess, itemIndex?: number): Promise<RoutesCatalogue> {
-	const res = await orchestrationRequest<{ assets?: unknown }>(ctx, access, {
-		method: 'GET',
-		path: ROUTES_PATH,
-		itemIndex,
-	});
-	const assets = res.body?.assets;
-	if (!Array.isArray(assets)) {
-		throw new NodeOperationError(ctx.getNode(), 'The routes listing has no "assets" array', {
-			itemIndex,
-			description: `GET ${ROUTES_PATH} answered without the { assets: [...] } body of the routes listing.`,
-		});
-	}
-	return new RoutesCatalogue(assets);
-}
-
-/** Forgets every cached listing (tests and benchmarks; n8n itself relies on the 60 s expiry). */
-export function clearRoutesCache(): void {
-	cache.clear();
-}
-
-/**
- * The routes catalogue: required when a decimal amount must be converted, otherwise best effort
- * (it only adds the `...Formatted` output fields, and must never stop a valid request).
- */
-export async function catalogueFor(read: OrchestrationReader, access: ServiceAccess, required: boolean): Promise<RoutesCatalogue | undefined> {
-	if (required) return await getRoutesCatalogue(read.ctx, access, read.itemIndex);
-	try {
-		return await getRoutesCatalogue(read.ctx, access, read.itemIndex);
-	} catch {
-		return undefined;
 	}
 }
