@@ -13,6 +13,7 @@ import {
 	type IExecuteFunctions,
 	type INodeProperties,
 } from 'n8n-workflow';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
@@ -20,10 +21,8 @@ import { actionRequiredOf, followedBy, orderWithFormattedAmounts } from '../../.
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/responseSchemas';
 import { concurrencyOption, forVersions, showFor, sourceChainField } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { ItemService } from '../../itemService';
-import type { OperationEnv } from '../types';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitParameters, waitSettingsOf, type WaitSettings } from '../../../n8n/waitParameters';
-import type { OrderWaitResult } from '../../orderWait';
+import { followOrder, type OrderWaitResult } from '../../orderWait';
 
 /** Node versions whose wait follows the event stream and ends on an order that needs an answer. */
 export const LIVE_WAIT_VERSION = 3;
@@ -114,7 +113,7 @@ export const description: INodeProperties[] = [
 
 /** A read of one order's view (status, or order by quote); client keys send the read token (§5). */
 async function readView<T>(l: Lookup, path: string): Promise<T> {
-	const res = await l.service.request<T>({
+	const res = await orchestrationRequest<T>(l.read.ctx, l.access, {
 		method: 'GET',
 		path,
 		qs: l.qs,
@@ -122,6 +121,7 @@ async function readView<T>(l: Lookup, path: string): Promise<T> {
 		requiredScope: 'orders:read',
 		secrets: [l.readToken],
 		hints: l.hints,
+		itemIndex: l.read.itemIndex,
 	});
 	return res.body;
 }
@@ -153,7 +153,7 @@ export function statusOutput(state: NormalizedStatus): IDataObject {
 /** One item's status lookup: its reader, its way to the service, the query and the read token. */
 interface Lookup {
 	read: OrchestrationReader;
-	service: ItemService;
+	access: ServiceAccess;
 	qs: IDataObject;
 	readToken: string | undefined;
 	/** Hints for this lookup's error codes (a quote without an order answers 404). */
@@ -212,7 +212,10 @@ async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined, sett
 	const expiresAt = byQuote && first === undefined ? await quoteExpiry(l) : undefined;
 	const graceSeconds = Math.max(0, Number(l.read.parameter('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
 	const live = l.read.ctx.getNode().typeVersion >= LIVE_WAIT_VERSION;
-	const result = await l.service.follow({
+	const result = await followOrder({
+		ctx: l.read.ctx,
+		itemIndex: l.read.itemIndex,
+		access: l.access,
 		readToken: l.readToken,
 		// spec §5: the token /quote gives a client key is bound to the quote, and only status by quoteId takes it
 		readTokenFor: l.readToken === undefined ? undefined : byQuote ? 'quote' : 'order',
@@ -263,14 +266,14 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const lookupBy = lookupOf(read);
 	const identifier = read.textParameter(lookupBy);
 	if (identifier === '') throw read.fail(lookupBy, 'is required');
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
 	const qs: IDataObject = { [lookupBy]: identifier };
 	if (lookupBy === 'txHash') qs.sourceChain = requiredText(read, 'sourceChain');
-	const lookup: Lookup = { read, service, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
+	const lookup: Lookup = { read, access, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
 	const settings = waitSettingsOf(read);
 	const wait = settings.waitUntilFinal;
 
@@ -293,7 +296,7 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 }
 
 async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<IDataObject> {
-	const catalogue = await l.service.catalogue(false);
+	const catalogue = await catalogueFor(l.read, l.access, false);
 	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
 }
 
