@@ -11,11 +11,11 @@
  * after the test from version 1.2 on.
  */
 import { randomBytes } from 'node:crypto';
-import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { WebhookCreateResponseSchema } from '../shared/orchestration/responseSchemas';
 import { RECOVERY_EVENT, webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
-import { errorCodeOf } from '../n8n/errors';
+import { errorCodeOf, ItemError } from '../n8n/errors';
 import { baseUrlOf, isLoopbackHost } from '../shared/secureUrl';
 import { orchestrationRequest, SERVER_CREDENTIAL } from '../n8n/orchestrationClient';
 import { ALL_EVENTS } from './events';
@@ -71,7 +71,7 @@ export function storedRegistration(staticData: IDataObject): StoredRegistration 
 
 function webhookUrlOf(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl(WEBHOOK_NAME);
-	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n did not provide a webhook URL for this node');
+	if (!url) throw new ItemError(ctx.getNode(), 'n8n did not provide a webhook URL for this node');
 	return url;
 }
 
@@ -198,7 +198,7 @@ async function subscribe(ctx: IHookFunctions, kind: SubscriptionKind, url: strin
 	if (!parsed.success) {
 		// The issues name fields only; the body itself may hold the secret and is never echoed.
 		const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(root)'))].join(', ');
-		throw new NodeOperationError(ctx.getNode(), `The service answered POST ${path} without a usable webhookId and secret`, {
+		throw new ItemError(ctx.getNode(), `The service answered POST ${path} without a usable webhookId and secret`, {
 			description: `Missing or invalid: ${fields}. No endpoint was stored; activate again to retry.`,
 		});
 	}
@@ -235,7 +235,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	const baseUrl = baseUrlOf(credentials.baseUrl);
 	const unreachable = unreachableWebhookUrl(url, baseUrl);
 	if (unreachable !== undefined) {
-		throw new NodeOperationError(this.getNode(), `Not registered: ${unreachable}`, {
+		throw new ItemError(this.getNode(), `Not registered: ${unreachable}`, {
 			description:
 				'Set WEBHOOK_URL to the public address of n8n (for example WEBHOOK_URL=https://n8n.example.com/) and restart n8n, or put n8n behind a tunnel, then activate again. Nothing was registered with the service.',
 		});

@@ -4,19 +4,13 @@
  * transport with this service's error hints (§7, public-notes.md), and the routes listing (§4.3)
  * fetched once per credential and cached.
  */
-import {
-	NodeOperationError,
-	type ICredentialsDecrypted,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHttpRequestMethods,
-	type ILoadOptionsFunctions,
-} from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject, IExecuteFunctions, IHttpRequestMethods, ILoadOptionsFunctions } from 'n8n-workflow';
 import { keyTypeOf, KEY_PREFIXES, type KeyType } from '../shared/orchestration/keyType';
 import { RoutesCatalogue } from '../shared/orchestration/routesCatalogue';
 import { endpointOf } from '../shared/endpoints';
 import { baseUrlOf, joinUrl } from '../shared/secureUrl';
 import { sha256Hex } from '../shared/sha256';
+import { ItemError } from './errors';
 import { ExpiringCache } from './expiringCache';
 import type { ItemReader } from './items';
 import type { ExecutionPacing } from './pacing';
@@ -98,7 +92,7 @@ export async function serviceAccess(
 	const name = CREDENTIAL_NAMES[authentication];
 	const baseUrl = baseUrlOf(creds.baseUrl);
 	if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) {
-		throw new NodeOperationError(ctx.getNode(), `The "Base URL" of the ${name} credential must be an http(s) address`, {
+		throw new ItemError(ctx.getNode(), `The "Base URL" of the ${name} credential must be an http(s) address`, {
 			description: 'For example https://api.example.com (without a path).',
 		});
 	}
@@ -107,7 +101,7 @@ export async function serviceAccess(
 	if (keyType !== KEY_TYPES[authentication]) {
 		const prefix = KEY_PREFIXES[KEY_TYPES[authentication]];
 		const other = keyType !== undefined;
-		throw new NodeOperationError(ctx.getNode(), `The "API Key" of the ${name} credential must start with "${prefix}"`, {
+		throw new ItemError(ctx.getNode(), `The "API Key" of the ${name} credential must start with "${prefix}"`, {
 			description: other
 				? `This looks like a ${authentication === 'serverKey' ? 'client' : 'server'} key. Switch "Authentication" or use the other credential.`
 				: `${authentication === 'serverKey' ? 'Server' : 'Client'} keys start with ${prefix}. Nothing was sent to the service.`,
@@ -195,7 +189,7 @@ async function fetchCatalogue(ctx: RequestContext, access: ServiceAccess, itemIn
 	});
 	const assets = res.body?.assets;
 	if (!Array.isArray(assets)) {
-		throw new NodeOperationError(ctx.getNode(), 'The routes listing has no "assets" array', {
+		throw new ItemError(ctx.getNode(), 'The routes listing has no "assets" array', {
 			itemIndex,
 			description: `GET ${ROUTES_PATH} answered without the { assets: [...] } body of the routes listing.`,
 		});

@@ -22,6 +22,7 @@ export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProper
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const op = chosenOperation(this, resources, TOOL_ACTIONS);
 	return [
-		await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, new ItemReader(this, itemIndex, GATEWAY_FIELDS))),
+		// GATEWAY_FIELDS: a core error names the parameter and carries the gateway's admission code for the same mistake.
+		await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, new ItemReader(this, itemIndex)), GATEWAY_FIELDS),
 	];
 }

@@ -176,11 +176,11 @@ function intentItemOf(read: ItemReader): IntentItem {
 
 export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
-	const plan = read.plan(() => planIntent(intentInputOf(intentItemOf(read)), Date.now()));
+	const plan = planIntent(intentInputOf(intentItemOf(read)), Date.now());
 	const signer = await signerOf(read);
 	const info = await getNetworkInfo(read, signer.gatewayUrl);
 	const warning = pausedWarning(read, info, read.options);
-	read.plan(() => checkAgainstNetwork(plan, info));
+	checkAgainstNetwork(plan, info);
 	const chainId = info.execution.chainId;
 
 	// The body (chain, transfers, action) seeds the default nonce and is closed with the header to sign.

@@ -30,7 +30,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const idOrAddress = read.pathSegment('idOrAddress');
-	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
+	const explicitKey = explicitIdempotencyKey(read.idempotencyKey());
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: `/v1/accumulation-addresses/${idOrAddress}/reindex`,

@@ -15,7 +15,7 @@ export const toolAction = true;
 export const description: INodeProperties[] = [optionsCollection(show, [idempotencyKeyOption])];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
+	const explicitKey = explicitIdempotencyKey(read.idempotencyKey());
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: '/v1/accumulation-addresses/sync',

@@ -100,17 +100,15 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 	const affiliateId = read.textParameter('affiliateId');
 	const fields = readClaimFields(read);
 	const additionalFields = read.additionalFields();
-	const { path, body } = read.plan(() => planClaim({ affiliateId, fields, additionalFields }));
+	const { path, body } = planClaim({ affiliateId, fields, additionalFields });
 	const { settlementChain, settlementAsset, payoutChain, payoutAsset } = fields;
 	if (settlementChain || payoutChain) {
 		// the chains and assets a claim names are checked against the routes listing, like every request's
 		const listing = await catalogueFor(read, access, false);
-		read.plan(() =>
-			checkOffered(listing, [
-				{ chainField: 'settlementChain', chain: settlementChain, assetField: 'settlementAsset', asset: settlementAsset },
-				{ chainField: 'payoutChain', chain: payoutChain, assetField: 'payoutAsset', asset: payoutAsset },
-			]),
-		);
+		checkOffered(listing, [
+			{ chainField: 'settlementChain', chain: settlementChain, assetField: 'settlementAsset', asset: settlementAsset },
+			{ chainField: 'payoutChain', chain: payoutChain, assetField: 'payoutAsset', asset: payoutAsset },
+		]);
 	}
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',

@@ -3,7 +3,8 @@
  * → `{claim}`, public-notes), its amount made readable, and optionally followed until it is paid
  * (`txHash`) or fails, bounded by the wait's timeout (Wait Until Final, as on Get Status).
  */
-import { NodeOperationError, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { ItemError } from '../../../n8n/errors';
 import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
 import { claimAmountAssetOf, claimIdOf, claimRecordOf, type ClaimRecord } from '../../../shared/orchestration/claims';
@@ -30,11 +31,11 @@ export function formattedClaim(claim: IDataObject, catalogue: RoutesCatalogue | 
 
 /** One claim read back; an answer that holds no claim record is an error of the item. */
 export async function readClaim(read: OrchestrationReader, access: ServiceAccess, affiliateId: string, claimId: string): Promise<ClaimRecord> {
-	const path = read.plan(() => claimPath(affiliateId, claimId));
+	const path = claimPath(affiliateId, claimId);
 	const res = await orchestrationRequest<unknown>(read.ctx, access, { method: 'GET', path, hints: { not_found: CLAIM_NOT_FOUND_HINT }, itemIndex: read.itemIndex });
 	const claim = claimRecordOf(res.body);
 	if (claim === undefined) {
-		throw new NodeOperationError(read.ctx.getNode(), `The answer for claim ${claimId} holds no claim`, { itemIndex: read.itemIndex });
+		throw new ItemError(read.ctx.getNode(), `The answer for claim ${claimId} holds no claim`, { itemIndex: read.itemIndex });
 	}
 	return claim;
 }

@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const affiliateId = read.textParameter('affiliateId');
-	const path = read.plan(() => affiliatePath(affiliateId));
+	const path = affiliatePath(affiliateId);
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'DELETE',
 		path,

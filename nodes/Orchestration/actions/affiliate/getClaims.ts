@@ -42,7 +42,7 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
 	const affiliateId = read.textParameter('affiliateId');
-	const path = read.plan(() => affiliatePath(affiliateId, '/claims'));
+	const path = affiliatePath(affiliateId, '/claims');
 	const qs: IDataObject = {};
 	for (const name of ['settlementChain', 'settlementAsset']) {
 		const value = read.optionText(name);

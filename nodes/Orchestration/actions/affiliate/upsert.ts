@@ -114,13 +114,13 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		payoutAsset: read.textParameter('payoutAsset'),
 		payoutAddress: read.textParameter('payoutAddress'),
 	};
-	const { path, body } = read.plan(() => planAffiliateProfile(input));
+	const { path, body } = planAffiliateProfile(input);
 	const listing = await catalogueFor(read, access, false);
-	read.plan(() => checkOffered(listing, [{ chainField: 'payoutChain', chain: input.payoutChain, assetField: 'payoutAsset', asset: input.payoutAsset }]));
-	const affiliateId = read.plan(() => affiliateIdOf(input.affiliateId));
+	checkOffered(listing, [{ chainField: 'payoutChain', chain: input.payoutChain, assetField: 'payoutAsset', asset: input.payoutAsset }]);
+	const affiliateId = affiliateIdOf(input.affiliateId);
 	const planned = body as unknown as PayoutDestination;
 	const profiles = await profilesUpTo(read, access, affiliateId);
-	const change = read.plan(() => payoutChangeOf(profiles, affiliateId, planned));
+	const change = payoutChangeOf(profiles, affiliateId, planned);
 	if (change !== undefined && read.options.allowPayoutChange !== true) throw payoutChangeRefused(read, affiliateId, change.from, change.to);
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'PUT',

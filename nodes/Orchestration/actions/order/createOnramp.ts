@@ -93,11 +93,11 @@ function readOnrampInput(read: OrchestrationReader, isClientKey: boolean): Onram
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, refuse an unpayable answer, shape. */
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const plan = read.plan(() => planOnramp(readOnrampInput(read, access.isClientKey)));
+	const plan = planOnramp(readOnrampInput(read, access.isClientKey));
 	const marginSeconds = read.expiryMargin();
 	const headers = read.turnstileHeaders();
 	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
-	const { request, source, destination } = read.plan(() => completeOnramp(plan, catalogue));
+	const { request, source, destination } = completeOnramp(plan, catalogue);
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: '/v1/orchestration/onramp',

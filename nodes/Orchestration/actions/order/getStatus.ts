@@ -7,14 +7,10 @@
  * `unfulfilled` is not final: the wait goes on through it, and follows the successor of a replaced
  * order (`supersededByOperationId`), saying so in `originalOrderId` and `successorOrderId`.
  */
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
+import { ItemError } from '../../../n8n/errors';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { actionRequiredOf, followedBy, orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
@@ -128,14 +124,17 @@ async function readView<T>(l: Lookup, path: string): Promise<T> {
 
 async function readStatus(l: Lookup, qs = l.qs): Promise<NormalizedStatus> {
 	const body = await readView<unknown>({ ...l, qs }, '/v1/orchestration/status');
+	let problem: unknown;
 	try {
 		return normalizeStatusResponse(body);
 	} catch (error) {
-		throw new NodeOperationError(l.read.ctx.getNode(), 'The status response has an unexpected shape', {
-			itemIndex: l.read.itemIndex,
-			description: error instanceof ProtocolError ? error.message : String(error),
-		});
+		problem = error;
 	}
+	// An answer, not the item's input: its own message, the schema's complaint as the description.
+	throw new ItemError(l.read.ctx.getNode(), 'The status response has an unexpected shape', {
+		itemIndex: l.read.itemIndex,
+		description: problem instanceof ProtocolError ? problem.message : String(problem),
+	});
 }
 
 /** The one output shape: the order fields, then id, status, stage names and details, isFinal. */
@@ -182,7 +181,7 @@ async function readSuccessor(l: Lookup, orderId: string, replaced: string): Prom
 		const httpCode = (error as { httpCode?: string }).httpCode;
 		if (httpCode !== '403' && httpCode !== '404') return await Promise.reject(error);
 		return await Promise.reject(
-			new NodeOperationError(
+			new ItemError(
 				l.read.ctx.getNode(),
 				`Order ${replaced} was replaced by order ${orderId} (supersededByOperationId), which this key cannot read (HTTP ${httpCode})`,
 				{
@@ -232,12 +231,12 @@ async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined, sett
 }
 
 /** What went wrong when waiting did not reach a final status, for the error and its hint. */
-function waitFailure(l: Lookup, wait: WaitResult): NodeOperationError {
+function waitFailure(l: Lookup, wait: WaitResult): ItemError {
 	const { ctx, itemIndex } = l.read;
 	const timeoutSeconds = Number(l.read.parameter('waitTimeoutSeconds', DEFAULT_WAIT_TIMEOUT_SECONDS)) || 0;
 	const hint = 'Raise "Timeout (Seconds)", or set "On Timeout" to Return Last State to continue with the last status.';
 	if (wait.endedBy === 'quoteExpired') {
-		return new NodeOperationError(
+		return new ItemError(
 			ctx.getNode(),
 			`Quote ${String(l.qs.quoteId)} expired at ${wait.expiresAt} and no order appeared within the grace period: its deposit was not paid`,
 			{ itemIndex, description: 'Create a new quote, or raise "Unpaid Quote Grace (Seconds)" for deposits that take longer to be seen.' },
@@ -249,7 +248,7 @@ function waitFailure(l: Lookup, wait: WaitResult): NodeOperationError {
 		wait.state?.status === 'unfulfilled'
 			? ' An unfulfilled order is not final: a late deposit can still resume it, so do not pay again; read it again later (or loop through n8n\'s Wait node, as example 5 does).'
 			: '';
-	return new NodeOperationError(ctx.getNode(), `${what} after waiting ${timeoutSeconds} s (wait timeout)`, { itemIndex, description: hint + unfulfilled });
+	return new ItemError(ctx.getNode(), `${what} after waiting ${timeoutSeconds} s (wait timeout)`, { itemIndex, description: hint + unfulfilled });
 }
 
 /** Output when waiting ended before the quote got an order. */

@@ -117,7 +117,7 @@ function readSubmitInput(read: OrchestrationReader): OrderInput {
 }
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const { request, idempotencyKey } = read.plan(() => planSubmit(readSubmitInput(read)));
+	const { request, idempotencyKey } = planSubmit(readSubmitInput(read));
 	const headers = read.turnstileHeaders();
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',

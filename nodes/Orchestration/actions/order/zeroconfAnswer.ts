@@ -36,7 +36,7 @@ export async function answerOffer(
 	}
 	const orderId = read.textParameter('orderId');
 	const reason = action === 'decline' ? read.textParameter('reason') : undefined;
-	const plan = read.plan(() => planZeroconfDecision(action, { orderId, reason }));
+	const plan = planZeroconfDecision(action, { orderId, reason });
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: plan.path,

@@ -277,12 +277,12 @@ async function withPaymentQrCode(read: OrchestrationReader, quote: IDataObject, 
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject | ItemWithBinary> {
-	const plan = read.plan(() => planQuote(readQuoteInput(read, access.isClientKey)));
+	const plan = planQuote(readQuoteInput(read, access.isClientKey));
 	const marginSeconds = read.expiryMargin();
 	const requote = read.options.requoteWhenExpired === true;
 	const qrFormat = read.options.qrCode === 'png' || read.options.qrCode === 'svg' ? read.options.qrCode : undefined;
 	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
-	const planned = read.plan(() => completeQuote(plan, catalogue));
+	const planned = completeQuote(plan, catalogue);
 	const key = idempotencyKeyFor(read, { operation: 'quote.create', body: planned.request, explicitKey: plan.idempotencyKey });
 	const quote = await payableQuote(read, { access, planned, catalogue, key, marginSeconds, requote });
 	return qrFormat === undefined ? quote : await withPaymentQrCode(read, quote, qrFormat);

@@ -94,10 +94,10 @@ function readOfframpInput(read: OrchestrationReader, isClientKey: boolean): Quot
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, refuse an unpayable answer, shape. */
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const plan = read.plan(() => planQuote(readOfframpInput(read, access.isClientKey), OfframpDraftSchema));
+	const plan = planQuote(readOfframpInput(read, access.isClientKey), OfframpDraftSchema);
 	const marginSeconds = read.expiryMargin();
 	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
-	const { request, source, destination } = read.plan(() => completeOfframp(plan, catalogue));
+	const { request, source, destination } = completeOfframp(plan, catalogue);
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: '/v1/orchestration/offramp',

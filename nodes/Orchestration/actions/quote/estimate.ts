@@ -53,9 +53,9 @@ function readEstimateInput(read: OrchestrationReader): QuoteInput {
 }
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const plan = read.plan(() => planQuote(readEstimateInput(read), EstimateDraftSchema));
+	const plan = planQuote(readEstimateInput(read), EstimateDraftSchema);
 	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
-	const { request, source, destination } = read.plan(() => completeQuote(plan, catalogue));
+	const { request, source, destination } = completeQuote(plan, catalogue);
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'GET',
 		path: '/v1/orchestration/estimate',

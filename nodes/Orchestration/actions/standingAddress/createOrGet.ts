@@ -119,10 +119,10 @@ function readStandingInput(read: OrchestrationReader): StandingInput {
  */
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const input = readStandingInput(read);
-	const { path, body } = read.plan(() => planStandingInstruction(input));
+	const { path, body } = planStandingInstruction(input);
 	const { chain, asset } = input.destination;
 	const listing = await catalogueFor(read, access, false);
-	read.plan(() => checkOffered(listing, [{ chainField: 'destinationChain', chain, assetField: 'destinationAsset', asset }]));
+	checkOffered(listing, [{ chainField: 'destinationChain', chain, assetField: 'destinationAsset', asset }]);
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'PUT',
 		path,

@@ -44,7 +44,7 @@ export function enabledSwitchDescription(displayOptions: IDisplayOptions, verb: 
 export async function switchEnabled(read: OrchestrationReader, access: ServiceAccess, enabled: boolean): Promise<IDataObject> {
 	const reference = read.textParameter('reference');
 	const pathTemplate = read.optionText('requestPath') ?? STANDING_ENABLED_PATH;
-	const { path, body } = read.plan(() => planStandingEnabled(reference, enabled, pathTemplate));
+	const { path, body } = planStandingEnabled(reference, enabled, pathTemplate);
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'PATCH',
 		path,

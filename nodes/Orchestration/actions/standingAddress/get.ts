@@ -12,7 +12,7 @@ export const description: INodeProperties[] = [referenceField(show)];
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const reference = read.textParameter('reference');
-	const segment = read.plan(() => referenceSegment(reference));
+	const segment = referenceSegment(reference);
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'GET',
 		path: `${STANDING_PATH}/${segment}`,

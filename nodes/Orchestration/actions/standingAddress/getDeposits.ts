@@ -42,7 +42,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
 	const reference = read.textParameter('reference');
 	const pathTemplate = read.optionText('requestPath') ?? STANDING_DEPOSITS_PATH;
-	const path = read.plan(() => standingDepositsPath(reference, pathTemplate));
+	const path = standingDepositsPath(reference, pathTemplate);
 	const pageSize = read.optionInteger('pageSize') ?? DEPOSITS_PAGE_MAX;
 	if (pageSize < 1 || pageSize > 1000) throw read.fail('pageSize', `${pageSize} is out of range; it must be a whole number from 1 to 1000`);
 	const deposits = await readPages(read, access, { path, member: 'deposits', pageMax: pageSize });

@@ -54,8 +54,8 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const body: IDataObject = { url: read.textParameter('url') };
-	read.plan(() => parseRequest(WebhookCreateRequestSchema, body));
-	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
+	parseRequest(WebhookCreateRequestSchema, body);
+	const explicitKey = explicitIdempotencyKey(read.idempotencyKey());
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: '/v1/webhooks',
