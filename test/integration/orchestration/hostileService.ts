@@ -30,6 +30,8 @@ export class HostileService {
 	status = 'processing';
 	/** How /v1/sse/operations/{id} answers. */
 	onStream: Handler = (_req, res) => res.writeHead(404).end();
+	/** Answers written by the test for other paths (method and path, query ignored), before the 404. */
+	readonly routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
 	private readonly sockets = new Set<Socket>();
 
 	constructor() {
@@ -82,6 +84,11 @@ export class HostileService {
 				for (const t of conn.timers) clearInterval(t);
 			});
 			this.onStream(req, res, conn);
+			return;
+		}
+		const route = this.routes.get(`${req.method ?? 'GET'} ${url.split('?')[0]}`);
+		if (route) {
+			route(req, res);
 			return;
 		}
 		res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"no such route"}}');

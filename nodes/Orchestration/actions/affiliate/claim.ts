@@ -10,6 +10,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { claimRecordsOf } from '../../../shared/orchestration/claims';
 import { checkOffered } from '../../../shared/orchestration/enums';
 import { CLAIM_BODY_FIELDS, planClaim, type ClaimBodyField } from '../../../shared/orchestration/partnerPlan';
@@ -117,6 +118,6 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.claim', body: body ? { affiliateId, ...body } : { affiliateId } }),
 		itemIndex: read.itemIndex,
 	});
-	const replayed = String(res.headers['x-idempotency-replayed'] ?? '') === 'true';
+	const replayed = isReplayed(res.headers);
 	return await claimOutputs(read, access, affiliateId, claimRecordsOf(res.body), replayed ? { replayed } : {});
 }

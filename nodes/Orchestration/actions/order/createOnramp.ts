@@ -8,7 +8,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { completeOnramp, planOnramp, type OnrampInput } from '../../../shared/orchestration/orderPlan';
-import { isReplayed, quoteOutput, unpayableQuote } from '../../../shared/orchestration/quotePlan';
+import { isReplayed } from '../../../shared/orchestration/idempotency';
+import { quoteOutput, unpayableQuote } from '../../../shared/orchestration/quotePlan';
 import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
 import {
 	amountField,

@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
+import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { planZeroconfDecision, type ZeroconfAction } from '../../../shared/orchestration/zeroconfPlan';
 import type { OrchestrationReader } from '../../itemReader';
 
@@ -45,6 +46,6 @@ export async function answerOffer(
 		hints: { invalid_state: INVALID_STATE_HINT },
 		itemIndex: read.itemIndex,
 	});
-	const replayed = String(res.headers['x-idempotency-replayed'] ?? '').toLowerCase() === 'true';
+	const replayed = isReplayed(res.headers);
 	return { ...res.body, decision: action === 'accept' ? 'accepted' : 'declined', replayed };
 }

@@ -5,11 +5,10 @@ import { optionsCollection } from '../../../n8n/descriptions';
 import { withQrCode } from '../../../n8n/binaryOutput';
 import type { ItemWithBinary } from '../../../n8n/items';
 import type { QrFormat } from '../../../shared/qrImage';
-import { requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
+import { isReplayed, requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
 import {
 	completeQuote,
-	isReplayed,
 	planQuote,
 	quoteOutput,
 	unpayableQuote,

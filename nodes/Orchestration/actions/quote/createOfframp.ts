@@ -7,9 +7,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { isReplayed } from '../../../shared/orchestration/idempotency';
 import {
 	completeOfframp,
-	isReplayed,
 	OFFRAMP_DESTINATION,
 	planQuote,
 	quoteOutput,

@@ -7,6 +7,7 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { planStandingEnabled, STANDING_ENABLED_PATH } from '../../../shared/orchestration/partnerPlan';
 import type { OrchestrationReader } from '../../itemReader';
 import { idempotencyKeyFor } from '../../idempotencyKey';
@@ -59,6 +60,6 @@ export async function switchEnabled(read: OrchestrationReader, access: ServiceAc
 			description: 'The instruction did not change as asked. Read it with Standing Deposit Address > Get before relying on it.',
 		});
 	}
-	const replayed = String(res.headers['x-idempotency-replayed'] ?? '').toLowerCase() === 'true';
+	const replayed = isReplayed(res.headers);
 	return { reference, ...answer, ...(replayed ? { replayed } : {}) };
 }
