@@ -218,7 +218,7 @@ export const GATEWAY_FIELDS: FieldNaming = {
 /** §2.3 fields (unknown ones passed through) plus `statusReason` for an EXPIRED intent. */
 function intentStatusOutput(read: ItemReader, body: unknown): IDataObject {
 	const status = answerOf(read, IntentStatusSchema, body, 'intent status is not the §2.3 shape');
-	// The spec's spelling in the output, whatever case the gateway answers in (issue 10).
+	// The spec's spelling in the output, whatever case the gateway answers in.
 	const out: IDataObject = { ...(status as IDataObject), status: normalizeIntentStatus(status.status) as string };
 	if (out.status === 'EXPIRED') out.statusReason = statusReasonOf(status.statusMessage) as IDataObject | null;
 	return out;

@@ -19,7 +19,7 @@ import { answerError, authenticatedCall, forgetNetworkInfo, GATEWAY_HINTS, type 
 import type { RememberedIntent } from './intentIdentity';
 
 /**
- * §2.3a `paused` is advisory on the live service (issue 10): by default the intent is sent and the
+ * §2.3a `paused` is advisory on the live service: by default the intent is sent and the
  * output carries a warning; with "Refuse When Paused" (the default of node version 1) it never leaves.
  */
 export function pausedWarning(read: ItemReader, info: NetworkInfo, options: IDataObject): string | undefined {

@@ -84,7 +84,7 @@ function hostOf(url: string): string | undefined {
 }
 
 /**
- * Issue 22: a webhook URL on this machine (localhost, 127.0.0.0/8, ::1) cannot be reached by a
+ * A webhook URL on this machine (localhost, 127.0.0.0/8, ::1) cannot be reached by a
  * service elsewhere; registering it would only pile up failing deliveries. Undefined when fine
  * (both on this machine, as with the sandbox, or a URL another machine can reach).
  */
@@ -139,7 +139,7 @@ function registrationNonce(attempt: string): string {
 }
 
 /**
- * Issue 22: test registrations this process made, per workflow, node, URL and service. A test
+ * Test registrations this process made, per workflow, node, URL and service. A test
  * event's static data is not saved by n8n, so a kept test registration is found here on the next
  * test (production registrations live in the static data n8n saves).
  */
@@ -282,7 +282,7 @@ async function unsubscribe(ctx: IHookFunctions, baseUrl: string, webhookId: stri
 	}
 }
 
-/** From this version on, a test event's endpoint is deleted after the test unless kept (issue 22's rule). */
+/** From this version on, a test event's endpoint is deleted after the test unless kept. */
 export const DELETES_TEST_ENDPOINTS_FROM = 1.2;
 
 /** "Keep Endpoint Registered" as the user set it; undefined when the option was not added. */

@@ -1,5 +1,5 @@
 /**
- * AI-agent tool mode (issue 14 point 2). n8n 2.41 turns a `usableAsTool` node into a synthetic
+ * AI-agent tool mode. n8n 2.41 turns a `usableAsTool` node into a synthetic
  * `<name>Tool` node type (packages/cli tool-generation convertNodeToAiTool) that runs the same
  * `execute`, called by the agent with model-chosen arguments. The node in the workflow keeps the
  * `...Tool` type, so `getNode().type` is the signal (n8n's own `isToolType` reads it the same way).

@@ -114,7 +114,7 @@ async function throwRequestError(ctx: RequestContext, call: ServiceCall, error: 
 
 /** Sends one service call with n8n's authentication, retrying what is safe to retry. */
 export async function callService<T = unknown>(this: RequestContext, call: ServiceCall): Promise<ServiceResponse<T>> {
-	// Issue 20: whatever an operation declares, no request but a read leaves an AI-agent tool unless
+	// Whatever an operation declares, no request but a read leaves an AI-agent tool unless
 	// "Allow Actions as AI Tool" is on (the routers refuse the operations they know of earlier, by name).
 	if (call.method !== 'GET' && call.method !== 'HEAD') assertToolActionAllowed(this, `A ${call.method} request (it changes something at the service)`);
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(call.retry ?? {}) };
