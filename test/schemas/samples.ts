@@ -58,6 +58,7 @@ async function orchestrationSamples(sb: Sandbox, typeVersion?: number): Promise<
 	await take({ resource: 'order', operation: 'submit', quoteId: String(offramp.quoteId), sourceReference: 'txHash', txHash: `0x${'ab'.repeat(32)}` });
 	await take({ resource: 'order', operation: 'createOnramp', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: ADDR.evm, amountFormat: 'decimal', amount: '0.001' });
 	await take({ resource: 'affiliate', operation: 'getAll', returnAll: true });
+	await take({ resource: 'affiliate', operation: 'getPayoutDestinations', limit: 10 });
 	// removed at once: the sandbox would keep trying to deliver the next samples' events to it
 	const [endpoint] = await take({ resource: 'webhook', operation: 'create', url: 'https://example.com/schemas/orders' });
 	await take({ resource: 'webhook', operation: 'delete', webhookId: String(endpoint.webhookId) });

@@ -1,6 +1,6 @@
 /**
- * affiliate.getAll, webhook.create and the deprecated accumulation and liquidation operations, with
- * server keys and with client keys where the service admits them.
+ * affiliate.getAll, affiliate.getPayoutDestinations, webhook.create and the deprecated accumulation
+ * and liquidation operations, with server keys and with client keys where the service admits them.
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
@@ -40,6 +40,29 @@ describe('affiliate.getAll', () => {
 		expect(pinned.map((a) => a.affiliateId)).toEqual(['aff_sandbox_alpha']);
 		const unpinned = await runError(node({ resource: 'affiliate', operation: 'getAll' }, CLIENT_ALL));
 		expect(unpinned.message).toMatch(/^forbidden: /);
+	});
+});
+
+describe('affiliate.getPayoutDestinations', () => {
+	it('lists the payout chains and assets live now, one item each, cut to the limit; a profile may name each', async () => {
+		const all = await run(node({ resource: 'affiliate', operation: 'getPayoutDestinations', returnAll: true }));
+		expect(all).toContainEqual({ chain: 'base', asset: 'USDC' });
+		expect(all.some((d) => d.chain === 'lightning')).toBe(false);
+		const [first] = await run(node({ resource: 'affiliate', operation: 'getPayoutDestinations', limit: 1 }));
+		expect(first).toEqual(all[0]);
+		expect(await run(node({ resource: 'affiliate', operation: 'getPayoutDestinations', limit: 3 }))).toHaveLength(3);
+		const [sent] = await control(sb).requests({ path: '/v1/affiliate-dashboard/payout-destinations' });
+		expect(sent.method).toBe('GET');
+		const [profile] = await run(
+			node({ resource: 'affiliate', operation: 'upsert', affiliateId: 'aff_payout', feeBps: 25, payoutChain: String(first.chain), payoutAsset: String(first.asset), payoutAddress: '0x1111111111111111111111111111111111111111' }),
+		);
+		expect(profile).toMatchObject({ affiliateId: 'aff_payout', payoutChain: first.chain, payoutAsset: first.asset });
+	});
+
+	it('is refused to client keys, with the hint to use a server key', async () => {
+		const error = await runError(node({ resource: 'affiliate', operation: 'getPayoutDestinations' }, CLIENT_ALL));
+		expect(error.message).toMatch(/^forbidden: /);
+		expect(error.description).toMatch(/Orchestration Server Key/);
 	});
 });
 
@@ -131,7 +154,7 @@ describe('node description', () => {
 		);
 		expect(operations).toEqual({
 			accumulationAddress: ['get', 'reindex', 'sync'],
-			affiliate: ['claim', 'disable', 'getAll', 'getClaim', 'getClaims', 'upsert'],
+			affiliate: ['claim', 'disable', 'getAll', 'getClaim', 'getClaims', 'getPayoutDestinations', 'upsert'],
 			liquidationAddress: ['get', 'getAll'],
 			order: ['acceptZeroconfOffer', 'createOnramp', 'declineZeroconfOffer', 'getByQuote', 'getStatus', 'submit'],
 			quote: ['create', 'createOfframp', 'estimate'],
