@@ -12,9 +12,9 @@ import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/intentWaitPara
 import { signEip1559 } from '../../nodes/shared/gateway/eip1559';
 import type { Sandbox } from '../../sandbox';
 import { SCHEMA_NODES, versionsOf, type SchemaNode } from '../../scripts/lib/outputSchemas';
-import { run as runGateway, gatewayHarness, startGatewayEnv, EVM_KEY } from '../integration/gateway/helpers';
-import { ADDR, control, orchestrationNode, quoteParams, run as runOrchestration, startTestSandbox } from '../integration/orchestration/helpers';
-import { completeRun, deliverInMemory, triggerHarness } from '../integration/trigger/helpers';
+import { run as runGateway, gatewayHarness, startGatewayEnv, EVM_KEY } from '../harness/gateway';
+import { ADDR, control, orchestrationNode, quoteParams, run as runOrchestration, startTestSandbox } from '../harness/orchestration';
+import { completeRun, deliverInMemory, triggerHarness } from '../harness/trigger';
 
 /** The node versions to take the outputs at; each node's newest when unset. */
 export type SampleVersions = Partial<Record<SchemaNode, number>>;

@@ -21,7 +21,7 @@ import {
 	startGatewayEnv,
 	startRecordingProxy,
 	type GatewayEnv,
-} from './helpers';
+} from '../../harness/gateway';
 
 const address = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
 

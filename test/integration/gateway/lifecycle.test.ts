@@ -25,7 +25,7 @@ import {
 	EVM_ADDRESS,
 	EVM_KEY,
 	WAIT,
-} from './helpers';
+} from '../../harness/gateway';
 
 const RECIPIENT = '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23';
 const U64_MAX = '18446744073709551615';

@@ -16,7 +16,7 @@ import {
 } from 'n8n-workflow';
 
 import { core, type NodeHarness } from '../../harness/n8n';
-import { emptyRunData } from './helpers';
+import { emptyRunData } from '../../harness/gateway';
 
 /**
  * The synthetic `<name>Tool` type n8n builds from a `usableAsTool` node (packages/cli

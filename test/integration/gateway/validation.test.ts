@@ -15,7 +15,7 @@ import {
 	startGatewayEnv,
 	tokenTransferId,
 	type GatewayEnv,
-} from './helpers';
+} from '../../harness/gateway';
 
 const EVM_KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;

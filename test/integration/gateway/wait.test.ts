@@ -4,7 +4,7 @@
  * the wait ended, report it as a hint, and stop at once on Stop (n8n's execution cancel signal).
  */
 import { executeNodeWithHints } from '../../harness/n8n';
-import { depositParams, gatewayHarness, run, startGatewayEnv, type GatewayEnv } from './helpers';
+import { depositParams, gatewayHarness, run, startGatewayEnv, type GatewayEnv } from '../../harness/gateway';
 
 const V = { typeVersion: 1.2 };
 

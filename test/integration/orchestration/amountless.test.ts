@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../sandbox';
-import { ADDR, control, orchestrationNode, quoteParams, run, runError, startTestSandbox } from './helpers';
+import { ADDR, control, orchestrationNode, quoteParams, run, runError, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -7,7 +7,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 import type { Sandbox } from '../../../sandbox';
-import { ADDR, control, orchestrationNode, quoteParams, run, runError, startTestSandbox } from './helpers';
+import { ADDR, control, orchestrationNode, quoteParams, run, runError, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

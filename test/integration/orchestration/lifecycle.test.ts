@@ -10,7 +10,7 @@ import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 import { TOOL_ACTIONS_OPTION } from '../../../nodes/n8n/toolMode';
 import type { Sandbox } from '../../../sandbox';
 import { callAsTool } from '../gateway/toolHarness';
-import { ADDR, CLIENT_ALL, control, orchestrationNode, quoteParams, run, runError, SERVER_KEY, SERVER_KEY_PARTNER2, startTestSandbox } from './helpers';
+import { ADDR, CLIENT_ALL, control, orchestrationNode, quoteParams, run, runError, SERVER_KEY, SERVER_KEY_PARTNER2, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

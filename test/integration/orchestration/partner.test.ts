@@ -15,7 +15,7 @@ import {
 	SERVER_KEY,
 	SERVER_KEY_PARTNER2,
 	startTestSandbox,
-} from './helpers';
+} from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

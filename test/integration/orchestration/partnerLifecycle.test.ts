@@ -10,7 +10,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../sandbox';
 import { executeNodeWithHints } from '../../harness/n8n';
-import { ADDR, control, orchestrationNode, run, runError, SERVER_KEY, startTestSandbox } from './helpers';
+import { ADDR, control, orchestrationNode, run, runError, SERVER_KEY, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

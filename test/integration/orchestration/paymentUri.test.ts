@@ -6,7 +6,7 @@
 import { inflateSync } from 'node:zlib';
 import jsQR from 'jsqr';
 import type { Sandbox } from '../../../sandbox';
-import { ADDR, control, executeNode, items, orchestrationNode, quoteParams, run, startTestSandbox } from './helpers';
+import { ADDR, control, executeNode, items, orchestrationNode, quoteParams, run, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

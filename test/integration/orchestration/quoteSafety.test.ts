@@ -6,7 +6,7 @@
  */
 import { SandboxClock } from '../../../sandbox/clock';
 import type { Sandbox } from '../../../sandbox';
-import { ADDR, control, orchestrationNode, quoteParams, run, runError, startTestSandbox } from './helpers';
+import { ADDR, control, orchestrationNode, quoteParams, run, runError, startTestSandbox } from '../../harness/orchestration';
 
 /** The sandbox's wall clock, shifted by `skewMs`: quotes it prices now expire `skewMs` earlier for the node. */
 class SkewedClock extends SandboxClock {

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../../sandbox';
 import { HostileService } from './hostileService';
-import { orchestrationNode, run, startTestSandbox } from './helpers';
+import { orchestrationNode, run, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 let service: HostileService;

@@ -13,7 +13,7 @@ import {
 	run,
 	SERVER_KEY,
 	startTestSandbox,
-} from './helpers';
+} from '../../harness/orchestration';
 
 interface Entry {
 	id: string;

@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../sandbox';
-import { CLIENT_ALL, control, loadOptions, orchestrationNode, run, runError, SERVER_KEY, startTestSandbox } from './helpers';
+import { CLIENT_ALL, control, loadOptions, orchestrationNode, run, runError, SERVER_KEY, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

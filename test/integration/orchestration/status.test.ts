@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../sandbox';
-import { CLIENT_ALL, control, orchestrationNode, quoteParams, run, runError, SERVER_KEY, startTestSandbox } from './helpers';
+import { CLIENT_ALL, control, orchestrationNode, quoteParams, run, runError, SERVER_KEY, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 import { clearStreamOpens, NO_STREAM } from '../../../nodes/Orchestration/orderWait';
 import type { Sandbox } from '../../../sandbox';
 import { createHarness, executeNodeWithHints } from '../../harness/n8n';
-import { CLIENT_ALL, control, items, orchestrationNode, quoteParams, run, SERVER_KEY, startTestSandbox } from './helpers';
+import { CLIENT_ALL, control, items, orchestrationNode, quoteParams, run, SERVER_KEY, startTestSandbox } from '../../harness/orchestration';
 
 const TIME_SCALE = 20;
 

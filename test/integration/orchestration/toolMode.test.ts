@@ -18,7 +18,7 @@ import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 import { TOOL_ACTIONS_OPTION } from '../../../nodes/n8n/toolMode';
 import type { Sandbox } from '../../../sandbox';
 import { asToolType, callAsTool } from '../gateway/toolHarness';
-import { control, orchestrationNode, quoteParams, SERVER_KEY, startTestSandbox } from './helpers';
+import { control, orchestrationNode, quoteParams, SERVER_KEY, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -9,7 +9,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../sandbox';
 import { executeNodeWithHints } from '../../harness/n8n';
-import { ADDR, CLIENT_ALL, control, orchestrationNode, quoteParams, run, SERVER_KEY, startTestSandbox } from './helpers';
+import { ADDR, CLIENT_ALL, control, orchestrationNode, quoteParams, run, SERVER_KEY, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

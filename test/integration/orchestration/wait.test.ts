@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { streamTiming } from '../../../nodes/n8n/wait';
 import type { Sandbox } from '../../../sandbox';
 import { executeNodeWithHints } from '../../harness/n8n';
-import { control, orchestrationNode, quoteParams, run, SERVER_KEY, serialized, startTestSandbox } from './helpers';
+import { control, orchestrationNode, quoteParams, run, SERVER_KEY, serialized, startTestSandbox } from '../../harness/orchestration';
 
 const NO_STREAM = 'fnp_sandbox_no_stream';
 

@@ -10,7 +10,7 @@ import * as crypto from 'node:crypto';
 import { startSandbox } from '../../../sandbox/index';
 import { forgetKnownRegistrations, recoveryWanted, unreachableWebhookUrl } from '../../../nodes/OrchestrationTrigger/registration';
 import { runWebhookMethod, startWebhookServer, type NodeHarness } from '../../harness/n8n';
-import { deliverInMemory, envelope, nodeStaticData, post, signedHeaders, triggerHarness } from './helpers';
+import { deliverInMemory, envelope, nodeStaticData, post, signedHeaders, triggerHarness } from '../../harness/trigger';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 

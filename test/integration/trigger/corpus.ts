@@ -5,7 +5,7 @@
  * under test.
  */
 import { createHmac } from 'node:crypto';
-import { envelope, sign } from './helpers';
+import { envelope, sign } from '../../harness/trigger';
 
 export interface BadDelivery {
 	name: string;

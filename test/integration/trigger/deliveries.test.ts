@@ -11,7 +11,7 @@ import { storedEntries } from '../../harness/processedStore';
 import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, type NodeHarness, type WebhookServer } from '../../harness/n8n';
-import { completeRun, effectiveRuns, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from './helpers';
+import { completeRun, effectiveRuns, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from '../../harness/trigger';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 

@@ -21,7 +21,7 @@ import {
 	signedHeaders,
 	sleep,
 	triggerHarness,
-} from './helpers';
+} from '../../harness/trigger';
 
 const SECRET = 'whsec_corpus_0123456789abcdef0123456789abcdef';
 const TOLERANCE = 300;

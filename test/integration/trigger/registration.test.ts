@@ -9,7 +9,7 @@ import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, type NodeHarness } from '../../harness/n8n';
 import { ORCHESTRATION_HINTS } from '../../../nodes/n8n/orchestrationClient';
 import { COMMON_HINTS } from '../../../nodes/n8n/serviceErrors';
-import { effectiveRuns, envelope, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from './helpers';
+import { effectiveRuns, envelope, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from '../../harness/trigger';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 

@@ -8,7 +8,7 @@ import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/Orches
 import { testCredential, type WebhookServer } from '../../harness/n8n';
 import { failNextStoreCall, storeCalls, storedEntries } from '../../harness/processedStore';
 import { ORDER_EVENTS } from '../../../nodes/shared/orchestration/enums';
-import { completeRun, deliverInMemory, effectiveRuns, envelope, inOtherProcess, post, serveTrigger, signedHeaders, triggerHarness } from './helpers';
+import { completeRun, deliverInMemory, effectiveRuns, envelope, inOtherProcess, post, serveTrigger, signedHeaders, triggerHarness } from '../../harness/trigger';
 
 const SECRET = 'whsec_webhook_contract_0123456789';
 const RECOVERY_SECRET = 'whsec_recovery_contract_0123456789';

@@ -6,11 +6,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { IDataObject, INodeExecutionData, INodeParameters, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
-import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
-import { OrchestrationWebhookSecretApi } from '../../../credentials/OrchestrationWebhookSecretApi.credentials';
-import { OrchestrationTrigger } from '../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { core, createHarness, executeNode, runWebhook, startWebhookServer, webhookData, type CredentialStore, type NodeHarness, type WebhookRequest, type WebhookResponse, type WebhookServer } from '../../harness/n8n';
-import { useMemoryProcessedStore } from '../../harness/processedStore';
+import { OrchestrationServerApi } from '../../credentials/OrchestrationServerApi.credentials';
+import { OrchestrationWebhookSecretApi } from '../../credentials/OrchestrationWebhookSecretApi.credentials';
+import { OrchestrationTrigger } from '../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
+import { core, createHarness, executeNode, runWebhook, startWebhookServer, webhookData, type CredentialStore, type NodeHarness, type WebhookRequest, type WebhookResponse, type WebhookServer } from './n8n';
+import { useMemoryProcessedStore } from './processedStore';
 
 export const SERVER_KEY = 'fn_sandbox_server_partner1';
 
@@ -245,7 +245,7 @@ export function inOtherProcess(opts: Parameters<typeof triggerHarness>[0]): Node
 	let Other: typeof OrchestrationTrigger | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		Other = (require('../../../nodes/OrchestrationTrigger/OrchestrationTrigger.node') as { OrchestrationTrigger: typeof OrchestrationTrigger }).OrchestrationTrigger;
+		Other = (require('../../nodes/OrchestrationTrigger/OrchestrationTrigger.node') as { OrchestrationTrigger: typeof OrchestrationTrigger }).OrchestrationTrigger;
 	});
 	return triggerHarness({ ...opts, nodeType: new Other!() });
 }

@@ -4,12 +4,12 @@
  * contexts (test/harness) with the package's credential types, and the sandbox's control endpoints.
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { OrchestrationClientApi } from '../../../credentials/OrchestrationClientApi.credentials';
-import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
-import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
-import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
-import { startSandbox, type Sandbox, type StartSandboxOptions } from '../../../sandbox';
-import { createHarness, executeNode, loadOptions, type CredentialStore, type NodeHarness } from '../../harness/n8n';
+import { OrchestrationClientApi } from '../../credentials/OrchestrationClientApi.credentials';
+import { OrchestrationServerApi } from '../../credentials/OrchestrationServerApi.credentials';
+import { Orchestration } from '../../nodes/Orchestration/Orchestration.node';
+import { clearRoutesCache } from '../../nodes/n8n/orchestrationClient';
+import { startSandbox, type Sandbox, type StartSandboxOptions } from '../../sandbox';
+import { createHarness, executeNode, loadOptions, type CredentialStore, type NodeHarness } from './n8n';
 
 export const SERVER_KEY = 'fn_sandbox_server_partner1';
 export const SERVER_KEY_PARTNER2 = 'fn_sandbox_server_partner2';

@@ -16,10 +16,10 @@ import type {
 	IRunExecutionData,
 } from 'n8n-workflow';
 
-import { ExecutionGatewayApi } from '../../../credentials/ExecutionGatewayApi.credentials';
-import { ExecutionGateway } from '../../../nodes/ExecutionGateway/ExecutionGateway.node';
-import { startSandbox, type Sandbox, type StartSandboxOptions } from '../../../sandbox';
-import { core, createHarness, executeNode, type NodeHarness } from '../../harness/n8n';
+import { ExecutionGatewayApi } from '../../credentials/ExecutionGatewayApi.credentials';
+import { ExecutionGateway } from '../../nodes/ExecutionGateway/ExecutionGateway.node';
+import { startSandbox, type Sandbox, type StartSandboxOptions } from '../../sandbox';
+import { core, createHarness, executeNode, type NodeHarness } from './n8n';
 
 export const CREDENTIAL = 'executionGatewayApi';
 /** Sandbox time runs 50x faster: the lifecycle takes ~0.2 s, a token still lives 18 s. */
