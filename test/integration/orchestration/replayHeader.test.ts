@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../../sandbox';
-import { HostileService } from './hostileService';
+import { HostileService } from '../../harness/hostileService';
 import { orchestrationNode, run, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
