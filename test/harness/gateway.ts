@@ -18,6 +18,7 @@ import type {
 
 import { ExecutionGatewayApi } from '../../credentials/ExecutionGatewayApi.credentials';
 import { ExecutionGateway } from '../../nodes/ExecutionGateway/ExecutionGateway.node';
+import { signEip1559 } from '../../nodes/shared/gateway/eip1559';
 import { startSandbox, type Sandbox, type StartSandboxOptions } from '../../sandbox';
 import { core, createHarness, executeNode, type NodeHarness } from './n8n';
 
@@ -254,6 +255,20 @@ export const hex = (bytes: number): string => randomBytes(bytes).toString('hex')
 /** A Spark transfer id: 32 hex characters for BTC, 64 for tokens (§2.4). */
 export const btcTransferId = (): string => hex(16);
 export const tokenTransferId = (): string => hex(32);
+
+let evmNonce = 0;
+/** An EIP-1559 transaction signed with EVM_KEY for `chainId` (each with the next nonce), calling `data`. */
+export function evmTransaction(chainId: number, data = '0x'): string {
+	return signEip1559(
+		{ chainId, nonce: evmNonce++, maxPriorityFeePerGas: 1_000_000_000n, maxFeePerGas: 30_000_000_000n, gasLimit: 200_000, to: `0x${'33'.repeat(20)}`, value: 0, data },
+		EVM_KEY,
+	);
+}
+
+/** Intent > Execute parameters of a deposit-and-execute intent. */
+export function executeParams(evmTransaction: string, deposits: INodeParameters[], options: INodeParameters = {}): INodeParameters {
+	return { resource: 'intent', operation: 'execute', deposits: { deposit: deposits }, action: 'execute', evmTransaction, options };
+}
 
 export function depositParams(deposits: Array<{ sparkTransferId: string; assetType?: string; tokenId?: string; amount: string }>, extra: INodeParameters = {}): INodeParameters {
 	return {

@@ -113,8 +113,63 @@ export function control(sb: Sandbox) {
 		deposit: (body: Record<string, unknown>) => call('POST', '/sandbox/deposits', body),
 		advance: (orderId: string, status: string) => call('POST', `/sandbox/orders/${orderId}/advance`, { status }),
 		reset: () => call('POST', '/sandbox/reset'),
+		/** Adds to an affiliate's claimable balance (USDC; aff_sandbox_alpha on Base by default). */
+		accrue: (amount: string, chain = 'base', affiliateId = 'aff_sandbox_alpha') =>
+			call('POST', `/sandbox/affiliates/${affiliateId}/accrue`, { amount, chain, asset: 'USDC' }),
+		settleClaim: (claimId: string, outcome: string) => call('POST', `/sandbox/claims/${claimId}/settle`, { outcome }),
+		/** The sandbox's record of an order ({order, ...}). */
+		order: (orderId: string) => call('GET', `/sandbox/orders/${orderId}`),
+		/** Waits (5 s at most) until an order reaches `status`; its record then. */
+		async untilOrder(orderId: string, status: string): Promise<any> {
+			for (const deadline = Date.now() + 5000; ; await new Promise((r) => setTimeout(r, 20))) {
+				const record = await call('GET', `/sandbox/orders/${orderId}`);
+				if (record.order.status === status) return record;
+				if (Date.now() > deadline) throw new Error(`order ${orderId} did not reach ${status} (it is ${record.order.status})`);
+			}
+		},
 	};
 }
+
+/** Quote > Create run by the node (quoteParams) with `key`; its output. */
+export async function createQuote(sb: Sandbox, key = SERVER_KEY): Promise<IDataObject> {
+	const [out] = await run(orchestrationNode({ sb, key, parameters: quoteParams() }));
+	return out;
+}
+
+/** Order > Submit run by the node for the quote in its input item (a made-up transaction hash); its output. */
+export async function submitQuote(sb: Sandbox, quote: IDataObject, key = SERVER_KEY): Promise<IDataObject> {
+	const parameters = { resource: 'order', operation: 'submit', quoteId: '={{ $json.quoteId }}', txHash: `0x${'ab'.repeat(32)}` };
+	const [out] = await run(orchestrationNode({ sb, key, parameters }), [{ json: quote }]);
+	return out;
+}
+
+/** A standing deposit address made by the node (Create or Get, USDC on Base); its deposit addresses by chain. */
+export async function standingAddress(sb: Sandbox, reference: string): Promise<Record<string, string>> {
+	const parameters = { resource: 'standingAddress', operation: 'createOrGet', reference, destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: ADDR.evm };
+	const [created] = await run(orchestrationNode({ sb, parameters }));
+	return created.addresses as Record<string, string>;
+}
+
+/** An entry of the routes listing (GET /v2/orchestration/routes). */
+export interface RouteEntry {
+	id: string;
+	chain: string;
+	asset: string;
+	assetDisplayName: string;
+	chainDisplayName: string;
+	decimals: number;
+	route: { to: 'all' | string[] | { except: string[] }; exactOutTo: string[]; fixedTo: string[] };
+}
+
+/** The sandbox's routes listing, read as a server key reads it. */
+export async function routesListing(sb: Sandbox): Promise<RouteEntry[]> {
+	const res = await fetch(`${sb.orchestrationUrl}/v2/orchestration/routes`, { headers: { authorization: `Bearer ${SERVER_KEY}` } });
+	return ((await res.json()) as { assets: RouteEntry[] }).assets;
+}
+
+/** Whether an entry's route set reaches the asset `id` (all, a list, or all but an except list). */
+export const reaches = (e: RouteEntry, id: string): boolean =>
+	e.route.to === 'all' ? e.id !== id : Array.isArray(e.route.to) ? e.route.to.includes(id) : e.id !== id && !e.route.to.except.includes(id);
 
 /** Parameters of a quote.create for 100 USDC on Base to BTC on Bitcoin. */
 export function quoteParams(overrides: INodeParameters = {}): INodeParameters {

@@ -13,25 +13,17 @@ import {
 	orchestrationNode,
 	run,
 	SERVER_KEY,
+	reaches,
+	routesListing,
 	startTestSandbox,
+	type RouteEntry,
 } from '../../harness/orchestration';
 
-interface Entry {
-	id: string;
-	chain: string;
-	asset: string;
-	assetDisplayName: string;
-	chainDisplayName: string;
-	decimals: number;
-	route: { to: 'all' | string[] | { except: string[] }; exactOutTo: string[]; fixedTo: string[] };
-}
-
 let sb: Sandbox;
-let listing: Entry[];
+let listing: RouteEntry[];
 beforeAll(async () => {
 	sb = await startTestSandbox();
-	const res = await fetch(`${sb.orchestrationUrl}/v2/orchestration/routes`, { headers: { authorization: `Bearer ${SERVER_KEY}` } });
-	listing = ((await res.json()) as { assets: Entry[] }).assets;
+	listing = await routesListing(sb);
 });
 afterAll(() => sb.close());
 beforeEach(async () => {
@@ -42,9 +34,7 @@ beforeEach(async () => {
 const routesFetches = async () => (await control(sb).requests({ path: '/v2/orchestration/routes' })).length;
 const getAll = (parameters: INodeParameters = {}, key = SERVER_KEY) =>
 	run(orchestrationNode({ sb, key, parameters: { resource: 'route', operation: 'getAll', returnAll: true, ...parameters } }));
-const reaches = (e: Entry, id: string) =>
-	e.route.to === 'all' ? e.id !== id : Array.isArray(e.route.to) ? e.route.to.includes(id) : e.id !== id && !e.route.to.except.includes(id);
-const byId = (id: string) => listing.find((e) => e.id === id) as Entry;
+const byId = (id: string) => listing.find((e) => e.id === id) as RouteEntry;
 
 describe('dropdowns from the routes listing', () => {
 	const load = (method: string, parameters: INodeParameters = {}, key = SERVER_KEY) =>

@@ -24,7 +24,7 @@ import {
 
 const address = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
 
-describe('items, retries and caching', () => {
+describe('Intent > Execute: items, retries and nonces', () => {
 	let env: GatewayEnv;
 	beforeAll(async () => {
 		env = await startGatewayEnv();

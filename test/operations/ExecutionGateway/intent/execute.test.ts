@@ -4,13 +4,14 @@
  * with the parsed reason, u64 amounts beyond 2^53.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { signEip1559 } from '../../../../nodes/shared/gateway/eip1559';
 import { errorRevertCalldata, panicRevertCalldata } from '../../../../sandbox/gateway/markers';
 import {
 	btcTransferId,
 	depositParams,
+	evmTransaction,
+	executeParams,
 	gatewayHarness,
 	hex,
 	opensslPublicKey,
@@ -21,17 +22,15 @@ import {
 	tokenTransferId,
 	type GatewayEnv,
 	EVM_ADDRESS,
-	EVM_KEY,
 	WAIT,
 } from '../../../harness/gateway';
 
 const RECIPIENT = '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23';
 const U64_MAX = '18446744073709551615';
 
-describe('intents against the sandbox gateway', () => {
+describe('Intent > Execute', () => {
 	let env: GatewayEnv;
 	let chainId: number;
-	let evmNonce = 0;
 	beforeAll(async () => {
 		env = await startGatewayEnv();
 		chainId = env.sb.keys.gateway.chainId;
@@ -43,20 +42,7 @@ describe('intents against the sandbox gateway', () => {
 		env.proxy.requests.length = 0;
 	});
 
-	const evmTx = (data = '0x'): string =>
-		signEip1559(
-			{ chainId, nonce: evmNonce++, maxPriorityFeePerGas: 1_000_000_000n, maxFeePerGas: 30_000_000_000n, gasLimit: 200_000, to: `0x${'33'.repeat(20)}`, value: 0, data },
-			EVM_KEY,
-		);
-
-	const executeParams = (evmTransaction: string, deposits: INodeParameters[], options: INodeParameters = {}): INodeParameters => ({
-		resource: 'intent',
-		operation: 'execute',
-		deposits: { deposit: deposits },
-		action: 'execute',
-		evmTransaction,
-		options,
-	});
+	const evmTx = (data?: string): string => evmTransaction(chainId, data);
 
 	it('a BTC deposit intent: exact canonical message, signature OpenSSL verifies, wire body of §2.1, FINALIZED', async () => {
 		const sparkTransferId = btcTransferId();

@@ -2,12 +2,11 @@
  * Intent > Get through the node against the sandbox gateway: the §2.3 fields, a revert parsed on
  * lookup, waiting and its timeout, not_found with a hint, and no reading another keypair's intent.
  */
-import type { INodeParameters } from 'n8n-workflow';
-
-import { signEip1559 } from '../../../../nodes/shared/gateway/eip1559';
 import {
 	btcTransferId,
 	depositParams,
+	evmTransaction,
+	executeParams,
 	gatewayHarness,
 	run,
 	runError,
@@ -18,10 +17,9 @@ import {
 	WAIT,
 } from '../../../harness/gateway';
 
-describe('intents against the sandbox gateway', () => {
+describe('Intent > Get', () => {
 	let env: GatewayEnv;
 	let chainId: number;
-	let evmNonce = 0;
 	beforeAll(async () => {
 		env = await startGatewayEnv();
 		chainId = env.sb.keys.gateway.chainId;
@@ -33,20 +31,7 @@ describe('intents against the sandbox gateway', () => {
 		env.proxy.requests.length = 0;
 	});
 
-	const evmTx = (data = '0x'): string =>
-		signEip1559(
-			{ chainId, nonce: evmNonce++, maxPriorityFeePerGas: 1_000_000_000n, maxFeePerGas: 30_000_000_000n, gasLimit: 200_000, to: `0x${'33'.repeat(20)}`, value: 0, data },
-			EVM_KEY,
-		);
-
-	const executeParams = (evmTransaction: string, deposits: INodeParameters[], options: INodeParameters = {}): INodeParameters => ({
-		resource: 'intent',
-		operation: 'execute',
-		deposits: { deposit: deposits },
-		action: 'execute',
-		evmTransaction,
-		options,
-	});
+	const evmTx = (data?: string): string => evmTransaction(chainId, data);
 
 	describe('with the sandbox holding intents (autoAdvance off)', () => {
 		beforeAll(async () => {

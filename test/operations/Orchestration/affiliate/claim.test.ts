@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- sandbox answers are arbitrary JSON asserted field by field */
 /**
  * Affiliate > Claim against the sandbox over HTTP: the optional body, {claim} with a readable amount,
  * Wait Until Final until paid, one claim however often n8n retries it, and bad settlement or payout
@@ -21,17 +20,11 @@ beforeEach(async () => {
 });
 
 const node = (parameters: INodeParameters, extra: { executionId?: string } = {}) => orchestrationNode({ sb, key: SERVER_KEY, executionId: extra.executionId, parameters });
-const post = async (path: string, body: unknown): Promise<any> => {
-	const res = await fetch(sb.orchestrationUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-	if (res.status >= 400) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-	return await res.json();
-};
-const accrue = (amount: string, chain = 'base', affiliateId = 'aff_sandbox_alpha') => post(`/sandbox/affiliates/${affiliateId}/accrue`, { amount, chain, asset: 'USDC' });
 
 describe('Affiliate > Claim and Get Claim', () => {
 	it('Claim sends the optional body, answers {claim} with a readable amount, and Wait Until Final follows it until paid', async () => {
-		await accrue('2000000');
-		await accrue('3500000', 'solana');
+		await control(sb).accrue('2000000');
+		await control(sb).accrue('3500000', 'solana');
 		const { output, error, hints } = await executeNodeWithHints(
 			node({
 				resource: 'affiliate',
@@ -58,7 +51,7 @@ describe('Affiliate > Claim and Get Claim', () => {
 	}, 30_000);
 
 	it('a plain Claim still sends no body; Retry On Fail replays the first claim', async () => {
-		await accrue('2500000');
+		await control(sb).accrue('2500000');
 		const claim = () => node({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' }, { executionId: 'exec-plain-claim' });
 		const [first] = await run(claim());
 		expect(first).toMatchObject({ affiliateId: 'aff_sandbox_alpha', settlementChain: 'base', amount: '2500000', amountFormatted: '2.5', status: 'processing' });
@@ -85,7 +78,7 @@ describe('Affiliate > Claim and Get Claim', () => {
 
 describe('Affiliate > Claim: once per execution', () => {
 	it('pays the balance once per execution, with formatted amounts; Get Claims lists it', async () => {
-		await accrue('2500000');
+		await control(sb).accrue('2500000');
 		const claim = () => node({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' }, { executionId: 'exec-claim-1' });
 		const [first] = await run(claim());
 		expect(first).toMatchObject({ affiliateId: 'aff_sandbox_alpha', settlementChain: 'base', settlementAsset: 'USDC', amount: '2500000', amountFormatted: '2.5', status: 'processing' });

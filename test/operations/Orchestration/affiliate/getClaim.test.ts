@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- sandbox answers are arbitrary JSON asserted field by field */
 /**
  * Affiliate > Get Claim against the sandbox over HTTP: one claim, and its wait through retried attempts
  * to paid or failed, or to its timeout.
@@ -20,19 +19,13 @@ beforeEach(async () => {
 });
 
 const node = (parameters: INodeParameters, extra: { executionId?: string } = {}) => orchestrationNode({ sb, key: SERVER_KEY, executionId: extra.executionId, parameters });
-const post = async (path: string, body: unknown): Promise<any> => {
-	const res = await fetch(sb.orchestrationUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-	if (res.status >= 400) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-	return await res.json();
-};
-const accrue = (amount: string, chain = 'base', affiliateId = 'aff_sandbox_alpha') => post(`/sandbox/affiliates/${affiliateId}/accrue`, { amount, chain, asset: 'USDC' });
 
 describe('Affiliate > Claim and Get Claim', () => {
 	it('Get Claim reads one claim; its wait goes on through a retried attempt (errorMessage with nextAttemptAt) until paid', async () => {
 		await control(sb).config({ autoAdvance: false });
-		await accrue('2000000');
+		await control(sb).accrue('2000000');
 		const [claim] = await run(node({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha' }));
-		await post(`/sandbox/claims/${String(claim.id)}/settle`, { outcome: 'retry' });
+		await control(sb).settleClaim(String(claim.id), 'retry');
 		const [read] = await run(node({ resource: 'affiliate', operation: 'getClaim', affiliateId: 'aff_sandbox_alpha', claimId: claim.id as string }));
 		expect(read).toMatchObject({ id: claim.id, status: 'processing', errorMessage: expect.stringMatching(/retrying/), nextAttemptAt: expect.any(String), amountFormatted: '2' });
 		const waiting = executeNodeWithHints(
@@ -40,7 +33,7 @@ describe('Affiliate > Claim and Get Claim', () => {
 			[{ json: {} }],
 		);
 		await new Promise((r) => setTimeout(r, 1000));
-		await post(`/sandbox/claims/${String(claim.id)}/settle`, { outcome: 'paid' });
+		await control(sb).settleClaim(String(claim.id), 'paid');
 		const { output, error } = await waiting;
 		expect(error).toBeUndefined();
 		expect(output![0][0].json).toMatchObject({ id: claim.id, status: 'completed', txHash: expect.any(String), attempts: 2, waitEndedBy: 'paid' });
@@ -48,7 +41,7 @@ describe('Affiliate > Claim and Get Claim', () => {
 
 	it('a failed claim ends the wait as failed (the item carries it); a claim still processing at the timeout fails the item or returns its last state', async () => {
 		await control(sb).config({ claimOutcome: 'failed' });
-		await accrue('2000000');
+		await control(sb).accrue('2000000');
 		const { output, hints } = await executeNodeWithHints(
 			node({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 30 }),
 			[{ json: {} }],

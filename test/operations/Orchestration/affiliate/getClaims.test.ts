@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- sandbox answers are arbitrary JSON asserted field by field */
 /**
  * Affiliate > Get Claims against the sandbox over HTTP: filtered by settlement chain and asset, the
  * newest first.
@@ -19,18 +18,12 @@ beforeEach(async () => {
 });
 
 const node = (parameters: INodeParameters, extra: { executionId?: string } = {}) => orchestrationNode({ sb, key: SERVER_KEY, executionId: extra.executionId, parameters });
-const post = async (path: string, body: unknown): Promise<any> => {
-	const res = await fetch(sb.orchestrationUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-	if (res.status >= 400) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-	return await res.json();
-};
-const accrue = (amount: string, chain = 'base', affiliateId = 'aff_sandbox_alpha') => post(`/sandbox/affiliates/${affiliateId}/accrue`, { amount, chain, asset: 'USDC' });
 
 describe('Affiliate > Get Claims', () => {
 	it('filters by settlement chain and asset; Limit keeps the newest', async () => {
 		await control(sb).config({ autoAdvance: false });
 		for (const [chain, amount] of [['base', '2000000'], ['solana', '2100000'], ['base', '2200000']]) {
-			await accrue(amount, chain);
+			await control(sb).accrue(amount, chain);
 			await run(node({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', options: { settlementChain: chain, settlementAsset: 'USDC' } }));
 		}
 		await control(sb).clearRequests();

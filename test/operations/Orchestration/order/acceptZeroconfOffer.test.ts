@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- sandbox answers are arbitrary JSON asserted field by field */
 /**
  * Order > Accept ZeroConf Offer against the sandbox over HTTP: one key per order and action in every
  * execution (a re-run replays), invalid_state as a clear hint, an order ID and a server key checked
@@ -8,8 +7,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { Orchestration } from '../../../../nodes/Orchestration/Orchestration.node';
 import { TOOL_ACTIONS_OPTION } from '../../../../nodes/n8n/toolMode';
 import type { Sandbox } from '../../../../sandbox';
-import { callAsTool } from '../../../integration/gateway/toolHarness';
-import { ADDR, CLIENT_ALL, control, orchestrationNode, quoteParams, run, runError, SERVER_KEY, SERVER_KEY_PARTNER2, startTestSandbox } from '../../../harness/orchestration';
+import { callAsTool } from '../../../harness/tool';
+import { CLIENT_ALL, control, orchestrationNode, run, runError, SERVER_KEY, SERVER_KEY_PARTNER2, startTestSandbox } from '../../../harness/orchestration';
+import { offeredOrder } from './zeroconfOffer';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -18,37 +18,14 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => control(sb).clearRequests());
 
-const BTC_QUOTE = quoteParams({ sourceChain: 'bitcoin', sourceAsset: 'BTC', destinationChain: 'base', destinationAsset: 'USDC', amount: '100000', recipientAddress: ADDR.evm });
-
 const node = (parameters: INodeParameters, key = SERVER_KEY) => orchestrationNode({ sb, key, parameters });
-const orderState = async (id: string): Promise<any> => await (await fetch(`${sb.orchestrationUrl}/sandbox/orders/${id}`)).json();
-
-async function until(id: string, want: string): Promise<any> {
-	const deadline = Date.now() + 5000;
-	for (;;) {
-		const o = await orderState(id);
-		if (o.order.status === want) return o;
-		if (Date.now() > deadline) throw new Error(`order ${id} did not reach ${want} (it is ${o.order.status})`);
-		await new Promise((r) => setTimeout(r, 20));
-	}
-}
-
-/** A Bitcoin quote created by the node with the ZeroConf opt-in, paid, waiting in awaiting_approval. */
-async function offeredOrder(): Promise<string> {
-	const [quote] = await run(node({ ...BTC_QUOTE, options: { zeroconfEnabled: 'optIn' } }));
-	const [sent] = await control(sb).requests({ path: '/v1/orchestration/quote' });
-	expect(sent.body.zeroconfEnabled).toBe(true);
-	const { orderId } = await control(sb).deposit({ depositAddress: quote.depositAddress, amount: quote.amountIn, autoAdvance: true });
-	await until(orderId, 'awaiting_approval');
-	return orderId;
-}
 
 const accept = (orderId: string, key = SERVER_KEY) => node({ resource: 'order', operation: 'acceptZeroconfOffer', orderId }, key);
 const decline = (orderId: string, reason = '') => node({ resource: 'order', operation: 'declineZeroconfOffer', orderId, reason });
 
-describe('Order > Accept / Decline ZeroConf Offer', () => {
+describe('Order > Accept ZeroConf Offer', () => {
 	it('accepts once: the same key from the order in every execution, a re-run replays, the order completes; another order, another key', async () => {
-		const orderId = await offeredOrder();
+		const orderId = await offeredOrder(sb);
 		const [first] = await run(accept(orderId));
 		expect(first).toEqual({ orderId, status: 'processing', decision: 'accepted', replayed: false });
 		const [again] = await run(accept(orderId));
@@ -59,10 +36,10 @@ describe('Order > Accept / Decline ZeroConf Offer', () => {
 		expect(sent[0].idempotencyKey).toEqual(expect.any(String));
 		expect(sent[1].idempotencyKey).toBe(sent[0].idempotencyKey);
 		expect(sent[0].body).toEqual({ orderId });
-		const done = await until(orderId, 'completed');
+		const done = await control(sb).untilOrder(orderId, 'completed');
 		expect(done.order.zeroconfOffer.status).toBe('accepted');
 		// Accepting another order is another operation: another key, not a replay of this one.
-		const otherId = await offeredOrder();
+		const otherId = await offeredOrder(sb);
 		await control(sb).clearRequests();
 		expect(await run(accept(otherId))).toEqual([{ orderId: otherId, status: 'processing', decision: 'accepted', replayed: false }]);
 		const [other] = await control(sb).requests({ path: '/v1/orchestration/zeroconf/accept' });
@@ -71,7 +48,7 @@ describe('Order > Accept / Decline ZeroConf Offer', () => {
 	});
 
 	it('invalid_state becomes a clear hint (an answered offer, another partner, no offer)', async () => {
-		const orderId = await offeredOrder();
+		const orderId = await offeredOrder(sb);
 		await run(decline(orderId));
 		// Declining and accepting the same order are two operations: two keys.
 		await run(accept(orderId)).catch(() => undefined);

@@ -10,6 +10,7 @@ import {
 	CLIENT_ALL,
 	CLIENT_CHECKOUT,
 	control,
+	createQuote,
 	orchestrationNode,
 	quoteParams,
 	run,
@@ -17,6 +18,7 @@ import {
 	serialized,
 	SERVER_KEY,
 	startTestSandbox,
+	submitQuote,
 } from '../../../harness/orchestration';
 
 let sb: Sandbox;
@@ -26,20 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-async function quote(key = SERVER_KEY): Promise<IDataObject> {
-	const [out] = await run(orchestrationNode({ sb, key, parameters: quoteParams() }));
-	return out;
-}
-
-async function submit(q: IDataObject, key = SERVER_KEY): Promise<IDataObject> {
-	const h = orchestrationNode({
-		sb,
-		key,
-		parameters: { resource: 'order', operation: 'submit', quoteId: '={{ $json.quoteId }}', txHash: `0x${'ab'.repeat(32)}` },
-	});
-	const [out] = await run(h, [{ json: q }]);
-	return out;
-}
+const quote = (key?: string) => createQuote(sb, key);
+const submit = (q: IDataObject, key?: string) => submitQuote(sb, q, key);
 
 /** getStatus with the node's defaults: the read token comes from the input item by expression. */
 function statusNode(key: string, parameters: Record<string, unknown> = {}) {

@@ -8,12 +8,11 @@ import type { Sandbox } from '../../../../sandbox';
 import {
 	CLIENT_CHECKOUT,
 	control,
+	createQuote,
 	orchestrationNode,
-	quoteParams,
-	run,
 	runError,
-	SERVER_KEY,
 	startTestSandbox,
+	submitQuote,
 } from '../../../harness/orchestration';
 
 let sb: Sandbox;
@@ -23,20 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-async function quote(key = SERVER_KEY): Promise<IDataObject> {
-	const [out] = await run(orchestrationNode({ sb, key, parameters: quoteParams() }));
-	return out;
-}
-
-async function submit(q: IDataObject, key = SERVER_KEY): Promise<IDataObject> {
-	const h = orchestrationNode({
-		sb,
-		key,
-		parameters: { resource: 'order', operation: 'submit', quoteId: '={{ $json.quoteId }}', txHash: `0x${'ab'.repeat(32)}` },
-	});
-	const [out] = await run(h, [{ json: q }]);
-	return out;
-}
+const quote = (key?: string) => createQuote(sb, key);
+const submit = (q: IDataObject, key?: string) => submitQuote(sb, q, key);
 
 describe('order.submit', () => {
 	it('with a server key: submits the paid quote with its deposit reference and its own idempotency key', async () => {

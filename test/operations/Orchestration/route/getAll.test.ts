@@ -11,25 +11,17 @@ import {
 	orchestrationNode,
 	run,
 	SERVER_KEY,
+	reaches,
+	routesListing,
 	startTestSandbox,
+	type RouteEntry,
 } from '../../../harness/orchestration';
 
-interface Entry {
-	id: string;
-	chain: string;
-	asset: string;
-	assetDisplayName: string;
-	chainDisplayName: string;
-	decimals: number;
-	route: { to: 'all' | string[] | { except: string[] }; exactOutTo: string[]; fixedTo: string[] };
-}
-
 let sb: Sandbox;
-let listing: Entry[];
+let listing: RouteEntry[];
 beforeAll(async () => {
 	sb = await startTestSandbox();
-	const res = await fetch(`${sb.orchestrationUrl}/v2/orchestration/routes`, { headers: { authorization: `Bearer ${SERVER_KEY}` } });
-	listing = ((await res.json()) as { assets: Entry[] }).assets;
+	listing = await routesListing(sb);
 });
 afterAll(() => sb.close());
 beforeEach(async () => {
@@ -38,8 +30,6 @@ beforeEach(async () => {
 });
 const getAll = (parameters: INodeParameters = {}, key = SERVER_KEY) =>
 	run(orchestrationNode({ sb, key, parameters: { resource: 'route', operation: 'getAll', returnAll: true, ...parameters } }));
-const reaches = (e: Entry, id: string) =>
-	e.route.to === 'all' ? e.id !== id : Array.isArray(e.route.to) ? e.route.to.includes(id) : e.id !== id && !e.route.to.except.includes(id);
 
 describe('route.getAll', () => {
 	it('gives one item per asset with the service fields untouched, for server and client keys', async () => {

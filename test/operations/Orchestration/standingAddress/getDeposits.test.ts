@@ -4,7 +4,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../../sandbox';
-import { ADDR, control, orchestrationNode, run, runError, SERVER_KEY, startTestSandbox } from '../../../harness/orchestration';
+import { control, orchestrationNode, run, runError, SERVER_KEY, standingAddress, startTestSandbox } from '../../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -19,14 +19,9 @@ beforeEach(async () => {
 
 const node = (parameters: INodeParameters, extra: { executionId?: string } = {}) => orchestrationNode({ sb, key: SERVER_KEY, executionId: extra.executionId, parameters });
 
-async function standingAddress(reference: string): Promise<Record<string, string>> {
-	const [created] = await run(node({ resource: 'standingAddress', operation: 'createOrGet', reference, destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: ADDR.evm }));
-	return created.addresses as Record<string, string>;
-}
-
 describe('Standing Deposit Address > Get Deposits', () => {
 	it('one item per deposit, newest first, with the reference, its order (quoteId null) and a readable amount', async () => {
-		const addresses = await standingAddress('customer/7');
+		const addresses = await standingAddress(sb, 'customer/7');
 		const usdc = await control(sb).deposit({ depositAddress: addresses.evm, amount: '2500000' });
 		const btc = await control(sb).deposit({ depositAddress: addresses.bitcoin, amount: '125000' });
 		const deposits = await run(node({ resource: 'standingAddress', operation: 'getDeposits', reference: 'customer/7', returnAll: true }));
@@ -39,7 +34,7 @@ describe('Standing Deposit Address > Get Deposits', () => {
 	});
 
 	it('pages by nextOffset: Limit across pages of Page Size, Return All until nextOffset is null', async () => {
-		const addresses = await standingAddress('paged');
+		const addresses = await standingAddress(sb, 'paged');
 		for (const amount of ['1000000', '2000000', '3000000']) await control(sb).deposit({ depositAddress: addresses.evm, amount });
 		await control(sb).clearRequests();
 		const two = await run(node({ resource: 'standingAddress', operation: 'getDeposits', reference: 'paged', returnAll: false, limit: 2, options: { pageSize: 1 } }));
@@ -56,7 +51,7 @@ describe('Standing Deposit Address > Get Deposits', () => {
 	});
 
 	it('Request Path reads the listing from another path (the path is from public client code)', async () => {
-		await standingAddress('moved');
+		await standingAddress(sb, 'moved');
 		const error = await runError(node({ resource: 'standingAddress', operation: 'getDeposits', reference: 'moved', options: { requestPath: '/v1/standing-deposits/{ref}' } }));
 		expect(error.message).toMatch(/^not_found: /);
 		const [sent] = await control(sb).requests({ path: '/v1/standing-deposits/moved' });

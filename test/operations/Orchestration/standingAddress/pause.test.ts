@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../../sandbox';
-import { ADDR, control, orchestrationNode, run, runError, SERVER_KEY, startTestSandbox } from '../../../harness/orchestration';
+import { control, orchestrationNode, run, runError, SERVER_KEY, standingAddress, startTestSandbox } from '../../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -20,14 +20,9 @@ beforeEach(async () => {
 
 const node = (parameters: INodeParameters, extra: { executionId?: string } = {}) => orchestrationNode({ sb, key: SERVER_KEY, executionId: extra.executionId, parameters });
 
-async function standingAddress(reference: string): Promise<Record<string, string>> {
-	const [created] = await run(node({ resource: 'standingAddress', operation: 'createOrGet', reference, destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: ADDR.evm }));
-	return created.addresses as Record<string, string>;
-}
-
 describe('Standing Deposit Address > Pause', () => {
 	it('holds later deposits; sends PATCH {enabled: false} with a derived key that Retry On Fail replays', async () => {
-		const addresses = await standingAddress('pausable');
+		const addresses = await standingAddress(sb, 'pausable');
 		const pause = () => node({ resource: 'standingAddress', operation: 'pause', reference: 'pausable' }, { executionId: 'exec-pause-1' });
 		const [paused] = await run(pause());
 		expect(paused).toMatchObject({ reference: 'pausable', standingAddressId: expect.stringMatching(/^sda_/), enabled: false });
@@ -44,7 +39,7 @@ describe('Standing Deposit Address > Pause', () => {
 	});
 
 	it('says the path is unconfirmed; Request Path sends the same request elsewhere, and a 404 says what to check', async () => {
-		await standingAddress('elsewhere');
+		await standingAddress(sb, 'elsewhere');
 		const error = await runError(node({ resource: 'standingAddress', operation: 'pause', reference: 'elsewhere', options: { requestPath: '/v1/standing-deposit-addresses/{ref}/switch' } }));
 		expect(error.message).toMatch(/^not_found: /);
 		expect(String(error.description)).toMatch(/not confirmed by the docs.*"Request Path"/);

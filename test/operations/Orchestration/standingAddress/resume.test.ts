@@ -4,7 +4,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../../sandbox';
-import { ADDR, control, orchestrationNode, run, SERVER_KEY, startTestSandbox } from '../../../harness/orchestration';
+import { control, orchestrationNode, run, SERVER_KEY, standingAddress, startTestSandbox } from '../../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -19,14 +19,9 @@ beforeEach(async () => {
 
 const node = (parameters: INodeParameters, extra: { executionId?: string } = {}) => orchestrationNode({ sb, key: SERVER_KEY, executionId: extra.executionId, parameters });
 
-async function standingAddress(reference: string): Promise<Record<string, string>> {
-	const [created] = await run(node({ resource: 'standingAddress', operation: 'createOrGet', reference, destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: ADDR.evm }));
-	return created.addresses as Record<string, string>;
-}
-
 describe('Standing Deposit Address > Resume', () => {
 	it('converts deposits again after Pause; sends PATCH {enabled: true} with a derived key that Retry On Fail replays', async () => {
-		const addresses = await standingAddress('pausable');
+		const addresses = await standingAddress(sb, 'pausable');
 		await run(node({ resource: 'standingAddress', operation: 'pause', reference: 'pausable' }));
 		expect((await control(sb).deposit({ depositAddress: addresses.evm, amount: '4000000' })).orderId).toBeNull();
 		await control(sb).clearRequests();

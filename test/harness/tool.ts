@@ -15,8 +15,8 @@ import {
 	type INodeTypes,
 } from 'n8n-workflow';
 
-import { core, type NodeHarness } from '../../harness/n8n';
-import { emptyRunData } from '../../harness/gateway';
+import { core, type NodeHarness } from './n8n';
+import { emptyRunData } from './gateway';
 
 /**
  * The synthetic `<name>Tool` type n8n builds from a `usableAsTool` node (packages/cli
