@@ -22,7 +22,7 @@ import {
 
 const OTHER_KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 
-describe('gateway admission rejections through the node', () => {
+describe('Intent > Execute: the gateway\'s admission rejections', () => {
 	let env: GatewayEnv;
 	beforeAll(async () => {
 		env = await startGatewayEnv();
@@ -134,7 +134,7 @@ describe('gateway admission rejections through the node', () => {
 	});
 });
 
-describe('chain_id_mismatch after the gateway changed chains within the cache window', () => {
+describe('Intent > Execute: chain_id_mismatch after the gateway changed chains within the cache window', () => {
 	it('surfaces the code, drops the cache, and the next run signs for the new chain', async () => {
 		const first = await startSandbox({ timeScale: 50, quiet: true });
 		const port = (first.gateway.app.server.address() as AddressInfo).port;

@@ -48,7 +48,7 @@ const executeParams = (evmTransaction: string, extra: INodeParameters = {}): INo
 	...extra,
 });
 
-describe('intent.execute pre-send validation', () => {
+describe('Intent > Execute: checks before sending', () => {
 	let env: GatewayEnv;
 	let chainId: number;
 	beforeAll(async () => {

@@ -8,7 +8,7 @@ import { depositParams, gatewayHarness, run, startGatewayEnv, type GatewayEnv } 
 
 const V = { typeVersion: 1.2 };
 
-describe('Execution Gateway 1.2: the shared wait', () => {
+describe('Intent > Get (Execution Gateway 1.2): the shared wait', () => {
 	let env: GatewayEnv;
 	beforeAll(async () => {
 		env = await startGatewayEnv();

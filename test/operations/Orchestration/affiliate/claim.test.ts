@@ -21,7 +21,7 @@ beforeEach(async () => {
 
 const node = (parameters: INodeParameters, extra: { executionId?: string } = {}) => orchestrationNode({ sb, key: SERVER_KEY, executionId: extra.executionId, parameters });
 
-describe('Affiliate > Claim and Get Claim', () => {
+describe('Affiliate > Claim', () => {
 	it('Claim sends the optional body, answers {claim} with a readable amount, and Wait Until Final follows it until paid', async () => {
 		await control(sb).accrue('2000000');
 		await control(sb).accrue('3500000', 'solana');

@@ -25,7 +25,7 @@ beforeEach(() => control(sb).clearRequests());
 
 const node = (parameters: INodeParameters, key = SERVER_KEY) => orchestrationNode({ sb, key, parameters });
 
-describe('affiliate.getAll', () => {
+describe('Affiliate > Get Many', () => {
 	it('lists every affiliate for a server key, one item each, cut to the limit', async () => {
 		const all = await run(node({ resource: 'affiliate', operation: 'getAll', returnAll: true, includeDisabled: true }));
 		expect(all.map((a) => a.affiliateId)).toEqual(['aff_sandbox_alpha', 'aff_sandbox_beta', 'aff_sandbox_retired']);

@@ -20,7 +20,7 @@ beforeEach(async () => {
 
 const node = (parameters: INodeParameters, extra: { executionId?: string } = {}) => orchestrationNode({ sb, key: SERVER_KEY, executionId: extra.executionId, parameters });
 
-describe('Affiliate > Claim and Get Claim', () => {
+describe('Affiliate > Get Claim', () => {
 	it('Get Claim reads one claim; its wait goes on through a retried attempt (errorMessage with nextAttemptAt) until paid', async () => {
 		await control(sb).config({ autoAdvance: false });
 		await control(sb).accrue('2000000');

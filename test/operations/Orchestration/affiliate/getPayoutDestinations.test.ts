@@ -23,7 +23,7 @@ beforeEach(() => control(sb).clearRequests());
 
 const node = (parameters: INodeParameters, key = SERVER_KEY) => orchestrationNode({ sb, key, parameters });
 
-describe('affiliate.getPayoutDestinations', () => {
+describe('Affiliate > Get Payout Destinations', () => {
 	it('lists the payout chains and assets live now, one item each, cut to the limit; a profile may name each', async () => {
 		const all = await run(node({ resource: 'affiliate', operation: 'getPayoutDestinations', returnAll: true }));
 		expect(all).toContainEqual({ chain: 'base', asset: 'USDC' });

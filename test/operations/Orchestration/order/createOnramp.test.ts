@@ -30,7 +30,7 @@ function statusNode(key: string, parameters: Record<string, unknown> = {}) {
 	});
 }
 
-describe('order.createOnramp', () => {
+describe('Order > Create Onramp', () => {
 	const onramp = (overrides: Record<string, unknown> = {}) => ({
 		resource: 'order',
 		operation: 'createOnramp',

@@ -15,7 +15,7 @@ beforeEach(() => control(sb).clearRequests());
 
 const node = (parameters: INodeParameters, key = SERVER_KEY) => orchestrationNode({ sb, key, parameters });
 
-describe('Order > Get by Quote and Get Status by quote or transaction', () => {
+describe('Order > Get by Quote', () => {
 	it('an unpaid quote is funded: false without an error; paid, funded: true with the order and its decimals', async () => {
 		const [quote] = await run(node(quoteParams()));
 		const byQuote = node({ resource: 'order', operation: 'getByQuote', quoteId: quote.quoteId as string });

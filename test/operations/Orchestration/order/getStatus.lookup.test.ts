@@ -15,7 +15,7 @@ beforeEach(() => control(sb).clearRequests());
 
 const node = (parameters: INodeParameters, key = SERVER_KEY) => orchestrationNode({ sb, key, parameters });
 
-describe('Order > Get by Quote and Get Status by quote or transaction', () => {
+describe('Order > Get Status by quote ID or transaction hash', () => {
 	it('Get Status by quote ID of an unpaid quote: the 404 hint points to Get by Quote', async () => {
 		const [quote] = await run(node(quoteParams()));
 		const error = await runError(node({ resource: 'order', operation: 'getStatus', lookupBy: 'quoteId', quoteId: quote.quoteId as string }));

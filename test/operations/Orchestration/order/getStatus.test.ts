@@ -42,7 +42,7 @@ function statusNode(key: string, parameters: Record<string, unknown> = {}) {
 
 const STATUS_KEYS = ['id', 'status', 'stages', 'stageDetails', 'isFinal'];
 
-describe('order.getStatus', () => {
+describe('Order > Get Status', () => {
 	it('with a server key: one shape with id, status, stages, isFinal and the order fields', async () => {
 		const order = await submit(await quote());
 		await control(sb).advance(order.orderId as string, 'completed');
@@ -95,7 +95,7 @@ describe('order.getStatus', () => {
 	});
 });
 
-describe('order.getStatus waiting until final', () => {
+describe('Order > Get Status: waiting until final (polling)', () => {
 	it('returns at once when the order is already final', async () => {
 		const order = await submit(await quote());
 		await control(sb).advance(order.orderId as string, 'refunded');
@@ -135,7 +135,7 @@ describe('order.getStatus waiting until final', () => {
 	});
 });
 
-describe('order.getStatus amounts', () => {
+describe('Order > Get Status: amounts', () => {
 	it('adds exact decimal amounts for the order, its fees and its fee payouts, each payout in its own asset', async () => {
 		const [q] = await run(
 			orchestrationNode({ sb, parameters: quoteParams({ options: { appFees: { fee: [{ recipient: ADDR.evm, feeBps: 25 }] } } }) }),

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => control(sb).clearRequests());
 
-describe('submit: one payment, one key, across executions', () => {
+describe('Order > Submit: one payment, one key, across executions', () => {
 	async function paidQuote(): Promise<any> {
 		const [q] = await run(orchestrationNode({ sb, parameters: quoteParams() }));
 		return q;

@@ -25,7 +25,7 @@ afterAll(() => sb.close());
 const quote = (key?: string) => createQuote(sb, key);
 const submit = (q: IDataObject, key?: string) => submitQuote(sb, q, key);
 
-describe('order.submit', () => {
+describe('Order > Submit', () => {
 	it('with a server key: submits the paid quote with its deposit reference and its own idempotency key', async () => {
 		const q = await quote();
 		const out = await submit(q);

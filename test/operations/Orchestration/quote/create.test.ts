@@ -38,7 +38,7 @@ const emptyRunData = (): IRunExecutionData =>
 
 const quotePosts = async () => await control(sb).requests({ path: '/v1/orchestration/quote', method: 'POST' });
 
-describe('quote.create', () => {
+describe('Quote > Create', () => {
 	it('with a server key: the quote untouched plus expiry, memo flag and formatted amounts', async () => {
 		const started = Date.now();
 		const [out] = await run(orchestrationNode({ sb, parameters: quoteParams() }));
@@ -145,7 +145,7 @@ describe('quote.create', () => {
 	});
 });
 
-describe('quote.create: decimal amounts of the live routes listing', () => {
+describe('Quote > Create: decimal amounts of the live routes listing', () => {
 	it('a Decimal amount of an asset whose route set is {except: [...]} keeps its decimals', async () => {
 		const [quote] = await run(orchestrationNode({ sb, parameters: quoteParams({ amountFormat: 'decimal', amount: '100.5' }) }));
 		expect(quote.amountIn).toBe('100500000');
@@ -154,7 +154,7 @@ describe('quote.create: decimal amounts of the live routes listing', () => {
 	});
 });
 
-describe('quote.create idempotency (money never moves twice)', () => {
+describe('Quote > Create: idempotency (money never moves twice)', () => {
 	it('a loop (the node run again in the same execution) gets new keys; a retry of either run reuses its own', async () => {
 		const h = orchestrationNode({ sb, executionId: 'exec-loop-1', parameters: quoteParams() });
 		// n8n's run index: 0 for the first pass of a loop, 1 for the next; Retry On Fail keeps it.
@@ -220,7 +220,7 @@ describe('quote.create idempotency (money never moves twice)', () => {
 	});
 });
 
-describe('bad input is rejected before any request, naming the field and the item', () => {
+describe('Quote > Create: bad input is rejected before any request, naming the field and the item', () => {
 	const rejects = async (parameters: INodeParameters, message: RegExp, key = SERVER_KEY) => {
 		const error = await runError(orchestrationNode({ sb, key, parameters: quoteParams(parameters) }));
 		expect(error.message).toMatch(message);
@@ -285,7 +285,7 @@ describe('bad input is rejected before any request, naming the field and the ite
 	});
 });
 
-describe('secrets', () => {
+describe('Quote > Create: secrets', () => {
 	it('never appear in outputs or errors', async () => {
 		const ok = await run(orchestrationNode({ sb, key: CLIENT_ALL, parameters: quoteParams() }));
 		const failed = await runError(orchestrationNode({ sb, key: CLIENT_ALL, parameters: quoteParams({ destinationChain: 'base' }) }));

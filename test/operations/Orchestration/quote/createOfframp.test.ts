@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => control(sb).clearRequests());
 
-describe('quote.createOfframp', () => {
+describe('Quote > Create Offramp', () => {
 	const offramp = (overrides: Record<string, unknown> = {}) => ({
 		resource: 'quote',
 		operation: 'createOfframp',

@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(() => control(sb).clearRequests());
 
-describe('quote.estimate', () => {
+describe('Quote > Estimate', () => {
 	it('answers without a deposit address, with formatted amounts, for server and client keys', async () => {
 		for (const key of [SERVER_KEY, CLIENT_ALL]) {
 			const [out] = await run(

@@ -31,7 +31,7 @@ beforeEach(async () => {
 const getAll = (parameters: INodeParameters = {}, key = SERVER_KEY) =>
 	run(orchestrationNode({ sb, key, parameters: { resource: 'route', operation: 'getAll', returnAll: true, ...parameters } }));
 
-describe('route.getAll', () => {
+describe('Route > Get Many', () => {
 	it('gives one item per asset with the service fields untouched, for server and client keys', async () => {
 		expect(await getAll()).toEqual(listing as unknown as IDataObject[]);
 		expect((await getAll({}, CLIENT_ALL)).length).toBe(listing.length);

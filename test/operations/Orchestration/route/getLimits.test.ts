@@ -22,7 +22,7 @@ beforeEach(async () => {
 	await control(sb).clearRequests();
 });
 
-describe('route.getLimits', () => {
+describe('Route > Get Limits', () => {
 	it('passes the route filters and returns the answer untouched', async () => {
 		const parameters = {
 			resource: 'route',

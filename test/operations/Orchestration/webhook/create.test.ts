@@ -24,7 +24,7 @@ beforeEach(() => control(sb).clearRequests());
 
 const node = (parameters: INodeParameters, key = SERVER_KEY) => orchestrationNode({ sb, key, parameters });
 
-describe('webhook.create', () => {
+describe('Webhook > Create', () => {
 	it('registers the URL with an idempotency key and keeps the secret out of the output by default', async () => {
 		const [out] = await run(node({ resource: 'webhook', operation: 'create', url: 'https://example.com/hooks/orders' }));
 		expect(out).toMatchObject({ webhookId: expect.any(String), url: 'https://example.com/hooks/orders', secretIssued: true });
