@@ -160,7 +160,7 @@ export class ExecutionGatewayApi implements ICredentialType {
 		}
 		const unsafe = unsafeChallengeReason(challenge);
 		if (unsafe !== undefined) {
-			// Issue 14: a challenge that could be an intent turns authentication into a signing oracle.
+			// A challenge that could be an intent turns authentication into a signing oracle.
 			throw new Error(`Execution Gateway authentication refused: ${unsafe}. Nothing was signed; check that "Gateway URL" is the real gateway.`);
 		}
 		const signature = signChallenge(challenge, privateKey);

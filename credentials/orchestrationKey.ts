@@ -67,7 +67,7 @@ function hostOf(url: string): string {
 }
 
 /**
- * Issue 20: n8n lets any HTTP Request node (or an agent's HTTP tool) use this credential type, with
+ * n8n lets any HTTP Request node (or an agent's HTTP tool) use this credential type, with
  * any URL. The key goes only to a request under the credential's own Base URL (same scheme, host,
  * port, path prefix) that passes the https-or-loopback rule; any other request fails here, before it
  * is sent, naming the credential and the refused host.

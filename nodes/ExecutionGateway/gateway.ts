@@ -5,13 +5,7 @@
  * with the 60-second client cache §4 allows; intent status (§2.3, §3) by submission id with the
  * parsed reason of an EXPIRED intent. Waiting until a final state is intentWait.ts.
  */
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHttpRequestMethods,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { ZodType, ZodTypeDef } from 'zod';
 import { ProtocolError } from '../shared/errors';
@@ -24,8 +18,7 @@ import {
 	type NetworkInfo,
 } from '../shared/gateway/responses';
 import type { ItemReader } from '../n8n/items';
-import type { FieldNaming } from '../n8n/errors';
-import { COMMON_HINTS } from '../n8n/serviceErrors';
+import { ItemError, ServiceError, type FieldNaming } from '../n8n/errors';
 import { insecureUrlReason, joinUrl } from '../shared/secureUrl';
 import { ExpiringCache } from '../n8n/expiringCache';
 import { callService, type ServiceCall, type ServiceResponse } from '../n8n/transport';
@@ -54,10 +47,6 @@ export const GATEWAY_HINTS: Record<string, string> = {
 	not_found: 'No intent with this submission id exists for this keypair.',
 };
 
-export function hintFor(code: string | undefined): string | undefined {
-	return code ? (GATEWAY_HINTS[code] ?? COMMON_HINTS[code]) : undefined;
-}
-
 /** Per node run: the first bearer call, which the others wait for (see authenticatedCall). */
 const firstBearerCall = new WeakMap<IExecuteFunctions, Promise<void>>();
 
@@ -68,7 +57,7 @@ const firstBearerCall = new WeakMap<IExecuteFunctions, Promise<void>>();
  */
 export async function authenticatedCall<T>(
 	read: ItemReader,
-	call: { method: IHttpRequestMethods; url: string; body?: string; onAttempt?: ServiceCall['onAttempt'] },
+	call: { method: IHttpRequestMethods; url: string; body?: string; onAttempt?: ServiceCall['onAttempt']; hints?: Record<string, string> },
 ): Promise<ServiceResponse<T>> {
 	const { ctx, itemIndex } = read;
 	const send = async () =>
@@ -79,7 +68,7 @@ export async function authenticatedCall<T>(
 			body: call.body,
 			itemIndex,
 			reauthenticateOn401: true,
-			hints: GATEWAY_HINTS,
+			hints: call.hints ?? GATEWAY_HINTS,
 			onAttempt: call.onAttempt,
 		})) as ServiceResponse<T>;
 	const first = firstBearerCall.get(ctx);
@@ -133,8 +122,8 @@ function secureGatewayUrl(read: ItemReader, url: unknown): string {
 }
 
 /** A credential field refused before anything is sent: what is wrong (never the value) and how to fix it. */
-function credentialError(read: ItemReader, problem: string, fix: string): NodeOperationError {
-	return new NodeOperationError(read.ctx.getNode(), `The Execution Gateway credential's ${problem}`, {
+function credentialError(read: ItemReader, problem: string, fix: string): ItemError {
+	return new ItemError(read.ctx.getNode(), `The Execution Gateway credential's ${problem}`, {
 		itemIndex: read.itemIndex,
 		description: `Open the credential and ${fix}. Nothing was sent.`,
 	});
@@ -162,7 +151,7 @@ async function fetchNetworkInfo(read: ItemReader, gatewayUrl: string, forceRefre
 	return answerOf(read, NetworkInfoSchema, body, 'network info is not the §2.3a shape');
 }
 
-/** The gateway's answer as `schema` reads it, or a NodeApiError naming the first problem: "The gateway's <what> (<path>: <issue>)". */
+/** The gateway's answer as `schema` reads it, or a ServiceError naming the first problem: "The gateway's <what> (<path>: <issue>)". */
 function answerOf<Output, Input>(read: ItemReader, schema: ZodType<Output, ZodTypeDef, Input>, body: unknown, what: string): Output {
 	const result = schema.safeParse(body);
 	if (result.success) return result.data;
@@ -171,8 +160,8 @@ function answerOf<Output, Input>(read: ItemReader, schema: ZodType<Output, ZodTy
 }
 
 /** An answer of the gateway the node cannot use (not the spec's shape), as n8n's API error of this item. */
-export function answerError(read: ItemReader, message: string): NodeApiError {
-	return new NodeApiError(read.ctx.getNode(), { message }, { message, itemIndex: read.itemIndex });
+export function answerError(read: ItemReader, message: string): ServiceError {
+	return new ServiceError(read.ctx.getNode(), { message }, { message, itemIndex: read.itemIndex });
 }
 
 /** Drops the cached info of one gateway, after the gateway contradicted it (chain, pause, minimum). */
@@ -229,7 +218,7 @@ export const GATEWAY_FIELDS: FieldNaming = {
 /** §2.3 fields (unknown ones passed through) plus `statusReason` for an EXPIRED intent. */
 function intentStatusOutput(read: ItemReader, body: unknown): IDataObject {
 	const status = answerOf(read, IntentStatusSchema, body, 'intent status is not the §2.3 shape');
-	// The spec's spelling in the output, whatever case the gateway answers in (issue 10).
+	// The spec's spelling in the output, whatever case the gateway answers in.
 	const out: IDataObject = { ...(status as IDataObject), status: normalizeIntentStatus(status.status) as string };
 	if (out.status === 'EXPIRED') out.statusReason = statusReasonOf(status.statusMessage) as IDataObject | null;
 	return out;

@@ -28,7 +28,7 @@ export function deriveNonce(read: ItemReader, contentWithoutNonce: string): stri
 		itemIndex,
 		contentWithoutNonce,
 	]);
-	// 32 lower-case hex characters, the form of the public client's random nonces (issue 10).
+	// 32 lower-case hex characters, the form of the public client's random nonces.
 	return sha256Hex(seed).slice(0, 32);
 }
 

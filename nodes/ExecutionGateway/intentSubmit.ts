@@ -5,21 +5,21 @@
  * explain is another intent's, so this one was not accepted), and refused before sending (network
  * paused). The identity kept across Retry On Fail is intentIdentity.ts.
  */
-import type { IDataObject, JsonObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { closeCanonicalBody, serializeWireIntent } from '../shared/gateway/canonical';
 import { bytesToHex } from '../shared/gateway/hex';
 import { wireIntent, type IntentHeader, type IntentPlan } from '../shared/gateway/intentPlan';
 import { sha256Bytes, signDigestDer } from '../shared/gateway/keys';
 import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../shared/gateway/responses';
 import type { ItemReader } from '../n8n/items';
-import { ItemError, itemErrorOf, ServiceError } from '../n8n/errors';
+import { ItemError, ServiceError } from '../n8n/errors';
 import type { AttemptOutcome } from '../n8n/serviceCall';
 import { joinUrl } from '../shared/secureUrl';
-import { answerError, authenticatedCall, forgetNetworkInfo, type GatewaySigner, hintFor } from './gateway';
+import { answerError, authenticatedCall, forgetNetworkInfo, GATEWAY_HINTS, type GatewaySigner } from './gateway';
 import type { RememberedIntent } from './intentIdentity';
 
 /**
- * §2.3a `paused` is advisory on the live service (issue 10): by default the intent is sent and the
+ * §2.3a `paused` is advisory on the live service: by default the intent is sent and the
  * output carries a warning; with "Refuse When Paused" (the default of node version 1) it never leaves.
  */
 export function pausedWarning(read: ItemReader, info: NetworkInfo, options: IDataObject): string | undefined {
@@ -45,23 +45,10 @@ function notAcceptedReplay(nonce: string): string {
 	return `Nonce "${nonce}" was already used by this keypair, so this intent was NOT accepted: no attempt of this item can have been accepted (each one was refused or never connected), so the nonce belongs to another intent submitted before (an earlier run of this execution, or the same pinned Nonce on another item or workflow). Nothing was submitted and no intent was signed with another nonce. Look the other intent up with Intent > Get; to submit this one on purpose, give it a new Nonce.`;
 }
 
-/** Rebuilds a transport error for this item with the gateway hint; nonce_replayed says what it means here. */
-function submissionError(read: ItemReader, error: unknown, sent: { nonce: string; gatewayUrl: string }): Error {
-	const { ctx, itemIndex } = read;
-	const { nonce, gatewayUrl } = sent;
-	if (!(error instanceof ServiceError)) return itemErrorOf(ctx.getNode(), itemIndex, error);
-	const code = error.errorCode;
-	// The next item or run fetches network info again instead of trusting the cache.
-	if (code && STALE_NETWORK_INFO_CODES.has(code)) forgetNetworkInfo(gatewayUrl);
-	const description = code === 'nonce_replayed' ? notAcceptedReplay(nonce) : (error.description ?? hintFor(code));
-	return new ServiceError(ctx.getNode(), (error.errorResponse ?? { message: error.message }) as JsonObject, {
-		message: error.message,
-		description: description ?? undefined,
-		httpCode: error.httpCode ?? undefined,
-		itemIndex,
-		errorCode: code,
-		attempts: error.attempts,
-	});
+/** After a refusal that contradicts the cached network info, the next item or run fetches it again. */
+function forgetStaleNetworkInfo(error: unknown, gatewayUrl: string): void {
+	const code = error instanceof ServiceError ? error.errorCode : undefined;
+	if (code !== undefined && STALE_NETWORK_INFO_CODES.has(code)) forgetNetworkInfo(gatewayUrl);
 }
 
 function actionSummary(plan: IntentPlan): IDataObject {
@@ -117,15 +104,19 @@ export async function submit(read: ItemReader, intent: Submission, remembered: R
 	const onAttempt = (outcome: AttemptOutcome) => {
 		if (mayHaveLanded(outcome)) remembered.mayHaveLanded = true;
 	};
-	let body: unknown;
-	try {
-		const request = serializeWireIntent({ ...wireIntent(plan, header), signature: signed.signature });
-		body = (await authenticatedCall<unknown>(read, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request, onAttempt })).body;
-	} catch (error) {
-		if (!isOwnReplay(error, remembered)) throw submissionError(read, error, { nonce: header.nonce, gatewayUrl: signer.gatewayUrl });
+	const request = serializeWireIntent({ ...wireIntent(plan, header), signature: signed.signature });
+	// A nonce_replayed that is not this intent's own says what it means here (notAcceptedReplay).
+	const hints = { ...GATEWAY_HINTS, nonce_replayed: notAcceptedReplay(header.nonce) };
+	const sent = await authenticatedCall<unknown>(read, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request, onAttempt, hints }).then(
+		(res) => ({ answer: res.body }),
+		(error: unknown) => ({ refusal: error }),
+	);
+	if ('refusal' in sent) {
+		forgetStaleNetworkInfo(sent.refusal, signer.gatewayUrl);
+		if (!isOwnReplay(sent.refusal, remembered)) throw sent.refusal;
 		return acceptedEarlier(header.nonce, { ...signature, expiresAt: header.expiresAt, ...actionSummary(plan) });
 	}
-	const accepted = ExecuteResponseSchema.safeParse(body);
+	const accepted = ExecuteResponseSchema.safeParse(sent.answer);
 	if (!accepted.success) throw answerError(read, 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)');
 	const { submissionId, intentId, status } = accepted.data;
 	const shown = { submissionId, intentId, status: normalizeIntentStatus(status) as string, ...signature };

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isFinalIntentStatus } from '../shared/gateway/responses';
 import type { ItemReader } from '../n8n/items';
 import { ItemError } from '../n8n/errors';
-import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal } from '../n8n/wait';
+import { cancelSignalOf, reportWait, waitHint, waitUntilFinal } from '../n8n/wait';
 import { waitSettingsOf } from '../n8n/waitParameters';
 import { fetchIntent } from './gateway';
 import { SHARED_WAIT_VERSION } from './intentWaitParameters';
@@ -58,20 +58,16 @@ export interface SubmittedIntent {
 export async function waitForFinal(read: ItemReader, intent: SubmittedIntent, wait: WaitOptions): Promise<IDataObject> {
 	const { gatewayUrl, submissionId, last } = intent;
 	const { ctx, itemIndex } = read;
-	const end = await itemWait(
-		ctx,
-		itemIndex,
-		waitUntilFinal({
-			first: last ?? (await fetchIntent(read, gatewayUrl, submissionId)),
-			read: async () => await fetchIntent(read, gatewayUrl, submissionId),
-			endOf: (current) => (isFinalIntentStatus(current.status) ? 'final' : undefined),
-			intervalMs: wait.pollIntervalMs,
-			deadline: Date.now() + wait.timeoutMs,
-			// The last poll lands on the deadline rather than after it.
-			lastReadOnDeadline: true,
-			signal: cancelSignalOf(ctx),
-		}),
-	);
+	const end = await waitUntilFinal({
+		first: last ?? (await fetchIntent(read, gatewayUrl, submissionId)),
+		read: async () => await fetchIntent(read, gatewayUrl, submissionId),
+		endOf: (current) => (isFinalIntentStatus(current.status) ? 'final' : undefined),
+		intervalMs: wait.pollIntervalMs,
+		deadline: Date.now() + wait.timeoutMs,
+		// The last poll lands on the deadline rather than after it.
+		lastReadOnDeadline: true,
+		signal: cancelSignalOf(ctx),
+	});
 	reportWait(ctx, waitHint(`Item ${itemIndex}: intent ${submissionId}`, end, String(end.state.status)), end.endedBy, false);
 	const outcome = wait.shared ? { waitEndedBy: end.endedBy, waitTimedOut: end.endedBy !== 'final' } : { waitTimedOut: true };
 	if (end.endedBy === 'final') return wait.shared ? { ...end.state, ...outcome } : end.state;

@@ -2,7 +2,7 @@
  * The parameters of Intent > Get / Execute's wait (description only; the wait itself is
  * intentWait.ts). Version 1.2 on: the wait parameters of the Orchestration node (same names, top
  * level); versions 1-1.1 keep theirs in "Options". The intent resource (actions/intent/index.ts)
- * composes them around its operations' own parameters, so no operation imports them.
+ * composes them around its two operations' own parameters, written once for both.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { dropdown, optionsCollection } from '../n8n/descriptions';

@@ -1,7 +1,8 @@
 /**
  * Orchestration: quotes, orders, routes, affiliates and webhooks of the cross-chain orchestration
  * service (orchestration-service.md). This file holds the description and the wiring only; each
- * operation lives in actions/<resource>/<operation>.ts, requests go through nodes/transport.
+ * operation lives in actions/<resource>/<operation>.ts, requests go through the Orchestration client
+ * (nodes/n8n/orchestrationClient.ts) and the one transport (nodes/n8n/transport.ts).
  */
 import {
 	NodeConnectionTypes,

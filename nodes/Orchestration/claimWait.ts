@@ -6,7 +6,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { claimEndOf, claimIdOf, type ClaimEnd, type ClaimRecord } from '../shared/orchestration/claims';
-import { cancelSignalOf, itemWait, reportWait, waitUntilFinal } from '../n8n/wait';
+import { cancelSignalOf, reportWait, waitUntilFinal } from '../n8n/wait';
 import type { WaitSettings } from '../n8n/waitParameters';
 
 export interface ClaimToFollow {
@@ -34,20 +34,16 @@ function outcomeText(end: ClaimEnd | 'timeout', claim: ClaimRecord): string {
 }
 
 export async function followClaim(c: ClaimToFollow): Promise<ClaimWaitResult> {
-	const end = await itemWait(
-		c.ctx,
-		c.itemIndex,
-		waitUntilFinal<ClaimRecord>({
-			first: c.first,
-			read: c.read,
-			endOf: claimEndOf,
-			intervalMs: c.settings.intervalMs,
-			deadline: c.deadline,
-			lastReadOnDeadline: true,
-			signal: cancelSignalOf(c.ctx),
-			startedAt: c.startedAt,
-		}),
-	);
+	const end = await waitUntilFinal<ClaimRecord>({
+		first: c.first,
+		read: c.read,
+		endOf: claimEndOf,
+		intervalMs: c.settings.intervalMs,
+		deadline: c.deadline,
+		lastReadOnDeadline: true,
+		signal: cancelSignalOf(c.ctx),
+		startedAt: c.startedAt,
+	});
 	const endedBy = end.endedBy as ClaimEnd | 'timeout';
 	const seconds = (end.elapsedMs / 1000).toFixed(1);
 	const message = `Item ${c.itemIndex}: claim ${claimIdOf(end.state) ?? '(no id)'} ${outcomeText(endedBy, end.state)} after ${seconds} s (polled)`;

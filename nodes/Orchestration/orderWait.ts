@@ -19,9 +19,9 @@ import { StreamOpenPacers, STREAM_OPENS_PER_MINUTE, type StreamOpenDenial } from
 import { orderWaitEnd, type OrderReading } from '../shared/waitRules';
 import { openEventStream } from '../n8n/eventStream';
 import { joinUrl } from '../shared/secureUrl';
-import { cancelSignalOf, itemWait, reportWait, waitHint, waitUntilFinal, type Followed, type WaitVia } from '../n8n/wait';
+import { cancelSignalOf, reportWait, waitHint, waitUntilFinal, type Followed, type WaitVia } from '../n8n/wait';
 import type { WaitSettings } from '../n8n/waitParameters';
-import type { ServiceAccess } from './service';
+import type { ServiceAccess } from '../n8n/orchestrationClient';
 
 export type OrderWaitEnd = 'final' | 'timeout' | 'quoteExpired' | 'actionRequired';
 
@@ -141,34 +141,30 @@ function readingOf(state: NormalizedStatus, s: Stretch, successors: number): Ord
 /** One stretch of the wait: from `first` until an end of the wait, `deadline`, or an end of the stretch. */
 async function waitStretch(o: OrderToFollow, s: Stretch, successors: number) {
 	const orderId = s.first?.id;
-	return await itemWait(
-		o.ctx,
-		o.itemIndex,
-		waitUntilFinal<NormalizedStatus | undefined>({
-			first: s.first,
-			read: s.read,
-			endOf: (current): OrderWaitEnd | StretchEnd | 'quoteExpired' | undefined => {
-				if (current !== undefined) {
-					const ended = orderWaitEnd(readingOf(current, s, successors), o.live);
-					if (ended !== undefined) return ended;
-					const unfulfilled = current.status === 'unfulfilled';
-					if (s.stream && unfulfilled) return 'unfulfilled';
-					if (s.untilMoved && !unfulfilled) return 'resumed';
-					if (s.untilOrder) return 'orderFound';
-					return undefined;
-				}
-				const unpaidOver = o.quoteDeadline !== undefined && Date.now() >= o.quoteDeadline;
-				return unpaidOver ? 'quoteExpired' : undefined;
-			},
-			intervalMs: o.settings.intervalMs,
-			deadline: s.deadline,
-			lastReadOnDeadline: false,
-			signal: cancelSignalOf(o.ctx),
-			follow: s.stream && orderId !== undefined ? async (openBy) => await streamOf(o, orderId, openBy) : undefined,
-			statusOf: (state) => state?.status,
-			startedAt: s.startedAt,
-		}),
-	);
+	return await waitUntilFinal<NormalizedStatus | undefined>({
+		first: s.first,
+		read: s.read,
+		endOf: (current): OrderWaitEnd | StretchEnd | 'quoteExpired' | undefined => {
+			if (current !== undefined) {
+				const ended = orderWaitEnd(readingOf(current, s, successors), o.live);
+				if (ended !== undefined) return ended;
+				const unfulfilled = current.status === 'unfulfilled';
+				if (s.stream && unfulfilled) return 'unfulfilled';
+				if (s.untilMoved && !unfulfilled) return 'resumed';
+				if (s.untilOrder) return 'orderFound';
+				return undefined;
+			}
+			const unpaidOver = o.quoteDeadline !== undefined && Date.now() >= o.quoteDeadline;
+			return unpaidOver ? 'quoteExpired' : undefined;
+		},
+		intervalMs: o.settings.intervalMs,
+		deadline: s.deadline,
+		lastReadOnDeadline: false,
+		signal: cancelSignalOf(o.ctx),
+		follow: s.stream && orderId !== undefined ? async (openBy) => await streamOf(o, orderId, openBy) : undefined,
+		statusOf: (state) => state?.status,
+		startedAt: s.startedAt,
+	});
 }
 
 /** How the hint names what was waited for: "order A (replaced by order B)", "quote Q (order A, replaced by order B)". */

@@ -4,11 +4,12 @@
  * All" reads every page, otherwise pages until "Limit" items. An answer without `nextOffset` (older
  * services) ends at a short page.
  */
-import { NodeOperationError, type IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { ProtocolError } from '../shared/errors';
+import { ItemError } from '../n8n/errors';
 import { nextPageAfter, type PageRequest } from '../shared/orchestration/partnerPlan';
 import type { OrchestrationReader } from './itemReader';
-import { orchestrationRequest, type ServiceAccess } from './service';
+import { orchestrationRequest, type ServiceAccess } from '../n8n/orchestrationClient';
 
 export interface Listing {
 	path: string;
@@ -41,7 +42,7 @@ export async function readPages(read: OrchestrationReader, access: ServiceAccess
 		});
 		const list = res.body?.[listing.member];
 		if (!Array.isArray(list)) {
-			throw new NodeOperationError(read.ctx.getNode(), `The answer has no "${listing.member}" list`, { itemIndex: read.itemIndex });
+			throw new ItemError(read.ctx.getNode(), `The answer has no "${listing.member}" list`, { itemIndex: read.itemIndex });
 		}
 		out.push(...(list as IDataObject[]));
 		if (listing.until !== undefined && (list as IDataObject[]).some(listing.until)) break;
@@ -50,15 +51,20 @@ export async function readPages(read: OrchestrationReader, access: ServiceAccess
 	return wanted === undefined ? out : out.slice(0, wanted);
 }
 
-/** The next page, or the listing's broken paging as the item's error (it names the path, not a field of the item). */
+/**
+ * The next page, or the listing's broken paging as the item's error: it names the path, not a field
+ * of the item (a Return All that cannot be honoured stays the item's "returnAll").
+ */
 function nextOf(read: OrchestrationReader, listing: Listing, progress: Parameters<typeof nextPageAfter>[0]): PageRequest | undefined {
+	let problem: unknown;
 	try {
 		return nextPageAfter(progress);
 	} catch (error) {
-		if (!(error instanceof ProtocolError) || error.field === 'returnAll') return read.plan(() => nextPageAfter(progress));
-		throw new NodeOperationError(read.ctx.getNode(), `The listing ${listing.path} cannot be paged: "${error.field}" ${error.message}`, {
-			itemIndex: read.itemIndex,
-			description: 'The service answered a page that does not lead to the next one. Set a "Limit" to read fewer items, or ask the service operator.',
-		});
+		problem = error;
 	}
+	if (!(problem instanceof ProtocolError) || problem.field === 'returnAll') throw problem;
+	throw new ItemError(read.ctx.getNode(), `The listing ${listing.path} cannot be paged: "${problem.field}" ${problem.message}`, {
+		itemIndex: read.itemIndex,
+		description: 'The service answered a page that does not lead to the next one. Set a "Limit" to read fewer items, or ask the service operator.',
+	});
 }

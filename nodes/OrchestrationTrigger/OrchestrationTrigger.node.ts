@@ -43,7 +43,7 @@ function eventsOf(ctx: IWebhookFunctions): EventSelection | undefined {
 	}
 }
 
-/** Refusals at warn level (reason only: never the secret, the signature or the body), issue 12. */
+/** Refusals at warn level (reason only: never the secret, the signature or the body). */
 function logDecision(ctx: IWebhookFunctions, decision: Exclude<DeliveryDecision, { outcome: 'accepted' }>): void {
 	const where = { workflowId: ctx.getWorkflow().id, node: ctx.getNode().name, url: ctx.getMode() === 'manual' ? 'test' : 'production' };
 	if (decision.outcome === 'rejected') {

@@ -57,7 +57,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'automatic',
 	},
 	{
-		// Issue 20: say where the automatic registration's secret lives and who can read it.
+		// Say where the automatic registration's secret lives and who can read it.
 		displayName:
 			"Automatic registration keeps the endpoint's secret in this workflow's static data, not in an encrypted credential: anyone who can read this workflow (in the editor, as an export, or through n8n's public API) can read the secret and forge deliveries. To keep it encrypted, register the endpoint once and choose Existing Endpoint with an Orchestration Webhook Secret credential (node version 1.1).",
 		name: 'automaticSecretNotice',

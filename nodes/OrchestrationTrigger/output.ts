@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { flatOrderOf, orderWithFormattedAmounts, type AssetDecimals } from '../shared/orchestration/orderView';
 import { SIGNATURE_HEADER_NAMES } from '../shared/orchestration/webhooks';
-import { getRoutesCatalogue, serviceAccess } from '../Orchestration/service';
+import { getRoutesCatalogue, serviceAccess } from '../n8n/orchestrationClient';
 import type { DeliveryEnvelope } from './delivery';
 
 export interface AcceptedDelivery {
@@ -33,8 +33,8 @@ function isPlainObject(v: unknown): v is IDataObject {
 
 /**
  * The envelope as received (event, data and any other members, e.g. the live service's
- * `timestamp`), `order`: the same order in the status (flat) shape (issue 21: one shape to map,
- * whether the order came by webhook, stream or status read), `delivery` metadata, and the
+ * `timestamp`), `order`: the same order in the status (flat) shape (one shape to map, whether
+ * the order came by webhook, stream or status read), `delivery` metadata, and the
  * request headers when asked.
  */
 export function deliveryItem(
@@ -63,7 +63,7 @@ export function deliveryItem(
 
 /**
  * With "Output Only Data", the order snapshot alone. Otherwise the item, its flat `order` with
- * `...Formatted` amounts where the routes listing knows the asset (issue 22).
+ * `...Formatted` amounts where the routes listing knows the asset.
  */
 export function outputItem(item: INodeExecutionData, index: number, onlyData: boolean, assets?: AssetDecimals): INodeExecutionData {
 	const data = item.json.data;

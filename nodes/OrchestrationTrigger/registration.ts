@@ -11,13 +11,13 @@
  * after the test from version 1.2 on.
  */
 import { randomBytes } from 'node:crypto';
-import { NodeOperationError, type IDataObject, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { WebhookCreateResponseSchema } from '../shared/orchestration/responseSchemas';
 import { RECOVERY_EVENT, webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
-import { errorCodeOf } from '../n8n/errors';
+import { errorCodeOf, ItemError } from '../n8n/errors';
 import { baseUrlOf, isLoopbackHost } from '../shared/secureUrl';
-import { orchestrationRequest, SERVER_CREDENTIAL } from '../Orchestration/client';
+import { orchestrationRequest, SERVER_CREDENTIAL } from '../n8n/orchestrationClient';
 import { ALL_EVENTS } from './events';
 
 export const CREDENTIAL_TYPE = SERVER_CREDENTIAL;
@@ -71,7 +71,7 @@ export function storedRegistration(staticData: IDataObject): StoredRegistration 
 
 function webhookUrlOf(ctx: IHookFunctions): string {
 	const url = ctx.getNodeWebhookUrl(WEBHOOK_NAME);
-	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n did not provide a webhook URL for this node');
+	if (!url) throw new ItemError(ctx.getNode(), 'n8n did not provide a webhook URL for this node');
 	return url;
 }
 
@@ -84,7 +84,7 @@ function hostOf(url: string): string | undefined {
 }
 
 /**
- * Issue 22: a webhook URL on this machine (localhost, 127.0.0.0/8, ::1) cannot be reached by a
+ * A webhook URL on this machine (localhost, 127.0.0.0/8, ::1) cannot be reached by a
  * service elsewhere; registering it would only pile up failing deliveries. Undefined when fine
  * (both on this machine, as with the sandbox, or a URL another machine can reach).
  */
@@ -139,7 +139,7 @@ function registrationNonce(attempt: string): string {
 }
 
 /**
- * Issue 22: test registrations this process made, per workflow, node, URL and service. A test
+ * Test registrations this process made, per workflow, node, URL and service. A test
  * event's static data is not saved by n8n, so a kept test registration is found here on the next
  * test (production registrations live in the static data n8n saves).
  */
@@ -198,7 +198,7 @@ async function subscribe(ctx: IHookFunctions, kind: SubscriptionKind, url: strin
 	if (!parsed.success) {
 		// The issues name fields only; the body itself may hold the secret and is never echoed.
 		const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(root)'))].join(', ');
-		throw new NodeOperationError(ctx.getNode(), `The service answered POST ${path} without a usable webhookId and secret`, {
+		throw new ItemError(ctx.getNode(), `The service answered POST ${path} without a usable webhookId and secret`, {
 			description: `Missing or invalid: ${fields}. No endpoint was stored; activate again to retry.`,
 		});
 	}
@@ -235,7 +235,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	const baseUrl = baseUrlOf(credentials.baseUrl);
 	const unreachable = unreachableWebhookUrl(url, baseUrl);
 	if (unreachable !== undefined) {
-		throw new NodeOperationError(this.getNode(), `Not registered: ${unreachable}`, {
+		throw new ItemError(this.getNode(), `Not registered: ${unreachable}`, {
 			description:
 				'Set WEBHOOK_URL to the public address of n8n (for example WEBHOOK_URL=https://n8n.example.com/) and restart n8n, or put n8n behind a tunnel, then activate again. Nothing was registered with the service.',
 		});
@@ -282,7 +282,7 @@ async function unsubscribe(ctx: IHookFunctions, baseUrl: string, webhookId: stri
 	}
 }
 
-/** From this version on, a test event's endpoint is deleted after the test unless kept (issue 22's rule). */
+/** From this version on, a test event's endpoint is deleted after the test unless kept. */
 export const DELETES_TEST_ENDPOINTS_FROM = 1.2;
 
 /** "Keep Endpoint Registered" as the user set it; undefined when the option was not added. */

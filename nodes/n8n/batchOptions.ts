@@ -2,7 +2,6 @@
  * The options that say how a batch runs, for both action nodes: Options > Concurrency (stored in
  * users' workflows as `options.concurrency`; one default, one reader) and, for the operations that
  * send, On Rate Limit / Max Rate Limit Wait (the pacing that honours them is nodes/n8n/pacing.ts).
- * Descriptions and a reader only, so an operation's bundle does not carry the pacing runtime.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 

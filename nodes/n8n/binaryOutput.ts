@@ -1,7 +1,6 @@
 /**
  * Binary data an output item carries next to its JSON, made with n8n's binary helpers: today the QR
- * code of a payment URI (nodes/shared/qrImage.ts). The router builds it once per run and hands it to
- * the operations, which import only its type.
+ * code of a payment URI (nodes/shared/qrImage.ts).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { qrImage, type QrFormat } from '../shared/qrImage';
@@ -15,13 +14,9 @@ export interface QrCodeFile {
 	baseName: string;
 }
 
-export class BinaryOutput {
-	constructor(private readonly ctx: IExecuteFunctions) {}
-
-	/** `json` with a QR code of `qr.text` in the binary field `qr.field`. */
-	async withQrCode(json: IDataObject, qr: QrCodeFile): Promise<ItemWithBinary> {
-		const image = qrImage(qr.text, qr.format);
-		const binary = await this.ctx.helpers.prepareBinaryData(Buffer.from(image.data), `${qr.baseName}.${image.extension}`, image.mimeType);
-		return new ItemWithBinary(json, { [qr.field]: binary });
-	}
+/** `json` with a QR code of `qr.text` in the binary field `qr.field`. */
+export async function withQrCode(ctx: IExecuteFunctions, json: IDataObject, qr: QrCodeFile): Promise<ItemWithBinary> {
+	const image = qrImage(qr.text, qr.format);
+	const binary = await ctx.helpers.prepareBinaryData(Buffer.from(image.data), `${qr.baseName}.${image.extension}`, image.mimeType);
+	return new ItemWithBinary(json, { [qr.field]: binary });
 }

@@ -1,23 +1,27 @@
 /**
- * n8n's errors of this package: a core ProtocolError (field, reason, message) becomes an ItemError
- * naming the field and the item; a service's answer becomes a ServiceError (serviceErrors.ts builds
- * it). The machine code travels in a typed field, read by the per-item loop for continueOnFail output.
+ * n8n's errors of this package, made here and nowhere else. Two kinds: an ItemError is a failure n8n
+ * raises itself (bad input, a refused state, a wait that ended, a credential refused before any
+ * request), a ServiceError is the service's answer (or its silence, or an answer the node cannot use).
+ * The core's one error, ProtocolError (field, reason, message), is translated once, where the per-item
+ * loop catches it (itemErrorOf): it names the field and the item. The machine code travels in a typed
+ * field, read by the loop for continueOnFail output.
  */
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 import { ProtocolError } from '../shared/errors';
 
 export interface ItemErrorOptions {
-	itemIndex: number;
+	/** The item the failure is of; none for a failure of the whole run (the credential, the operation chosen). */
+	itemIndex?: number;
 	description?: string;
 	/** The service's code for the same failure (e.g. the gateway's admission code), when it has one. */
 	errorCode?: string;
 }
 
-/** A failure of one item that n8n raised, not the service: bad input, a refused network state, a wait timeout. */
+/** A failure that n8n raised, not the service: bad input, a refused network state, a wait timeout. */
 export class ItemError extends NodeOperationError {
 	readonly errorCode?: string;
 
-	constructor(node: INode, message: string, options: ItemErrorOptions) {
+	constructor(node: INode, message: string, options: ItemErrorOptions = {}) {
 		super(node, message, { itemIndex: options.itemIndex, description: options.description });
 		// n8n tells node errors apart by name (n8n-core WorkflowExecute.rethrowNodeError), not by class.
 		this.name = 'NodeOperationError';
@@ -33,13 +37,13 @@ export interface ServiceErrorOptions {
 	/** The service's machine code (`error.code` of the body); undefined when it sent none. */
 	errorCode?: string;
 	/** Attempts made: more than one means an earlier attempt may have acted. */
-	attempts: number;
+	attempts?: number;
 }
 
-/** The service answered with an error, or could not be reached. */
+/** The service answered with an error, could not be reached, or answered what the node cannot use. */
 export class ServiceError extends NodeApiError {
 	readonly errorCode?: string;
-	readonly attempts: number;
+	readonly attempts?: number;
 
 	constructor(node: INode, errorResponse: JsonObject, options: ServiceErrorOptions) {
 		const { errorCode, attempts, ...shown } = options;
@@ -48,6 +52,13 @@ export class ServiceError extends NodeApiError {
 		this.name = 'NodeApiError';
 		this.errorCode = errorCode;
 		this.attempts = attempts;
+	}
+}
+
+/** Thrown when the execution is stopped during a wait (nodes/n8n/wait.ts); the loop makes it the item's error. */
+export class WaitStopped extends Error {
+	constructor() {
+		super('The wait was stopped: the execution was cancelled');
 	}
 }
 
@@ -73,13 +84,17 @@ export interface FieldNaming {
 	errorCode?: (field: string, reason?: string) => string | undefined;
 }
 
-/** Any failure of one item as n8n's error: core errors name their field; n8n's errors pass as they are. */
+/**
+ * Any failure of one item as n8n's error, the one translation (the per-item loop's): a core error
+ * names its field; a stopped wait says so; n8n's errors pass as they are.
+ */
 export function itemErrorOf(node: INode, itemIndex: number, error: unknown, naming: FieldNaming = {}): Error {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ProtocolError && error.field !== undefined) {
 		const field = naming.field?.(error.field) ?? error.field;
 		return fieldError(node, itemIndex, { field, problem: error.message, errorCode: naming.errorCode?.(error.field, error.reason) });
 	}
+	if (error instanceof WaitStopped) return new ItemError(node, error.message, { itemIndex });
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 

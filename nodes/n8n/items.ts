@@ -1,9 +1,9 @@
 /**
  * The per-item part of both action nodes: one reader of an item's parameters (typed, the item index
  * inside it), the chosen operation, and the loop over items (bounded concurrency, order, pairing,
- * continueOnFail).
+ * continueOnFail), where every failure of an item becomes n8n's error, once.
  */
-import { NodeOperationError, type IBinaryKeyData, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { inField } from '../shared/errors';
 import { integerInput, pathSegment, textInput } from '../shared/inputs';
 import { errorCodeOf, fieldError, ItemError, itemErrorOf, type FieldNaming } from './errors';
@@ -12,8 +12,8 @@ import { assertToolActionAllowed } from './toolMode';
 
 /**
  * One item's parameters, read once through typed rules of the protocol core (nodes/shared/inputs.ts).
- * A failure becomes `Invalid "<field>" in item N: ...` before any request leaves; `naming` maps the
- * core's field names to the node's parameters and the service's code for the same mistake.
+ * A rule's failure names its field; the per-item loop makes it `Invalid "<field>" in item N: ...`
+ * (processItems), before any request leaves.
  */
 export class ItemReader {
 	private optionsRead?: IDataObject;
@@ -21,25 +21,15 @@ export class ItemReader {
 	constructor(
 		readonly ctx: IExecuteFunctions,
 		readonly itemIndex: number,
-		readonly naming: FieldNaming = {},
 	) {}
-
-	/** Runs a rule of the core's plan; its error becomes n8n's, naming the field and this item. */
-	plan<T>(rule: () => T): T {
-		try {
-			return rule();
-		} catch (error) {
-			throw itemErrorOf(this.ctx.getNode(), this.itemIndex, error, this.naming);
-		}
-	}
 
 	/** Runs a rule about one input; its error names `field` (rules such as textInput do not know it). */
 	checkedField<T>(field: string, rule: () => T): T {
-		return this.plan(() => inField(field, rule));
+		return inField(field, rule);
 	}
 
 	/** `Invalid "<field>" in item N: <problem>`, for a rule the core cannot state. */
-	fail(field: string, problem: string, errorCode = this.naming.errorCode?.(field)): ItemError {
+	fail(field: string, problem: string, errorCode?: string): ItemError {
 		return fieldError(this.ctx.getNode(), this.itemIndex, { field, problem, errorCode });
 	}
 
@@ -95,7 +85,7 @@ export class ItemReader {
 	/** The array member of a list answer, cut to "Limit" unless "Return All". */
 	listOf(body: IDataObject | undefined, member: string): IDataObject[] {
 		const list = body?.[member];
-		if (!Array.isArray(list)) throw new NodeOperationError(this.ctx.getNode(), `The answer has no "${member}" list`, { itemIndex: this.itemIndex });
+		if (!Array.isArray(list)) throw new ItemError(this.ctx.getNode(), `The answer has no "${member}" list`, { itemIndex: this.itemIndex });
 		return this.limited(list as IDataObject[]);
 	}
 
@@ -144,11 +134,10 @@ export class ItemWithBinary {
 
 type ItemResult = IDataObject | IDataObject[] | ItemWithBinary;
 
-/** An error item under continueOnFail; otherwise the error, as a node error carrying the item index. */
-function failedItem(ctx: IExecuteFunctions, itemIndex: number, error: unknown): INodeExecutionData[] {
-	if (!ctx.continueOnFail()) {
-		throw itemErrorOf(ctx.getNode(), itemIndex, error);
-	}
+/** The failure as n8n's error of the item (itemErrorOf), thrown, or under continueOnFail its error item. */
+function failedItem(ctx: IExecuteFunctions, itemIndex: number, failure: unknown, naming: FieldNaming): INodeExecutionData[] {
+	const error = itemErrorOf(ctx.getNode(), itemIndex, failure, naming);
+	if (!ctx.continueOnFail()) throw error;
 	const e = error as Error & { description?: string; httpCode?: string };
 	const errorCode = errorCodeOf(error);
 	return [
@@ -165,13 +154,16 @@ function failedItem(ctx: IExecuteFunctions, itemIndex: number, error: unknown): 
 }
 
 /**
- * Runs one operation per input item. Output order and pairedItem follow the input; with
- * continueOnFail a failed item becomes an error item instead of failing the node.
+ * Runs one operation per input item. Output order and pairedItem follow the input; a failure
+ * becomes n8n's error of its item here, the core's naming its field as `naming` says (the parameter,
+ * the service's code for the same mistake); with continueOnFail a failed item becomes an error item
+ * instead of failing the node.
  */
 export async function processItems(
 	ctx: IExecuteFunctions,
 	concurrency: number,
 	fn: (itemIndex: number) => Promise<ItemResult>,
+	naming: FieldNaming = {},
 ): Promise<INodeExecutionData[]> {
 	const items = ctx.getInputData();
 	const perItem = await mapWithConcurrency(items.length, concurrency, async (itemIndex) => {
@@ -179,7 +171,7 @@ export async function processItems(
 		try {
 			result = await fn(itemIndex);
 		} catch (error) {
-			return failedItem(ctx, itemIndex, error);
+			return failedItem(ctx, itemIndex, error, naming);
 		}
 		if (result instanceof ItemWithBinary) return [{ json: result.json, binary: result.binary, pairedItem: { item: itemIndex } }];
 		const list = Array.isArray(result) ? result : [result];
@@ -196,7 +188,7 @@ export function chosenOperation<T>(ctx: IExecuteFunctions, resources: Record<str
 	const resource = ctx.getNodeParameter('resource', 0) as string;
 	const operation = ctx.getNodeParameter('operation', 0) as string;
 	const op = resources[resource]?.[operation];
-	if (!op) throw new NodeOperationError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	if (!op) throw new ItemError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	const action = toolActions[`${resource}.${operation}`];
 	if (action !== undefined) assertToolActionAllowed(ctx, action);
 	return op;

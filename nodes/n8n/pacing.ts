@@ -5,10 +5,11 @@
  * (log lines, a closing execution hint). An item's denials are bounded: each waits at least a
  * growing back-off, counts against Max Rate Limit Wait, and a call stops after maxDenials of them.
  */
-import { NodeOperationError, sleep, type IExecuteFunctions } from 'n8n-workflow';
+import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 import { BatchProgress, summaryLine } from '../shared/batchProgress';
 import { askedWaitMs, denialBackoffMs, RatePacer, readLimitHeaders, type LimitReport, type PacerTuning, type WaitReason } from '../shared/pacing';
 import { DEFAULT_MAX_WAIT_SECONDS } from './batchOptions';
+import { ItemError } from './errors';
 import { runParameter } from './runParameters';
 
 /** What the transport needs of an answer. */
@@ -186,7 +187,7 @@ export class ExecutionPacing {
 
 	private assertRunning(itemIndex: number): void {
 		if (this.ctx.getExecutionCancelSignal?.()?.aborted) {
-			throw new NodeOperationError(this.ctx.getNode(), 'The execution was stopped; nothing more was sent', { itemIndex });
+			throw new ItemError(this.ctx.getNode(), 'The execution was stopped; nothing more was sent', { itemIndex });
 		}
 	}
 
@@ -219,8 +220,8 @@ export class ExecutionPacing {
 		}
 	}
 
-	private waitTooLong(call: { itemIndex: number; policy: RateLimitPolicy; what: string }, waitMs: number, waited: number): NodeOperationError {
-		return new NodeOperationError(
+	private waitTooLong(call: { itemIndex: number; policy: RateLimitPolicy; what: string }, waitMs: number, waited: number): ItemError {
+		return new ItemError(
 			this.ctx.getNode(),
 			`Rate limit: ${call.what} is allowed again in ${Math.ceil(waitMs / 1000)} s, past the item's Max Rate Limit Wait of ${call.policy.maxWaitMs / 1000} s (already waited ${Math.round(waited / 1000)} s)`,
 			{

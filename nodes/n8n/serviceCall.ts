@@ -20,7 +20,7 @@ export interface ServiceCall {
 	/** The credential that authenticates the call; none for public endpoints. */
 	credentialType?: string;
 	method: IHttpRequestMethods;
-	/** Absolute URL (see serviceUrl). */
+	/** Absolute URL (the service's base URL joined with the path: joinUrl of nodes/shared/secureUrl.ts). */
 	url: string;
 	qs?: IDataObject;
 	/** An object is sent as JSON; a string is sent as already-serialized JSON (exact u64 digits). */

@@ -1,10 +1,11 @@
 /**
- * AI-agent tool mode (issue 14 point 2). n8n 2.41 turns a `usableAsTool` node into a synthetic
+ * AI-agent tool mode. n8n 2.41 turns a `usableAsTool` node into a synthetic
  * `<name>Tool` node type (packages/cli tool-generation convertNodeToAiTool) that runs the same
  * `execute`, called by the agent with model-chosen arguments. The node in the workflow keeps the
  * `...Tool` type, so `getNode().type` is the signal (n8n's own `isToolType` reads it the same way).
  */
-import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { ItemError } from './errors';
 
 /** Name of the fixed option that lets an agent run the operations that act (move funds, register, reveal). */
 export const TOOL_ACTIONS_OPTION = 'allowActionsAsTool';
@@ -70,7 +71,7 @@ export function assertToolActionAllowed(ctx: Pick<IExecuteFunctions, 'getNode'>,
 	const raw = node.parameters?.[TOOL_ACTIONS_OPTION];
 	if (raw === true) return;
 	const why = typeof raw === 'string' && raw.startsWith('=') ? ' (it is an expression; it must be a fixed value)' : '';
-	throw new NodeOperationError(node, `${operationLabel} is not available to an AI agent: "Allow Actions as AI Tool" is off${why}`, {
+	throw new ItemError(node, `${operationLabel} is not available to an AI agent: "Allow Actions as AI Tool" is off${why}`, {
 		description:
 			'This operation changes something at the service (it moves funds, fixes where a deposit goes, registers a webhook, reveals a secret or changes state), so an agent may not run it by default. Turn on "Allow Actions as AI Tool" on this tool node (a fixed value, not an expression) and put human review in front of it; read operations stay available.',
 	});

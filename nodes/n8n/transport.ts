@@ -6,14 +6,11 @@
  * nodes/shared/secureUrl.ts; the cache of answers: expiringCache.ts; the wait until final: wait.ts.
  * Service error bodies become a ServiceError in serviceErrors.ts.
  */
-import {
-	NodeApiError,
-	sleep,
-	type IHttpRequestOptions,
-} from 'n8n-workflow';
+import { sleep, type IHttpRequestOptions } from 'n8n-workflow';
 import { redact } from '../shared/redact';
 import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, mayHaveArrived, nextDelayMs, parseRetryAfter, type RetryPolicy } from '../shared/retries';
 import { withDeadline } from './deadline';
+import { ServiceError } from './errors';
 import type { FullResponse, RequestContext, ServiceCall } from './serviceCall';
 import { errorOf, secretsOf, throwNetworkError, throwRedirectError, throwServiceError } from './serviceErrors';
 import { assertToolActionAllowed } from './toolMode';
@@ -112,12 +109,12 @@ async function sendAttempt(ctx: RequestContext, call: ServiceCall): Promise<Full
 async function throwRequestError(ctx: RequestContext, call: ServiceCall, error: unknown): Promise<never> {
 	const secrets = await secretsOf(ctx, call);
 	const message = redact((error as Error).message ?? 'request failed', secrets);
-	throw new NodeApiError(ctx.getNode(), { message }, { message, itemIndex: call.itemIndex });
+	throw new ServiceError(ctx.getNode(), { message }, { message, itemIndex: call.itemIndex });
 }
 
 /** Sends one service call with n8n's authentication, retrying what is safe to retry. */
 export async function callService<T = unknown>(this: RequestContext, call: ServiceCall): Promise<ServiceResponse<T>> {
-	// Issue 20: whatever an operation declares, no request but a read leaves an AI-agent tool unless
+	// Whatever an operation declares, no request but a read leaves an AI-agent tool unless
 	// "Allow Actions as AI Tool" is on (the routers refuse the operations they know of earlier, by name).
 	if (call.method !== 'GET' && call.method !== 'HEAD') assertToolActionAllowed(this, `A ${call.method} request (it changes something at the service)`);
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(call.retry ?? {}) };

@@ -6,9 +6,10 @@
  * execution cancel signal), and the outcome is reported with addExecutionHints. The decisions are
  * pure (nodes/shared/waitRules.ts); this file only acts on them.
  */
-import { NodeOperationError, sleep, type IExecuteFunctions } from 'n8n-workflow';
+import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 import { statusOfFrame } from '../shared/sse';
 import { announcesChange, HEARTBEAT_GAP_MS, nextFrameWait, nextPollDelay, STREAM_OPEN_MS, streamOpenDeadline } from '../shared/waitRules';
+import { WaitStopped } from './errors';
 import type { EventStream } from './eventStream';
 
 /** Tests shorten the heartbeat gap (45 s in use) to see a silent stream dropped quickly, and the opening's bound (10 s). */
@@ -48,13 +49,6 @@ export interface WaitEnd<S> {
 	/** Why the stream was left for polling, when it was. */
 	fallback?: string;
 	elapsedMs: number;
-}
-
-/** Thrown when the execution is stopped during a wait. */
-export class WaitStopped extends Error {
-	constructor() {
-		super('The wait was stopped: the execution was cancelled');
-	}
 }
 
 function throwIfStopped(signal: AbortSignal | undefined): void {
@@ -171,11 +165,4 @@ export function reportWait(ctx: IExecuteFunctions, message: string, endedBy: str
 /** The cancel signal of this execution (n8n-workflow 2.x), if the context has one. */
 export function cancelSignalOf(ctx: IExecuteFunctions): AbortSignal | undefined {
 	return typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
-}
-
-/** A wait of one item: Stop becomes the item's NodeOperationError (n8n discards the run anyway; the message says why it ended). */
-export async function itemWait<T>(ctx: IExecuteFunctions, itemIndex: number, wait: Promise<T>): Promise<T> {
-	return await wait.catch(async (error: unknown) =>
-		await Promise.reject(error instanceof WaitStopped ? new NodeOperationError(ctx.getNode(), error.message, { itemIndex }) : error),
-	);
 }

@@ -3,6 +3,7 @@
  * sandbox), and how base URLs are written and joined. Pure: the credentials use these before they
  * add a key, the nodes to build request URLs.
  */
+import { ProtocolError } from './errors';
 
 /** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -34,7 +35,7 @@ export function insecureUrlReason(url: unknown): string | undefined {
 /** Throws `<credential>: "<field>" <reason>` when `url` may not carry a secret. */
 export function assertSecureUrl(url: unknown, credential: string, field: string): void {
 	const reason = insecureUrlReason(url);
-	if (reason !== undefined) throw new Error(`${credential}: "${field}" is refused: ${reason}`);
+	if (reason !== undefined) throw new ProtocolError(`${credential}: "${field}" is refused: ${reason}`, { field, reason: 'insecure_url' });
 }
 
 /**

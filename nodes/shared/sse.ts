@@ -7,6 +7,7 @@
  * never rescanned), a line and a frame's data are capped, and a body over either cap is refused (the
  * caller drops the stream). The service's frames are a few dozen characters (`data: {"status": ...}`).
  */
+import { ProtocolError } from './errors';
 
 export interface SseEvent {
 	/** The `event` field, 'message' when the frame names none. */
@@ -63,7 +64,7 @@ export class SseParser {
 
 	/** The unfinished line may grow by `more` characters. */
 	private checkLine(more: number): void {
-		if (this.partial.length + more > MAX_SSE_LINE) throw new Error(`an event-stream line is longer than ${MAX_SSE_LINE} characters`);
+		if (this.partial.length + more > MAX_SSE_LINE) throw new ProtocolError(`an event-stream line is longer than ${MAX_SSE_LINE} characters`, { reason: 'sse_line_too_long' });
 	}
 
 	private line(line: string): SseEvent | undefined {
@@ -82,7 +83,7 @@ export class SseParser {
 
 	private addData(value: string): void {
 		this.dataLength += value.length + (this.hasData ? 1 : 0);
-		if (this.dataLength > MAX_SSE_FRAME_DATA) throw new Error(`an event-stream frame holds more than ${MAX_SSE_FRAME_DATA} characters of data`);
+		if (this.dataLength > MAX_SSE_FRAME_DATA) throw new ProtocolError(`an event-stream frame holds more than ${MAX_SSE_FRAME_DATA} characters of data`, { reason: 'sse_frame_too_long' });
 		this.dataLines.push(value);
 		this.hasData = true;
 	}

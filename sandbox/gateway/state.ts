@@ -23,9 +23,9 @@ export interface GatewayConfig {
 	schedule: GatewaySchedule;
 	/** When false, intents stay where they are until a control call moves them. */
 	autoAdvance: boolean;
-	/** Answer statuses in lower case (`accepted`, `finalized`), as the live service does (issue 10). */
+	/** Answer statuses in lower case (`accepted`, `finalized`), as the live service does. */
 	lowercaseStatuses?: boolean;
-	/** Admit intents while paused: `paused` is then advisory, as on the live service (issue 10). */
+	/** Admit intents while paused: `paused` is then advisory, as on the live service. */
 	admitWhenPaused?: boolean;
 }
 

@@ -6,9 +6,16 @@
 import { randomBytes } from 'node:crypto';
 import { isStablecoin } from './spec';
 import type { SandboxConfig, SeedAffiliate, SeedPartner } from '../config';
-import type { OrderRecord } from './state';
 
 const SEEDED_AT = '2025-01-01T00:00:00.000Z';
+
+/** What the balances read of an order (state.ts's OrderRecord has it): its partner, status, source asset and fee payouts. */
+export interface AccruingOrder {
+	partnerId: string | null;
+	status: string;
+	source: { chain: string; asset: string; decimals: number };
+	feePayouts?: { entries: Array<Record<string, unknown>> };
+}
 
 export interface StandingRecord {
 	partnerId: string;
@@ -132,7 +139,7 @@ export class PartnerBook {
 	}
 
 	/** Accrued shares from completed orders (holdback legs) and control accruals, minus claims, per asset. */
-	balances(partnerId: string, affiliateId: string, orders: Iterable<OrderRecord>): Balance[] {
+	balances(partnerId: string, affiliateId: string, orders: Iterable<AccruingOrder>): Balance[] {
 		const byAsset = new Map<string, Balance>();
 		const add = (chain: string, asset: string, decimals: number, amount: bigint) => {
 			const key = `${chain}:${asset}`;

@@ -51,8 +51,8 @@ function importsOf(file: string): Import[] {
 }
 
 const files = sourceFiles(TEST).map((file) => ({ file: relative(ROOT, file).split(sep).join('/'), imports: importsOf(file) }));
-/** Tests that run the nodes against the sandbox: integration, end-to-end (plain, queue, faults), browser. */
-const AGAINST_THE_SANDBOX = /^test\/(integration|e2e|e2e-queue|e2e-faults|browser)\//;
+/** Tests that run the nodes against the sandbox: by operation, integration, end-to-end (plain, queue, faults), browser. */
+const AGAINST_THE_SANDBOX = /^test\/(operations|integration|e2e|e2e-queue|e2e-faults|browser)\//;
 
 /** "file: module { name }" for every name matching `names` that a test in `scope` imports from nodes/ (namespace imports of `modules` too). */
 function fromNodes(scope: RegExp, names: RegExp, modules: RegExp): string[] {

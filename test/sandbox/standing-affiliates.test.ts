@@ -83,6 +83,20 @@ describe('affiliate management', () => {
 		expect((await put('/v1/affiliates/aff_x', { feeBps: 1, payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: '0x' }, ALL_SCOPES)).status).toBe(403);
 	});
 
+	it('lists the payout destinations live now: the listed assets but Lightning\'s, each one a profile may name; server key only', async () => {
+		const listed = await api.get('/v1/affiliate-dashboard/payout-destinations', { key: SERVER });
+		expect(listed.status).toBe(200);
+		const destinations = listed.body.destinations as Array<{ chain: string; asset: string }>;
+		expect(destinations).toContainEqual({ chain: 'base', asset: 'USDC' });
+		expect(destinations.filter((d) => d.chain === 'lightning')).toEqual([]);
+		for (const [n, d] of destinations.slice(0, 5).entries()) {
+			const profile = await put(`/v1/affiliates/aff_payout_${n}`, { feeBps: 10, payoutChain: d.chain, payoutAsset: d.asset, payoutAddress: '0xabc' });
+			expect([d, profile.status]).toEqual([d, 200]);
+		}
+		const client = await api.get('/v1/affiliate-dashboard/payout-destinations', { key: ALL_SCOPES });
+		expect([client.status, client.body.error.code]).toEqual([403, 'forbidden']);
+	});
+
 	it('claims the available share once (accrued by control and by completed orders) and lists the claims', async () => {
 		const empty = await api.post('/v1/affiliates/aff_sandbox_alpha/claim', undefined, { key: SERVER });
 		expect(empty.body.error.code).toBe('invalid_state');

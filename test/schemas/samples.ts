@@ -12,9 +12,9 @@ import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/intentWaitPara
 import { signEip1559 } from '../../nodes/shared/gateway/eip1559';
 import type { Sandbox } from '../../sandbox';
 import { SCHEMA_NODES, versionsOf, type SchemaNode } from '../../scripts/lib/outputSchemas';
-import { run as runGateway, gatewayHarness, startGatewayEnv, EVM_KEY } from '../integration/gateway/helpers';
-import { ADDR, control, orchestrationNode, quoteParams, run as runOrchestration, startTestSandbox } from '../integration/orchestration/helpers';
-import { completeRun, deliverInMemory, triggerHarness } from '../integration/trigger/helpers';
+import { run as runGateway, gatewayHarness, startGatewayEnv, EVM_KEY } from '../harness/gateway';
+import { ADDR, control, orchestrationNode, quoteParams, run as runOrchestration, startTestSandbox } from '../harness/orchestration';
+import { completeRun, deliverInMemory, triggerHarness } from '../harness/trigger';
 
 /** The node versions to take the outputs at; each node's newest when unset. */
 export type SampleVersions = Partial<Record<SchemaNode, number>>;
@@ -58,6 +58,7 @@ async function orchestrationSamples(sb: Sandbox, typeVersion?: number): Promise<
 	await take({ resource: 'order', operation: 'submit', quoteId: String(offramp.quoteId), sourceReference: 'txHash', txHash: `0x${'ab'.repeat(32)}` });
 	await take({ resource: 'order', operation: 'createOnramp', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: ADDR.evm, amountFormat: 'decimal', amount: '0.001' });
 	await take({ resource: 'affiliate', operation: 'getAll', returnAll: true });
+	await take({ resource: 'affiliate', operation: 'getPayoutDestinations', limit: 10 });
 	// removed at once: the sandbox would keep trying to deliver the next samples' events to it
 	const [endpoint] = await take({ resource: 'webhook', operation: 'create', url: 'https://example.com/schemas/orders' });
 	await take({ resource: 'webhook', operation: 'delete', webhookId: String(endpoint.webhookId) });

@@ -3,7 +3,6 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { concurrencyOf } from '../../n8n/batchOptions';
 import { chosenOperation, ItemReader, processItems } from '../../n8n/items';
 import { GATEWAY_FIELDS } from '../gateway';
-import { itemGatewayOf } from '../itemGateway';
 import * as intent from './intent';
 import * as network from './network';
 import type { OperationModule } from './types';
@@ -23,10 +22,7 @@ export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProper
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const op = chosenOperation(this, resources, TOOL_ACTIONS);
 	return [
-		await processItems(this, concurrencyOf(this), async (itemIndex) => {
-			// The item's reader and its ports (itemGateway.ts): operations type-import both.
-			const read = new ItemReader(this, itemIndex, GATEWAY_FIELDS);
-			return await op.execute.call(this, read, itemGatewayOf(read));
-		}),
+		// GATEWAY_FIELDS: a core error names the parameter and carries the gateway's admission code for the same mistake.
+		await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, new ItemReader(this, itemIndex)), GATEWAY_FIELDS),
 	];
 }

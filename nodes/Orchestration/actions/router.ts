@@ -1,12 +1,10 @@
 /** Dispatches one node run to the operation of the chosen resource, item by item. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { chosenOperation, processItems } from '../../n8n/items';
-import { BinaryOutput } from '../../n8n/binaryOutput';
 import { ExecutionPacing } from '../../n8n/pacing';
 import { concurrencyOf } from '../../n8n/batchOptions';
 import { OrchestrationReader } from '../itemReader';
-import { ItemService } from '../itemService';
-import { asAuthentication, serviceAccess } from '../service';
+import { asAuthentication, serviceAccess } from '../../n8n/orchestrationClient';
 import * as accumulationAddress from './accumulationAddress';
 import * as affiliate from './affiliate';
 import * as liquidationAddress from './liquidationAddress';
@@ -38,11 +36,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (this.getInputData().length === 0) return [[]];
 	const pacing = new ExecutionPacing(this, this.getInputData().length);
 	const access = { ...(await serviceAccess(this, asAuthentication(this.getNodeParameter('authentication', 0)))), pacing };
-	const output = new BinaryOutput(this);
 	const items = await processItems(this, concurrencyOf(this, op.defaultConcurrency), async (itemIndex) => {
 		try {
-			const read = new OrchestrationReader(this, itemIndex);
-			return await op.execute.call(this, read, { access, service: new ItemService(read, access), output });
+			return await op.execute.call(this, new OrchestrationReader(this, itemIndex), access);
 		} finally {
 			pacing.itemDone();
 		}

@@ -1,26 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { BinaryOutput } from '../../n8n/binaryOutput';
 import type { ItemWithBinary } from '../../n8n/items';
+import type { ServiceAccess } from '../../n8n/orchestrationClient';
 import type { OrchestrationReader } from '../itemReader';
-import type { ItemService } from '../itemService';
-import type { ServiceAccess } from '../service';
 
 /**
- * What every operation gets besides its item, built by the router: the checked credential, the
- * item's way to the service and the output's binary helpers. Operations import these as types
- * only, so an operation's bundle is its own code, its descriptions and the protocol core.
+ * One operation: reads its item once (read), plans, sends through the Orchestration client with the
+ * node run's checked credential (access), shapes; one output object or several.
  */
-export interface OperationEnv {
-	access: ServiceAccess;
-	service: ItemService;
-	output: BinaryOutput;
-}
-
-/** One operation: reads its item once (read), plans, sends, shapes; one output object or several. */
 export type OperationExecute = (
 	this: IExecuteFunctions,
 	read: OrchestrationReader,
-	env: OperationEnv,
+	access: ServiceAccess,
 ) => Promise<IDataObject | IDataObject[] | ItemWithBinary>;
 
 /** An operation module: its parameters next to its code. */

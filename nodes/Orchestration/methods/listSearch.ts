@@ -5,7 +5,7 @@
  * affiliate picker lists the partner's registered affiliates (GET /v1/affiliates, §4.5).
  */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { asAuthentication, orchestrationRequest, serviceAccess } from '../service';
+import { asAuthentication, orchestrationRequest, serviceAccess } from '../../n8n/orchestrationClient';
 import { getDestinationAssets, getSourceAssets } from './loadOptions';
 import { searchOptions } from './search';
 

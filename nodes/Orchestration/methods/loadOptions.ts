@@ -8,14 +8,8 @@ import { isAssetSymbol } from '../../shared/orchestration/enums';
 import { ONRAMP_SOURCE } from '../../shared/orchestration/orderPlan';
 import { OFFRAMP_DESTINATION } from '../../shared/orchestration/quotePlan';
 import type { RouteAsset } from '../../shared/orchestration/responseSchemas';
-import {
-	asAuthentication,
-	getRoutesCatalogue,
-	routeListFor,
-	serviceAccess,
-	type RouteList,
-	type RoutesCatalogue,
-} from '../service';
+import { routeListFor, type RouteList, type RoutesCatalogue } from '../../shared/orchestration/routesCatalogue';
+import { asAuthentication, getRoutesCatalogue, serviceAccess } from '../../n8n/orchestrationClient';
 
 /** The dropdown value of an asset: its canonical symbol, or the routing key when the symbol is not canonical (§2.1). */
 function assetOptionValue(asset: RouteAsset, isCanonical: (symbol: string) => boolean): string {

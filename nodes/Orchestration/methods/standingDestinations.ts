@@ -4,7 +4,7 @@
  */
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { STANDING_PATH } from '../../shared/orchestration/partnerPlan';
-import { asAuthentication, orchestrationRequest, serviceAccess } from '../service';
+import { asAuthentication, orchestrationRequest, serviceAccess } from '../../n8n/orchestrationClient';
 
 interface Destination {
 	chain: string;

@@ -62,7 +62,7 @@ export function jsonString(value: string): string {
 /** A JSON integer literal from a safe integer `number` or any `bigint`, never through a float. */
 export function jsonInteger(value: number | bigint, field: string): string {
 	if (typeof value === 'bigint') return value.toString();
-	if (!Number.isSafeInteger(value)) throw new RangeError(`${field} must be a safe integer`);
+	if (!Number.isSafeInteger(value)) throw new ProtocolError(`${field} must be a safe integer`, { field, reason: 'out_of_range' });
 	return String(value);
 }
 

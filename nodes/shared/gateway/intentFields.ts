@@ -1,6 +1,6 @@
 /**
  * The intent's fields (execution-gateway.md §2.1, §2.4, §8): their rules, the public client's
- * normalisation before signing (issue 10, public-notes.md), and the wire and canonical types. Every
+ * normalisation before signing (public-notes.md), and the wire and canonical types. Every
  * check throws the core's ProtocolError with the field and a reason, never echoing secrets.
  */
 import { describeValue, ProtocolError } from '../errors';

@@ -109,7 +109,7 @@ export function verifyDerSignature(sigHex: string, digest: Uint8Array, publicKey
 	}
 }
 
-/** The longest challenge signed (issue 20): an authentication challenge is a short text. */
+/** The longest challenge signed: an authentication challenge is a short text. */
 export const MAX_CHALLENGE_LENGTH = 1024;
 
 /** Printable ASCII (0x20-0x7E), tab, CR and LF: the only characters a challenge may have. */
@@ -118,7 +118,7 @@ const NOT_CHALLENGE_TEXT_RE = /[^\x20-\x7E\t\r\n]/u;
 /**
  * Why a challenge must not be signed, or undefined. The key signs SHA-256 of what it is given, the
  * scheme of intents (§2.4) and of other systems' messages, so only what an authentication challenge
- * can be is signed (issues 14, 20):
+ * can be is signed (no signing oracle):
  * - text: printable ASCII, tab, CR, LF; no other character, so no binary message, no hash or
  *   transaction of another system (a 32-byte digest that is valid UTF-8 is refused unless all 32
  *   bytes happen to be among these 98: about 1 in 2.2e13, against 1 in 1e8 for valid UTF-8);

@@ -21,7 +21,7 @@ export function isIntentStatus(value: unknown): value is IntentStatus {
 
 /**
  * A status in the spec's spelling (§3, upper case): the live service answers `accepted`,
- * `finalized` (issue 10), so statuses compare case-insensitively. Unknown values pass unchanged.
+ * `finalized`, so statuses compare case-insensitively. Unknown values pass unchanged.
  */
 export function normalizeIntentStatus(value: unknown): unknown {
 	if (typeof value !== 'string') return value;
@@ -36,7 +36,7 @@ export function isFinalIntentStatus(value: unknown): boolean {
 }
 
 /**
- * A chain ID the intent is signed for (issue 20): a positive safe integer, else the network info is
+ * A chain ID the intent is signed for: a positive safe integer, else the network info is
  * refused before anything is signed (0, -1, 1.5, 2^53 or "1" would sign an intent for no real chain).
  */
 const ChainIdSchema = z.number().refine((n) => Number.isSafeInteger(n) && n > 0, 'must be a positive safe integer (a chain ID)');

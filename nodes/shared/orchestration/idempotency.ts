@@ -8,6 +8,17 @@ export const IDEMPOTENCY_KEY_MIN_LENGTH = 1;
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 /**
+ * Whether the service answered from its idempotency store (public-notes: `X-Idempotency-Replayed:
+ * true` on a replayed answer): the one reading of the header, as the transport passes it (lower-case
+ * name, text or a list), in any case.
+ */
+export function isReplayed(headers: Record<string, unknown> | undefined): boolean {
+	const raw = headers?.['x-idempotency-replayed'];
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	return typeof value === 'string' && value.trim().toLowerCase() === 'true';
+}
+
+/**
  * JSON with object keys sorted (by UTF-16 code units) at every depth, so equal values give equal
  * text whatever their key order. Follows JSON.stringify otherwise (toJSON honoured, undefined and
  * functions dropped from objects and nulled in arrays, non-finite numbers become null); a bigint is

@@ -1,4 +1,4 @@
-// One shape of an order (issue 21, 22). The webhook `data` nests `source`, `destination`, `refund`
+// One shape of an order. The webhook `data` nests `source`, `destination`, `refund`
 // and `error` (public-notes "Webhooks"), the status `order` keeps them flat (spec 2.10, 4.6): the
 // flat order is what a flow maps, whether the order came by webhook, stream or status read. The
 // `...Formatted` decimals come from a routes listing the caller already has (spec 2.3 `decimals`).
@@ -128,7 +128,7 @@ export function orderWithFormattedAmounts<T extends Json>(order: T, assets: Asse
 
 // ---------------------------------------------------------------- after a wait
 
-/** Operations that answer a ZeroConf offer (Order resource, issue 21). */
+/** Operations that answer a ZeroConf offer (Order resource). */
 export const ZEROCONF_ANSWERS = ['Order > Accept ZeroConf Offer', 'Order > Decline ZeroConf Offer'];
 
 /** The error code of an order: `errorCode` on the status order, `error.code` in webhook data (public-notes). */

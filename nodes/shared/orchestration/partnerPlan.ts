@@ -381,3 +381,22 @@ export function payoutChangeOf(
 	const from = payoutDestinationOf(existing);
 	return from !== undefined && samePayoutDestination(from, planned) ? undefined : { from, to: planned };
 }
+
+/** The payout chains and assets live now (public-notes "Affiliate management and claims"; server key). */
+export const PAYOUT_DESTINATIONS_PATH = '/v1/affiliate-dashboard/payout-destinations';
+
+/**
+ * The entries of a payout-destinations answer, whose shape the docs do not show: the list under
+ * `destinations` or `payoutDestinations`, or the answer itself when it is a list. An object entry is
+ * kept as sent; a `<chain>:<asset>` text entry becomes `{chain, asset}`. Undefined: no list.
+ */
+export function payoutDestinationsOf(body: unknown): Array<Record<string, unknown>> | undefined {
+	const members = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+	const list = Array.isArray(body) ? body : [members?.destinations, members?.payoutDestinations].find(Array.isArray);
+	if (!Array.isArray(list)) return undefined;
+	return list.flatMap((entry: unknown) => {
+		if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) return [entry as Record<string, unknown>];
+		const pair = typeof entry === 'string' ? /^([^:\s]+):(\S+)$/.exec(entry) : null;
+		return pair ? [{ chain: pair[1], asset: pair[2] }] : [];
+	});
+}

@@ -302,13 +302,6 @@ export interface UnpayableQuote {
 	requotable: boolean;
 }
 
-/** The X-Idempotency-Replayed header as the transport passes it (lower-case name, text or list). */
-export function isReplayed(headers: Record<string, unknown> | undefined): boolean {
-	const raw = headers?.['x-idempotency-replayed'];
-	const value = Array.isArray(raw) ? raw[0] : raw;
-	return typeof value === 'string' && value.trim().toLowerCase() === 'true';
-}
-
 /**
  * A quote is payable until `expiresAt` (§1, §2.2); a replayed answer (public-notes) can be long
  * expired, and paying its deposit address would pay a dead quote. Needs `marginSeconds` of life left.

@@ -89,7 +89,7 @@ export const StageEntrySchema = z.union([
 ]);
 export type StageEntry = z.infer<typeof StageEntrySchema>;
 
-// a status answer without `stages` is valid: no stage recorded yet (issue 10)
+// a status answer without `stages` is valid: no stage recorded yet
 const StagesSchema = z.array(StageEntrySchema).optional();
 /** Status view with the order fields at the top level (spec 4.6 "stages and order fields"). */
 export const FlatStatusResponseSchema = OrderSchema.extend({ stages: StagesSchema }).passthrough();

@@ -3,7 +3,8 @@
  * management and claims"). Listing: server keys, or a client key pinned to one affiliate with
  * affiliates:read; everything else server key only. Claims pay the available 80 % share of one
  * settlement asset (claims.ts), answer `{claim}`, and are listed newest first with the settlement
- * filters and `nextOffset`, or read one by one.
+ * filters and `nextOffset`, or read one by one. The payout destinations live now are the partner's
+ * listed assets but Lightning's, as a profile or a claim may name them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -101,6 +102,14 @@ export function registerAffiliateEndpoints(app: FastifyInstance, ctx: Orchestrat
 			if (affiliate.enabled) Object.assign(affiliate, { enabled: false, disabledAt: iso(), updatedAt: iso() });
 			return { status: 200, body: { ok: true } };
 		});
+	});
+
+	// public-notes: the payout chains and assets live now (server key). The answer's shape is not shown:
+	// the sandbox answers {destinations: [{chain, asset}]}, as the standing addresses' destinations do.
+	app.get('/v1/affiliate-dashboard/payout-destinations', async (request) => {
+		const caller = server(request);
+		const payable = ctx.catalogue.visible(catalogueView(ctx, caller.partner.partnerId)).filter((a) => a.chain !== 'lightning');
+		return { destinations: payable.map((a) => ({ chain: a.chain, asset: a.asset })) };
 	});
 
 	// public-notes (newer docs): an optional body {settlementChain, settlementAsset, payoutChain, payoutAsset, payoutAddress}; answers {claim}

@@ -12,7 +12,7 @@ import {
 	runError,
 	startGatewayEnv,
 	type GatewayEnv,
-} from './helpers';
+} from '../../harness/gateway';
 
 const OTHER_KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 

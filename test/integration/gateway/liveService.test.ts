@@ -20,7 +20,7 @@ import {
 	EVM_ADDRESS,
 	EVM_KEY,
 	WAIT,
-} from './helpers';
+} from '../../harness/gateway';
 
 
 describe('Execution Gateway against the live service behaviour', () => {

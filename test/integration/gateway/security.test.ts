@@ -23,7 +23,7 @@ import {
 	startRecordingProxy,
 	type GatewayEnv,
 	type RecordingProxy,
-} from './helpers';
+} from '../../harness/gateway';
 
 // Written from execution-gateway.md §2.4 by hand: what a hostile "gateway" would want signed.
 const CANONICAL_INTENT =

@@ -6,8 +6,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { ExecutionGateway } from '../../../nodes/ExecutionGateway/ExecutionGateway.node';
 import { TOOL_ACTIONS_OPTION } from '../../../nodes/n8n/toolMode';
-import { btcTransferId, depositParams, gatewayHarness, run, startGatewayEnv, type GatewayEnv } from './helpers';
-import { asToolType, callAsTool } from './toolHarness';
+import { btcTransferId, depositParams, gatewayHarness, run, startGatewayEnv, type GatewayEnv } from '../../harness/gateway';
+import { asToolType, callAsTool } from '../../harness/tool';
 
 describe('Execution Gateway as an AI-agent tool', () => {
 	let env: GatewayEnv;

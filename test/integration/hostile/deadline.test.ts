@@ -9,8 +9,8 @@ import { authDeadline } from '../../../nodes/n8n/deadline';
 import { requestTimeout } from '../../../nodes/n8n/transport';
 import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
 import { clearPacers } from '../../../nodes/n8n/pacing';
-import { gatewayHarness, runError as gatewayError } from '../gateway/helpers';
-import { orchestrationNode, runError, startTestSandbox } from '../orchestration/helpers';
+import { gatewayHarness, runError as gatewayError } from '../../harness/gateway';
+import { orchestrationNode, runError, startTestSandbox } from '../../harness/orchestration';
 import type { Sandbox } from '../../../sandbox';
 import { startTrickler, type Trickler } from './servers';
 

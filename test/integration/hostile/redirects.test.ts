@@ -12,13 +12,13 @@ import { OrchestrationClientApi } from '../../../credentials/OrchestrationClient
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
 import { clearPacers } from '../../../nodes/n8n/pacing';
 import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
-import { clearRoutesCache } from '../../../nodes/Orchestration/service';
+import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
 import type { Sandbox } from '../../../sandbox';
 import { executeNodeWithHints, loadOptions, runWebhookMethod } from '../../harness/n8n';
-import { credentialData, gatewayHarness, run as runGateway, runCredentialTest, runError as gatewayError } from '../gateway/helpers';
+import { credentialData, gatewayHarness, run as runGateway, runCredentialTest, runError as gatewayError } from '../../harness/gateway';
 import { testCredentialRequest } from '../orchestration/credentialTester';
-import { CLIENT_ALL, control, orchestrationNode, quoteParams, run, runError, SERVER_KEY, serialized, startTestSandbox } from '../orchestration/helpers';
-import { triggerHarness } from '../trigger/helpers';
+import { CLIENT_ALL, control, orchestrationNode, quoteParams, run, runError, SERVER_KEY, serialized, startTestSandbox } from '../../harness/orchestration';
+import { triggerHarness } from '../../harness/trigger';
 import { startRecorder, startRedirector, type Recorder, type Redirector } from './servers';
 
 let sb: Sandbox;

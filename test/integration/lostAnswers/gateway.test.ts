@@ -18,7 +18,7 @@ import {
 	runError,
 	startGatewayEnv,
 	type GatewayEnv,
-} from '../gateway/helpers';
+} from '../../harness/gateway';
 
 let env: GatewayEnv;
 beforeAll(async () => (env = await startGatewayEnv()));

@@ -8,7 +8,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { requestTimeout } from '../../../nodes/n8n/transport';
 import type { Sandbox } from '../../../sandbox';
-import { ADDR, control, orchestrationNode, quoteParams, run, startTestSandbox } from '../orchestration/helpers';
+import { ADDR, control, orchestrationNode, quoteParams, run, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => (sb = await startTestSandbox()));

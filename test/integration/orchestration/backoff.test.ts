@@ -12,8 +12,8 @@ import { clearPacers, pacerCount, pacerFor, pacerSettings } from '../../../nodes
 import { endpointOf } from '../../../nodes/shared/endpoints';
 import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
 import type { Sandbox } from '../../../sandbox';
-import { gatewayHarness, runError as gatewayError } from '../gateway/helpers';
-import { control, executeNode, items, orchestrationNode, quoteParams, run, runError, startTestSandbox } from './helpers';
+import { gatewayHarness, runError as gatewayError } from '../../harness/gateway';
+import { control, executeNode, items, orchestrationNode, quoteParams, run, runError, startTestSandbox } from '../../harness/orchestration';
 
 const QUOTE = '/v1/orchestration/quote';
 const DEFAULTS = { ...pacerSettings };

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONCURRENCY } from '../../../nodes/n8n/batchOptions';
 import { QUOTE_CONCURRENCY } from '../../../nodes/Orchestration/parameters';
 import type { Sandbox } from '../../../sandbox';
-import { ADDR, control, executeNode, items, orchestrationNode, quoteParams, startTestSandbox } from './helpers';
+import { ADDR, control, executeNode, items, orchestrationNode, quoteParams, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 let proxy: http.Server;

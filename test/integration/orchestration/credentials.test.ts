@@ -17,7 +17,7 @@ import {
 	SERVER_KEY,
 	serialized,
 	startTestSandbox,
-} from './helpers';
+} from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

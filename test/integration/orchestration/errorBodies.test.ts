@@ -1,7 +1,7 @@
 /** Error bodies of any shape from the orchestration service: text, status, cut, secrets removed (issue 10). */
 import { ERROR_TEXT_CHARS } from '../../../nodes/n8n/serviceErrors';
 import type { Sandbox } from '../../../sandbox';
-import { control, orchestrationNode, runError, SERVER_KEY, serialized, startTestSandbox } from './helpers';
+import { control, orchestrationNode, runError, SERVER_KEY, serialized, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

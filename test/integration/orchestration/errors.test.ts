@@ -23,7 +23,7 @@ import {
 	serialized,
 	SERVER_KEY,
 	startTestSandbox,
-} from './helpers';
+} from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

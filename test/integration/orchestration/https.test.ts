@@ -3,7 +3,7 @@ import { OrchestrationClientApi } from '../../../credentials/OrchestrationClient
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
 import type { Sandbox } from '../../../sandbox';
 import { testCredentialRequest } from './credentialTester';
-import { CLIENT_ALL, control, orchestrationNode, run, runError, SERVER_KEY, serialized, startTestSandbox } from './helpers';
+import { CLIENT_ALL, control, orchestrationNode, run, runError, SERVER_KEY, serialized, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

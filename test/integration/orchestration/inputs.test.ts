@@ -7,7 +7,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 import type { Sandbox } from '../../../sandbox';
-import { ADDR, control, orchestrationNode, quoteParams, run, runError, startTestSandbox } from './helpers';
+import { ADDR, control, orchestrationNode, quoteParams, run, runError, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -176,50 +176,6 @@ describe('Amount Format: Decimal by default for new nodes, smallest units kept f
 		expect(formats.map((p) => [p.default, p.displayOptions.show['@version']])).toEqual([
 			['smallestUnit', [1]],
 			['decimal', [{ _cnd: { gte: 2 } }]],
-		]);
-	});
-});
-
-describe('submit: one payment, one key, across executions', () => {
-	async function paidQuote(): Promise<any> {
-		const [q] = await run(orchestrationNode({ sb, parameters: quoteParams() }));
-		return q;
-	}
-	const submitParams = (q: any, extra: INodeParameters = {}): INodeParameters => ({
-		resource: 'order', operation: 'submit', quoteId: q.quoteId, txHash: `0x${'cd'.repeat(32)}`, ...extra,
-	});
-
-	it('the same quote and deposit reference in a NEW execution replays the first answer: one order', async () => {
-		const q = await paidQuote();
-		const [first] = await run(orchestrationNode({ sb, parameters: submitParams(q), executionId: 'exec-submit-a' }));
-		const [second] = await run(orchestrationNode({ sb, parameters: submitParams(q), executionId: 'exec-submit-b', workflowId: 'wf-other' }));
-		expect(second.orderId).toBe(first.orderId);
-		const posts = await control(sb).requests({ path: '/v1/orchestration/submit' });
-		expect(posts).toHaveLength(2);
-		expect(posts[1].idempotencyKey).toBe(posts[0].idempotencyKey);
-		expect(posts[0].idempotencyKey).toMatch(/^n8n-submit-[0-9a-f]{64}$/);
-		const orders = (await control(sb).quotes()).filter((r: any) => r.quoteId === q.quoteId);
-		expect(orders.map((r: any) => r.orderId)).toEqual([first.orderId]);
-	});
-
-	it('another deposit reference for the same quote is another key', async () => {
-		const q = await paidQuote();
-		await run(orchestrationNode({ sb, continueOnFail: true, parameters: submitParams(q) }));
-		await run(orchestrationNode({ sb, continueOnFail: true, parameters: submitParams(q, { txHash: `0x${'ef'.repeat(32)}` }) }));
-		const [a, b] = await control(sb).requests({ path: '/v1/orchestration/submit' });
-		expect(a.idempotencyKey).not.toBe(b.idempotencyKey);
-	});
-
-	it('version 2 sends bitcoinVout only when given; version 1 keeps sending its default 0', async () => {
-		const btc = (extra: INodeParameters) => ({ resource: 'order', operation: 'submit', quoteId: 'q_unknown', sourceReference: 'bitcoinTxid', bitcoinTxid: 'ab'.repeat(32), ...extra });
-		await run(orchestrationNode({ sb, continueOnFail: true, parameters: btc({}) }));
-		await run(orchestrationNode({ sb, continueOnFail: true, parameters: btc({ bitcoinVout: '3' }) }));
-		await run(orchestrationNode({ sb, continueOnFail: true, parameters: btc({}), typeVersion: 1 }));
-		const bodies = (await control(sb).requests({ path: '/v1/orchestration/submit' })).map((r: any) => r.body);
-		expect(bodies).toEqual([
-			{ quoteId: 'q_unknown', bitcoinTxid: 'ab'.repeat(32) },
-			{ quoteId: 'q_unknown', bitcoinTxid: 'ab'.repeat(32), bitcoinVout: 3 },
-			{ quoteId: 'q_unknown', bitcoinTxid: 'ab'.repeat(32), bitcoinVout: 0 },
 		]);
 	});
 });

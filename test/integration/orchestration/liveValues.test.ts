@@ -6,10 +6,10 @@
  * Create Offramp and Create Onramp guarded like Quote > Create.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { clearRoutesCache } from '../../../nodes/Orchestration/service';
+import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
 import { SandboxClock } from '../../../sandbox/clock';
 import type { Sandbox } from '../../../sandbox';
-import { ADDR, control, items, loadOptions, orchestrationNode, quoteParams, run, runError, startTestSandbox } from './helpers';
+import { ADDR, control, items, loadOptions, orchestrationNode, quoteParams, run, runError, startTestSandbox } from '../../harness/orchestration';
 
 /** The sandbox's wall clock, shifted by `skewMs`: answers it gives now expire `skewMs` earlier for the node. */
 class SkewedClock extends SandboxClock {

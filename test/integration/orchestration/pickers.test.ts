@@ -8,7 +8,7 @@ import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 import { SEARCH_PAGE_SIZE } from '../../../nodes/Orchestration/methods/search';
 import { listSearch } from '../../harness/n8n';
 import type { Sandbox } from '../../../sandbox';
-import { ADDR, control, orchestrationNode, quoteParams, run, startTestSandbox } from './helpers';
+import { ADDR, control, orchestrationNode, quoteParams, run, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

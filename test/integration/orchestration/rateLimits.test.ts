@@ -9,7 +9,7 @@
 import type { INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 import { clearPacers } from '../../../nodes/n8n/pacing';
 import type { Sandbox } from '../../../sandbox';
-import { CLIENT_ALL, control, executeNode, items, orchestrationNode, quoteParams, run, SERVER_KEY, startTestSandbox } from './helpers';
+import { CLIENT_ALL, control, executeNode, items, orchestrationNode, quoteParams, run, SERVER_KEY, startTestSandbox } from '../../harness/orchestration';
 
 let sb: Sandbox;
 beforeAll(async () => {

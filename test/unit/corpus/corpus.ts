@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RoutesCatalogue } from '../../../nodes/Orchestration/service';
+import { RoutesCatalogue } from '../../../nodes/shared/orchestration/routesCatalogue';
 
 export type Json = Record<string, unknown>;
 

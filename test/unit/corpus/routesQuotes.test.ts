@@ -4,7 +4,7 @@
  * quote output of Quote > Create / Create Offramp / Order > Create Onramp (quotePlan.ts quoteOutput),
  * without the sandbox.
  */
-import { RoutesCatalogue } from '../../../nodes/Orchestration/service';
+import { RoutesCatalogue } from '../../../nodes/shared/orchestration/routesCatalogue';
 import type { RouteAsset } from '../../../nodes/shared/orchestration/responseSchemas';
 import { RouteAssetSchema } from '../../../nodes/shared/orchestration/responseSchemas';
 import { reachableHas, reachableIdsOf, type RouteSet } from '../../../nodes/shared/orchestration/routeSets';

@@ -4,6 +4,7 @@ import {
 	affiliatePath,
 	planClaim,
 	nextPage,
+	payoutDestinationsOf,
 	planAffiliateProfile,
 	planStandingInstruction,
 	referenceSegment,
@@ -123,6 +124,15 @@ describe('affiliates', () => {
 		expect(nextPage(250, 200, 0)).toEqual({ limit: 200, offset: 0 });
 		expect(nextPage(250, 200, 200, false)).toEqual({ limit: 50, offset: 200 });
 		expect(nextPage(250, 200, 250, false)).toBeUndefined();
+	});
+
+	it('payout destinations read leniently (the answer\'s shape is not shown): a list under destinations or payoutDestinations, or the answer itself', () => {
+		const base = { chain: 'base', asset: 'USDC', chainDisplayName: 'Base' };
+		expect(payoutDestinationsOf({ destinations: [base] })).toEqual([base]);
+		expect(payoutDestinationsOf({ payoutDestinations: [base, 'solana:USDC'] })).toEqual([base, { chain: 'solana', asset: 'USDC' }]);
+		expect(payoutDestinationsOf([base, 'not a pair', 7, null])).toEqual([base]);
+		expect(payoutDestinationsOf({ destinations: [] })).toEqual([]);
+		for (const none of [{}, { destinations: 'base:USDC' }, null, 'text', undefined]) expect(payoutDestinationsOf(none)).toBeUndefined();
 	});
 });
 

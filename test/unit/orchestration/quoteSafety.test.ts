@@ -1,6 +1,7 @@
 /** Quote > Create's safety rules, pure: the refund rule before sending, and whether an answer is still payable. */
 import { REQUOTE_KEY_PREFIX, requoteIdempotencyKey, validateIdempotencyKey } from '../../../nodes/shared/orchestration/idempotency';
-import { checkRefund, isReplayed, planQuote, unpayableQuote, type QuoteInput } from '../../../nodes/shared/orchestration/quotePlan';
+import { isReplayed } from '../../../nodes/shared/orchestration/idempotency';
+import { checkRefund, planQuote, unpayableQuote, type QuoteInput } from '../../../nodes/shared/orchestration/quotePlan';
 import { protocolFailure } from './protocolFailure';
 
 const REQUEST = {

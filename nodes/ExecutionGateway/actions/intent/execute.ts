@@ -2,17 +2,18 @@
  * intent.execute: builds the canonical message (execution-gateway.md §2.4), signs it with the
  * credential's key, and submits the wire request (§2.1) to POST /api/v1/execute. Every rule the
  * client can check runs before anything is sent; u64 amounts never pass through a JS number.
- * read (intentInput.ts) -> plan (intentPlan.ts) -> network check -> identity across retries
- * (intentIdentity.ts) -> sign and send (intentSubmit.ts) -> wait until final (intentWait.ts), each
- * reached through the item's gateway (ItemGateway, ../types.ts), which the router builds.
+ * read (intentInput.ts) -> plan (intentPlan.ts) -> network check (gateway.ts) -> identity across
+ * retries (intentIdentity.ts) -> sign and send (intentSubmit.ts) -> wait until final (intentWait.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown } from '../../../n8n/descriptions';
 import type { ItemReader } from '../../../n8n/items';
 import { actionFieldOf, intentInputOf, type IntentItem } from '../../../shared/gateway/intentInput';
 import { canonicalBodyOf, checkAgainstNetwork, planIntent } from '../../../shared/gateway/intentPlan';
-import type { Submission } from '../../intentSubmit';
-import type { ItemGateway } from '../types';
+import { getNetworkInfo, signerOf } from '../../gateway';
+import { deriveNonce, expiryFor, rememberedIntent } from '../../intentIdentity';
+import { pausedWarning, submit, type Submission } from '../../intentSubmit';
+import { waitForFinal, waitOptionsFor } from '../../intentWait';
 
 export const show = { resource: ['intent'], operation: ['execute'] };
 
@@ -173,29 +174,29 @@ function intentItemOf(read: ItemReader): IntentItem {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, gateway: ItemGateway): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
-	const plan = read.plan(() => planIntent(intentInputOf(intentItemOf(read)), Date.now()));
-	const signer = await gateway.signerOf();
-	const info = await gateway.getNetworkInfo(signer.gatewayUrl);
-	const warning = gateway.pausedWarning(info, read.options);
-	read.plan(() => checkAgainstNetwork(plan, info));
+	const plan = planIntent(intentInputOf(intentItemOf(read)), Date.now());
+	const signer = await signerOf(read);
+	const info = await getNetworkInfo(read, signer.gatewayUrl);
+	const warning = pausedWarning(read, info, read.options);
+	checkAgainstNetwork(plan, info);
 	const chainId = info.execution.chainId;
 
 	// The body (chain, transfers, action) seeds the default nonce and is closed with the header to sign.
 	const canonicalBody = canonicalBodyOf(plan, chainId);
-	const nonce = plan.nonce ?? gateway.deriveNonce(canonicalBody);
-	const remembered = gateway.rememberedIntent(nonce, canonicalBody);
+	const nonce = plan.nonce ?? deriveNonce(read, canonicalBody);
+	const remembered = rememberedIntent(read, nonce, canonicalBody);
 	if (!remembered.submission) {
-		const header = { chainId, nonce, expiresAt: gateway.expiryFor(remembered, plan.expiresAt, Date.now()) };
+		const header = { chainId, nonce, expiresAt: expiryFor(remembered, plan.expiresAt, Date.now()) };
 		const intent: Submission = { signer, plan, header, canonicalBody };
-		remembered.submission = await gateway.submit(intent, remembered);
+		remembered.submission = await submit(read, intent, remembered);
 		if (remembered.submission.outcome === 'accepted_earlier') return { ...remembered.submission };
 	}
 	const submission: IDataObject = { ...(remembered.submission as IDataObject), ...(warning ? { warning } : {}) };
-	const wait = gateway.waitOptionsFor();
+	const wait = waitOptionsFor(read);
 	// After a lost answer the submission id is unknown, so there is nothing to poll.
 	if (!wait.waitUntilFinal || submission.submissionId === null) return submission;
-	const final = await gateway.waitForFinal({ gatewayUrl: signer.gatewayUrl, submissionId: String(submission.submissionId) }, wait);
+	const final = await waitForFinal(read, { gatewayUrl: signer.gatewayUrl, submissionId: String(submission.submissionId) }, wait);
 	return { ...submission, ...final };
 }

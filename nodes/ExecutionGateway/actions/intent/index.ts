@@ -30,8 +30,8 @@ export const description: INodeProperties[] = [
 		],
 		default: 'execute',
 	},
-	// Both operations wait: the wait's parameters are added here, so they stay out of the operations'
-	// bundles (issue 24). Versions 1-1.1 keep the wait in Options; 1.2 on shows sharedWaitParameters.
+	// Both operations wait: the wait's parameters are written once, here (intentWaitParameters.ts).
+	// Versions 1-1.1 keep the wait in Options; 1.2 on shows sharedWaitParameters.
 	...execute.description,
 	...optionsWithWait(execute.show, execute.optionFields),
 	...get.description,

@@ -3,13 +3,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { joinUrl } from '../../../shared/secureUrl';
 import type { ItemReader } from '../../../n8n/items';
-import type { ItemGateway } from '../types';
+import { gatewayUrlOf, publicGet } from '../../gateway';
 
 export const description: INodeProperties[] = [];
 
-export async function execute(this: IExecuteFunctions, _read: ItemReader, gateway: ItemGateway): Promise<IDataObject> {
-	const gatewayUrl = await gateway.gatewayUrlOf();
-	const body = await gateway.publicGet(joinUrl(gatewayUrl, '/api/v1/health'));
+export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
+	const gatewayUrl = await gatewayUrlOf(read);
+	const body = await publicGet<unknown>(read, joinUrl(gatewayUrl, '/api/v1/health'));
 	// A 2xx answer means alive; a body that is not an object is kept as text.
 	if (body !== null && typeof body === 'object' && !Array.isArray(body)) return { healthy: true, ...(body as IDataObject) };
 	return { healthy: true, body: body === undefined ? null : String(body) };

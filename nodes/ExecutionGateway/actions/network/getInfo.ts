@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { optionsCollection } from '../../../n8n/descriptions';
 
 import type { ItemReader } from '../../../n8n/items';
-import type { ItemGateway } from '../types';
+import { gatewayUrlOf, getNetworkInfo } from '../../gateway';
 
 const show = { resource: ['network'], operation: ['getInfo'] };
 
@@ -19,9 +19,9 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader, gateway: ItemGateway): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
 	const options = read.options;
-	const gatewayUrl = await gateway.gatewayUrlOf();
-	const info = await gateway.getNetworkInfo(gatewayUrl, options.forceRefresh === true);
+	const gatewayUrl = await gatewayUrlOf(read);
+	const info = await getNetworkInfo(read, gatewayUrl, options.forceRefresh === true);
 	return structuredClone(info) as IDataObject;
 }

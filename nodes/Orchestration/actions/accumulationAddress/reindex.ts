@@ -3,11 +3,12 @@
  * (orchestration-service.md §2.8, §4.4); the path takes the ID or the deposit address.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { idempotencyKeyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
 
 const show = showFor('accumulationAddress', ['reindex']);
 
@@ -27,14 +28,15 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [idempotencyKeyOption]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const idOrAddress = read.pathSegment('idOrAddress');
-	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
-	const res = await service.request<IDataObject>({
+	const explicitKey = explicitIdempotencyKey(read.idempotencyKey());
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: `/v1/accumulation-addresses/${idOrAddress}/reindex`,
-		idempotencyKey: service.idempotencyKey({ operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey }),
 		requiredScope: 'accumulation:create',
+		itemIndex: read.itemIndex,
 	});
 	return res.body;
 }

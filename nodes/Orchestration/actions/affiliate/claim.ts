@@ -8,13 +8,15 @@
  * Fail replays the first claim.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { claimRecordsOf } from '../../../shared/orchestration/claims';
 import { checkOffered } from '../../../shared/orchestration/enums';
 import { CLAIM_BODY_FIELDS, planClaim, type ClaimBodyField } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
 import { claimOutputs, claimWaitParameters } from './claimResult';
 import { affiliateIdField } from './shared';
 
@@ -95,28 +97,27 @@ function readClaimFields(read: OrchestrationReader): Partial<Record<ClaimBodyFie
 	return fields;
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
 	const affiliateId = read.textParameter('affiliateId');
 	const fields = readClaimFields(read);
 	const additionalFields = read.additionalFields();
-	const { path, body } = read.plan(() => planClaim({ affiliateId, fields, additionalFields }));
+	const { path, body } = planClaim({ affiliateId, fields, additionalFields });
 	const { settlementChain, settlementAsset, payoutChain, payoutAsset } = fields;
 	if (settlementChain || payoutChain) {
 		// the chains and assets a claim names are checked against the routes listing, like every request's
-		const listing = await service.catalogue(false);
-		read.plan(() =>
-			checkOffered(listing, [
-				{ chainField: 'settlementChain', chain: settlementChain, assetField: 'settlementAsset', asset: settlementAsset },
-				{ chainField: 'payoutChain', chain: payoutChain, assetField: 'payoutAsset', asset: payoutAsset },
-			]),
-		);
+		const listing = await catalogueFor(read, access, false);
+		checkOffered(listing, [
+			{ chainField: 'settlementChain', chain: settlementChain, assetField: 'settlementAsset', asset: settlementAsset },
+			{ chainField: 'payoutChain', chain: payoutChain, assetField: 'payoutAsset', asset: payoutAsset },
+		]);
 	}
-	const res = await service.request<IDataObject>({
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path,
 		...(body ? { body: body as IDataObject } : {}),
-		idempotencyKey: service.idempotencyKey({ operation: 'affiliate.claim', body: body ? { affiliateId, ...body } : { affiliateId } }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.claim', body: body ? { affiliateId, ...body } : { affiliateId } }),
+		itemIndex: read.itemIndex,
 	});
-	const replayed = String(res.headers['x-idempotency-replayed'] ?? '') === 'true';
-	return await claimOutputs(read, service, affiliateId, claimRecordsOf(res.body), replayed ? { replayed } : {});
+	const replayed = isReplayed(res.headers);
+	return await claimOutputs(read, access, affiliateId, claimRecordsOf(res.body), replayed ? { replayed } : {});
 }

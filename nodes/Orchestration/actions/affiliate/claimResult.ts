@@ -3,14 +3,16 @@
  * → `{claim}`, public-notes), its amount made readable, and optionally followed until it is paid
  * (`txHash`) or fails, bounded by the wait's timeout (Wait Until Final, as on Get Status).
  */
-import { NodeOperationError, type IDataObject, type INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { ItemError } from '../../../n8n/errors';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
 import { claimAmountAssetOf, claimIdOf, claimRecordOf, type ClaimRecord } from '../../../shared/orchestration/claims';
 import { claimPath } from '../../../shared/orchestration/partnerPlan';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitParameters, waitSettingsOf } from '../../../n8n/waitParameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { ItemService } from '../../itemService';
-import type { RoutesCatalogue } from '../../service';
+import { followClaim } from '../../claimWait';
+import type { RoutesCatalogue } from '../../../shared/orchestration/routesCatalogue';
 
 /** Wait Until Final and its settings, on Claim and on Get Claim (the names Get Status stores). */
 export function claimWaitParameters(operation: 'claim' | 'getClaim'): INodeProperties[] {
@@ -28,12 +30,12 @@ export function formattedClaim(claim: IDataObject, catalogue: RoutesCatalogue | 
 }
 
 /** One claim read back; an answer that holds no claim record is an error of the item. */
-export async function readClaim(read: OrchestrationReader, service: ItemService, affiliateId: string, claimId: string): Promise<ClaimRecord> {
-	const path = read.plan(() => claimPath(affiliateId, claimId));
-	const res = await service.request<unknown>({ method: 'GET', path, hints: { not_found: CLAIM_NOT_FOUND_HINT } });
+export async function readClaim(read: OrchestrationReader, access: ServiceAccess, affiliateId: string, claimId: string): Promise<ClaimRecord> {
+	const path = claimPath(affiliateId, claimId);
+	const res = await orchestrationRequest<unknown>(read.ctx, access, { method: 'GET', path, hints: { not_found: CLAIM_NOT_FOUND_HINT }, itemIndex: read.itemIndex });
 	const claim = claimRecordOf(res.body);
 	if (claim === undefined) {
-		throw new NodeOperationError(read.ctx.getNode(), `The answer for claim ${claimId} holds no claim`, { itemIndex: read.itemIndex });
+		throw new ItemError(read.ctx.getNode(), `The answer for claim ${claimId} holds no claim`, { itemIndex: read.itemIndex });
 	}
 	return claim;
 }
@@ -48,7 +50,7 @@ const CLAIM_NOT_FOUND_HINT =
  */
 export async function claimOutputs(
 	read: OrchestrationReader,
-	service: ItemService,
+	access: ServiceAccess,
 	affiliateId: string,
 	claims: ClaimRecord[],
 	extra: IDataObject = {},
@@ -65,7 +67,15 @@ export async function claimOutputs(
 			if (claimId === undefined) {
 				throw read.failure('The claim answer has no "id" to follow', { description: 'Turn off "Wait Until Final" and read the claim later with Affiliate > Get Claims.' });
 			}
-			const end = await service.followClaim({ first, read: async () => await readClaim(read, service, affiliateId, claimId), settings, startedAt, deadline });
+			const end = await followClaim({
+				ctx: read.ctx,
+				itemIndex: read.itemIndex,
+				first,
+				read: async () => await readClaim(read, access, affiliateId, claimId),
+				settings,
+				startedAt,
+				deadline,
+			});
 			claim = end.state;
 			if (end.endedBy === 'timeout' && settings.onTimeout !== 'returnLastState') {
 				const timeoutSeconds = Number(read.parameter('waitTimeoutSeconds', DEFAULT_WAIT_TIMEOUT_SECONDS)) || 0;
@@ -77,6 +87,6 @@ export async function claimOutputs(
 		}
 		outputs.push({ ...(claim as IDataObject), ...extra, ...wait });
 	}
-	const catalogue = outputs.length > 0 ? await service.catalogue(false) : undefined;
+	const catalogue = outputs.length > 0 ? await catalogueFor(read, access, false) : undefined;
 	return outputs.map((o) => formattedClaim(o, catalogue));
 }

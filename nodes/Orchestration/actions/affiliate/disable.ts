@@ -1,9 +1,10 @@
 /** affiliate.disable: DELETE /v1/affiliates/{affiliateId} -> {ok: true} (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { affiliatePath } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
 import { affiliateIdField } from './shared';
 
 const show = showFor('affiliate', ['disable']);
@@ -15,13 +16,14 @@ export const description: INodeProperties[] = [
 	affiliateIdField(show, 'The affiliate to disable. New quotes cannot name it, it accrues no new fees, and its balance can no longer be claimed (public notes).'),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const affiliateId = read.textParameter('affiliateId');
-	const path = read.plan(() => affiliatePath(affiliateId));
-	const res = await service.request<IDataObject>({
+	const path = affiliatePath(affiliateId);
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'DELETE',
 		path,
-		idempotencyKey: service.idempotencyKey({ operation: 'affiliate.disable', body: { affiliateId } }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.disable', body: { affiliateId } }),
+		itemIndex: read.itemIndex,
 	});
 	return { affiliateId, ...res.body };
 }

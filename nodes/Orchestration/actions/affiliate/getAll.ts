@@ -3,10 +3,11 @@
  * profile (orchestration-service.md §2.7, §4.5; paging and includeDisabled from public-notes).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ServiceAccess } from '../../../n8n/orchestrationClient';
 import { AFFILIATES_PAGE_MAX } from '../../../shared/orchestration/partnerPlan';
 import { limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { readPages } from '../../paging';
 
 const show = showFor('affiliate', ['getAll']);
 
@@ -23,9 +24,9 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
 	const includeDisabled = read.parameter('includeDisabled', false) === true;
-	return await service.pages({
+	return await readPages(read, access, {
 		path: '/v1/affiliates',
 		member: 'affiliates',
 		pageMax: AFFILIATES_PAGE_MAX,

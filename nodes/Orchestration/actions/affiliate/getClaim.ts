@@ -3,9 +3,9 @@
  * newer docs; server key), optionally followed until the claim is paid (`txHash`) or fails.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ServiceAccess } from '../../../n8n/orchestrationClient';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
 import { claimOutputs, claimWaitParameters, readClaim } from './claimResult';
 import { affiliateIdField } from './shared';
 
@@ -26,9 +26,9 @@ export const description: INodeProperties[] = [
 	...claimWaitParameters('getClaim'),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
 	const affiliateId = read.textParameter('affiliateId');
 	const claimId = read.textParameter('claimId');
-	const claim = await readClaim(read, service, affiliateId, claimId);
-	return await claimOutputs(read, service, affiliateId, [claim]);
+	const claim = await readClaim(read, access, affiliateId, claimId);
+	return await claimOutputs(read, access, affiliateId, [claim]);
 }

@@ -4,11 +4,12 @@
  * and answer `nextOffset` (public-notes; server key).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { affiliatePath, CLAIMS_PAGE_MAX } from '../../../shared/orchestration/partnerPlan';
 import { limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { readPages } from '../../paging';
 import { formattedClaim } from './claimResult';
 import { affiliateIdField } from './shared';
 
@@ -39,15 +40,15 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
 	const affiliateId = read.textParameter('affiliateId');
-	const path = read.plan(() => affiliatePath(affiliateId, '/claims'));
+	const path = affiliatePath(affiliateId, '/claims');
 	const qs: IDataObject = {};
 	for (const name of ['settlementChain', 'settlementAsset']) {
 		const value = read.optionText(name);
 		if (value !== undefined) qs[name] = value;
 	}
-	const claims = await service.pages({ path, member: 'claims', pageMax: CLAIMS_PAGE_MAX, qs });
-	const catalogue = claims.length > 0 ? await service.catalogue(false) : undefined;
+	const claims = await readPages(read, access, { path, member: 'claims', pageMax: CLAIMS_PAGE_MAX, qs });
+	const catalogue = claims.length > 0 ? await catalogueFor(read, access, false) : undefined;
 	return claims.map((claim) => formattedClaim(claim, catalogue));
 }

@@ -5,9 +5,10 @@ import * as disable from './disable';
 import * as getAll from './getAll';
 import * as getClaim from './getClaim';
 import * as getClaims from './getClaims';
+import * as getPayoutDestinations from './getPayoutDestinations';
 import * as upsert from './upsert';
 
-export const operations: Record<string, OperationModule> = { claim, disable, getAll, getClaim, getClaims, upsert };
+export const operations: Record<string, OperationModule> = { claim, disable, getAll, getClaim, getClaims, getPayoutDestinations, upsert };
 
 export const description: INodeProperties[] = [
 	{
@@ -53,6 +54,12 @@ export const description: INodeProperties[] = [
 				action: 'Get many affiliates',
 				description: 'List the registered affiliates of the partner account',
 			},
+			{
+				name: 'Get Payout Destinations',
+				value: 'getPayoutDestinations',
+				action: 'Get the payout destinations of affiliates',
+				description: 'List the chains and assets an affiliate can be paid in now (server keys only)',
+			},
 		],
 		default: 'getAll',
 	},
@@ -61,5 +68,6 @@ export const description: INodeProperties[] = [
 	...disable.description,
 	...getClaim.description,
 	...getClaims.description,
+	...getPayoutDestinations.description,
 	...getAll.description,
 ];

@@ -7,6 +7,7 @@
  * destination is refused, naming the old and the new one, unless "Allow Payout Destination Change" is on.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { checkOffered } from '../../../shared/orchestration/enums';
 import {
@@ -19,8 +20,8 @@ import {
 } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { ItemService } from '../../itemService';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
+import { readPages } from '../../paging';
 import { affiliateIdField } from './shared';
 
 const show = showFor('affiliate', ['upsert']);
@@ -83,8 +84,8 @@ export const description: INodeProperties[] = [
 ];
 
 /** The profile of `affiliateId` among the partner's affiliates (disabled ones included), read page by page until found. */
-async function profilesUpTo(service: ItemService, affiliateId: string): Promise<IDataObject[]> {
-	return await service.pages({
+async function profilesUpTo(read: OrchestrationReader, access: ServiceAccess, affiliateId: string): Promise<IDataObject[]> {
+	return await readPages(read, access, {
 		path: '/v1/affiliates',
 		member: 'affiliates',
 		pageMax: AFFILIATES_PAGE_MAX,
@@ -105,7 +106,7 @@ function payoutChangeRefused(read: OrchestrationReader, affiliateId: string, fro
 	});
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const input = {
 		affiliateId: read.textParameter('affiliateId'),
 		feeBps: read.integer('feeBps'),
@@ -113,19 +114,20 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		payoutAsset: read.textParameter('payoutAsset'),
 		payoutAddress: read.textParameter('payoutAddress'),
 	};
-	const { path, body } = read.plan(() => planAffiliateProfile(input));
-	const listing = await service.catalogue(false);
-	read.plan(() => checkOffered(listing, [{ chainField: 'payoutChain', chain: input.payoutChain, assetField: 'payoutAsset', asset: input.payoutAsset }]));
-	const affiliateId = read.plan(() => affiliateIdOf(input.affiliateId));
+	const { path, body } = planAffiliateProfile(input);
+	const listing = await catalogueFor(read, access, false);
+	checkOffered(listing, [{ chainField: 'payoutChain', chain: input.payoutChain, assetField: 'payoutAsset', asset: input.payoutAsset }]);
+	const affiliateId = affiliateIdOf(input.affiliateId);
 	const planned = body as unknown as PayoutDestination;
-	const profiles = await profilesUpTo(service, affiliateId);
-	const change = read.plan(() => payoutChangeOf(profiles, affiliateId, planned));
+	const profiles = await profilesUpTo(read, access, affiliateId);
+	const change = payoutChangeOf(profiles, affiliateId, planned);
 	if (change !== undefined && read.options.allowPayoutChange !== true) throw payoutChangeRefused(read, affiliateId, change.from, change.to);
-	const res = await service.request<IDataObject>({
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'PUT',
 		path,
 		body: body as IDataObject,
-		idempotencyKey: service.idempotencyKey({ operation: 'affiliate.upsert', body: { affiliateId: input.affiliateId, ...body } }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.upsert', body: { affiliateId: input.affiliateId, ...body } }),
+		itemIndex: read.itemIndex,
 	});
 	const affiliate = res.body?.affiliate;
 	const out = typeof affiliate === 'object' && affiliate !== null && !Array.isArray(affiliate) ? (affiliate as IDataObject) : res.body;

@@ -5,9 +5,11 @@
  * one included) as payable.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { completeOnramp, planOnramp, type OnrampInput } from '../../../shared/orchestration/orderPlan';
-import { isReplayed, quoteOutput, unpayableQuote } from '../../../shared/orchestration/quotePlan';
+import { isReplayed } from '../../../shared/orchestration/idempotency';
+import { quoteOutput, unpayableQuote } from '../../../shared/orchestration/quotePlan';
 import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
 import {
 	amountField,
@@ -20,7 +22,7 @@ import {
 	turnstileTokenOption,
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
 
 const show = showFor('order', ['createOnramp']);
 const showSats = showFor('order', ['createOnramp'], { amountType: ['amount'] });
@@ -91,20 +93,21 @@ function readOnrampInput(read: OrchestrationReader, isClientKey: boolean): Onram
 }
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, refuse an unpayable answer, shape. */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
-	const plan = read.plan(() => planOnramp(readOnrampInput(read, access.isClientKey)));
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
+	const plan = planOnramp(readOnrampInput(read, access.isClientKey));
 	const marginSeconds = read.expiryMargin();
 	const headers = read.turnstileHeaders();
-	const catalogue = await service.catalogue(plan.routes === 'required');
-	const { request, source, destination } = read.plan(() => completeOnramp(plan, catalogue));
-	const res = await service.request<IDataObject>({
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const { request, source, destination } = completeOnramp(plan, catalogue);
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: '/v1/orchestration/onramp',
 		body: request as IDataObject,
 		headers,
-		idempotencyKey: service.idempotencyKey({ operation: 'order.createOnramp', body: request, explicitKey: plan.idempotencyKey }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'order.createOnramp', body: request, explicitKey: plan.idempotencyKey }),
 		requiredScope: 'orders:onramp',
 		secrets: [headers?.['cf-turnstile-response']],
+		itemIndex: read.itemIndex,
 	});
 	const replayed = isReplayed(res.headers);
 	const problem = unpayableQuote(res.body, { replayed, marginSeconds, requoteOption: false });

@@ -3,11 +3,11 @@
  * (public-notes): the order waits for one on-chain confirmation of its deposit (`confirming`).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { DECLINE_REASON_MAX_LENGTH } from '../../../shared/orchestration/zeroconfPlan';
 import { concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
 import { answerOffer, orderIdField } from './zeroconfAnswer';
 
 const show = showFor('order', ['declineZeroconfOffer']);
@@ -28,6 +28,6 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {
-	return await answerOffer(read, env, 'decline');
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
+	return await answerOffer(read, access, 'decline');
 }

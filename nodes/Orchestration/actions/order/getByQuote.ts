@@ -4,11 +4,11 @@
  * unpaid quote (Get Status by quote ID answers 404 then). Client keys send the read token (§5).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
 import { concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
 import { quoteIdField } from './quoteIdField';
 
 const show = showFor('order', ['getByQuote']);
@@ -31,11 +31,11 @@ function isObject(v: unknown): v is IDataObject {
 	return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const quoteId = read.textParameter('quoteId');
 	if (quoteId === '') throw read.fail('quoteId', 'is required');
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
-	const res = await service.request<IDataObject>({
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'GET',
 		path: '/v1/orchestration/order',
 		qs: { quoteId },
@@ -43,10 +43,11 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		requiredScope: 'orders:read',
 		secrets: [readToken],
 		hints: { not_found: 'No quote with this ID exists for this partner (an unpaid quote is not an error here: it answers funded: false).' },
+		itemIndex: read.itemIndex,
 	});
 	const body = isObject(res.body) ? res.body : {};
 	const order = isObject(body.order) ? body.order : null;
-	const catalogue = order ? await service.catalogue(false) : undefined;
+	const catalogue = order ? await catalogueFor(read, access, false) : undefined;
 	const out: IDataObject = { ...body, order: order && catalogue ? orderWithFormattedAmounts(order, catalogue) : order, funded: order !== null };
 	// The read token travels on so the next node can read this quote or its order again by expression.
 	if (readToken) out.readToken = readToken;

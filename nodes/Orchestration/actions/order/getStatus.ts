@@ -7,23 +7,18 @@
  * `unfulfilled` is not final: the wait goes on through it, and follows the successor of a replaced
  * order (`supersededByOperationId`), saying so in `originalOrderId` and `successorOrderId`.
  */
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
+import { ItemError } from '../../../n8n/errors';
 import { ProtocolError } from '../../../shared/errors';
 import { FINAL_ORDER_STATUSES } from '../../../shared/orchestration/enums';
 import { actionRequiredOf, followedBy, orderWithFormattedAmounts } from '../../../shared/orchestration/orderView';
 import { normalizeStatusResponse, type NormalizedStatus } from '../../../shared/orchestration/responseSchemas';
 import { concurrencyOption, forVersions, showFor, sourceChainField } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { ItemService } from '../../itemService';
-import type { OperationEnv } from '../types';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, waitParameters, waitSettingsOf, type WaitSettings } from '../../../n8n/waitParameters';
-import type { OrderWaitResult } from '../../orderWait';
+import { followOrder, type OrderWaitResult } from '../../orderWait';
 
 /** Node versions whose wait follows the event stream and ends on an order that needs an answer. */
 export const LIVE_WAIT_VERSION = 3;
@@ -114,7 +109,7 @@ export const description: INodeProperties[] = [
 
 /** A read of one order's view (status, or order by quote); client keys send the read token (§5). */
 async function readView<T>(l: Lookup, path: string): Promise<T> {
-	const res = await l.service.request<T>({
+	const res = await orchestrationRequest<T>(l.read.ctx, l.access, {
 		method: 'GET',
 		path,
 		qs: l.qs,
@@ -122,20 +117,24 @@ async function readView<T>(l: Lookup, path: string): Promise<T> {
 		requiredScope: 'orders:read',
 		secrets: [l.readToken],
 		hints: l.hints,
+		itemIndex: l.read.itemIndex,
 	});
 	return res.body;
 }
 
 async function readStatus(l: Lookup, qs = l.qs): Promise<NormalizedStatus> {
 	const body = await readView<unknown>({ ...l, qs }, '/v1/orchestration/status');
+	let problem: unknown;
 	try {
 		return normalizeStatusResponse(body);
 	} catch (error) {
-		throw new NodeOperationError(l.read.ctx.getNode(), 'The status response has an unexpected shape', {
-			itemIndex: l.read.itemIndex,
-			description: error instanceof ProtocolError ? error.message : String(error),
-		});
+		problem = error;
 	}
+	// An answer, not the item's input: its own message, the schema's complaint as the description.
+	throw new ItemError(l.read.ctx.getNode(), 'The status response has an unexpected shape', {
+		itemIndex: l.read.itemIndex,
+		description: problem instanceof ProtocolError ? problem.message : String(problem),
+	});
 }
 
 /** The one output shape: the order fields, then id, status, stage names and details, isFinal. */
@@ -153,7 +152,7 @@ export function statusOutput(state: NormalizedStatus): IDataObject {
 /** One item's status lookup: its reader, its way to the service, the query and the read token. */
 interface Lookup {
 	read: OrchestrationReader;
-	service: ItemService;
+	access: ServiceAccess;
 	qs: IDataObject;
 	readToken: string | undefined;
 	/** Hints for this lookup's error codes (a quote without an order answers 404). */
@@ -182,7 +181,7 @@ async function readSuccessor(l: Lookup, orderId: string, replaced: string): Prom
 		const httpCode = (error as { httpCode?: string }).httpCode;
 		if (httpCode !== '403' && httpCode !== '404') return await Promise.reject(error);
 		return await Promise.reject(
-			new NodeOperationError(
+			new ItemError(
 				l.read.ctx.getNode(),
 				`Order ${replaced} was replaced by order ${orderId} (supersededByOperationId), which this key cannot read (HTTP ${httpCode})`,
 				{
@@ -212,7 +211,10 @@ async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined, sett
 	const expiresAt = byQuote && first === undefined ? await quoteExpiry(l) : undefined;
 	const graceSeconds = Math.max(0, Number(l.read.parameter('quoteGraceSeconds', DEFAULT_QUOTE_GRACE_SECONDS)) || 0);
 	const live = l.read.ctx.getNode().typeVersion >= LIVE_WAIT_VERSION;
-	const result = await l.service.follow({
+	const result = await followOrder({
+		ctx: l.read.ctx,
+		itemIndex: l.read.itemIndex,
+		access: l.access,
 		readToken: l.readToken,
 		// spec §5: the token /quote gives a client key is bound to the quote, and only status by quoteId takes it
 		readTokenFor: l.readToken === undefined ? undefined : byQuote ? 'quote' : 'order',
@@ -229,12 +231,12 @@ async function waitForOrder(l: Lookup, first: NormalizedStatus | undefined, sett
 }
 
 /** What went wrong when waiting did not reach a final status, for the error and its hint. */
-function waitFailure(l: Lookup, wait: WaitResult): NodeOperationError {
+function waitFailure(l: Lookup, wait: WaitResult): ItemError {
 	const { ctx, itemIndex } = l.read;
 	const timeoutSeconds = Number(l.read.parameter('waitTimeoutSeconds', DEFAULT_WAIT_TIMEOUT_SECONDS)) || 0;
 	const hint = 'Raise "Timeout (Seconds)", or set "On Timeout" to Return Last State to continue with the last status.';
 	if (wait.endedBy === 'quoteExpired') {
-		return new NodeOperationError(
+		return new ItemError(
 			ctx.getNode(),
 			`Quote ${String(l.qs.quoteId)} expired at ${wait.expiresAt} and no order appeared within the grace period: its deposit was not paid`,
 			{ itemIndex, description: 'Create a new quote, or raise "Unpaid Quote Grace (Seconds)" for deposits that take longer to be seen.' },
@@ -246,7 +248,7 @@ function waitFailure(l: Lookup, wait: WaitResult): NodeOperationError {
 		wait.state?.status === 'unfulfilled'
 			? ' An unfulfilled order is not final: a late deposit can still resume it, so do not pay again; read it again later (or loop through n8n\'s Wait node, as example 5 does).'
 			: '';
-	return new NodeOperationError(ctx.getNode(), `${what} after waiting ${timeoutSeconds} s (wait timeout)`, { itemIndex, description: hint + unfulfilled });
+	return new ItemError(ctx.getNode(), `${what} after waiting ${timeoutSeconds} s (wait timeout)`, { itemIndex, description: hint + unfulfilled });
 }
 
 /** Output when waiting ended before the quote got an order. */
@@ -263,14 +265,14 @@ function noOrderOutput(l: Lookup, wait: WaitResult): IDataObject {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const lookupBy = lookupOf(read);
 	const identifier = read.textParameter(lookupBy);
 	if (identifier === '') throw read.fail(lookupBy, 'is required');
 	const readToken = access.isClientKey ? read.textParameter('readToken') || undefined : undefined;
 	const qs: IDataObject = { [lookupBy]: identifier };
 	if (lookupBy === 'txHash') qs.sourceChain = requiredText(read, 'sourceChain');
-	const lookup: Lookup = { read, service, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
+	const lookup: Lookup = { read, access, qs, readToken, hints: LOOKUP_HINTS[lookupBy] };
 	const settings = waitSettingsOf(read);
 	const wait = settings.waitUntilFinal;
 
@@ -293,7 +295,7 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 }
 
 async function statusWithAmounts(l: Lookup, state: NormalizedStatus): Promise<IDataObject> {
-	const catalogue = await l.service.catalogue(false);
+	const catalogue = await catalogueFor(l.read, l.access, false);
 	return catalogue ? orderWithFormattedAmounts(statusOutput(state), catalogue) : statusOutput(state);
 }
 

@@ -3,6 +3,7 @@
  * deposit (public-notes.md). Client keys need orders:submit and get an order-bound read token (§5).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { rateLimitOptions } from '../../../n8n/batchOptions';
 import { planSubmit, type OrderInput } from '../../../shared/orchestration/orderPlan';
@@ -16,7 +17,6 @@ import {
 	turnstileTokenOption,
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
 import { quoteIdField } from './quoteIdField';
 
 const show = showFor('order', ['submit']);
@@ -116,10 +116,10 @@ function readSubmitInput(read: OrchestrationReader): OrderInput {
 	return { request, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey() };
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
-	const { request, idempotencyKey } = read.plan(() => planSubmit(readSubmitInput(read)));
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
+	const { request, idempotencyKey } = planSubmit(readSubmitInput(read));
 	const headers = read.turnstileHeaders();
-	const res = await service.request<IDataObject>({
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: '/v1/orchestration/submit',
 		body: request as IDataObject,
@@ -128,6 +128,7 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		idempotencyKey,
 		requiredScope: 'orders:submit',
 		secrets: [headers?.['cf-turnstile-response']],
+		itemIndex: read.itemIndex,
 	});
 	return res.body;
 }

@@ -4,9 +4,10 @@
  * replay the first answer and never make a second one.
  */
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
+import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { planZeroconfDecision, type ZeroconfAction } from '../../../shared/orchestration/zeroconfPlan';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
 
 /** public-notes: 400 invalid_state unless the order waits in awaiting_approval with a pending, unexpired offer of this partner. */
 export const INVALID_STATE_HINT =
@@ -28,7 +29,7 @@ export function orderIdField(displayOptions: IDisplayOptions, verb: 'accepted' |
 
 export async function answerOffer(
 	read: OrchestrationReader,
-	{ access, service }: OperationEnv,
+	access: ServiceAccess,
 	action: ZeroconfAction,
 ): Promise<IDataObject> {
 	if (access.isClientKey) {
@@ -36,14 +37,15 @@ export async function answerOffer(
 	}
 	const orderId = read.textParameter('orderId');
 	const reason = action === 'decline' ? read.textParameter('reason') : undefined;
-	const plan = read.plan(() => planZeroconfDecision(action, { orderId, reason }));
-	const res = await service.request<IDataObject>({
+	const plan = planZeroconfDecision(action, { orderId, reason });
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: plan.path,
 		body: plan.request as IDataObject,
 		idempotencyKey: plan.idempotencyKey,
 		hints: { invalid_state: INVALID_STATE_HINT },
+		itemIndex: read.itemIndex,
 	});
-	const replayed = String(res.headers['x-idempotency-replayed'] ?? '').toLowerCase() === 'true';
+	const replayed = isReplayed(res.headers);
 	return { ...res.body, decision: action === 'accept' ? 'accepted' : 'declined', replayed };
 }

@@ -1,14 +1,14 @@
 /** quote.create: POST /v1/orchestration/quote (orchestration-service.md §4.1). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
-import type { BinaryOutput } from '../../../n8n/binaryOutput';
+import { withQrCode } from '../../../n8n/binaryOutput';
 import type { ItemWithBinary } from '../../../n8n/items';
 import type { QrFormat } from '../../../shared/qrImage';
-import { requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
+import { isReplayed, requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
 import {
 	completeQuote,
-	isReplayed,
 	planQuote,
 	quoteOutput,
 	unpayableQuote,
@@ -32,9 +32,8 @@ import {
 	showFor,
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { ItemService } from '../../itemService';
-import type { RoutesCatalogue } from '../../service';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
+import type { RoutesCatalogue } from '../../../shared/orchestration/routesCatalogue';
 
 const show = showFor('quote', ['create']);
 
@@ -230,7 +229,7 @@ function pickedValues(options: IDataObject): IDataObject {
 }
 
 interface Sending {
-	service: ItemService;
+	access: ServiceAccess;
 	planned: PlannedQuote;
 	catalogue?: RoutesCatalogue;
 	key: string;
@@ -243,16 +242,17 @@ interface Sending {
  * one inside the margin) fails the item with the next step, or is replaced under a derived key.
  */
 async function payableQuote(read: OrchestrationReader, sending: Sending): Promise<IDataObject> {
-	const { service, planned, catalogue, marginSeconds, requote } = sending;
+	const { access, planned, catalogue, marginSeconds, requote } = sending;
 	let key = sending.key;
 	let requotedFrom: unknown;
 	for (let requotes = 0; ; requotes++) {
-		const res = await service.request<IDataObject>({
+		const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 			method: 'POST',
 			path: '/v1/orchestration/quote',
 			body: planned.request as IDataObject,
 			idempotencyKey: key,
 			requiredScope: 'orders:quote',
+			itemIndex: read.itemIndex,
 		});
 		const replayed = isReplayed(res.headers);
 		const problem = unpayableQuote(res.body, { replayed, marginSeconds });
@@ -269,20 +269,20 @@ async function payableQuote(read: OrchestrationReader, sending: Sending): Promis
 }
 
 /** The QR code of the quote's payment URI as the item's binary field `qrCode`; the quote alone when it has no URI. */
-async function withQrCode(output: BinaryOutput, quote: IDataObject, format: QrFormat): Promise<IDataObject | ItemWithBinary> {
+async function withPaymentQrCode(read: OrchestrationReader, quote: IDataObject, format: QrFormat): Promise<IDataObject | ItemWithBinary> {
 	if (typeof quote.paymentUri !== 'string') return quote;
-	return await output.withQrCode(quote, { text: quote.paymentUri, format, field: 'qrCode', baseName: `quote-${String(quote.quoteId ?? 'deposit')}` });
+	return await withQrCode(read.ctx, quote, { text: quote.paymentUri, format, field: 'qrCode', baseName: `quote-${String(quote.quoteId ?? 'deposit')}` });
 }
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, shape. */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service, output }: OperationEnv): Promise<IDataObject | ItemWithBinary> {
-	const plan = read.plan(() => planQuote(readQuoteInput(read, access.isClientKey)));
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject | ItemWithBinary> {
+	const plan = planQuote(readQuoteInput(read, access.isClientKey));
 	const marginSeconds = read.expiryMargin();
 	const requote = read.options.requoteWhenExpired === true;
 	const qrFormat = read.options.qrCode === 'png' || read.options.qrCode === 'svg' ? read.options.qrCode : undefined;
-	const catalogue = await service.catalogue(plan.routes === 'required');
-	const planned = read.plan(() => completeQuote(plan, catalogue));
-	const key = service.idempotencyKey({ operation: 'quote.create', body: planned.request, explicitKey: plan.idempotencyKey });
-	const quote = await payableQuote(read, { service, planned, catalogue, key, marginSeconds, requote });
-	return qrFormat === undefined ? quote : await withQrCode(output, quote, qrFormat);
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const planned = completeQuote(plan, catalogue);
+	const key = idempotencyKeyFor(read, { operation: 'quote.create', body: planned.request, explicitKey: plan.idempotencyKey });
+	const quote = await payableQuote(read, { access, planned, catalogue, key, marginSeconds, requote });
+	return qrFormat === undefined ? quote : await withPaymentQrCode(read, quote, qrFormat);
 }

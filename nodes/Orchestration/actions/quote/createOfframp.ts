@@ -5,10 +5,11 @@
  * an expired quote, a replayed one included, as payable.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { isReplayed } from '../../../shared/orchestration/idempotency';
 import {
 	completeOfframp,
-	isReplayed,
 	OFFRAMP_DESTINATION,
 	planQuote,
 	quoteOutput,
@@ -29,7 +30,7 @@ import {
 	sourceChainField,
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
 
 const show = showFor('quote', ['createOfframp']);
 
@@ -92,17 +93,18 @@ function readOfframpInput(read: OrchestrationReader, isClientKey: boolean): Quot
 }
 
 /** Read, plan (every check before the first request), fetch the routes listing, send, refuse an unpayable answer, shape. */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { access, service }: OperationEnv): Promise<IDataObject> {
-	const plan = read.plan(() => planQuote(readOfframpInput(read, access.isClientKey), OfframpDraftSchema));
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
+	const plan = planQuote(readOfframpInput(read, access.isClientKey), OfframpDraftSchema);
 	const marginSeconds = read.expiryMargin();
-	const catalogue = await service.catalogue(plan.routes === 'required');
-	const { request, source, destination } = read.plan(() => completeOfframp(plan, catalogue));
-	const res = await service.request<IDataObject>({
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const { request, source, destination } = completeOfframp(plan, catalogue);
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: '/v1/orchestration/offramp',
 		body: request as IDataObject,
-		idempotencyKey: service.idempotencyKey({ operation: 'quote.createOfframp', body: request, explicitKey: plan.idempotencyKey }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'quote.createOfframp', body: request, explicitKey: plan.idempotencyKey }),
 		requiredScope: 'orders:quote',
+		itemIndex: read.itemIndex,
 	});
 	const replayed = isReplayed(res.headers);
 	const problem = unpayableQuote(res.body, { replayed, marginSeconds, requoteOption: false });

@@ -1,5 +1,6 @@
 /** quote.estimate: GET /v1/orchestration/estimate, public and without side effects (public-notes.md). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { completeQuote, formatQuoteAmounts, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
 import { EstimateDraftSchema } from '../../../shared/orchestration/schemas';
@@ -14,7 +15,6 @@ import {
 	slippageBpsOption,
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
 
 const show = showFor('quote', ['estimate']);
 
@@ -52,14 +52,15 @@ function readEstimateInput(read: OrchestrationReader): QuoteInput {
 	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: undefined, isClientKey: false };
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
-	const plan = read.plan(() => planQuote(readEstimateInput(read), EstimateDraftSchema));
-	const catalogue = await service.catalogue(plan.routes === 'required');
-	const { request, source, destination } = read.plan(() => completeQuote(plan, catalogue));
-	const res = await service.request<IDataObject>({
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
+	const plan = planQuote(readEstimateInput(read), EstimateDraftSchema);
+	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+	const { request, source, destination } = completeQuote(plan, catalogue);
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'GET',
 		path: '/v1/orchestration/estimate',
 		qs: request as IDataObject,
+		itemIndex: read.itemIndex,
 	});
 	return formatQuoteAmounts(res.body, { catalogue, source, destination });
 }

@@ -1,10 +1,10 @@
 /** route.getLimits: GET /v1/orchestration/limits, public, optional route filters (public-notes.md). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { normalizeAssetInput } from '../../../shared/orchestration/enums';
 import { withoutBlanks } from '../../../shared/orchestration/quotePlan';
 import { filtersCollection, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
 
 const show = showFor('route', ['getLimits']);
 
@@ -27,7 +27,7 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const filters = read.parameter<IDataObject>('filters', {});
 	// filters reach the query string: text only, never "[object Object]"
 	const filter = (name: string) => read.optionText(name, filters, `filters.${name}`);
@@ -41,10 +41,11 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		destinationChain: filter('destinationChain'),
 		destinationAsset: asset('destinationAsset'),
 	}) as IDataObject;
-	const res = await service.request<IDataObject>({
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'GET',
 		path: '/v1/orchestration/limits',
 		qs,
+		itemIndex: read.itemIndex,
 	});
 	return res.body;
 }

@@ -4,12 +4,13 @@
  * safe; a changed body is 409 instruction_conflict, answered with what to do. Server keys only.
  */
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { checkOffered } from '../../../shared/orchestration/enums';
 import { planStandingInstruction, type StandingInput } from '../../../shared/orchestration/partnerPlan';
 import { affiliateIdsOption, concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
 
 const show = showFor('standingAddress', ['createOrGet']);
 
@@ -116,18 +117,19 @@ function readStandingInput(read: OrchestrationReader): StandingInput {
  * Read, plan, check the destination against the routes listing (when it can be read), send (PUT with
  * a key derived from the item, so Retry On Fail replays), pass the answer through.
  */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const input = readStandingInput(read);
-	const { path, body } = read.plan(() => planStandingInstruction(input));
+	const { path, body } = planStandingInstruction(input);
 	const { chain, asset } = input.destination;
-	const listing = await service.catalogue(false);
-	read.plan(() => checkOffered(listing, [{ chainField: 'destinationChain', chain, assetField: 'destinationAsset', asset }]));
-	const res = await service.request<IDataObject>({
+	const listing = await catalogueFor(read, access, false);
+	checkOffered(listing, [{ chainField: 'destinationChain', chain, assetField: 'destinationAsset', asset }]);
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'PUT',
 		path,
 		body: body as IDataObject,
-		idempotencyKey: service.idempotencyKey({ operation: 'standingAddress.createOrGet', body: { reference: input.reference, ...body } }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'standingAddress.createOrGet', body: { reference: input.reference, ...body } }),
 		hints: { instruction_conflict: INSTRUCTION_CONFLICT_HINT },
+		itemIndex: read.itemIndex,
 	});
 	return { reference: input.reference, ...res.body };
 }

@@ -5,10 +5,12 @@
  * sends the same request to another path.
  */
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { planStandingEnabled, STANDING_ENABLED_PATH } from '../../../shared/orchestration/partnerPlan';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
 import { referenceField } from './createOrGet';
 
 /** A 404 may be the reference, or the unconfirmed path: what to check, and the way around. */
@@ -40,16 +42,17 @@ export function enabledSwitchDescription(displayOptions: IDisplayOptions, verb: 
 }
 
 /** Sends PATCH {enabled} for the item's reference (a key derived from the run, the item, the path and the switch) and checks the answer's `enabled`. */
-export async function switchEnabled(read: OrchestrationReader, { service }: OperationEnv, enabled: boolean): Promise<IDataObject> {
+export async function switchEnabled(read: OrchestrationReader, access: ServiceAccess, enabled: boolean): Promise<IDataObject> {
 	const reference = read.textParameter('reference');
 	const pathTemplate = read.optionText('requestPath') ?? STANDING_ENABLED_PATH;
-	const { path, body } = read.plan(() => planStandingEnabled(reference, enabled, pathTemplate));
-	const res = await service.request<IDataObject>({
+	const { path, body } = planStandingEnabled(reference, enabled, pathTemplate);
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'PATCH',
 		path,
 		body: body as IDataObject,
-		idempotencyKey: service.idempotencyKey({ operation: `standingAddress.${enabled ? 'resume' : 'pause'}`, body: { reference, path, enabled } }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: `standingAddress.${enabled ? 'resume' : 'pause'}`, body: { reference, path, enabled } }),
 		hints: { not_found: NOT_FOUND_HINT },
+		itemIndex: read.itemIndex,
 	});
 	const answer = typeof res.body === 'object' && res.body !== null && !Array.isArray(res.body) ? res.body : {};
 	if (typeof answer.enabled === 'boolean' && answer.enabled !== enabled) {
@@ -57,6 +60,6 @@ export async function switchEnabled(read: OrchestrationReader, { service }: Oper
 			description: 'The instruction did not change as asked. Read it with Standing Deposit Address > Get before relying on it.',
 		});
 	}
-	const replayed = String(res.headers['x-idempotency-replayed'] ?? '').toLowerCase() === 'true';
+	const replayed = isReplayed(res.headers);
 	return { reference, ...answer, ...(replayed ? { replayed } : {}) };
 }

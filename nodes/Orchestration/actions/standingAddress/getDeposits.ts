@@ -5,12 +5,13 @@
  * `reference` and a readable `amountFormatted` (decimals from the routes listing).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { catalogueFor, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
 import { DEPOSITS_PAGE_MAX, STANDING_DEPOSITS_PATH, standingDepositsPath } from '../../../shared/orchestration/partnerPlan';
 import { limitField, returnAllField, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { readPages } from '../../paging';
 import { referenceField } from './createOrGet';
 
 const show = showFor('standingAddress', ['getDeposits']);
@@ -38,14 +39,14 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject[]> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
 	const reference = read.textParameter('reference');
 	const pathTemplate = read.optionText('requestPath') ?? STANDING_DEPOSITS_PATH;
-	const path = read.plan(() => standingDepositsPath(reference, pathTemplate));
+	const path = standingDepositsPath(reference, pathTemplate);
 	const pageSize = read.optionInteger('pageSize') ?? DEPOSITS_PAGE_MAX;
 	if (pageSize < 1 || pageSize > 1000) throw read.fail('pageSize', `${pageSize} is out of range; it must be a whole number from 1 to 1000`);
-	const deposits = await service.pages({ path, member: 'deposits', pageMax: pageSize });
-	const catalogue = deposits.length > 0 ? await service.catalogue(false) : undefined;
+	const deposits = await readPages(read, access, { path, member: 'deposits', pageMax: pageSize });
+	const catalogue = deposits.length > 0 ? await catalogueFor(read, access, false) : undefined;
 	return deposits.map((deposit) => {
 		const chain = typeof deposit.chain === 'string' ? deposit.chain : undefined;
 		const asset = typeof deposit.asset === 'string' ? deposit.asset : undefined;

@@ -4,9 +4,9 @@
  * docs (enabledSwitch.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ServiceAccess } from '../../../n8n/orchestrationClient';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
 import { enabledSwitchDescription, switchEnabled } from './enabledSwitch';
 
 /** An action: it changes state at the service, so an AI agent runs it only with "Allow Actions as AI Tool". */
@@ -14,6 +14,6 @@ export const toolAction = true;
 
 export const description: INodeProperties[] = enabledSwitchDescription(showFor('standingAddress', ['pause']), 'Pause');
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {
-	return await switchEnabled(read, env, false);
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
+	return await switchEnabled(read, access, false);
 }

@@ -3,9 +3,9 @@
  * on are converted again. The path is unconfirmed by the docs (enabledSwitch.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ServiceAccess } from '../../../n8n/orchestrationClient';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
 import { enabledSwitchDescription, switchEnabled } from './enabledSwitch';
 
 /** An action: it changes state at the service, so an AI agent runs it only with "Allow Actions as AI Tool". */
@@ -13,6 +13,6 @@ export const toolAction = true;
 
 export const description: INodeProperties[] = enabledSwitchDescription(showFor('standingAddress', ['resume']), 'Resume');
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, env: OperationEnv): Promise<IDataObject> {
-	return await switchEnabled(read, env, true);
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
+	return await switchEnabled(read, access, true);
 }

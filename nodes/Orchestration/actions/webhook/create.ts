@@ -4,13 +4,14 @@
  * the user asks for it; the Orchestration Trigger registers and keeps its secret by itself.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { parseRequest } from '../../../shared/errors';
 import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { WebhookCreateRequestSchema } from '../../../shared/orchestration/schemas';
 import { concurrencyOption, idempotencyKeyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
 
 const show = showFor('webhook', ['create']);
 
@@ -51,15 +52,16 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const body: IDataObject = { url: read.textParameter('url') };
-	read.plan(() => parseRequest(WebhookCreateRequestSchema, body));
-	const explicitKey = read.plan(() => explicitIdempotencyKey(read.idempotencyKey()));
-	const res = await service.request<IDataObject>({
+	parseRequest(WebhookCreateRequestSchema, body);
+	const explicitKey = explicitIdempotencyKey(read.idempotencyKey());
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path: '/v1/webhooks',
 		body,
-		idempotencyKey: service.idempotencyKey({ operation: 'webhook.create', body, explicitKey }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'webhook.create', body, explicitKey }),
+		itemIndex: read.itemIndex,
 	});
 	const { secret, ...rest } = res.body;
 	if (read.options.outputSecret === true) return res.body;

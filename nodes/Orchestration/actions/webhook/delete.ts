@@ -4,10 +4,11 @@
  * X-Idempotency-Key). The Orchestration Trigger deletes the endpoints it registered by itself.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { webhookPath } from '../../../shared/orchestration/webhookPaths';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
-import type { OperationEnv } from '../types';
+import { idempotencyKeyFor } from '../../idempotencyKey';
 
 const show = showFor('webhook', ['delete']);
 
@@ -34,14 +35,15 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, { service }: OperationEnv): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const webhookId = read.textParameter('webhookId');
 	const recovery = read.parameter('recovery', false) === true;
 	const path = read.checkedField('webhookId', () => webhookPath(webhookId, recovery ? 'recovery' : 'orders'));
-	const res = await service.request<IDataObject>({
+	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'DELETE',
 		path,
-		idempotencyKey: service.idempotencyKey({ operation: 'webhook.delete', body: { webhookId, recovery } }),
+		idempotencyKey: idempotencyKeyFor(read, { operation: 'webhook.delete', body: { webhookId, recovery } }),
+		itemIndex: read.itemIndex,
 	});
 	return { webhookId, recovery, ...res.body };
 }
