@@ -42,16 +42,18 @@ describe('Intent > Execute: items, retries and nonces', () => {
 
 	it('keeps input order and pairing with bounded concurrency, authenticating once', async () => {
 		const items = itemsOf(10);
-		// The second submission is slow (the first goes alone while it obtains the token): it finishes last but stays second.
+		// The second submission is slow (the first goes alone while it obtains the token): it finishes after
+		// submissions sent later, but stays second.
 		env.sb.gatewayFaults.add({ method: 'POST', path: '/api/v1/execute', mode: 'latency', latencyMs: 0, times: 1 });
-		env.sb.gatewayFaults.add({ method: 'POST', path: '/api/v1/execute', mode: 'latency', latencyMs: 300, times: 1 });
+		env.sb.gatewayFaults.add({ method: 'POST', path: '/api/v1/execute', mode: 'latency', latencyMs: 1000, times: 1 });
 		const h = gatewayHarness(env, perItemParams());
 		const [out] = await executeNode(h, items.map((json) => ({ json })));
 		const posts = env.proxy.to('/api/v1/execute', 'POST');
-		// The slow one was not the last to be sent, yet its answer came last.
+		// Precondition: answers came back out of input order (submissions sent after the slow one were
+		// answered before it; on a loaded machine not necessarily all of them).
 		const slow = posts.findIndex((p) => p.body.includes(String(items[1].id)));
-		expect(slow).toBeLessThan(9);
-		expect(posts[slow].answeredAs).toBe(Math.max(...posts.map((p) => p.answeredAs ?? -1)));
+		const overtook = posts.filter((p, i) => i > slow && (p.answeredAs ?? Infinity) < posts[slow].answeredAs!);
+		expect(overtook.length).toBeGreaterThan(0);
 		expect(out).toHaveLength(10);
 		out.forEach((item, i) => {
 			expect(item.pairedItem).toEqual({ item: i });

@@ -46,10 +46,15 @@ async function statusReads(orderId: unknown): Promise<number> {
 	return (await control(sb).requests({ path: '/v1/orchestration/status' })).filter((r: any) => JSON.stringify(r).includes(String(orderId))).length;
 }
 
+/** Until the node is on the stream (it read the order's status first): the sandbox has a listener for status changes. */
+async function onStream(): Promise<void> {
+	for (let i = 0; i < 500 && sb.orchestration.ctx.events.listenerCount('status') === 0; i++) await sleep(20);
+	expect(sb.orchestration.ctx.events.listenerCount('status')).toBeGreaterThan(0);
+}
+
 /** Moves the order through `steps`, `gapMs` apart, once the node's stream is open. */
 async function moveAlong(orderId: string, steps: string[], gapMs: number): Promise<void> {
-	// the node is on the stream once the sandbox has a listener for status changes
-	for (let i = 0; i < 500 && sb.orchestration.ctx.events.listenerCount('status') === 0; i++) await sleep(20);
+	await onStream();
 	for (const step of steps) {
 		await sleep(gapMs);
 		await control(sb).advance(orderId, step);
@@ -89,7 +94,7 @@ describe('Wait Until Final follows the event stream (version 3)', () => {
 		await control(sb).config({ sseHeartbeatMs: 3_600_000 });
 		streamTiming.heartbeatGapMs = 400;
 		const waiting = executeNodeWithHints(waitNode(), [{ json: o }]);
-		await sleep(100);
+		await onStream();
 		// /status answers completed, the stream says nothing
 		await fetch(`${sb.orchestrationUrl}/sandbox/orders/${String(o.orderId)}/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: 'completed' }) });
 		const { output } = await waiting;

@@ -42,6 +42,7 @@ describe('Quote > Create', () => {
 	it('with a server key: the quote untouched plus expiry, memo flag and formatted amounts', async () => {
 		const started = Date.now();
 		const [out] = await run(orchestrationNode({ sb, parameters: quoteParams() }));
+		const finished = Date.now();
 		expect(out).toMatchObject({
 			amountIn: '100000000',
 			amountInFormatted: '100',
@@ -59,9 +60,10 @@ describe('Quote > Create', () => {
 		const keys = Object.keys(out);
 		expect(keys[keys.indexOf('amountIn') + 1]).toBe('amountInFormatted');
 		expect(keys[keys.indexOf('estimatedOut') + 1]).toBe('estimatedOutFormatted');
-		const ttl = (Date.parse(out.expiresAt as string) - started) / 1000;
-		expect(out.secondsUntilExpiry).toBeGreaterThanOrEqual(Math.floor(ttl) - 1);
-		expect(out.secondsUntilExpiry).toBeLessThanOrEqual(Math.ceil(ttl));
+		// the seconds left when the node made the item: between what was left after the run and before it
+		const expiresAt = Date.parse(out.expiresAt as string);
+		expect(out.secondsUntilExpiry).toBeGreaterThanOrEqual(Math.floor((expiresAt - finished) / 1000));
+		expect(out.secondsUntilExpiry).toBeLessThanOrEqual(Math.ceil((expiresAt - started) / 1000));
 		const [post] = await quotePosts();
 		expect(post.body).toEqual({
 			sourceChain: 'base',
