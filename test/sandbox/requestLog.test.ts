@@ -3,6 +3,7 @@
  * says how many it dropped, so a long run can tell a partial count from a full one.
  */
 import { startSandbox, type Sandbox } from '../../sandbox';
+import { loadConfig } from '../../sandbox/config';
 import { client, SERVER } from './helpers';
 
 let sb: Sandbox;
@@ -20,11 +21,12 @@ test('a full log drops the oldest records and counts them', async () => {
 	expect(log.requests.map((r: { seq: number }) => r.seq)).toEqual([3, 4, 5]);
 });
 
-test('by default (5,000 kept) a short run drops nothing', async () => {
+test('by default the log keeps 5,000 answers, and a fresh sandbox has dropped none', async () => {
+	expect(loadConfig().switches.recordedRequests).toBe(5000);
 	const other = await startSandbox({ quiet: true });
 	try {
 		const log = (await client(other.orchestrationUrl).call('GET', '/sandbox/requests')).body;
-		expect(log.dropped).toBe(0);
+		expect(log).toEqual({ requests: [], dropped: 0 });
 	} finally {
 		await other.close();
 	}
