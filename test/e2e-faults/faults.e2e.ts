@@ -22,13 +22,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { REPO_ROOT, ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
+import { ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
+import { bundleForN8n, removeDist } from '../e2e/env';
 import { TRIGGER_VERSION, emitEvents } from '../e2e-queue/events';
 import { account, unexplained, type Account, type Execution } from './accounting';
 import { SCHEDULE_END_MS, World, sleep } from './world';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundle } = require('../../scripts/bundle.js');
 
 const EVENTS = Number(process.env.FAULT_EVENTS ?? 200);
 /**
@@ -352,11 +350,11 @@ const SINGLE_CASES: FaultCase[] = [
 
 beforeAll(async () => {
 	installDir = ensureN8nInstalled();
-	dist = path.join(REPO_ROOT, 'dist');
-	await bundle({ outdir: dist });
+	dist = await bundleForN8n();
 }, 600_000);
 
 afterAll(() => {
+	removeDist(dist);
 	const file = path.join(os.tmpdir(), 'orch-fault-report.json');
 	fs.writeFileSync(file, JSON.stringify(reports, null, 2));
 	console.log(`fault report (${file}):\n${JSON.stringify(reports.map(summary), null, 2)}`);

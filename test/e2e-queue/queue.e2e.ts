@@ -11,14 +11,12 @@ import * as path from 'node:path';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { webhookSignature } from '../../sandbox';
 import { sandboxCredentials } from '../../scripts/lib/examples';
-import { REPO_ROOT, ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
+import { ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
 import { QueueStack } from '../../scripts/lib/queue-stack';
+import { bundleForN8n, removeDist } from '../e2e/env';
 import { CREDS, T, linearWorkflow } from '../e2e/workflows';
 import { TRIGGER_VERSION, emitEvents, originals, pool, redeliver, tallyRuns, type Original, type RunTally } from './events';
 import { bodyHash } from '../../scripts/lib/balancer';
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundle } = require('../../scripts/bundle.js');
 
 const WORKFLOW = 'queueTrigger';
 const WEBHOOK_ID = '0c5e7d51-9a53-4d3e-8f1e-queuetrigger';
@@ -30,6 +28,7 @@ const NOT_ENVELOPE = JSON.stringify({ event: 'order.completed', timestamp: new D
 let sb: Sandbox;
 let stack: QueueStack;
 let installDir: string;
+let dist: string | undefined;
 const tally = () => tallyRuns(stack, WORKFLOW, installDir);
 const started = Date.now();
 const report: Record<string, unknown> = {};
@@ -134,8 +133,7 @@ const notOnce = (t: RunTally, ids: Iterable<string>) => [...ids].filter((id) => 
 
 beforeAll(async () => {
 	installDir = ensureN8nInstalled();
-	const dist = path.join(REPO_ROOT, 'dist');
-	await bundle({ outdir: dist });
+	dist = await bundleForN8n();
 	sb = await startSandbox({ timeScale: 1, quiet: true });
 	stack = await QueueStack.create({ installDir, extensions: dist });
 	await stack.importAndPublish(sandboxCredentials(sb), [triggerWorkflow()], [WORKFLOW]);
@@ -152,6 +150,7 @@ afterAll(async () => {
 	console.log(`queue-mode report (${file}):\n${JSON.stringify(report, null, 2)}`);
 	await stack?.stop(keep);
 	await sb?.close();
+	removeDist(dist);
 }, 120_000);
 
 describe('Orchestration Trigger in queue mode (main, worker, two webhook processes)', () => {

@@ -17,19 +17,35 @@ export interface E2eEnv {
 	n8n: N8nInstance;
 	userFolder: string;
 	brokerPort: number;
+	/** The bundle this run's n8n loads (bundleForN8n); removed by closeEnv. */
+	dist?: string;
 }
 
 export const OWNER = { email: 'e2e-owner@sandbox.local', password: 'E2e-Owner-Passw0rd', firstName: 'E2E', lastName: 'Owner' };
 
+/**
+ * Bundles the package for one n8n run into a folder of its own inside the repository (where the
+ * bundles resolve n8n-workflow from node_modules, as in dist/). Suites that run side by side (CI
+ * runs them so) never rebuild the files another suite's n8n is loading. Remove it with removeDist.
+ */
+export async function bundleForN8n(): Promise<string> {
+	const dist = fs.mkdtempSync(path.join(REPO_ROOT, '.dist-test-n8n-'));
+	await bundle({ outdir: dist });
+	return dist;
+}
+
+export function removeDist(dist: string | undefined): void {
+	if (dist) fs.rmSync(dist, { recursive: true, force: true });
+}
+
 export async function createEnv(opts: { timeScale?: number; extraEnv?: Record<string, string> } = {}): Promise<E2eEnv> {
 	const installDir = ensureN8nInstalled();
-	const dist = path.join(REPO_ROOT, 'dist');
-	await bundle({ outdir: dist });
+	const dist = await bundleForN8n();
 	const sandbox = await startSandbox({ timeScale: opts.timeScale ?? 20, quiet: true });
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-e2e-n8n-'));
 	const n8n = new N8nInstance({ installDir, userFolder, port: await freePort(), extensions: dist, extraEnv: opts.extraEnv });
 	await n8n.importCredentials(sandboxCredentials(sandbox));
-	return { sandbox, n8n, userFolder, brokerPort: await freePort() };
+	return { sandbox, n8n, userFolder, brokerPort: await freePort(), dist };
 }
 
 
@@ -70,4 +86,5 @@ export async function closeEnv(env: E2eEnv | undefined): Promise<void> {
 	if (!env) return;
 	await env.n8n.stop();
 	await env.sandbox.close();
+	removeDist(env.dist);
 }
