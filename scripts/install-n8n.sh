@@ -2,8 +2,11 @@
 # Installs the pinned n8n into a cache folder (never as a dependency of the package: it is ~1 GB).
 # Prints the folder on stdout. Later runs reuse it and return in a moment.
 # What is installed is exactly scripts/n8n-runtime/package-lock.json (every package pinned by its
-# integrity hash), with `npm ci`. The folder is ready when `.ready` holds the sha256 of that lock:
-# a changed lock (a new n8n, a new override) installs again. To regenerate the lock after editing
+# integrity hash), with `npm ci`. The cache is keyed by that lock's sha256: the folder is named
+# after it (n8n-<version>-<first 16 hex digits>) and is ready when its `.ready` holds the whole
+# hash, so a changed lock (a new n8n, a new override) installs into a new folder and never under
+# an n8n another checkout runs. Runs at once (two suites, CI's background install and a test)
+# wait for each other on a lock file. To regenerate the lock after editing
 # scripts/n8n-runtime/package.json, in a temp folder holding a copy of it:
 #   npm install --package-lock-only --ignore-scripts
 set -euo pipefail
@@ -12,8 +15,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/node24.sh"
 RUNTIME="$HERE/n8n-runtime"
 N8N_VERSION="$(node -p "require('$RUNTIME/package.json').dependencies.n8n")"
-DIR="${N8N_HOME_DIR:-$ORCH_TOOLS/n8n-$N8N_VERSION}"
 LOCK_SHA="$(sha256sum "$RUNTIME/package-lock.json" | cut -d' ' -f1)"
+DIR="${N8N_HOME_DIR:-$ORCH_TOOLS/n8n-$N8N_VERSION-${LOCK_SHA:0:16}}"
 # Ready: n8n is there and `.ready` holds the sha256 of the committed lock. An install made before
 # `.ready` recorded it (an empty `.ready`) counts when its package-lock.json is that same lock: the
 # hash is then written, nothing is installed again.
@@ -28,6 +31,22 @@ if installed_from_lock; then
 	echo "$DIR"
 	exit 0
 fi
+mkdir -p "$ORCH_TOOLS"
+exec 9>"$DIR.lock"
+flock 9
+if installed_from_lock; then
+	echo "$DIR"
+	exit 0
+fi
+# A folder of the unkeyed layout (n8n-<version>) installed from this same lock is taken as it is.
+LEGACY="$ORCH_TOOLS/n8n-$N8N_VERSION"
+if [ -z "${N8N_HOME_DIR:-}" ] && [ ! -e "$DIR" ] && [ -x "$LEGACY/node_modules/.bin/n8n" ] && [ "$(cat "$LEGACY/.ready" 2>/dev/null)" = "$LOCK_SHA" ]; then
+	ln -s "$LEGACY" "$DIR"
+	echo "$DIR"
+	exit 0
+fi
+# A link to a folder that no longer holds this lock's install (a checkout of the old layout replaced it).
+[ -L "$DIR" ] && rm "$DIR"
 mkdir -p "$DIR"
 cd "$DIR"
 rm -f .ready
