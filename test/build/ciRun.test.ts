@@ -1,7 +1,7 @@
 /**
  * .ci/run's scheduling, on stand-ins: a copy of the script in a folder whose npm, node and install
  * scripts only record what ran and sleep. Every step runs and is reported; the slow installs run in
- * the background beside npm ci; the fault suite runs beside the others; a failing background install fails the run with
+ * the background beside npm ci, lint beside the build; a failing background install fails the run with
  * its log shown, and the first failure stops the steps still running, with what they started.
  */
 import { spawnSync } from 'node:child_process';
@@ -32,7 +32,7 @@ beforeEach(() => {
 			`ci) ${record('npm-ci', '0.5')} ;;`,
 			'pack) touch "$4/n8n-nodes-orchestration-0.1.0.tgz" ;;',
 			`test) ${record('test', '3')} ;;`,
-			`run) ${record('$2', '"$(case $2 in test:e2e:faults) echo 3 ;; lint) echo 1.5 ;; *) echo 0.3 ;; esac)"')} ;;`,
+			`run) ${record('$2', '"$([ "$2" = lint ] && echo 1.5 || echo 0.3)"')} ;;`,
 			'esac',
 		].join('\n'),
 	);
@@ -55,16 +55,17 @@ function ciRun(env: Record<string, string> = {}) {
 const row = (out: string, step: string) => out.match(new RegExp(`^${step} +(\\S+) +(\\S+) +(.+)$`, 'm'))?.slice(1);
 
 describe('.ci/run', () => {
-	it('runs every step, installs beside npm ci, suites side by side, and reports each step', () => {
+	it('runs every step, installs beside npm ci, lint beside the build, and reports each step', () => {
 		const { status, out, at } = ciRun();
 		expect(status).toBe(0);
 		for (const step of STEPS) expect({ step, result: row(out, step)?.[2] }).toEqual({ step, result: 'ok' });
-		// n8n's install started before npm ci ended; the fault suite ran while npm test ran; the
-		// suites that load the CPU ran one after another.
+		// n8n's install started before npm ci ended, lint beside the build; the suites one after another.
 		expect(at('n8n-install start')).toBeLessThan(at('npm-ci end'));
-		expect(at('test:e2e:faults start')).toBeLessThan(at('test end'));
+		expect(at('lint start')).toBeLessThan(at('build end'));
 		expect(at('test:e2e start')).toBeGreaterThan(at('test end'));
 		expect(at('test:e2e:queue start')).toBeGreaterThan(at('test:e2e end'));
+		expect(at('test:e2e:faults start')).toBeGreaterThan(at('test:e2e:queue end'));
+		expect(at('test:browser start')).toBeGreaterThan(at('test:e2e:faults end'));
 		// The suites that need n8n waited for it; the browser suite for Debian's packages.
 		expect(at('test:e2e start')).toBeGreaterThan(at('n8n-install end'));
 		expect(at('test:browser start')).toBeGreaterThan(at('test-deps end'));
