@@ -42,9 +42,13 @@ describe('GitHub workflows', () => {
 		for (const step of ['npm ci --ignore-scripts', 'npm run build', 'npm run lint', 'npm pack --ignore-scripts', 'node scripts/scan-package.mjs', 'npm test']) {
 			expect(run).toContain(step);
 		}
-		const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'));
-		const suites = Object.keys(pkg.scripts).filter((s) => s.startsWith('test:'));
+		const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { scripts: Record<string, string> };
+		// A test script with a jest config of its own is a suite CI must run; the others run part of
+		// `npm test`'s own suite (test:unit).
+		const tests = Object.entries(pkg.scripts).filter(([name]) => name.startsWith('test:'));
+		const suites = tests.filter(([, cmd]) => cmd.includes('--config')).map(([name]) => name);
 		expect(suites.sort()).toEqual(['test:browser', 'test:e2e', 'test:e2e:faults', 'test:e2e:queue']);
+		for (const [name, cmd] of tests.filter(([, c]) => !c.includes('--config'))) expect({ name, partOfNpmTest: /^jest\b/.test(cmd) }).toEqual({ name, partOfNpmTest: true });
 		for (const suite of suites) expect({ suite, inCi: new RegExp(`npm run ${suite}$`, 'm').test(run) }).toEqual({ suite, inCi: true });
 	});
 
