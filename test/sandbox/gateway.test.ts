@@ -440,12 +440,14 @@ describe('transfer claims and control calls', () => {
 	});
 
 	it('also frees the claim when the oracle expires the intent', async () => {
-		const { base } = await start();
+		// The oracle runs 200 s of spec time (2 s real) after the submission: the default 20 ms real
+		// let a loaded machine's second submission arrive after the claim was already freed.
+		const { base } = await start({ schedule: { oracleMs: 200_000 } });
 		const t = await authenticate(base, KEY_A);
 		const deposits = depositIntent().deposits;
 		const first = await submit(base, t, depositIntent({ deposits }), KEY_A);
 		expectError(await submit(base, t, depositIntent({ deposits }), KEY_A), 409, 'transfer_already_claimed');
-		expect((await waitForFinal(base, t, first.body.submissionId as string)).status).toBe('EXPIRED');
+		expect((await waitForFinal(base, t, first.body.submissionId as string, 15_000)).status).toBe('EXPIRED');
 		expect((await submit(base, t, depositIntent({ deposits }), KEY_A)).status).toBe(200);
 	});
 

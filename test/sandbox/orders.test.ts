@@ -198,6 +198,7 @@ describe('onramp (spec §4.6)', () => {
 	it('an onramp order moved by hand before payment goes on forward once paid, never back', async () => {
 		const r = await api.post('/v1/orchestration/onramp', { destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: '0x1111111111111111111111111111111111111111', amount: '25000' }, { key: SERVER });
 		expect((await api.post(`/sandbox/orders/${r.body.orderId}/advance`, { status: 'delivering' })).status).toBe(200);
+		expect((await status(r.body.orderId)).order.status).toBe('delivering');
 		await api.post('/sandbox/deposits', { depositAddress: r.body.depositAddress, amount: r.body.amountIn });
 		const seen: string[] = [];
 		await waitFor(async () => {
@@ -205,7 +206,9 @@ describe('onramp (spec §4.6)', () => {
 			if (seen[seen.length - 1] !== s) seen.push(s);
 			return s === 'completed' || s === 'confirming' ? true : undefined;
 		}, 5000, 'the onramp order to move on');
-		expect(seen).toEqual(['delivering', 'completed']);
+		// A loaded machine's first poll may already see `completed`; what must never show is a step back.
+		expect(seen[seen.length - 1]).toBe('completed');
+		expect(seen.every((s) => s === 'delivering' || s === 'completed')).toBe(true);
 	});
 
 	it('fails an offramp to an unavailable recipient after funding (spec §1)', async () => {

@@ -18,6 +18,18 @@ let maxInFlight = 0;
 let submitsInFlight = 0;
 let maxSubmitsInFlight = 0;
 let arrivals = 0;
+/**
+ * The proxy holds quote and submit requests until `fill` of that kind are in flight together (or 5 s
+ * pass), then lets everything through: the largest number in flight is then the node's bound, not
+ * how fast a loaded machine happens to send its requests (36 of 50 was seen beside other suites).
+ */
+let fill = 0;
+let filled = false;
+async function heldUntilFilled(inFlightNow: () => number): Promise<void> {
+	const until = Date.now() + 5000;
+	while (!filled && inFlightNow() < fill && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+	filled = true;
+}
 
 beforeAll(async () => {
 	sb = await startTestSandbox();
@@ -32,6 +44,8 @@ beforeAll(async () => {
 			maxInFlight = Math.max(maxInFlight, inFlight);
 		}
 		if (isSubmit) maxSubmitsInFlight = Math.max(maxSubmitsInFlight, ++submitsInFlight);
+		if (isQuote) await heldUntilFilled(() => inFlight);
+		if (isSubmit) await heldUntilFilled(() => submitsInFlight);
 		const delay = isQuote || isSubmit ? 20 + ((5 - (arrivals++ % 5)) * 30) : 0;
 		await new Promise((r) => setTimeout(r, delay));
 		const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))) as Record<string, string>;
@@ -58,6 +72,8 @@ beforeEach(() => {
 	maxInFlight = 0;
 	maxSubmitsInFlight = 0;
 	arrivals = 0;
+	fill = 0;
+	filled = false;
 });
 
 /** 12 items, each quoting a different amount, so an output can be matched to its input. */
@@ -67,6 +83,7 @@ describe('bounded concurrency keeps order and pairing', () => {
 	it(`Quote > Create: default ${QUOTE_CONCURRENCY} in flight over 60 items; outputs in input order with pairedItem`, async () => {
 		const sixty = items(60, (i) => ({ amount: String(100_000_000 + i) }));
 		const h = orchestrationNode({ sb, baseUrl: proxyUrl, parameters: quoteParams({ amount: '={{ $json.amount }}' }) });
+		fill = QUOTE_CONCURRENCY;
 		const [out] = await executeNode(h, sixty);
 		expect(maxInFlight).toBe(QUOTE_CONCURRENCY);
 		expect(out).toHaveLength(60);
@@ -86,6 +103,7 @@ describe('bounded concurrency keeps order and pairing', () => {
 			baseUrl: proxyUrl,
 			parameters: { resource: 'order', operation: 'submit', quoteId: '={{ $json.quoteId }}', txHash: "={{ '0x' + String($itemIndex + 1).padStart(64, '0') }}" },
 		});
+		fill = DEFAULT_CONCURRENCY;
 		const [orders] = await executeNode(submit, quotes[0]);
 		expect(maxSubmitsInFlight).toBe(DEFAULT_CONCURRENCY);
 		expect(orders.map((o) => o.json.quoteId)).toEqual(quotes[0].map((q) => q.json.quoteId));
@@ -93,6 +111,7 @@ describe('bounded concurrency keeps order and pairing', () => {
 
 	it('honours the Concurrency option', async () => {
 		const h = orchestrationNode({ sb, baseUrl: proxyUrl, parameters: quoteParams({ amount: '={{ $json.amount }}', options: { concurrency: 2 } }) });
+		fill = 2;
 		const [out] = await executeNode(h, twelve);
 		expect(maxInFlight).toBe(2);
 		expect(out.map((o) => o.json.amountIn)).toEqual(twelve.map((i) => i.json.amount));
