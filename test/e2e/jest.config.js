@@ -9,5 +9,5 @@ module.exports = {
 	testMatch: ['**/*.e2e.ts'],
 	testPathIgnorePatterns: ['/node_modules/'],
 	testTimeout: 600_000,
-	maxWorkers: 1,
+	maxWorkers: 3,
 };

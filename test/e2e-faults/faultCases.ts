@@ -88,9 +88,6 @@ interface CaseReport {
 	violations: string[];
 }
 
-const reports: CaseReport[] = [];
-let installDir: string;
-let dist: string;
 
 const non2xx = (r: CaseReport) => Object.entries(r.account.answers).filter(([s]) => !/^2\d\d$/.test(s)).reduce((n, [, c]) => n + c, 0);
 const failedExecutions = (r: CaseReport) => ['crashed', 'error', 'failed'].reduce((n, s) => n + (r.account.executionsByStatus[s] ?? 0), 0);
@@ -170,7 +167,6 @@ function strictViolations(acc: Account): string[] {
 }
 
 function expectHeld(r: CaseReport): void {
-	reports.push(r);
 	console.log(`fault case: ${JSON.stringify(r)}`);
 	expect({ case: r.case, violations: r.violations }).toEqual({ case: r.case, violations: [] });
 }
@@ -348,17 +344,6 @@ const SINGLE_CASES: FaultCase[] = [
 	...sharedCases('single'),
 ];
 
-beforeAll(async () => {
-	installDir = ensureN8nInstalled();
-	dist = await bundleForN8n();
-}, 600_000);
-
-afterAll(() => {
-	removeDist(dist);
-	const file = path.join(os.tmpdir(), 'orch-fault-report.json');
-	fs.writeFileSync(file, JSON.stringify(reports, null, 2));
-	console.log(`fault report (${file}):\n${JSON.stringify(reports.map(summary), null, 2)}`);
-});
 
 /** The figures per case, by event. */
 function summary(r: CaseReport) {
@@ -375,24 +360,40 @@ function summary(r: CaseReport) {
 	};
 }
 
-function describeMode(mode: 'queue' | 'single', cases: FaultCase[]): void {
+/**
+ * The cases of one mode, in a world of their own (n8n processes, Postgres, Redis, sandbox, recorder,
+ * bundle and ports): `queue.e2e.ts` and `single.e2e.ts` each call this once (`npm run test:e2e:faults
+ * -- single` runs one mode). The figures go to `$TMPDIR/orch-fault-report-<mode>.json`.
+ */
+export function describeMode(mode: 'queue' | 'single'): void {
+	const cases = mode === 'queue' ? QUEUE_CASES : SINGLE_CASES;
 	describe(`${mode} mode under faults: every event delivered, executed and run downstream once`, () => {
 		let w: World | undefined;
+		let dist: string | undefined;
+		const reports: CaseReport[] = [];
 		const retried = new Set<string>();
 		let failed = false;
 		beforeAll(async () => {
+			const installDir = ensureN8nInstalled();
+			dist = await bundleForN8n();
 			w = await World.start(installDir, dist, mode);
 		}, 600_000);
 		afterAll(async () => {
 			// The processes' logs stay (their folders are printed) when a case failed.
 			if (failed && w) console.log(`n8n logs kept: ${w.stack.logs().join(' ')}`);
 			await w?.stop(failed);
+			removeDist(dist);
+			const file = path.join(os.tmpdir(), `orch-fault-report-${mode}.json`);
+			fs.writeFileSync(file, JSON.stringify(reports, null, 2));
+			console.log(`fault report (${file}):\n${JSON.stringify(reports.map(summary), null, 2)}`);
 		}, 180_000);
 
 		for (const c of cases) {
 			it(c.name, async () => {
 				try {
-					expectHeld(await runCase(w!, c, retried));
+					const report = await runCase(w!, c, retried);
+					reports.push(report);
+					expectHeld(report);
 				} catch (error) {
 					failed = true;
 					throw error;
@@ -402,5 +403,3 @@ function describeMode(mode: 'queue' | 'single', cases: FaultCase[]): void {
 	});
 }
 
-describeMode('queue', QUEUE_CASES);
-describeMode('single', SINGLE_CASES);
