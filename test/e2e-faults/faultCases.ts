@@ -362,8 +362,8 @@ function summary(r: CaseReport) {
 
 /**
  * The cases of one mode, in a world of their own (n8n processes, Postgres, Redis, sandbox, recorder,
- * bundle and ports): `queue.e2e.ts` and `single.e2e.ts` each call this once (`npm run test:e2e:faults
- * -- single` runs one mode). The figures go to `$TMPDIR/orch-fault-report-<mode>.json`.
+ * bundle and ports): `queue.e2e.ts` and `single.e2e.ts` each call this once, and jest runs the two
+ * side by side (`npm run test:e2e:faults -- single` runs one mode). The figures go to `$TMPDIR/orch-fault-report-<mode>.json`.
  */
 export function describeMode(mode: 'queue' | 'single'): void {
 	const cases = mode === 'queue' ? QUEUE_CASES : SINGLE_CASES;

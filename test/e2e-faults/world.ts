@@ -83,6 +83,22 @@ create trigger orch_fault_mark after insert on execution_data for each row execu
 
 type Flatted = { parse: (text: string) => unknown };
 
+/**
+ * Whether n8n erased an execution: the data it was created with carried the event (which n8n's
+ * Retry would run again), and the data saved now is what `WorkflowRunner.processError` writes in
+ * its place: an error, no run data of any node and no event. n8n does so to a queue job that
+ * stalled ("failed to be processed too many times") and to one that failed before it ran (the
+ * worker could not read it from a stopped Postgres: "Driver not Connected"). A run that stopped at
+ * the trigger (a copy) has the trigger's run data and is not erased; neither is an execution
+ * without saved data.
+ */
+export function erasedByN8n(flatted: Flatted, created: string | null, saved: string | null): boolean {
+	if (saved === null || triggerItemOf(flatted, created ?? '').deliveryId === undefined) return false;
+	const result = (flatted.parse(saved) as { resultData?: { error?: unknown; runData?: Record<string, unknown> } } | null)?.resultData;
+	const ranNothing = result?.runData !== undefined && Object.keys(result.runData).length === 0;
+	return result?.error !== undefined && ranNothing && triggerItemOf(flatted, saved).deliveryId === undefined;
+}
+
 /** The trigger item an execution's data carries (the first object with `delivery.deliveryId`, `data.id` and `event`). */
 export function triggerItemOf(flatted: Flatted, data: string): Pick<Execution, 'orderId' | 'event' | 'deliveryId' | 'replayKey'> {
 	if (!data) return {};
@@ -248,19 +264,17 @@ export class World {
 	async executions(sinceId: number): Promise<Execution[]> {
 		const [json] = await this.stack.pg.sql(
 			`select coalesce(json_agg(row_to_json(t) order by t.id), '[]') from (
-				select e.id, e.status, e.mode, e."retryOf" as "retryOf", m.data as mark,
-					coalesce(d.data like '%failed to be processed too many times%', false) as erased
+				select e.id, e.status, e.mode, e."retryOf" as "retryOf", m.data as mark, d.data as saved
 				from execution_entity e
 				left join orch_fault_marks m on m.execution_id = e.id
 				left join execution_data d on d."executionId" = e.id
 				where e."workflowId" = '${WORKFLOW}' and e.id >= ${sinceId}) t`,
 		);
-		const rows = JSON.parse(json ?? '[]') as Array<{ id: number; status: string; mode: string; retryOf: string | null; mark: string | null; erased: boolean }>;
-		return rows.map((r) => ({
-			id: String(r.id), status: r.status, mode: r.mode, erased: r.erased,
-			...(r.retryOf ? { retryOf: String(r.retryOf) } : {}),
-			...triggerItemOf(this.flatted, r.mark ?? ''),
-		}));
+		const rows = JSON.parse(json ?? '[]') as Array<{ id: number; status: string; mode: string; retryOf: string | null; mark: string | null; saved: string | null }>;
+		return rows.map((r) => {
+			const erased = erasedByN8n(this.flatted, r.mark, r.saved);
+			return { id: String(r.id), status: r.status, mode: r.mode, erased, ...(r.retryOf ? { retryOf: String(r.retryOf) } : {}), ...triggerItemOf(this.flatted, r.mark ?? '') };
+		});
 	}
 
 	/** Waits until no execution is new, running or waiting and nothing (executions, effects) moved for `quietMs`. */
