@@ -47,6 +47,21 @@ export function transactionsIn(body: unknown, path = '', depth = 0): FoundTransa
 	return entries.flatMap(([p, v]) => transactionsIn(v, p, depth + 1));
 }
 
+/**
+ * `body` without its transaction-shaped members (to MAX_DEPTH) and the paths removed: for answers
+ * that do not say which source the transaction pays from, so it cannot be verified.
+ */
+export function withoutTransactions(body: Record<string, unknown>): { body: Record<string, unknown>; removed: string[] } {
+	const removed = transactionsIn(body).map((f) => f.path);
+	if (removed.length === 0) return { body, removed };
+	const strip = (value: unknown, depth: number): unknown => {
+		if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return value;
+		if (Array.isArray(value)) return value.filter((v) => !isTransactionShaped(v)).map((v) => strip(v, depth + 1));
+		return Object.fromEntries(Object.entries(value).filter(([, v]) => !isTransactionShaped(v)).map(([k, v]) => [k, strip(v, depth + 1)]));
+	};
+	return { body: strip(body, 0) as Record<string, unknown>, removed };
+}
+
 /** A whole number given as decimal text, 0x hex or an exact JS number; undefined for anything else. */
 function wholeNumber(value: unknown): bigint | undefined {
 	if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : undefined;

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { checkDepositTransfers, transactionsIn } from '../../../nodes/shared/orchestration/depositTransfer';
+import { checkDepositTransfers, transactionsIn, withoutTransactions } from '../../../nodes/shared/orchestration/depositTransfer';
 import type { RouteAsset } from '../../../nodes/shared/orchestration/responseSchemas';
 
 const routes = JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures/live-service/routes.json'), 'utf8'));
@@ -76,5 +76,16 @@ describe('the deposit transfer of a quote', () => {
 		expect(await checkDepositTransfers(quote(honestToken), undefined)).toEqual({ problem: expect.stringContaining('the routes listing does not list its source asset') });
 		expect(await checkDepositTransfers(quote(honestToken), { ...USDC, chainId: null })).toEqual({ problem: expect.stringContaining('gives no chainId for base:USDC') });
 		expect(await checkDepositTransfers({ ...quote(honestToken), amountIn: 100 }, USDC)).toEqual({ problem: expect.stringContaining('no amountIn') });
+	});
+
+	it('can be withheld from an answer that does not say which source it pays from', () => {
+		const hostile = { to: ATTACKER, data: approveData(ATTACKER, 1n) };
+		const body = { quoteId: 'q', depositTransaction: honestToken, nested: { list: [hostile, { note: 'kept' }] }, order: null };
+		expect(withoutTransactions(body)).toEqual({
+			body: { quoteId: 'q', nested: { list: [{ note: 'kept' }] }, order: null },
+			removed: ['depositTransaction', 'nested.list[0]'],
+		});
+		const plain = { quoteId: 'q' };
+		expect(withoutTransactions(plain).body).toBe(plain);
 	});
 });

@@ -10,6 +10,7 @@ import { orderWithFormattedAmounts } from '../../../shared/orchestration/orderVi
 import { concurrencyOption, showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import { quoteIdField } from './quoteIdField';
+import { withoutTransactions } from '../../../shared/orchestration/depositTransfer';
 
 const show = showFor('order', ['getByQuote']);
 
@@ -45,10 +46,12 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		hints: { not_found: 'No quote with this ID exists for this partner (an unpaid quote is not an error here: it answers funded: false).' },
 		itemIndex: read.itemIndex,
 	});
-	const body = isObject(res.body) ? res.body : {};
+	// The answer does not say which source the quote pays from, so a deposit transaction in it cannot be
+	// verified: it is withheld (Quote > Create outputs the verified one).
+	const { body, removed } = withoutTransactions(isObject(res.body) ? res.body : {});
 	const order = isObject(body.order) ? body.order : null;
 	const catalogue = order ? await catalogueFor(read, access, false) : undefined;
-	const out: IDataObject = { ...body, order: order && catalogue ? orderWithFormattedAmounts(order, catalogue) : order, funded: order !== null };
+	const out: IDataObject = { ...(body as IDataObject), ...(removed.length > 0 ? { withheldTransactions: removed } : {}), order: order && catalogue ? orderWithFormattedAmounts(order, catalogue) : order, funded: order !== null };
 	// The read token travels on so the next node can read this quote or its order again by expression.
 	if (readToken) out.readToken = readToken;
 	return out;

@@ -34,7 +34,7 @@ import {
 import type { OrchestrationReader } from '../../itemReader';
 import { idempotencyKeyFor } from '../../idempotencyKey';
 import type { RoutesCatalogue } from '../../../shared/orchestration/routesCatalogue';
-import { checkDepositTransfers } from '../../../shared/orchestration/depositTransfer';
+import { verifiedTransfer } from './verifiedTransfer';
 
 const show = showFor('quote', ['create']);
 
@@ -260,7 +260,8 @@ async function payableQuote(read: OrchestrationReader, sending: Sending): Promis
 		const problem = unpayableQuote(res.body, { replayed, marginSeconds });
 		if (problem === undefined) {
 			const out: IDataObject = quoteOutput(res.body, { catalogue, source: planned.source, destination: planned.destination });
-			const transfer = await verifiedTransfer(read, access, res.body, planned, catalogue);
+			const { sourceChain, sourceAsset } = planned.request as Record<string, string>;
+			const transfer = await verifiedTransfer(read, access, res.body, { chain: sourceChain, asset: sourceAsset, entry: planned.source });
 			return { ...out, ...transfer, replayed, ...(requotedFrom !== undefined ? { requotedFrom } : {}) };
 		}
 		if (!(requote && problem.requotable && requotes < MAX_REQUOTES)) {
@@ -269,27 +270,6 @@ async function payableQuote(read: OrchestrationReader, sending: Sending): Promis
 		requotedFrom = res.body.quoteId;
 		key = requoteIdempotencyKey(key, read.ctx.getExecutionId());
 	}
-}
-
-/**
- * Every transaction in the answer checked against the deposit transfer it must be (§2.2), as
- * `verifiedDepositTransaction`; a mismatch, or no routes listing to check it with, fails the item.
- */
-async function verifiedTransfer(read: OrchestrationReader, access: ServiceAccess, body: IDataObject, planned: PlannedQuote, catalogue?: RoutesCatalogue): Promise<IDataObject> {
-	const check = await checkDepositTransfers(body, planned.source);
-	if (check === undefined) return {};
-	if ('verified' in check) return { verifiedDepositTransaction: { ...check.verified } };
-	if (catalogue === undefined) {
-		// The listing could not be read before sending: read it now (an error fails the item), then check again.
-		const listing = await catalogueFor(read, access, true);
-		const { sourceChain, sourceAsset } = planned.request as Record<string, string>;
-		return await verifiedTransfer(read, access, body, { ...planned, source: listing.find(sourceChain, sourceAsset) }, listing);
-	}
-	throw read.failure(check.problem, {
-		description:
-			'Nothing was handed on: a deposit transfer must only send amountIn to the deposit address (or, for a token, call transfer(depositAddress, amountIn) on its contract) on the source chain. Do not sign it; report the quote to the service.',
-		errorCode: 'deposit_transfer_mismatch',
-	});
 }
 
 /** The QR code of the quote's payment URI as the item's binary field `qrCode`; the quote alone when it has no URI. */

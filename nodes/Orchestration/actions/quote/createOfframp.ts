@@ -30,6 +30,7 @@ import {
 	sourceChainField,
 } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
+import { verifiedTransfer } from './verifiedTransfer';
 import { idempotencyKeyFor } from '../../idempotencyKey';
 
 const show = showFor('quote', ['createOfframp']);
@@ -109,5 +110,6 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 	const replayed = isReplayed(res.headers);
 	const problem = unpayableQuote(res.body, { replayed, marginSeconds, requoteOption: false });
 	if (problem !== undefined) throw read.failure(problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });
-	return { ...quoteOutput(res.body, { catalogue, source, destination }), replayed };
+	const transfer = await verifiedTransfer(read, access, res.body, { chain: String(request.sourceChain), asset: String(request.sourceAsset), entry: source });
+	return { ...quoteOutput(res.body, { catalogue, source, destination }), ...transfer, replayed };
 }
