@@ -8,7 +8,6 @@ import { explicitIdempotencyKey, submitIdempotencyKey } from './idempotency';
 import { checkOffered } from './enums';
 import {
 	assertNoClientFeeFields,
-	mergeAdditionalFields,
 	normalizeAffiliateIds,
 	requestWithAmount,
 	smallestUnitAmount,
@@ -16,6 +15,7 @@ import {
 	type AmountInput,
 	type RoutesLookup,
 } from './quotePlan';
+import { checkedMembers, mergeAdditionalFields } from './additionalFields';
 import { type RouteAsset } from './responseSchemas';
 import { OnrampDraftSchema, onrampAmountProblem, SubmitRequestSchema } from './schemas';
 
@@ -37,7 +37,7 @@ export interface SubmitPlan {
  * reference, so submitting one payment again replays the first answer instead of a second submit.
  */
 export function planSubmit(input: OrderInput): SubmitPlan {
-	const request = inField('additionalFields', () => mergeAdditionalFields(withoutBlanks(input.request), input.additionalFields));
+	const request = inField('additionalFields', () => mergeAdditionalFields(withoutBlanks(input.request), input.additionalFields, [], checkedMembers(SubmitRequestSchema)));
 	parseRequest(SubmitRequestSchema, request);
 	const idempotencyKey = explicitIdempotencyKey(input.idempotencyKey) ?? submitIdempotencyKey(request);
 	return { request, idempotencyKey };
@@ -63,7 +63,7 @@ export interface OnrampPlan {
 
 /** Checks an onramp without its amount: one of sats and USD, no client-key fee fields (§5), the key. */
 export function planOnramp(input: OnrampInput): OnrampPlan {
-	const draft = inField('additionalFields', () => mergeAdditionalFields(withoutBlanks(input.request), input.additionalFields, input.amount ? ['amount'] : []));
+	const draft = inField('additionalFields', () => mergeAdditionalFields(withoutBlanks(input.request), input.additionalFields, input.amount ? ['amount'] : [], checkedMembers(OnrampDraftSchema)));
 	parseRequest(OnrampDraftSchema, draft);
 	normalizeAffiliateIds(draft);
 	const problem = onrampAmountProblem(input.amount !== undefined || draft.amount !== undefined, draft.amountFiatUsd !== undefined);

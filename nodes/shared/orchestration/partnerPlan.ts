@@ -4,10 +4,11 @@
  * Every rule the client can check before a request leaves: bounds, the fee total, identifiers,
  * the reference as one path segment. Pure.
  */
-import { ProtocolError } from '../errors';
+import { describeValue, inField, ProtocolError } from '../errors';
 import { pathSegment } from '../inputs';
 import { isChainName, isValidAssetInput } from './enums';
 import { AFFILIATE_ID_RULE, AFFILIATE_IDS_MAX, normalizedAffiliateId } from './schemas';
+import { refuseUncheckedAddresses } from './additionalFields';
 
 /** A standing instruction's reference: 1 to 128 characters (public-notes). */
 export const REFERENCE_MAX_LENGTH = 128;
@@ -310,9 +311,9 @@ export interface ClaimInput {
  * that chain; Lightning excluded as for profiles). No body is sent when nothing is set, so a plain
  * claim stays the request older services know.
  */
-export function planClaim(input: ClaimInput): { path: string; body: Record<string, unknown> | undefined } {
+export function planClaim(input: ClaimInput): { path: string; body: Record<string, unknown> | undefined; fields: Partial<Record<ClaimBodyField, string>> } {
 	const path = affiliatePath(input.affiliateId, '/claim');
-	const f = input.fields;
+	const f = withNamedExtras(input.fields, input.additionalFields ?? {});
 	const set = (name: ClaimBodyField) => (f[name] ?? '') !== '';
 	const pair = (a: ClaimBodyField, b: ClaimBodyField) => {
 		if (set(a) && !set(b)) fail(b, `is required with "${a}"`, 'blank');
@@ -327,12 +328,31 @@ export function planClaim(input: ClaimInput): { path: string; body: Record<strin
 	if (set('settlementChain')) checkChainAndAsset('settlementChain', f.settlementChain as string, 'settlementAsset', f.settlementAsset as string);
 	if (set('payoutChain')) checkChainAndAsset('payoutChain', f.payoutChain as string, 'payoutAsset', f.payoutAsset as string);
 	const body: Record<string, unknown> = {};
-	for (const name of CLAIM_BODY_FIELDS) if (set(name)) body[name] = f[name];
-	for (const [name, value] of Object.entries(input.additionalFields ?? {})) {
-		if (name in body) fail('additionalFields', `sets "${name}", which the node already sends from its own option; set it there only`, 'collision');
-		body[name] = value;
+	const fields: Partial<Record<ClaimBodyField, string>> = {};
+	for (const name of CLAIM_BODY_FIELDS) {
+		if (set(name)) body[name] = fields[name] = f[name];
 	}
-	return { path, body: Object.keys(body).length > 0 ? body : undefined };
+	for (const [name, value] of Object.entries(input.additionalFields ?? {})) {
+		if (!(CLAIM_BODY_FIELDS as readonly string[]).includes(name)) body[name] = value;
+	}
+	return { path, body: Object.keys(body).length > 0 ? body : undefined, fields };
+}
+
+/**
+ * The claim's named members with those given as "Additional Body Fields" checked as if typed into
+ * the options (a member set in both is refused); an address-like member the claim does not name is refused.
+ */
+function withNamedExtras(fields: ClaimInput['fields'], extra: Record<string, unknown>): Partial<Record<ClaimBodyField, string>> {
+	const merged = { ...fields };
+	for (const name of CLAIM_BODY_FIELDS) {
+		if (!(name in extra)) continue;
+		if ((fields[name] ?? '') !== '') fail('additionalFields', `sets "${name}", which the node already sends from its own option; set it there only`, 'collision');
+		const value = extra[name];
+		if (typeof value !== 'string') fail('additionalFields', `sets "${name}" to ${describeValue(value)}; it must be text`, 'type');
+		merged[name] = value.trim();
+	}
+	inField('additionalFields', () => refuseUncheckedAddresses(extra, CLAIM_BODY_FIELDS));
+	return merged;
 }
 
 /** Where an affiliate's claims are paid (spec §2.7). */

@@ -7,6 +7,7 @@
 import { inField, parseRequest, ProtocolError } from '../errors';
 import { checkOffered, isStablecoin, type OfferedRoutes } from './enums';
 import { explicitIdempotencyKey } from './idempotency';
+import { checkedMembers, mergeAdditionalFields } from './additionalFields';
 import { assertWholeCents, decimalToSmallestUnit, FEE_FIELDS, withFormattedAmounts, type AmountFormat } from './amounts';
 import type { ZodType } from 'zod';
 import { depositOf, paymentLink } from './paymentUri';
@@ -60,24 +61,6 @@ export interface PlannedQuote {
 	request: Record<string, unknown>;
 	source?: RouteAsset;
 	destination?: RouteAsset;
-}
-
-/**
- * The request with the "Additional Fields" members added. A member the operation already set from
- * its own, validated parameters (or sets later: `alsoSet`) is refused (it would silently override
- * them); others pass through.
- */
-export function mergeAdditionalFields(body: Record<string, unknown>, extra: Record<string, unknown>, alsoSet: string[] = []): Record<string, unknown> {
-	const collisions = Object.keys(extra).filter((key) => Object.prototype.hasOwnProperty.call(body, key) || alsoSet.includes(key));
-	if (collisions.length > 0) {
-		const names = collisions.map((key) => `"${key}"`).join(', ');
-		throw new ProtocolError(
-			`sets ${names}, which this operation already sets from its own parameter${collisions.length > 1 ? 's' : ''}; ` +
-				'change the parameter instead (additional fields may only add members the node does not set)',
-			{ reason: 'additional_field_collision' },
-		);
-	}
-	return { ...body, ...extra };
 }
 
 /** Drops undefined and empty-string members so optional parameters left blank are not sent. */
@@ -160,7 +143,7 @@ export function normalizeAffiliateIds(draft: Record<string, unknown>): void {
  */
 export function planQuote(input: QuoteInput, draftSchema: ZodType = QuoteDraftSchema): QuotePlan {
 	const own = withoutBlanks(input.request);
-	const draft = inField('additionalFields', () => mergeAdditionalFields(own, input.additionalFields, ['amount']));
+	const draft = inField('additionalFields', () => mergeAdditionalFields(own, input.additionalFields, ['amount'], checkedMembers(draftSchema)));
 	// The request goes out as built (members in the order set); the schema only checks it.
 	parseRequest(draftSchema, draft);
 	normalizeAffiliateIds(draft);

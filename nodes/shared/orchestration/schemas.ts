@@ -246,6 +246,8 @@ const OnrampRequestObjectSchema = z
 		slippageBps: SlippageBpsSchema.optional(),
 		refundAddress: NonEmpty.optional(),
 		affiliateId: AffiliateIdSchema.optional(),
+		// spec §5: onramp creation takes fee fields from server keys (client keys are refused)
+		appFees: z.array(AppFeeSchema).min(APP_FEES_MIN).max(APP_FEES_MAX).optional(),
 	})
 	.passthrough();
 

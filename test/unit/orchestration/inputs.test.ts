@@ -7,10 +7,12 @@ import {
 	decimalToSmallestUnit,
 	integerInput,
 	isFinalOrderStatus,
+	checkedMembers,
 	mergeAdditionalFields,
 	normalizeStatusResponse,
 	pathSegment,
 	ProtocolError,
+	QuoteDraftSchema,
 	submitIdempotencyKey,
 	textInput,
 } from '../../../nodes/shared/orchestration';
@@ -164,6 +166,16 @@ describe('mergeAdditionalFields', () => {
 			message:
 				'sets "amount", "quoteId", which this operation already sets from its own parameters; change the parameter instead (additional fields may only add members the node does not set)',
 		});
+	});
+
+	it('refuses an address-like member the operation does not check, at any depth; checked ones pass', () => {
+		const quoteChecks = checkedMembers(QuoteDraftSchema);
+		expect(quoteChecks).toEqual(expect.arrayContaining(['refundAddress', 'appFees', 'recipientAddress']));
+		expect(mergeAdditionalFields({ quoteId: 'q' }, { refundAddress: 'r', appFees: [{ recipient: 'x', fee: 5 }] }, [], quoteChecks)).toMatchObject({ refundAddress: 'r' });
+		for (const extra of [{ payoutAddress: '0x1' }, { destination: { chain: 'base' } }, { meta: [{ beneficiaryWallet: 'w' }] }]) {
+			expect(failure(() => mergeAdditionalFields({ quoteId: 'q' }, extra, [], quoteChecks)).reason).toBe('unchecked_address_field');
+		}
+		expect(failure(() => mergeAdditionalFields({}, { meta: [{ beneficiaryWallet: 'w' }] })).message).toMatch(/^sets "meta\[0\]\.beneficiaryWallet", which may say where funds go/);
 	});
 });
 

@@ -92,7 +92,7 @@ describe('standing addresses: deposits, pause and resume', () => {
 
 describe('affiliate claims', () => {
 	it('a plain claim sends no body; the optional body carries only what was set', () => {
-		expect(planClaim({ affiliateId: 'aff_1', fields: {} })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: undefined });
+		expect(planClaim({ affiliateId: 'aff_1', fields: {} })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: undefined, fields: {} });
 		expect(planClaim({ affiliateId: 'aff_1', fields: { settlementChain: 'base', settlementAsset: 'USDC', payoutAddress: '' } }).body).toEqual({
 			settlementChain: 'base',
 			settlementAsset: 'USDC',

@@ -85,11 +85,30 @@ describe('affiliates', () => {
 
 	it('a claim\'s chains are chain names by syntax, never the spec\'s list', () => {
 		const fields = { settlementChain: 'stellar', settlementAsset: 'USDC', payoutChain: 'stellar', payoutAsset: 'XLM', payoutAddress: 'G' };
-		expect(planClaim({ affiliateId: 'AFF_1', fields })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: fields });
+		expect(planClaim({ affiliateId: 'AFF_1', fields })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: fields, fields });
 		const bad = failure(() => planClaim({ affiliateId: 'aff_1', fields: { ...fields, settlementChain: 'Mars' } }));
 		expect([bad.field, bad.reason]).toEqual(['settlementChain', 'invalid_chain']);
 		const asset = failure(() => planClaim({ affiliateId: 'aff_1', fields: { ...fields, payoutAsset: 'X Y' } }));
 		expect([asset.field, asset.reason]).toEqual(['payoutAsset', 'invalid_asset']);
+	});
+
+	it('a claim\'s Additional Body Fields are checked as the form is: no payout destination slips past its rules', () => {
+		// issue 40: {"payoutAddress": ...} alone in the raw body skipped every check before
+		const raw = (additionalFields: Record<string, unknown>) => planClaim({ affiliateId: 'aff_1', fields: {}, additionalFields });
+		expect(raw({ payoutAddress: '0xabc' })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: { payoutAddress: '0xabc' }, fields: { payoutAddress: '0xabc' } });
+		const lightning = failure(() => raw({ payoutChain: 'lightning', payoutAsset: 'BTC', payoutAddress: 'x@y.z' }));
+		expect([lightning.field, lightning.reason]).toEqual(['payoutChain', 'invalid_payout_destination']);
+		const unpaired = failure(() => raw({ payoutChain: 'base', payoutAddress: '0xabc' }));
+		expect([unpaired.field, unpaired.reason]).toEqual(['payoutAsset', 'blank']);
+		const chain = failure(() => raw({ payoutChain: 'Mars', payoutAsset: 'USDC', payoutAddress: '0xabc' }));
+		expect([chain.field, chain.reason]).toEqual(['payoutChain', 'invalid_chain']);
+		const notText = failure(() => raw({ payoutAddress: { to: '0xabc' } }));
+		expect([notText.field, notText.reason]).toEqual(['additionalFields', 'type']);
+		for (const hidden of [{ payoutDestination: { address: '0xabc' } }, { recipientAddress: '0xabc' }, { extra: { walletAddress: '0xabc' } }]) {
+			const refused = failure(() => raw(hidden));
+			expect([refused.field, refused.reason]).toEqual(['additionalFields', 'unchecked_address_field']);
+		}
+		expect(raw({ memo: 'x' }).body).toEqual({ memo: 'x' });
 	});
 
 	it('standing addresses and affiliate paths send the normalized ID', () => {

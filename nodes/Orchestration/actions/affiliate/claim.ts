@@ -13,12 +13,12 @@ import { optionsCollection } from '../../../n8n/descriptions';
 import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { claimRecordsOf } from '../../../shared/orchestration/claims';
 import { checkOffered } from '../../../shared/orchestration/enums';
-import { CLAIM_BODY_FIELDS, planClaim, type ClaimBodyField } from '../../../shared/orchestration/partnerPlan';
+import { affiliateIdOf, CLAIM_BODY_FIELDS, planClaim, type ClaimBodyField, type PayoutDestination } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import { idempotencyKeyFor } from '../../idempotencyKey';
 import { claimOutputs, claimWaitParameters } from './claimResult';
-import { affiliateIdField } from './shared';
+import { affiliateIdField, allowPayoutChangeOption, guardPayoutChange } from './shared';
 
 const show = showFor('affiliate', ['claim']);
 
@@ -83,11 +83,16 @@ export const description: INodeProperties[] = [
 			name: 'additionalFields',
 			type: 'json',
 			default: '{}',
-			description: 'Members of the claim body the node does not name, sent as given (a member the options already set is refused)',
+			description:
+				'Members of the claim body the node does not name, sent as given. The named ones (settlementChain, payoutAddress, ...) are checked as if set above; a member the options already set, or another that names an address, is refused.',
 		},
+		allowPayoutChangeOption(
+			"Whether this claim may be paid somewhere else than the affiliate's payout destination (Payout Chain, Asset or Address). Off: such a claim is refused, naming both destinations. Never as an AI-agent tool.",
+		),
 	]),
 ];
 
+/** The claim's named options as text. */
 function readClaimFields(read: OrchestrationReader): Partial<Record<ClaimBodyField, string>> {
 	const fields: Partial<Record<ClaimBodyField, string>> = {};
 	for (const name of CLAIM_BODY_FIELDS) {
@@ -97,12 +102,20 @@ function readClaimFields(read: OrchestrationReader): Partial<Record<ClaimBodyFie
 	return fields;
 }
 
+/** A claim paid elsewhere than the affiliate's own destination needs "Allow Payout Destination Change" (never as a tool). */
+async function guardClaimPayout(read: OrchestrationReader, access: ServiceAccess, affiliateId: string, sent: Partial<Record<ClaimBodyField, string>>): Promise<void> {
+	const planned = (current: PayoutDestination | undefined): PayoutDestination => ({
+		payoutChain: sent.payoutChain ?? current?.payoutChain ?? '(its current chain)',
+		payoutAsset: sent.payoutAsset ?? current?.payoutAsset ?? '(its current asset)',
+		payoutAddress: sent.payoutAddress ?? current?.payoutAddress ?? '',
+	});
+	await guardPayoutChange(read, access, affiliateIdOf(affiliateId), planned, 'this claim would pay');
+}
+
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
 	const affiliateId = read.textParameter('affiliateId');
-	const fields = readClaimFields(read);
-	const additionalFields = read.additionalFields();
-	const { path, body } = planClaim({ affiliateId, fields, additionalFields });
-	const { settlementChain, settlementAsset, payoutChain, payoutAsset } = fields;
+	const { path, body, fields: sent } = planClaim({ affiliateId, fields: readClaimFields(read), additionalFields: read.additionalFields() });
+	const { settlementChain, settlementAsset, payoutChain, payoutAsset, payoutAddress } = sent;
 	if (settlementChain || payoutChain) {
 		// the chains and assets a claim names are checked against the routes listing, like every request's
 		const listing = await catalogueFor(read, access, false);
@@ -111,6 +124,7 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 			{ chainField: 'payoutChain', chain: payoutChain, assetField: 'payoutAsset', asset: payoutAsset },
 		]);
 	}
+	if (payoutChain || payoutAddress) await guardClaimPayout(read, access, affiliateId, sent);
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'POST',
 		path,

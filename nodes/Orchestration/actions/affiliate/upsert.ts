@@ -4,25 +4,18 @@
  * An unsupported payout pair is 400 invalid_payout_destination; Lightning is refused here first.
  * The service replaces an existing affiliate's payout destination without a word, and the next
  * claims pay it: the affiliate is read first (the listing, disabled ones included), and a changed
- * destination is refused, naming the old and the new one, unless "Allow Payout Destination Change" is on.
+ * destination is refused, naming the old and the new one, unless "Allow Payout Destination Change" is on
+ * (never as an AI-agent tool).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { checkOffered } from '../../../shared/orchestration/enums';
-import {
-	affiliateIdOf,
-	AFFILIATES_PAGE_MAX,
-	describePayout,
-	payoutChangeOf,
-	planAffiliateProfile,
-	type PayoutDestination,
-} from '../../../shared/orchestration/partnerPlan';
+import { affiliateIdOf, planAffiliateProfile, type PayoutDestination } from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../../parameters';
 import type { OrchestrationReader } from '../../itemReader';
 import { idempotencyKeyFor } from '../../idempotencyKey';
-import { readPages } from '../../paging';
-import { affiliateIdField } from './shared';
+import { affiliateIdField, allowPayoutChangeOption, guardPayoutChange } from './shared';
 
 const show = showFor('affiliate', ['upsert']);
 
@@ -72,39 +65,11 @@ export const description: INodeProperties[] = [
 		displayOptions: show,
 	},
 	optionsCollection(show, [
-		{
-			displayName: 'Allow Payout Destination Change',
-			name: 'allowPayoutChange',
-			type: 'boolean',
-			default: false,
-			description:
-				"Whether an existing affiliate's payout chain, asset or address may change. Off: such an update is refused and names the current and the new destination (claims pay the new one for fees recorded from then on).",
-		},
+		allowPayoutChangeOption(
+			"Whether an existing affiliate's payout chain, asset or address may change. Off: such an update is refused and names the current and the new destination (claims pay the new one for fees recorded from then on). Never as an AI-agent tool.",
+		),
 	]),
 ];
-
-/** The profile of `affiliateId` among the partner's affiliates (disabled ones included), read page by page until found. */
-async function profilesUpTo(read: OrchestrationReader, access: ServiceAccess, affiliateId: string): Promise<IDataObject[]> {
-	return await readPages(read, access, {
-		path: '/v1/affiliates',
-		member: 'affiliates',
-		pageMax: AFFILIATES_PAGE_MAX,
-		qs: { includeDisabled: true },
-		requiredScope: 'affiliates:read',
-		all: true,
-		until: (a) => a.affiliateId === affiliateId,
-	});
-}
-
-/** The refusal of a changed payout destination: both destinations named, and the way to allow it. */
-function payoutChangeRefused(read: OrchestrationReader, affiliateId: string, from: PayoutDestination | undefined, to: PayoutDestination) {
-	const now = from === undefined ? 'has a payout destination the service did not show' : `is paid ${describePayout(from)} today`;
-	return read.failure(`Affiliate "${affiliateId}" ${now}; this update would pay its claims ${describePayout(to)} instead`, {
-		description:
-			'The service applies a new payout destination to the fees recorded from then on, and claims pay them there. If the change is intended, turn on "Allow Payout Destination Change" in Options; otherwise send the current payout chain, asset and address.',
-		errorCode: 'payout_destination_change',
-	});
-}
 
 export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
 	const input = {
@@ -119,9 +84,7 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 	checkOffered(listing, [{ chainField: 'payoutChain', chain: input.payoutChain, assetField: 'payoutAsset', asset: input.payoutAsset }]);
 	const affiliateId = affiliateIdOf(input.affiliateId);
 	const planned = body as unknown as PayoutDestination;
-	const profiles = await profilesUpTo(read, access, affiliateId);
-	const change = payoutChangeOf(profiles, affiliateId, planned);
-	if (change !== undefined && read.options.allowPayoutChange !== true) throw payoutChangeRefused(read, affiliateId, change.from, change.to);
+	const change = await guardPayoutChange(read, access, affiliateId, planned, 'this update would pay its claims');
 	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
 		method: 'PUT',
 		path,
