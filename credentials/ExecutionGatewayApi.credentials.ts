@@ -19,7 +19,7 @@ import { authDeadline, DeadlineExceeded, withDeadline } from '../nodes/n8n/deadl
 import { ProtocolError } from '../nodes/shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey, signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
 import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/responses';
-import { assertSecureUrl, baseUrlOf, isUnderBase, REDIRECT_STATUSES, redirectRefusal, requestUrlOf } from '../nodes/shared/secureUrl';
+import { assertNoOwnedHeaders, assertSecureUrl, baseUrlOf, isUnderBase, REDIRECT_STATUSES, redirectRefusal, requestUrlOf } from '../nodes/shared/secureUrl';
 
 const CREDENTIAL_NAME = 'Execution Gateway credential';
 
@@ -185,6 +185,7 @@ export class ExecutionGatewayApi implements ICredentialType {
 	 */
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		assertSecureUrl(credentials.gatewayUrl, CREDENTIAL_NAME, 'Gateway URL');
+		assertNoOwnedHeaders(requestOptions.headers, CREDENTIAL_NAME);
 		const token = credentials.accessToken;
 		if (typeof token !== 'string' || token === '') return requestOptions;
 		const boundUrl = typeof credentials.accessTokenGatewayUrl === 'string' ? credentials.accessTokenGatewayUrl : '';

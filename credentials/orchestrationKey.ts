@@ -2,7 +2,7 @@
 import type { IAuthenticateRuleResponseCode, ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
 import { KEY_PREFIXES, keyTypeOf } from '../nodes/shared/orchestration/keyType';
-import { assertSecureUrl, baseUrlOf, insecureUrlReason, isUnderBase, REDIRECT_STATUSES, redirectRefusal, requestUrlOf } from '../nodes/shared/secureUrl';
+import { assertNoOwnedHeaders, assertSecureUrl, baseUrlOf, insecureUrlReason, isUnderBase, REDIRECT_STATUSES, redirectRefusal, requestUrlOf } from '../nodes/shared/secureUrl';
 
 export const baseUrlProperty: INodeProperties = {
 	displayName: 'Base URL',
@@ -95,6 +95,7 @@ export function withBearerKey(
 	const credentialName = kind === 'server' ? 'Orchestration Server Key credential' : 'Orchestration Client Key credential';
 	assertSecureUrl(credentials.baseUrl, credentialName, 'Base URL');
 	assertOwnService(credentials, requestOptions, credentialName);
+	assertNoOwnedHeaders(requestOptions.headers, credentialName);
 	const apiKey = String(credentials.apiKey ?? '').trim();
 	const keyType = keyTypeOf(apiKey);
 	if (keyType !== kind) {

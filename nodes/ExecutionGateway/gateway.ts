@@ -8,7 +8,8 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { ZodType, ZodTypeDef } from 'zod';
-import { ProtocolError } from '../shared/errors';
+import { inField, ProtocolError } from '../shared/errors';
+import { pathSegment } from '../shared/inputs';
 import { parsePrivateKey, publicKeyFromPrivateKey } from '../shared/gateway/keys';
 import {
 	IntentStatusSchema,
@@ -225,6 +226,6 @@ function intentStatusOutput(read: ItemReader, body: unknown): IDataObject {
 }
 
 export async function fetchIntent(read: ItemReader, gatewayUrl: string, submissionId: string): Promise<IDataObject> {
-	const url = joinUrl(gatewayUrl, `/api/v1/intents/${encodeURIComponent(submissionId)}`);
+	const url = joinUrl(gatewayUrl, `/api/v1/intents/${inField('submissionId', () => pathSegment(submissionId))}`);
 	return intentStatusOutput(read, (await authenticatedCall<unknown>(read, { method: 'GET', url })).body);
 }

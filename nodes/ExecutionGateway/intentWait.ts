@@ -8,7 +8,7 @@ import { isFinalIntentStatus } from '../shared/gateway/responses';
 import type { ItemReader } from '../n8n/items';
 import { ItemError } from '../n8n/errors';
 import { cancelSignalOf, reportWait, waitHint, waitUntilFinal } from '../n8n/wait';
-import { waitSettingsOf } from '../n8n/waitParameters';
+import { toolWaitCap, waitSettingsOf } from '../n8n/waitParameters';
 import { fetchIntent } from './gateway';
 import { SHARED_WAIT_VERSION } from './intentWaitParameters';
 
@@ -35,7 +35,10 @@ export function waitOptionsOf(options: IDataObject): WaitOptions {
 
 /** The item's wait, wherever its node version keeps the parameters. */
 export function waitOptionsFor(read: ItemReader): WaitOptions {
-	if (read.ctx.getNode().typeVersion < SHARED_WAIT_VERSION) return waitOptionsOf(read.options);
+	if (read.ctx.getNode().typeVersion < SHARED_WAIT_VERSION) {
+		const old = waitOptionsOf(read.options);
+		return { ...old, timeoutMs: toolWaitCap(read, old.timeoutMs) };
+	}
 	const s = waitSettingsOf(read);
 	const onTimeout = s.onTimeout === 'returnLastState' ? 'returnLast' : 'error';
 	return {

@@ -19,6 +19,8 @@ import { StreamOpenPacers, STREAM_OPENS_PER_MINUTE, type StreamOpenDenial } from
 import { orderWaitEnd, type OrderReading } from '../shared/waitRules';
 import { openEventStream } from '../n8n/eventStream';
 import { joinUrl } from '../shared/secureUrl';
+import { inField } from '../shared/errors';
+import { pathSegment } from '../shared/inputs';
 import { cancelSignalOf, reportWait, waitHint, waitUntilFinal, type Followed, type WaitVia } from '../n8n/wait';
 import type { WaitSettings } from '../n8n/waitParameters';
 import type { ServiceAccess } from '../n8n/orchestrationClient';
@@ -99,7 +101,7 @@ async function streamOf(o: OrderToFollow, orderId: string, openBy: number): Prom
 		...(o.readToken ? { readToken: o.readToken } : {}),
 	};
 	return await openEventStream(o.ctx, {
-		url: joinUrl(o.access.baseUrl, `/v1/sse/operations/${encodeURIComponent(orderId)}`),
+		url: joinUrl(o.access.baseUrl, `/v1/sse/operations/${inField('orderId', () => pathSegment(orderId))}`),
 		qs,
 		secrets: [key, String(creds.apiKey ?? ''), o.readToken],
 		signal: cancelSignalOf(o.ctx),

@@ -5,7 +5,8 @@
  * Gateway versions 1-1.1 keep theirs inside "Options" (nodes/ExecutionGateway/gateway.ts).
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
-import { intervalMsOf, MIN_WAIT_INTERVAL_SECONDS } from '../shared/waitRules';
+import { intervalMsOf, MIN_WAIT_INTERVAL_SECONDS, TOOL_WAIT_MAX_MS } from '../shared/waitRules';
+import { isToolMode } from './toolMode';
 import { dropdown } from './descriptions';
 import type { ItemReader } from './items';
 
@@ -41,7 +42,7 @@ export function waitParameters(show: Show, untilWhat: string, between: INodeProp
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: DEFAULT_WAIT_TIMEOUT_SECONDS,
-			description: 'How long to wait at most. For waits of hours, end the node early and loop through n8n\'s Wait node instead (see the README).',
+			description: 'How long to wait at most (at most 1 hour when an AI agent runs the node as a tool). For waits of hours, end the node early and loop through n8n\'s Wait node instead (see the README).',
 			displayOptions: whenWaiting,
 		},
 		...between.map((p) => ({ ...p, displayOptions: p.displayOptions ?? whenWaiting })),
@@ -53,6 +54,11 @@ export function waitParameters(show: Show, untilWhat: string, between: INodeProp
 			{ displayName: 'On Timeout', name: 'onTimeout', displayOptions: whenWaiting },
 		),
 	];
+}
+
+/** A wait's timeout, at most TOOL_WAIT_MAX_MS when the node runs as an AI-agent tool. */
+export function toolWaitCap(read: ItemReader, timeoutMs: number): number {
+	return isToolMode(read.ctx) ? Math.min(timeoutMs, TOOL_WAIT_MAX_MS) : timeoutMs;
 }
 
 export interface WaitSettings {
@@ -68,7 +74,7 @@ export function waitSettingsOf(read: ItemReader): WaitSettings {
 	return {
 		waitUntilFinal: read.parameter('waitUntilFinal', false) === true,
 		intervalMs: intervalMsOf(Number(read.parameter('pollIntervalSeconds', DEFAULT_INTERVAL_SECONDS)) || undefined, MIN_WAIT_INTERVAL_SECONDS, MIN_WAIT_INTERVAL_SECONDS),
-		timeoutMs: Math.max(0, Number.isFinite(timeout) ? timeout : 0) * 1000,
+		timeoutMs: toolWaitCap(read, Math.max(0, Number.isFinite(timeout) ? timeout : 0) * 1000),
 		onTimeout: read.parameter('onTimeout', 'error') === 'returnLastState' ? 'returnLastState' : 'error',
 	};
 }

@@ -54,13 +54,20 @@ function integerNumber(value: unknown): number {
 }
 
 /**
- * One path parameter, percent-encoded (`/`, `?`, `#`, `%` cannot leave the segment). A dot segment
- * (`.` or `..`) is refused: URL normalisation would move the request to another endpoint.
+ * One path parameter, percent-encoded (`?`, `#`, `%` cannot leave the segment). Refused: a dot
+ * segment (`.`, `..`, or one followed by `;`, which some servers read as `..`), a slash or backslash
+ * (sent as %2F or %5C, which a proxy may decode into another path), control characters (NUL too)
+ * and percent-escapes (a server that decodes twice would read them).
  */
 export function pathSegment(value: string): string {
 	if (value === '') throw new ProtocolError('is required', { reason: 'blank' });
-	if (value === '.' || value === '..') {
-		throw new ProtocolError(`"${value}" is a dot segment, not an identifier; it would address another endpoint`, { reason: 'dot_segment' });
+	if (/^\.{1,2}(;.*)?$/s.test(value)) {
+		throw new ProtocolError(`"${value.slice(0, 20)}" is a dot segment, not an identifier; it would address another endpoint`, { reason: 'dot_segment' });
 	}
+	if (/[/\\]/.test(value)) throw new ProtocolError('must not contain "/" or "\\": an identifier is one path segment', { reason: 'path_separator' });
+	if ([...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) {
+		throw new ProtocolError('must not contain control characters (a NUL, a line break, a tab)', { reason: 'control_character' });
+	}
+	if (/%[0-9a-fA-F]{2}/.test(value)) throw new ProtocolError('must be the identifier itself, not percent-encoded (it is encoded when sent)', { reason: 'percent_encoded' });
 	return encodeURIComponent(value);
 }

@@ -90,3 +90,35 @@ export function requestUrlOf(options: { url?: unknown; uri?: unknown; baseURL?: 
 	if (base === '' || /^([a-z][a-z\d+\-.]*:)?\/\//i.test(url)) return url;
 	return url === '' ? base : `${base.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 }
+
+/**
+ * Headers a request made with a credential may not set itself: where the request is routed (a
+ * `Host` behind a CDN reaches another tenant with the key) and the authentication the credential adds.
+ */
+const CREDENTIAL_OWNED_HEADERS = new Set([
+	'host',
+	'authorization',
+	'proxy-authorization',
+	'cookie',
+	'origin',
+	'forwarded',
+	'x-forwarded-host',
+	'x-forwarded-server',
+	'x-forwarded-proto',
+	'x-host',
+	'x-original-url',
+	'x-rewrite-url',
+	'x-http-host-override',
+]);
+
+/** Refuses a request that sets a header the credential owns (any letter case), before the key is added. */
+export function assertNoOwnedHeaders(headers: unknown, credentialName: string): void {
+	if (typeof headers !== 'object' || headers === null) return;
+	const owned = Object.keys(headers).filter((name) => CREDENTIAL_OWNED_HEADERS.has(name.toLowerCase()));
+	if (owned.length === 0) return;
+	throw new ProtocolError(
+		`${credentialName}: refused to add its key to a request that sets ${owned.map((h) => `"${h}"`).join(', ')} itself; ` +
+			'the credential decides where its key goes and how it authenticates. Remove that header from the request.',
+		{ reason: 'credential_header_overridden' },
+	);
+}

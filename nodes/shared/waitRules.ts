@@ -97,3 +97,6 @@ export function orderWaitEnd(reading: OrderReading, endOnActionRequired: boolean
 	const waitsForPartner = reading.status !== undefined && ACTION_REQUIRED_STATUSES.has(reading.status);
 	return waitsForPartner || reading.repriceApproval === true ? 'actionRequired' : undefined;
 }
+
+/** The longest wait a node run as an AI-agent tool may hold its item (an agent's call must end). */
+export const TOOL_WAIT_MAX_MS = 3_600_000;

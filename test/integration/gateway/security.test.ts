@@ -203,6 +203,14 @@ describe('Execution Gateway credential security', () => {
 				expect((await credential.authenticate(data, { url })).headers).toBeUndefined();
 			}
 		});
+
+		it('a request that sets Host or Authorization itself gets no token: it is refused', async () => {
+			const credential = new ExecutionGatewayApi();
+			const data = { ...credentialData(env.url, env.signerKey), accessToken: 'tok', accessTokenPublicKey: opensslPublicKey(env.signerKey), accessTokenGatewayUrl: env.url };
+			for (const headers of [{ Host: 'tenant-b.example' }, { authorization: 'Bearer mine' }]) {
+				await expect(credential.authenticate(data, { url: `${env.url}/api/v1/intents/x`, headers })).rejects.toThrow(/refused to add its key to a request that sets/);
+			}
+		});
 	});
 
 	describe('https only (loopback excepted)', () => {

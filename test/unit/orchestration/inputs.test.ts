@@ -181,12 +181,29 @@ describe('mergeAdditionalFields', () => {
 
 describe('pathSegment', () => {
 	it('encodes reserved characters into one segment', () => {
-		expect(pathSegment('a/../b?c#d%2e')).toBe('a%2F..%2Fb%3Fc%23d%252e');
+		expect(pathSegment('a?b#c d%')).toBe('a%3Fb%23c%20d%25');
 		expect(pathSegment('acc_1')).toBe('acc_1');
+		expect(pathSegment('..x')).toBe('..x');
 	});
 
-	it.each(['.', '..', ''])('refuses %p', (value) => {
-		expect(() => pathSegment(value)).toThrow(ProtocolError);
+	it.each([
+		['.', 'dot_segment'],
+		['..', 'dot_segment'],
+		['..;', 'dot_segment'],
+		['..;jsessionid=1', 'dot_segment'],
+		['.;x', 'dot_segment'],
+		['', 'blank'],
+		['customer/42', 'path_separator'],
+		['a/../b', 'path_separator'],
+		['a\\b', 'path_separator'],
+		['ref\u0000', 'control_character'],
+		['ref\nx', 'control_character'],
+		['ref\u007f', 'control_character'],
+		['%00', 'percent_encoded'],
+		['%2e%2e', 'percent_encoded'],
+		['a%2Fb', 'percent_encoded'],
+	])('refuses %p (%s)', (value, reason) => {
+		expect(failure(() => pathSegment(value)).reason).toBe(reason);
 	});
 });
 

@@ -30,8 +30,8 @@ const failure = (fn: () => unknown): ProtocolError => {
 
 describe('planStandingInstruction', () => {
 	it('sends only what was set, the reference as one encoded segment', () => {
-		expect(planStandingInstruction(input({ reference: 'a/b?c#d%' }))).toEqual({
-			path: '/v1/standing-deposit-addresses/a%2Fb%3Fc%23d%25',
+		expect(planStandingInstruction(input({ reference: 'a b?c#d%' }))).toEqual({
+			path: '/v1/standing-deposit-addresses/a%20b%3Fc%23d%25',
 			body: { destination: { chain: 'base', asset: 'USDC', address: '0xabc' } },
 		});
 		const full = planStandingInstruction(
@@ -157,7 +157,8 @@ describe('affiliates', () => {
 
 describe('webhook paths', () => {
 	it('encodes the id as one segment, recovery under /recovery', () => {
-		expect(webhookPath('wh/1', 'orders')).toBe('/v1/webhooks/wh%2F1');
+		expect(webhookPath('wh 1', 'orders')).toBe('/v1/webhooks/wh%201');
+		expect(() => webhookPath('wh/1', 'orders')).toThrow(/must not contain "\/"/);
 		expect(webhookPath('whr_1', 'recovery')).toBe('/v1/webhooks/recovery/whr_1');
 		expect(() => webhookPath('..', 'orders')).toThrow(ProtocolError);
 	});
