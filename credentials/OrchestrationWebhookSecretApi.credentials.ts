@@ -27,6 +27,15 @@ export class OrchestrationWebhookSecretApi implements ICredentialType {
 				'The secret the service returned when the endpoint was registered (shown once). At least 16 characters. It verifies every event but Order Recovery Required.',
 		},
 		{
+			displayName: 'Previous Webhook Secret',
+			name: 'previousSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional, while a secret is being replaced: the secret of the endpoint being retired. Deliveries signed with either secret are accepted (an event both endpoints deliver runs once). Delete the old endpoint (Orchestration > Webhook > Delete), then clear this field.',
+		},
+		{
 			displayName: 'Recovery Secret',
 			name: 'recoverySecret',
 			type: 'string',

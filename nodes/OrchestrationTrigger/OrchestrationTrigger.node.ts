@@ -120,10 +120,11 @@ export class OrchestrationTrigger implements INodeType {
 		credentialTest: {
 			/** No service endpoint checks a secret; this refuses one that cannot be an HMAC key. */
 			async webhookSecretCheck(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
-				const recovery = credential.data?.recoverySecret;
+				const optional = (value: unknown, name: string) => (value === undefined || value === '' ? undefined : webhookSecretProblem(value)?.replace('webhook secret', name));
 				const problem =
 					webhookSecretProblem(credential.data?.secret) ??
-					(recovery === undefined || recovery === '' ? undefined : webhookSecretProblem(recovery)?.replace('webhook secret', 'recovery secret'));
+					optional(credential.data?.recoverySecret, 'recovery secret') ??
+					optional(credential.data?.previousSecret, 'previous webhook secret');
 				return problem === undefined
 					? { status: 'OK', message: 'The secret can verify deliveries (it is checked against each delivery signature)' }
 					: { status: 'Error', message: `Not usable: ${problem}` };
@@ -165,6 +166,7 @@ export class OrchestrationTrigger implements INodeType {
 			headers: req.headers,
 			secret: endpoint.secret,
 			recoverySecret: endpoint.recoverySecret,
+			previousSecret: endpoint.previousSecret,
 			toleranceSeconds,
 			nowMs,
 			events: eventsOf(this),

@@ -83,6 +83,8 @@ export interface DeliveryInput {
 	 * (public-notes: recovery events go to recovery subscriptions only). Set but unusable: refused.
 	 */
 	recoverySecret?: unknown;
+	/** While a secret is replaced: the retired endpoint's secret, verifying what `secret` verifies. */
+	previousSecret?: unknown;
 	toleranceSeconds: number;
 	nowMs: number;
 	/** Event kinds that start a run; undefined when the filter is not a list (fails closed). */
@@ -135,6 +137,10 @@ function configurationProblem(input: DeliveryInput): DeliveryDecision | undefine
 	const recoveryProblem = input.recoverySecret === undefined ? undefined : webhookSecretProblem(input.recoverySecret);
 	if (recoveryProblem !== undefined) {
 		return reject(500, 'secret_unavailable', `This endpoint cannot verify recovery deliveries: ${recoveryProblem.replace('webhook secret', 'recovery secret')}. Set the recovery secret or remove it`);
+	}
+	const previousProblem = input.previousSecret === undefined ? undefined : webhookSecretProblem(input.previousSecret);
+	if (previousProblem !== undefined) {
+		return reject(500, 'secret_unavailable', `This endpoint cannot verify deliveries: ${previousProblem.replace('webhook secret', 'previous webhook secret')}. Fix it or clear it`);
 	}
 	if (input.events === undefined) {
 		return reject(500, 'invalid_event_filter', 'The "Events" filter is not a list of event kinds; no delivery starts a run until it is fixed');
@@ -190,9 +196,11 @@ function subscriptionSecrets(input: DeliveryInput): SubscriptionSecret[] {
 	const recovery = input.recoverySecret as string | undefined;
 	const isRecovery = (event: string) => event === RECOVERY_EVENT;
 	const ordersOnly: SubscriptionSecret = { secret: orders, kind: 'orders', subscriptionFor: (e) => (isRecovery(e) ? undefined : 'orders') };
-	if (recovery === undefined) return [ordersOnly];
-	if (recovery === orders) return [{ secret: orders, kind: 'both', subscriptionFor: (e) => (isRecovery(e) ? 'recovery' : 'orders') }];
-	return [ordersOnly, { secret: recovery, kind: 'recovery', subscriptionFor: (e) => (isRecovery(e) ? 'recovery' : undefined) }];
+	// the retired endpoint's secret, while it is replaced, verifies the order events its endpoint sends
+	const previous = typeof input.previousSecret === 'string' && input.previousSecret !== orders ? [{ ...ordersOnly, secret: input.previousSecret }] : [];
+	if (recovery === undefined) return [ordersOnly, ...previous];
+	if (recovery === orders) return [{ secret: orders, kind: 'both', subscriptionFor: (e) => (isRecovery(e) ? 'recovery' : 'orders') }, ...previous];
+	return [ordersOnly, ...previous, { secret: recovery, kind: 'recovery', subscriptionFor: (e) => (isRecovery(e) ? 'recovery' : undefined) }];
 }
 
 function wrongSubscription(event: string, signedBy: SubscriptionSecret['kind']): DeliveryDecision {

@@ -31,7 +31,7 @@ function eventLabel(event: string): string {
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Every delivery is verified (X-Service-Signature or the live X-Flashnet-Signature, over the timestamp and the raw body); forged, stale and repeated deliveries start no run. Activation registers this URL (and a recovery subscription for Order Recovery Required). Deactivating, re-publishing or updating the workflow keeps them: events meanwhile are retried by the service (about 33 hours) and run once the workflow is active again. To delete them at the service, set "Keep Endpoint Registered" off, publish, then deactivate. A test event\'s endpoint is deleted after the test.',
+			'Every delivery is verified (X-Service-Signature or the live X-Flashnet-Signature, over the timestamp and the raw body); forged, stale and repeated deliveries start no run. Activation registers this URL (and a recovery subscription for Order Recovery Required). Deactivating, re-publishing or updating the workflow keeps them: events meanwhile are retried by the service (about 33 hours) and run once the workflow is active again. To delete them at the service, set "Keep Endpoint Registered" off, publish, then deactivate, or run Orchestration > Webhook > Delete with the webhookId each output item names (delivery.webhookId). A test event\'s endpoint is deleted after the test.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -153,7 +153,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to keep the registered endpoint and its secret (and the recovery subscription) when n8n deactivates the workflow, and reuse them next time. n8n does the same when the workflow is re-published or updated, so on (and when this option is not added) no event is lost: n8n answers 404 while the workflow is off and the service retries. Off: they are deleted at the service (DELETE /v1/webhooks/{ID}) at every deactivation, re-publish of this node or removal of this node, and events sent before the next activation are lost; to remove the endpoint for good, set this off, publish, then deactivate. A test event\'s endpoint is deleted after the test unless this is on (version 1.2).',
+					'Whether to keep the registered endpoint and its secret (and the recovery subscription) when n8n deactivates the workflow, and reuse them next time. n8n does the same when the workflow is re-published or updated, so on (and when this option is not added) no event is lost: n8n answers 404 while the workflow is off and the service retries. Off: they are deleted at the service (DELETE /v1/webhooks/{ID}) at every deactivation, re-publish of this node or removal of this node, and events sent before the next activation are lost. n8n tells the node nothing when its workflow is deleted: a kept endpoint then goes on posting order data to a dead URL. To retire one, run Orchestration > Webhook > Delete with its webhookId (every output item names it in delivery.webhookId; the workflow\'s static data keeps it too) before deleting the workflow, or set this off, publish, then deactivate. To replace its secret without losing events, see the README ("Replacing a webhook secret"). A test event\'s endpoint is deleted after the test unless this is on (version 1.2).',
 			},
 			{
 				displayName: 'Output Only Data',

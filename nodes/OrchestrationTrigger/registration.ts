@@ -364,6 +364,8 @@ export interface EndpointSecrets {
 	/** Verifies order.recovery_required only (delivery.ts). */
 	recoverySecret?: unknown;
 	recoveryWebhookId?: string;
+	/** The retired endpoint's secret while a secret is replaced (Existing Endpoint): verifies what `secret` does. */
+	previousSecret?: unknown;
 }
 
 /**
@@ -379,8 +381,8 @@ export async function endpointSecret(this: IWebhookFunctions, staticData: IDataO
 	}
 	if (this.getNode().credentials?.[SECRET_CREDENTIAL_TYPE] !== undefined) {
 		const credential = await settled(async () => await this.getCredentials(SECRET_CREDENTIAL_TYPE));
-		const recoverySecret = credential?.recoverySecret;
-		return { secret: credential?.secret, recoverySecret: recoverySecret === '' || recoverySecret === null ? undefined : recoverySecret };
+		const optional = (value: unknown) => (value === '' || value === null ? undefined : value);
+		return { secret: credential?.secret, recoverySecret: optional(credential?.recoverySecret), previousSecret: optional(credential?.previousSecret) };
 	}
 	return { secret: await settled(() => this.getNodeParameter('webhookSecret', undefined)) };
 }

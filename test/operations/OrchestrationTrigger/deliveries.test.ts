@@ -294,6 +294,53 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		}
 	});
 
+	it('a secret is replaced without losing an event: the new endpoint registered first, both secrets accepted, the old endpoint deleted', async () => {
+		const register = async (url: string) => {
+			const res = await fetch(`${sb.orchestrationUrl}/v1/webhooks`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_KEY}`, 'x-idempotency-key': `rotate-${randomBytes(6).toString('hex')}` },
+				body: JSON.stringify({ url }),
+			});
+			expect(res.status).toBe(201);
+			return (await res.json()) as { webhookId: string; secret: string };
+		};
+		// the credential as n8n hands it over; edited in place as the user edits it between the steps
+		const credential: IDataObject = { secret: `whsec_placeholder_${randomBytes(8).toString('hex')}` };
+		const h = triggerHarness({ baseUrl: sb.orchestrationUrl, parameters: { registration: 'existingEndpoint' }, secretCredential: credential });
+		const server = await serveTrigger(h);
+		closers.push(() => server.close());
+		const old = await register(server.url);
+		credential.secret = old.secret;
+		const first = await fundedOrder(sb);
+		const firstDeliveries = await settled(sb, first);
+
+		// 1. a new endpoint for the same URL; 2. its secret in the credential, the old one as Previous Webhook Secret
+		const next = await register(server.url);
+		Object.assign(credential, { secret: next.secret, previousSecret: old.secret });
+		const during = await fundedOrder(sb);
+		const duringDeliveries = await settled(sb, during);
+		// precondition: both endpoints delivered every event of the order
+		expect(new Set(duringDeliveries.map((d) => d.webhookId))).toEqual(new Set([old.webhookId, next.webhookId]));
+		// 3. the old endpoint deleted; 4. Previous Webhook Secret cleared
+		const removed = await fetch(`${sb.orchestrationUrl}/v1/webhooks/${old.webhookId}`, {
+			method: 'DELETE',
+			headers: { authorization: `Bearer ${SERVER_KEY}`, 'x-idempotency-key': `rotate-del-${randomBytes(6).toString('hex')}` },
+		});
+		expect(removed.status).toBe(200);
+		delete credential.previousSecret;
+		const after = await fundedOrder(sb);
+		const afterDeliveries = await settled(sb, after);
+		expect(afterDeliveries.every((d) => d.webhookId === next.webhookId)).toBe(true);
+
+		const all = [...firstDeliveries, ...duringDeliveries, ...afterDeliveries];
+		expect(all.every((d) => d.state === 'delivered')).toBe(true);
+		// every event of the three orders ran exactly once
+		const ran = effectiveRuns(server).map((run) => `${String((run[0].json.data as IDataObject).id)} ${String(run[0].json.event)}`).sort();
+		const sent = [...new Set(all.map((d) => `${d.orderId} ${d.event}`))].sort();
+		expect(ran).toEqual(sent);
+		expect(JSON.stringify(server.outputs)).not.toContain(old.secret);
+	});
+
 	it('answers injected duplicate deliveries 200 and runs nothing downstream for them', async () => {
 		await control(sb, '/sandbox/config', { duplicateDeliveries: true });
 		const { server } = await registeredTrigger();

@@ -88,6 +88,16 @@ describe('handleDelivery', () => {
 		expect(handleDelivery({ ...input(event), recoverySecret: 'short' })).toMatchObject({ status: 500, error: 'secret_unavailable', message: expect.stringMatching(/recovery secret has 5 characters/) });
 	});
 
+	it('while a secret is replaced, the previous secret verifies order events as the current one does, never recovery events', () => {
+		const PREVIOUS = 'whsec_previous_0123456789abcdef';
+		const rotating = (body: string, secret: string) => ({ ...input(body, { secret }), secret: SECRET, previousSecret: PREVIOUS });
+		expect(handleDelivery(rotating(event, PREVIOUS))).toMatchObject({ outcome: 'accepted', subscription: 'orders' });
+		expect(handleDelivery(rotating(event, SECRET))).toMatchObject({ outcome: 'accepted', subscription: 'orders' });
+		expect(handleDelivery(rotating(recovery, PREVIOUS))).toMatchObject({ outcome: 'rejected', status: 401, error: 'wrong_subscription' });
+		expect(handleDelivery({ ...input(event, { secret: PREVIOUS }) })).toMatchObject({ outcome: 'rejected', status: 401 });
+		expect(handleDelivery({ ...input(event), previousSecret: 'short' })).toMatchObject({ status: 500, error: 'secret_unavailable', message: expect.stringMatching(/previous webhook secret has 5 characters/) });
+	});
+
 	it('refuses JSON nested deeper than 64 levels with 400 before parsing it; 64 levels pass', () => {
 		const nested = (depth: number) => JSON.stringify({ event: 'order.completed', data: { id: 'ord_deep', x: JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) } });
 		expect(handleDelivery(input(nested(62)))).toMatchObject({ outcome: 'accepted' });
