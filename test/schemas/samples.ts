@@ -100,7 +100,7 @@ async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters)
 	await take({ resource: 'affiliate', operation: 'getClaim', affiliateId: 'aff_sandbox_alpha', claimId: String(claim.id), ...wait });
 	await accrue();
 	// paid in another asset (a relay and an operation), then one that fails, then one retried (read while it waits)
-	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', ...wait, options: { payoutChain: 'ethereum', payoutAsset: 'USDT', payoutAddress: ADDR.evm } });
+	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', ...wait, options: { payoutChain: 'ethereum', payoutAsset: 'USDT', payoutAddress: ADDR.evm, allowPayoutChange: true } });
 	await control(sb).config({ claimOutcome: 'failed' });
 	await accrue();
 	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', ...wait });
