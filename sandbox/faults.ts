@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onSendHookHandler } from 'fastify';
 import { z } from 'zod';
+import { isControlRequest } from './control-guard';
 
 /**
  * Fault injection per route for reliability tests: added latency, a 5xx (or any) answer, a dropped
@@ -44,9 +45,6 @@ export class FaultInjector {
 	/** Told when a dropAnswer or lateAnswer fault withholds an answer, so the app's request log records it at once. */
 	onAnswerWithheld?: (request: FastifyRequest, status: number, mode: 'dropAnswer' | 'lateAnswer') => void;
 
-	/** Paths starting with one of these prefixes (the control endpoints) are never faulted. */
-	constructor(private readonly exemptPrefixes: string[] = ['/sandbox']) {}
-
 	add(rule: FaultRule): ActiveFault {
 		const active: ActiveFault = { ...FaultRuleSchema.parse(rule), id: this.nextId++, applied: 0, skipped: 0 };
 		this.rules.push(active);
@@ -68,7 +66,6 @@ export class FaultInjector {
 
 	/** Takes one use of the first rule matching the request, dropping rules that are used up. */
 	take(method: string, routePath: string | undefined, urlPath: string): ActiveFault | undefined {
-		if (this.exemptPrefixes.some((p) => urlPath.startsWith(p))) return undefined;
 		const rule = this.rules.find(
 			(r) => (!r.method || r.method === method) && (r.path === routePath || r.path === urlPath),
 		);
@@ -85,6 +82,8 @@ export class FaultInjector {
 
 	/** onRequest hook: latency, status and drop faults act before the handler runs. */
 	readonly onRequest: onRequestAsyncHookHandler = async (request, reply) => {
+		// the control endpoints are never faulted
+		if (isControlRequest(request)) return;
 		const urlPath = request.url.split('?')[0];
 		const fault = this.take(request.method, request.routeOptions.url, urlPath);
 		if (!fault) return;
