@@ -1,8 +1,11 @@
+import type { FastifyRequest } from 'fastify';
+import type { DepositTransactionRule } from '../faults';
 import { isStablecoin, parseRoutingKey, QUOTE_TTL_MS, withoutTonAlias } from './spec';
 import { isWholeCents } from './units';
 import { checkAddress, depositAddressFor, depositMemoFor } from './addresses';
 import type { CatalogueAsset, CatalogueView } from './catalogue';
 import type { Caller, OrchestrationContext } from './context';
+import { honestDepositTransaction, placeAt, ruleFits, variantDepositTransaction } from './depositTransaction';
 import { ApiError, badRequest } from './errors';
 import { type FeeInput, resolveFeePlan, totalFeeBps } from './fees';
 import { type Economics, priceExactIn, priceExactOut, routeLimits } from './pricing';
@@ -165,7 +168,7 @@ export function createQuote(
 	p: PricedQuote,
 	kind: QuoteRecord['kind'],
 	idempotencyKey: string | null,
-	extras: { outcome?: Outcome; fiat?: QuoteRecord['fiat'] } = {},
+	extras: { outcome?: Outcome; fiat?: QuoteRecord['fiat']; request?: FastifyRequest } = {},
 ): QuoteRecord {
 	const quoteId = ctx.state.nextId('q');
 	const counter = ctx.state.nextCounter();
@@ -181,10 +184,14 @@ export function createQuote(
 		depositAddress,
 		...(depositMemo ? { depositMemo } : {}),
 		expiresAt: new Date(expiresAtMs).toISOString(),
-		...(p.input.includeCalldata ? { depositTransaction: depositTransaction(p, depositAddress) } : {}),
+		...(p.input.includeCalldata ? { depositTransaction: honestDepositTransaction(p.source, depositAddress, p.economics.amountIn) } : {}),
 		// spec §2.2: a boolean `true` marks an amountless invoice (response name unconfirmed too)
 		...(p.input.amountlessInvoice ? { amountlessInvoice: true } : {}),
 	};
+	const rule = extras.request
+		? ctx.faults.takeForHandler(extras.request, 'depositTransaction', (r) => r.depositTransaction !== undefined && ruleFits(r.depositTransaction, p.source))
+		: undefined;
+	if (rule?.depositTransaction) applyDepositTransactionRule(response, rule.depositTransaction, p, depositAddress);
 	const record: QuoteRecord = {
 		quoteId, kind, idempotencyKey, createdAtMs, expiresAtMs, response, depositAddress, depositMemo,
 		partnerId: caller?.partner.partnerId ?? null,
@@ -204,14 +211,13 @@ export function createQuote(
 	return record;
 }
 
-/** The unsigned deposit transfer for EVM sources (spec §2.2): native value or ERC-20 transfer. */
-function depositTransaction(p: PricedQuote, depositAddress: string): Record<string, unknown> {
-	const chainId = Number(p.source.chainInfo.chainId?.split(':')[1]);
-	const amount = p.economics.amountIn;
-	if (p.source.contractAddress === null) return { chainId, to: depositAddress, value: amount.toString(), data: '0x' };
-	const word = (hex: string) => hex.padStart(64, '0');
-	const data = `0xa9059cbb${word(depositAddress.slice(2).toLowerCase())}${word(amount.toString(16))}`;
-	return { chainId, to: p.source.contractAddress, value: '0', data };
+/** A `depositTransaction` fault rule: the answer carries its variant (and the honest one too with `keepHonest`). */
+function applyDepositTransactionRule(response: Record<string, unknown>, rule: DepositTransactionRule, p: PricedQuote, depositAddress: string): void {
+	const amountIn = p.economics.amountIn;
+	const member = rule.member ?? 'depositTransaction';
+	delete response.depositTransaction;
+	if (rule.keepHonest) response.depositTransaction = honestDepositTransaction(p.source, depositAddress, amountIn, rule.chainIdForm);
+	placeAt(response, member, variantDepositTransaction(rule, p.source, depositAddress, amountIn));
 }
 
 /** 409 `quote_expired` once `expiresAt` has passed (public-notes). */
