@@ -18,6 +18,7 @@ import { registerLegacyEndpoints } from './endpoints/legacy';
 import { registerOrderEndpoints } from './endpoints/orders';
 import { registerPartnerEndpoints } from './endpoints/partner';
 import { registerQuoteEndpoints } from './endpoints/quotes';
+import { registerRepriceEndpoints } from './endpoints/reprice';
 import { registerStandingEndpoints } from './endpoints/standing';
 import { registerStatusEndpoints } from './endpoints/status';
 import { registerZeroconfEndpoints } from './endpoints/zeroconf';
@@ -136,6 +137,7 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	registerPartnerEndpoints(app, ctx);
 	registerAffiliateEndpoints(app, ctx);
 	registerStandingEndpoints(app, ctx);
+	registerRepriceEndpoints(app, ctx);
 	registerLegacyEndpoints(app, ctx);
 	registerControlEndpoints(app, ctx, opts.keysJson, reset);
 	registerZeroconfEndpoints(app, ctx);

@@ -198,6 +198,8 @@ export function createQuote(
 		outcome: extras.outcome ?? (p.input.zeroconfEnabled && p.source.chain === 'bitcoin' ? 'zeroconf_offer' : undefined),
 		fiat: extras.fiat,
 		...(p.input.amountlessInvoice ? { amountless: true } : {}),
+		slippageBps: p.input.slippageBps ?? DEFAULT_SLIPPAGE_BPS,
+		refundAddress: p.input.refundAddress,
 	};
 	ctx.state.quotes.set(quoteId, record);
 	ctx.state.quotesByDeposit.set(depositAddress, quoteId);

@@ -11,6 +11,8 @@ export const OUTCOMES = [
 	'zeroconf_offer',
 	// unfulfilled, then a late deposit resumes it one step later, on to completed (public-notes)
 	'late_deposit',
+	// stops in awaiting_approval at its swap: the locked price can no longer be honoured (public-notes, fourth harvest)
+	'reprice',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -48,6 +50,9 @@ export interface QuoteRecord {
 	orderId?: string;
 	/** An amountless Lightning invoice was minted (spec §1, §2.2). */
 	amountless?: boolean;
+	/** The slippage the quote locked its minimum with, and its refund address (a re-approval's refund uses it). */
+	slippageBps?: number;
+	refundAddress?: string;
 }
 
 export interface StageRecord {
@@ -115,6 +120,27 @@ export interface OrderRecord {
 	recoveredFromOperationId?: string;
 	/** When a late deposit resumed this order out of unfulfilled. */
 	resumedAt?: string;
+	/** The price the quote locked (public-notes `priceLock`): what a re-approval compares with. */
+	lock?: PriceLockTerms;
+	/** The source-chain refund address the quote named. */
+	refundAddress?: string;
+	/** Shown once a re-approval was asked (public-notes, fourth harvest). */
+	priceLock?: Record<string, unknown>;
+	reprice?: Record<string, unknown>;
+	/** Failure or hold details (`error` in webhooks, `errorCode` flat on the status order, public-notes). */
+	error?: { code: string; message: string } | null;
+	/** A refund on its way or done: `refund{asset, amount, txHash}` (public-notes webhook data) and where it goes. */
+	refund?: { asset: string; amount: string; txHash: string | null; address: string };
+}
+
+/** What a quote locked: the quoted output, the minimum, the slippage and the quote's lifetime. */
+export interface PriceLockTerms {
+	quotedAmountIn: bigint;
+	quotedAmountOut: bigint;
+	lockedMinAmountOut: bigint;
+	slippageBps: number;
+	createdAt: string;
+	expiresAt: string;
 }
 
 export interface ReadTokenRecord {

@@ -197,6 +197,13 @@ export const ZeroconfAcceptRequestSchema = z.object({ orderId: nonEmpty() }).pas
 /** POST /v1/orchestration/zeroconf/decline (public-notes): `{orderId, reason?}` (the sandbox caps a reason at 500 characters). */
 export const ZeroconfDeclineRequestSchema = ZeroconfAcceptRequestSchema.extend({ reason: z.string().min(1).max(500).optional() }).passthrough();
 
+/** POST /v1/orchestration/reprice/approve (public-notes, fourth harvest): `approvedMinAmountOut` in smallest units. */
+export const RepriceApproveRequestSchema = z.object({ orderId: nonEmpty(), approvedMinAmountOut: AmountSchema }).passthrough();
+/** POST /v1/orchestration/reprice/reject: `{orderId, reason?}` (a reason capped at 500 characters, as a ZeroConf decline's). */
+export const RepriceRejectRequestSchema = z.object({ orderId: nonEmpty(), reason: z.string().min(1).max(500).optional() }).passthrough();
+/** POST /v1/orchestration/reprice/refund: `{orderId, reason?, refundAddress?}`. */
+export const RepriceRefundRequestSchema = RepriceRejectRequestSchema.extend({ refundAddress: nonEmpty().optional() }).passthrough();
+
 // ---------------------------------------------------------------- error text
 
 function pathText(path: ReadonlyArray<string | number>): string {

@@ -57,6 +57,13 @@ const ReportSchema = z.object({
 	fields: z.record(z.unknown()).refine((f) => Object.keys(f).length <= 50, 'at most 50 fields').optional(),
 });
 
+/** A re-approval's numbers (derived from the order when absent) and its reason (default `insufficient_input`). */
+const RepriceSchema = z.object({
+	latestExpectedAmountOut: z.string().regex(/^[0-9]+$/, 'must be an integer string in smallest units').optional(),
+	proposedMinAmountOut: z.string().regex(/^[0-9]+$/, 'must be an integer string in smallest units').optional(),
+	reason: z.string().min(1).max(200).optional(),
+});
+
 type Query = Record<string, string | undefined>;
 
 /** The chain a deposit address belongs to (its quote's source), for a made-up transaction id. */
@@ -221,6 +228,16 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 			autoAdvance: body.autoAdvance,
 		});
 		return reply.code(201).send({ orderId: order.id, successorOrderId: successor.id, txHash: successor.depositTxHash, order: orderSnapshot(order), successor: orderSnapshot(successor) });
+	});
+
+	// public-notes (fourth harvest): the locked price can no longer be honoured; the order waits for the partner's answer
+	app.post('/sandbox/orders/:id/reprice', async (request) => {
+		const order = ctx.state.orders.get((request.params as { id: string }).id);
+		if (!order) throw notFound('order not found');
+		const body = parseInput(RepriceSchema, request.body ?? {});
+		const big = (v: string | undefined) => (v === undefined ? undefined : BigInt(v));
+		ctx.orders.requestReprice(order, { latestExpectedAmountOut: big(body.latestExpectedAmountOut), proposedMinAmountOut: big(body.proposedMinAmountOut), reason: body.reason });
+		return statusView(order, 'nested');
 	});
 
 	app.post('/sandbox/orders/:id/advance', async (request) => {
