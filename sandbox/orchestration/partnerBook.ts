@@ -39,7 +39,7 @@ export interface StandingRecord {
  * sourceTxIndex, senderAddress, observedAt, status, code, batchId, orderId, quoteId, batchState,
  * refundTxId, zeroconfOffer}`). The status, code and batch-state values are not shown: the sandbox's
  * own are `converted` (an order was created) and `held` (paid while paused; code
- * `standing_address_paused`, batch state `held`).
+ * `standing_address_paused`, batch state `held`), then `refund_requested` and `refunded` (or `refund_failed`).
  */
 export interface StandingDeposit {
 	id: string;
@@ -50,13 +50,18 @@ export interface StandingDeposit {
 	sourceTxIndex: number | null;
 	senderAddress: string | null;
 	observedAt: string;
-	status: 'converted' | 'held';
+	status: 'converted' | HeldState;
 	code: string | null;
 	batchId: string | null;
-	batchState: 'held' | null;
+	batchState: HeldState | null;
 	orderId: string | null;
 	refundTxId: string | null;
+	/** Where a requested refund goes (not a listed member). */
+	refundAddress?: string;
 }
+
+/** A held deposit and its refund (the sandbox's names: the docs show none): held, refund_requested, then refunded or refund_failed. */
+export type HeldState = 'held' | 'refund_requested' | 'refunded' | 'refund_failed';
 
 /** An affiliate profile: the seed's fields plus its timestamps (spec §2.7). */
 export type AffiliateRecord = SeedAffiliate & { createdAt?: string; updatedAt?: string; disabledAt?: string | null };

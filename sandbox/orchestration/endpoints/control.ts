@@ -9,7 +9,7 @@ import { simulatedTxHash, simulateDeposit } from '../deposits';
 import { badRequest, notFound, parseInput } from '../errors';
 import { orderSnapshot, statusView } from '../order-view';
 import { OUTCOMES } from '../state';
-import { payStandingAddress, standingOf, depositView } from '../standingDeposits';
+import { payStandingAddress, settleHeldRefund, standingOf, depositView } from '../standingDeposits';
 import { settleClaim } from '../claims';
 import { claimView } from '../partnerBook';
 
@@ -28,6 +28,7 @@ const DepositSchema = z.object({
 });
 
 const SettleClaimSchema = z.object({ outcome: z.enum(['paid', 'failed', 'retry']) });
+const SettleBatchSchema = z.object({ outcome: z.enum(['refunded', 'failed']).default('refunded') });
 
 const RedeliverSchema = z.object({ url: z.string().url().optional() });
 const TestWebhookSchema = z.object({
@@ -199,6 +200,16 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 		const txHash = body.txHash ?? simulatedTxHash(chain);
 		const order = simulateDeposit(ctx, body.depositAddress, BigInt(body.amount), { ...body, txHash });
 		return reply.code(201).send({ orderId: order.id, txHash: order.depositTxHash ?? txHash, sourceChain: order.source.chain, order: orderSnapshot(order) });
+	});
+
+	// The end of a held batch's requested refund, by hand (with autoAdvance off it waits for this).
+	app.post('/sandbox/standing-batches/:batchId/settle', async (request) => {
+		const { batchId } = request.params as { batchId: string };
+		const deposits = [...ctx.state.partnerBook.standing.values()].flatMap((r) => r.deposits).filter((d) => d.batchId === batchId);
+		if (deposits.length === 0) throw notFound('batch not found');
+		if (!deposits.some((d) => d.status === 'refund_requested')) throw badRequest(`batch ${batchId} has no refund in progress`, 'invalid_state');
+		settleHeldRefund(deposits, parseInput(SettleBatchSchema, request.body ?? {}).outcome);
+		return { deposits: deposits.map(depositView) };
 	});
 
 	// One payout attempt of a processing claim, by hand (claims move by themselves only with autoAdvance on).
