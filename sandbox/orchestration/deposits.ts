@@ -56,6 +56,7 @@ export function orderFromQuote(
 				expiresAt: r.expiresAt as string,
 			},
 			...(quote.refundAddress ? { refundAddress: quote.refundAddress } : {}),
+			...(quote.payLink ? { payLink: quote.payLink } : {}),
 		},
 		null,
 	);

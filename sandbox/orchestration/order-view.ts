@@ -41,7 +41,9 @@ export function orderSnapshot(order: OrderRecord): Record<string, unknown> {
 		...(order.fiat
 			? { amountFiatUsd: order.fiat.amountFiatUsd, amountFiatCurrency: 'USD', spotUsdPerBtc: order.fiat.spotUsdPerBtc }
 			: {}),
-		payLinkId: null,
+		payLinkId: order.payLink?.id ?? null,
+		// spec 2.10: present only when the pay link was created with a label
+		...(order.payLink?.label !== undefined ? { payLinkLabel: order.payLink.label } : {}),
 		zeroconfOffer: order.zeroconfOffer,
 		...(order.feePlan ? { feePlan: order.feePlan } : {}),
 		...(order.feePayouts ? { feePayouts: order.feePayouts } : {}),

@@ -48,6 +48,7 @@ export interface NewOrder {
 	recoveredFromOperationId?: string;
 	lock?: OrderRecord['lock'];
 	refundAddress?: string;
+	payLink?: OrderRecord['payLink'];
 }
 
 /**

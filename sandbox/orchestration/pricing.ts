@@ -35,6 +35,18 @@ export function usdToUnits(usd: bigint, asset: CatalogueAsset): bigint {
 	return ceilDiv(usd * pow10(PRICE_SCALE) * pow10(asset.decimals), priceNanoUsd(asset.asset));
 }
 
+/** The whole US cents `amount` smallest units of `asset` are worth (floored). */
+export function usdCentsOf(amount: bigint, asset: Pick<CatalogueAsset, 'asset' | 'decimals'>): bigint {
+	return (amount * priceNanoUsd(asset.asset) * 100n) / (pow10(asset.decimals) * pow10(PRICE_SCALE));
+}
+
+/** Smallest units of `asset` a USD decimal string buys (floored). */
+export function usdDecimalToUnits(usd: string, asset: Pick<CatalogueAsset, 'asset' | 'decimals'>): bigint {
+	const [whole, fraction = ''] = usd.split('.');
+	const nano = BigInt(whole + fraction.padEnd(PRICE_SCALE, '0'));
+	return (nano * pow10(asset.decimals)) / priceNanoUsd(asset.asset);
+}
+
 export interface RouteLimits {
 	minAmount: bigint;
 	maxAmount: bigint;

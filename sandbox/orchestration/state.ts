@@ -53,6 +53,26 @@ export interface QuoteRecord {
 	/** The slippage the quote locked its minimum with, and its refund address (a re-approval's refund uses it). */
 	slippageBps?: number;
 	refundAddress?: string;
+	/** The pay link a payer paid through (public-notes, fourth harvest). */
+	payLink?: PayLinkRef;
+}
+
+/** A pay link as its orders carry it: `payLinkId` (its shortId) and `payLinkLabel` (only when labelled, spec 2.10). */
+export interface PayLinkRef {
+	id: string;
+	label?: string;
+}
+
+/** A pay link (public-notes, fourth harvest): a destination and an amount a payer pays from any source. */
+export interface PayLinkRecord {
+	shortId: string;
+	partnerId: string;
+	destination: CatalogueAsset;
+	recipientAddress: string;
+	amountOut?: bigint;
+	amountFiatUsd?: string;
+	label?: string;
+	createdAt: string;
 }
 
 export interface StageRecord {
@@ -131,6 +151,7 @@ export interface OrderRecord {
 	error?: { code: string; message: string } | null;
 	/** A refund on its way or done: `refund{asset, amount, txHash}` (public-notes webhook data) and where it goes. */
 	refund?: { asset: string; amount: string; txHash: string | null; address: string };
+	payLink?: PayLinkRef;
 }
 
 /** What a quote locked: the quoted output, the minimum, the slippage and the quote's lifetime. */
@@ -248,6 +269,7 @@ export class SandboxState {
 	accumulation = new Map<string, AccumulationRecord>();
 	liquidation = new Map<string, LiquidationRecord>();
 	rateCounters = new Map<string, { windowStart: number; count: number }>();
+	payLinks = new Map<string, PayLinkRecord>();
 	/** Standing instructions, affiliate profiles, accruals and claims (public-notes). */
 	readonly partnerBook: PartnerBook;
 	private counter = 0;
@@ -285,6 +307,7 @@ export class SandboxState {
 		this.deliveries = [];
 		this.requests = [];
 		this.rateCounters.clear();
+		this.payLinks.clear();
 		this.partnerBook.reset();
 		this.seedAddresses();
 	}

@@ -197,6 +197,30 @@ export const ZeroconfAcceptRequestSchema = z.object({ orderId: nonEmpty() }).pas
 /** POST /v1/orchestration/zeroconf/decline (public-notes): `{orderId, reason?}` (the sandbox caps a reason at 500 characters). */
 export const ZeroconfDeclineRequestSchema = ZeroconfAcceptRequestSchema.extend({ reason: z.string().min(1).max(500).optional() }).passthrough();
 
+/**
+ * POST /v1/pay-links (public-notes, fourth harvest): the destination named as in a quote, exactly one
+ * of `amountOut` (destination smallest units) or `amountFiatUsd`, an optional label (the sandbox caps it at 200 characters).
+ */
+export const PayLinkRequestSchema = z
+	.object({
+		destinationChain: ChainSchema,
+		destinationAsset: AssetSchema,
+		recipientAddress: nonEmpty(),
+		amountOut: AmountSchema.optional(),
+		amountFiatUsd: FiatUsdSchema.optional(),
+		label: z.string().min(1).max(200).optional(),
+	})
+	.passthrough()
+	.superRefine((value, ctx) => {
+		if ((value.amountOut === undefined) === (value.amountFiatUsd === undefined)) {
+			ctx.addIssue(
+				value.amountOut === undefined
+					? { code: z.ZodIssueCode.custom, path: ['amountOut'], message: 'required: amountOut (destination smallest units) or amountFiatUsd' }
+					: { code: z.ZodIssueCode.custom, path: ['amountFiatUsd'], message: 'give either amountOut or amountFiatUsd, not both' },
+			);
+		}
+	});
+
 /** POST /v1/orchestration/reprice/approve (public-notes, fourth harvest): `approvedMinAmountOut` in smallest units. */
 export const RepriceApproveRequestSchema = z.object({ orderId: nonEmpty(), approvedMinAmountOut: AmountSchema }).passthrough();
 /** POST /v1/orchestration/reprice/reject: `{orderId, reason?}` (a reason capped at 500 characters, as a ZeroConf decline's). */
