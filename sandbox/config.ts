@@ -99,6 +99,12 @@ export const SwitchesSchema = z.object({
 	largeCatalogue: z.boolean(),
 	statusShape: z.enum(['nested', 'flat']),
 	tokenizedEquityAdmission: z.record(z.boolean()),
+	/** Partners billed by invoice (public-notes, fourth harvest): their quotes show `feeAmount: "0"`, the platform fee goes to a fee invoice. */
+	invoiceBilling: z.record(z.boolean()).default({}),
+	/** How GET /v1/partner/dashboard/fee-invoices answers (the docs show no shape): `{invoices}`, `{data}` or a bare array, with or without `nextOffset`. */
+	feeInvoices: z
+		.object({ shape: z.enum(['invoices', 'data', 'array']).default('invoices'), nextOffset: z.boolean().default(true) })
+		.default({ shape: 'invoices', nextOffset: true }),
 	faults: z.array(FaultRuleSchema),
 	processingDelayMs: z.number().int().min(0),
 	orderStepMs: z.number().int().min(0),

@@ -17,6 +17,7 @@ import { registerControlEndpoints } from './endpoints/control';
 import { registerLegacyEndpoints } from './endpoints/legacy';
 import { registerOrderEndpoints } from './endpoints/orders';
 import { registerPartnerEndpoints } from './endpoints/partner';
+import { registerFeeInvoiceEndpoints } from './endpoints/feeInvoices';
 import { registerPayLinkEndpoints } from './endpoints/payLinks';
 import { registerQuoteEndpoints } from './endpoints/quotes';
 import { registerRepriceEndpoints } from './endpoints/reprice';
@@ -140,6 +141,7 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	registerStandingEndpoints(app, ctx);
 	registerRepriceEndpoints(app, ctx);
 	registerPayLinkEndpoints(app, ctx);
+	registerFeeInvoiceEndpoints(app, ctx);
 	registerLegacyEndpoints(app, ctx);
 	registerControlEndpoints(app, ctx, opts.keysJson, reset);
 	registerZeroconfEndpoints(app, ctx);

@@ -57,6 +57,7 @@ export function orderFromQuote(
 			},
 			...(quote.refundAddress ? { refundAddress: quote.refundAddress } : {}),
 			...(quote.payLink ? { payLink: quote.payLink } : {}),
+			...(quote.invoiceBilled ? { invoiceBilled: true } : {}),
 		},
 		null,
 	);

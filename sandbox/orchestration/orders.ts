@@ -4,7 +4,8 @@ import type { SandboxClock } from '../clock';
 import type { Switches } from '../config';
 import type { CatalogueAsset } from './catalogue';
 import { ApiError, conflict } from './errors';
-import { priceExactIn, splitFee } from './pricing';
+import { convert, PLATFORM_FEE_BPS, priceExactIn, splitFee } from './pricing';
+import { INVOICE_ASSET } from './partnerBook';
 import type { FeePlan, OrderOrigin, OrderRecord, Outcome, SandboxState } from './state';
 import { canMove, isTerminal } from './transitions';
 import { pendingOffer, type OfferDecision } from './zeroconf';
@@ -49,6 +50,7 @@ export interface NewOrder {
 	lock?: OrderRecord['lock'];
 	refundAddress?: string;
 	payLink?: OrderRecord['payLink'];
+	invoiceBilled?: boolean;
 }
 
 /**
@@ -155,6 +157,7 @@ export class OrderEngine {
 				feeAmount: order.feeAmount, feeBps: order.feeBps, amountMode: order.amountMode, feePlan: order.feePlan,
 				fiat: order.fiat, outcome: 'completed', autoAdvance: replacement.autoAdvance ?? order.autoAdvance,
 				depositTxHash: replacement.txHash, recoveredFromOperationId: order.id,
+				lock: order.lock, refundAddress: order.refundAddress, payLink: order.payLink, invoiceBilled: order.invoiceBilled,
 			},
 			null,
 		);
@@ -370,8 +373,14 @@ export class OrderEngine {
 				recipientAmount: recipientAmount.toString(),
 			};
 		});
-		const platformFee = (order.amountIn * BigInt(order.feePlan?.platformFeeBps ?? order.feeBps)) / 10_000n;
-		entries.push({ role: 'platform_fee', leg: 'full', amount: platformFee.toString(), platformCutAmount: platformFee.toString(), recipientAmount: '0' });
+		if (order.invoiceBilled && order.partnerId) {
+			// public-notes (fourth harvest): billed by invoice, the platform fee was not taken; it accrues to the partner's invoice
+			const platformFee = (order.amountIn * BigInt(PLATFORM_FEE_BPS)) / 10_000n;
+			this.state.partnerBook.accrueInvoice(order.partnerId, order.id, convert(platformFee, order.source, INVOICE_ASSET), this.clock.now());
+		} else {
+			const platformFee = (order.amountIn * BigInt(order.feePlan?.platformFeeBps ?? order.feeBps)) / 10_000n;
+			entries.push({ role: 'platform_fee', leg: 'full', amount: platformFee.toString(), platformCutAmount: platformFee.toString(), recipientAmount: '0' });
+		}
 		entries.push({ role: 'recipient_payout', leg: 'full', amount: order.estimatedOut.toString(), platformCutAmount: null, recipientAmount: null });
 		order.feePayouts = { entries };
 	}

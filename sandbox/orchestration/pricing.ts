@@ -26,7 +26,7 @@ const pow10 = (n: number) => 10n ** BigInt(n);
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 
 /** Converts smallest units of `from` into smallest units of `to` at the fake prices (floored). */
-export function convert(amount: bigint, from: CatalogueAsset, to: CatalogueAsset): bigint {
+export function convert(amount: bigint, from: Pick<CatalogueAsset, 'asset' | 'decimals'>, to: Pick<CatalogueAsset, 'asset' | 'decimals'>): bigint {
 	return (amount * priceNanoUsd(from.asset) * pow10(to.decimals)) / (priceNanoUsd(to.asset) * pow10(from.decimals));
 }
 

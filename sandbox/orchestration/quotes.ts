@@ -5,7 +5,7 @@ import type { CatalogueAsset, CatalogueView } from './catalogue';
 import type { Caller, OrchestrationContext } from './context';
 import { ApiError, badRequest } from './errors';
 import { type FeeInput, resolveFeePlan, totalFeeBps } from './fees';
-import { type Economics, priceExactIn, priceExactOut, routeLimits } from './pricing';
+import { type Economics, PLATFORM_FEE_BPS, priceExactIn, priceExactOut, routeLimits } from './pricing';
 import type { FeePlan, Outcome, QuoteRecord } from './state';
 
 /** The quote inputs shared by quote, estimate, offramp and onramp (spec §4.1, public-notes). */
@@ -35,6 +35,8 @@ export interface PricedQuote {
 	fixed: boolean;
 	economics: Economics;
 	feePlan?: FeePlan;
+	/** The partner is billed by invoice: no platform fee in the economics (public-notes, fourth harvest). */
+	invoiced?: boolean;
 }
 
 /** Addresses the sandbox treats as sanctioned (spec §4.1: sanctioned refund addresses are rejected). */
@@ -53,6 +55,11 @@ export function resolveAsset(ctx: OrchestrationContext, chain: string, input: st
 	const found = ctx.catalogue.find(chain, symbol, view);
 	if (!found) throw badRequest(`${field}: ${symbol} on ${chain} is not in the routes listing`, 'unsupported_route');
 	return found;
+}
+
+/** Whether a partner is billed by invoice (the `invoiceBilling` switch). */
+export function isInvoiceBilled(ctx: OrchestrationContext, partnerId: string | null | undefined): boolean {
+	return partnerId !== null && partnerId !== undefined && ctx.switches.invoiceBilling[partnerId] === true;
 }
 
 /** Validation and economics without side effects (spec §4.1, §8). */
@@ -95,7 +102,8 @@ export function priceQuote(
 	}
 	checkAddresses(input, source, destination, amountMode, options);
 	const amount = BigInt(input.amount);
-	const bps = totalFeeBps(feePlan);
+	const invoiced = isInvoiceBilled(ctx, caller?.partner.partnerId);
+	const bps = totalFeeBps(feePlan) - (invoiced ? PLATFORM_FEE_BPS : 0);
 	const economics = amountMode === 'exact_out'
 		? priceExactOut(amount, source, destination, bps)
 		: priceExactIn(amount, source, destination, bps);
@@ -104,7 +112,7 @@ export function priceQuote(
 		throw badRequest(`amount: below the route minimum of ${minAmount} ${source.asset} smallest units`);
 	}
 	if (economics.amountIn > maxAmount) throw badRequest(`amount: above the route maximum of ${maxAmount} ${source.asset} smallest units`);
-	return { input, source, destination, amountMode, fixed, economics, feePlan };
+	return { input, source, destination, amountMode, fixed, economics, feePlan, ...(invoiced ? { invoiced } : {}) };
 }
 
 function checkAddresses(input: QuoteInput, source: CatalogueAsset, destination: CatalogueAsset, amountMode: string, options: PriceOptions): void {
@@ -199,6 +207,7 @@ export function createQuote(
 		fiat: extras.fiat,
 		...(p.input.amountlessInvoice ? { amountless: true } : {}),
 		slippageBps: p.input.slippageBps ?? DEFAULT_SLIPPAGE_BPS,
+		...(p.invoiced ? { invoiceBilled: true } : {}),
 		refundAddress: p.input.refundAddress,
 	};
 	ctx.state.quotes.set(quoteId, record);

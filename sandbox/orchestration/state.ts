@@ -55,6 +55,8 @@ export interface QuoteRecord {
 	refundAddress?: string;
 	/** The pay link a payer paid through (public-notes, fourth harvest). */
 	payLink?: PayLinkRef;
+	/** The partner is billed by invoice: the platform fee was left out of the quote (public-notes, fourth harvest). */
+	invoiceBilled?: boolean;
 }
 
 /** A pay link as its orders carry it: `payLinkId` (its shortId) and `payLinkLabel` (only when labelled, spec 2.10). */
@@ -152,6 +154,8 @@ export interface OrderRecord {
 	/** A refund on its way or done: `refund{asset, amount, txHash}` (public-notes webhook data) and where it goes. */
 	refund?: { asset: string; amount: string; txHash: string | null; address: string };
 	payLink?: PayLinkRef;
+	/** Its platform fee accrues to the partner's fee invoice instead of being taken from the amount. */
+	invoiceBilled?: boolean;
 }
 
 /** What a quote locked: the quoted output, the minimum, the slippage and the quote's lifetime. */

@@ -18,7 +18,7 @@ import { badRequest, notFound, parseInput } from '../errors';
 import { idempotent } from '../idempotency';
 import { orderSnapshot } from '../order-view';
 import { LIGHTNING_MAX_USD, MAX_USD, MIN_USD, PLATFORM_FEE_BPS, priceExactOut, priceNanoUsd, routeLimits, usdCentsOf, usdDecimalToUnits } from '../pricing';
-import { createQuote, resolveAsset, SANCTIONED_ADDRESSES } from '../quotes';
+import { createQuote, isInvoiceBilled, resolveAsset, SANCTIONED_ADDRESSES } from '../quotes';
 import { OUTCOMES, type PayLinkRecord } from '../state';
 
 /** A payer's payment through a link (the control endpoint): the source they pay from, and the deposit's options. */
@@ -116,7 +116,8 @@ export function registerPayLinkEndpoints(app: FastifyInstance, ctx: Orchestratio
 			throw badRequest(`refundAddress is not a valid ${source.chainInfo.format} address`, 'invalid_address');
 		}
 		const target = targetOf(link);
-		const economics = priceExactOut(target, source, destination, PLATFORM_FEE_BPS);
+		const invoiced = isInvoiceBilled(ctx, link.partnerId);
+		const economics = priceExactOut(target, source, destination, invoiced ? 0 : PLATFORM_FEE_BPS);
 		const { minAmount, maxAmount } = routeLimits(source, destination);
 		if (economics.amountIn < minAmount) throw badRequest(`the link's amount is below the minimum of ${source.id} to ${destination.id}`, 'amount_too_small');
 		if (economics.amountIn > maxAmount) throw badRequest(`the link's amount is above the maximum of ${source.id} to ${destination.id}`, 'amount_too_large');
@@ -125,7 +126,7 @@ export function registerPayLinkEndpoints(app: FastifyInstance, ctx: Orchestratio
 			amount: target.toString(), amountMode: 'exact_out' as const, recipientAddress: link.recipientAddress, refundAddress: body.refundAddress,
 		};
 		const fiat = link.amountFiatUsd === undefined ? undefined : { amountFiatUsd: link.amountFiatUsd, spotUsdPerBtc: unitsToDecimal(priceNanoUsd('BTC'), 9) };
-		const quote = createQuote(ctx, undefined, { input, source, destination, amountMode: 'exact_out', fixed: false, economics }, 'quote', null, { fiat });
+		const quote = createQuote(ctx, undefined, { input, source, destination, amountMode: 'exact_out', fixed: false, economics, invoiced }, 'quote', null, { fiat });
 		quote.partnerId = link.partnerId;
 		quote.payLink = { id: link.shortId, ...(link.label !== undefined ? { label: link.label } : {}) };
 		const txHash = body.txHash ?? simulatedTxHash(source.chain);
