@@ -48,14 +48,18 @@ export function usdDecimalToUnits(usd: string, asset: Pick<CatalogueAsset, 'asse
 }
 
 export interface RouteLimits {
+	/** Source smallest units: `exactIn.requestAmount.minAmountSmallest` / `maxAmountSmallest` of /limits. */
 	minAmount: bigint;
 	maxAmount: bigint;
+	/** The order notional in US cents: `orderNotionalUsd.minCents` / `maxCents` of /limits. */
+	minCents: bigint;
+	maxCents: bigint;
 }
 
-/** Min and max source amounts of a route (public-notes `GET /limits`, enforced on quotes). */
+/** Min and max amounts of a route (public-notes `GET /limits`, enforced on quotes as amount_too_small / amount_too_large). */
 export function routeLimits(source: CatalogueAsset, destination: CatalogueAsset): RouteLimits {
 	const maxUsd = source.chain === 'lightning' || destination.chain === 'lightning' ? LIGHTNING_MAX_USD : MAX_USD;
-	return { minAmount: usdToUnits(MIN_USD, source), maxAmount: usdToUnits(maxUsd, source) };
+	return { minAmount: usdToUnits(MIN_USD, source), maxAmount: usdToUnits(maxUsd, source), minCents: MIN_USD * 100n, maxCents: maxUsd * 100n };
 }
 
 export interface Economics {

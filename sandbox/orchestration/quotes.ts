@@ -5,7 +5,7 @@ import type { CatalogueAsset, CatalogueView } from './catalogue';
 import type { Caller, OrchestrationContext } from './context';
 import { ApiError, badRequest } from './errors';
 import { type FeeInput, resolveFeePlan, totalFeeBps } from './fees';
-import { type Economics, PLATFORM_FEE_BPS, priceExactIn, priceExactOut, routeLimits } from './pricing';
+import { type Economics, PLATFORM_FEE_BPS, priceExactIn, priceExactOut, routeLimits, usdToUnits } from './pricing';
 import type { FeePlan, Outcome, QuoteRecord } from './state';
 
 /** The quote inputs shared by quote, estimate, offramp and onramp (spec §4.1, public-notes). */
@@ -107,12 +107,22 @@ export function priceQuote(
 	const economics = amountMode === 'exact_out'
 		? priceExactOut(amount, source, destination, bps)
 		: priceExactIn(amount, source, destination, bps);
-	const { minAmount, maxAmount } = routeLimits(source, destination);
-	if (economics.amountIn < minAmount || economics.estimatedOut === 0n) {
-		throw badRequest(`amount: below the route minimum of ${minAmount} ${source.asset} smallest units`);
-	}
-	if (economics.amountIn > maxAmount) throw badRequest(`amount: above the route maximum of ${maxAmount} ${source.asset} smallest units`);
+	checkAmountBounds(source, destination, amountMode, amount, economics.estimatedOut);
 	return { input, source, destination, amountMode, fixed, economics, feePlan, ...(invoiced ? { invoiced } : {}) };
+}
+
+/**
+ * public-notes (fourth harvest): 400 amount_too_small / amount_too_large outside the bounds GET /limits
+ * reports for the request's leg (`exactIn.requestAmount` in source units, `exactOut.requestAmount`
+ * in destination units; both the route's `orderNotionalUsd`); an amount that delivers nothing is too small.
+ */
+export function checkAmountBounds(source: CatalogueAsset, destination: CatalogueAsset, amountMode: string, amount: bigint, estimatedOut: bigint): void {
+	const { minAmount, maxAmount, minCents, maxCents } = routeLimits(source, destination);
+	const leg = amountMode === 'exact_out' ? destination : source;
+	const [min, max] = amountMode === 'exact_out' ? [usdToUnits(minCents / 100n, destination), usdToUnits(maxCents / 100n, destination)] : [minAmount, maxAmount];
+	const usd = (cents: bigint) => `${cents / 100n} USD`;
+	if (amount < min || estimatedOut === 0n) throw badRequest(`amount: below the route minimum of ${min} ${leg.asset} smallest units (${usd(minCents)})`, 'amount_too_small');
+	if (amount > max) throw badRequest(`amount: above the route maximum of ${max} ${leg.asset} smallest units (${usd(maxCents)})`, 'amount_too_large');
 }
 
 function checkAddresses(input: QuoteInput, source: CatalogueAsset, destination: CatalogueAsset, amountMode: string, options: PriceOptions): void {

@@ -24,6 +24,8 @@ const AssetSchema = z.string().refine(isAssetInput, 'must be an asset symbol, a 
 export const SlippageBpsSchema = integer().min(0).max(1000);
 /** A fee in basis points: at most 100 %. */
 const FeeBpsSchema = integer().min(0).max(10_000);
+/** public-notes (fourth harvest): an inline app fee is 1 to 10000 bps. */
+const AppFeeBpsSchema = integer().min(1).max(10_000);
 const AmountModeSchema = z.enum(['exact_in', 'exact_out']);
 const DeliveryModeSchema = z.enum(['variable', 'fixed']);
 
@@ -32,7 +34,7 @@ const DeliveryModeSchema = z.enum(['variable', 'fixed']);
  * `{recipient, fee}` (public-notes; fee in bps): the fee given exactly once.
  */
 export const AppFeeSchema = z
-	.object({ recipient: nonEmpty(), feeBps: FeeBpsSchema.optional(), fee: FeeBpsSchema.optional(), affiliateId: nonEmpty().optional() })
+	.object({ recipient: nonEmpty(), feeBps: AppFeeBpsSchema.optional(), fee: AppFeeBpsSchema.optional(), affiliateId: nonEmpty().optional() })
 	.passthrough()
 	.superRefine((entry, ctx) => {
 		if ((entry.feeBps === undefined) === (entry.fee === undefined)) {
@@ -81,6 +83,10 @@ export const QuoteRequestSchema = z
 	.superRefine((value, ctx) => {
 		if (value.appFees !== undefined && value.affiliateIds !== undefined) {
 			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['affiliateIds'], message: 'cannot be combined with appFees; send one or the other' });
+		}
+		// public-notes (fourth harvest): inline app fees go not together with affiliate fields
+		if (value.appFees !== undefined && value.affiliateId !== undefined) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['affiliateId'], message: 'cannot be combined with appFees; send one or the other' });
 		}
 		fixedNeedsExactIn(value, ctx);
 		if (value.amountlessInvoice === true) {

@@ -17,8 +17,8 @@ import { simulatedTxHash, orderFromQuote } from '../deposits';
 import { badRequest, notFound, parseInput } from '../errors';
 import { idempotent } from '../idempotency';
 import { orderSnapshot } from '../order-view';
-import { LIGHTNING_MAX_USD, MAX_USD, MIN_USD, PLATFORM_FEE_BPS, priceExactOut, priceNanoUsd, routeLimits, usdCentsOf, usdDecimalToUnits } from '../pricing';
-import { createQuote, isInvoiceBilled, resolveAsset, SANCTIONED_ADDRESSES } from '../quotes';
+import { LIGHTNING_MAX_USD, MAX_USD, MIN_USD, PLATFORM_FEE_BPS, priceExactOut, priceNanoUsd, usdCentsOf, usdDecimalToUnits } from '../pricing';
+import { checkAmountBounds, createQuote, isInvoiceBilled, resolveAsset, SANCTIONED_ADDRESSES } from '../quotes';
 import { OUTCOMES, type PayLinkRecord } from '../state';
 
 /** A payer's payment through a link (the control endpoint): the source they pay from, and the deposit's options. */
@@ -118,9 +118,7 @@ export function registerPayLinkEndpoints(app: FastifyInstance, ctx: Orchestratio
 		const target = targetOf(link);
 		const invoiced = isInvoiceBilled(ctx, link.partnerId);
 		const economics = priceExactOut(target, source, destination, invoiced ? 0 : PLATFORM_FEE_BPS);
-		const { minAmount, maxAmount } = routeLimits(source, destination);
-		if (economics.amountIn < minAmount) throw badRequest(`the link's amount is below the minimum of ${source.id} to ${destination.id}`, 'amount_too_small');
-		if (economics.amountIn > maxAmount) throw badRequest(`the link's amount is above the maximum of ${source.id} to ${destination.id}`, 'amount_too_large');
+		checkAmountBounds(source, destination, 'exact_out', target, economics.estimatedOut);
 		const input = {
 			sourceChain: source.chain, sourceAsset: source.asset, destinationChain: destination.chain, destinationAsset: destination.asset,
 			amount: target.toString(), amountMode: 'exact_out' as const, recipientAddress: link.recipientAddress, refundAddress: body.refundAddress,

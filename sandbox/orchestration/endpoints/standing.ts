@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson';
-import { AffiliateRefSchema, ChainSchema } from '../wire';
+import { ChainSchema } from '../wire';
 import { affiliateRefsOf } from '../affiliateIds';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
@@ -32,12 +32,18 @@ export const STANDING_DESTINATIONS = [
 	{ chain: 'stellar', asset: 'USDC' },
 ];
 
+/** public-notes (fourth harvest): an affiliate override on a standing address is 1 to 9999 bps. */
+const StandingAffiliateRefSchema = z.union([
+	z.string().min(1),
+	z.object({ affiliateId: z.string().min(1), feeBps: z.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(1).max(9_999) }).passthrough(),
+]);
+
 const InstructionSchema = z
 	.object({
 		destination: z.object({ chain: ChainSchema, asset: z.string().min(1), address: z.string().min(1) }).strict(),
 		slippageBps: z.number().int().min(0).max(10_000).default(50),
 		feeBps: z.number().int().min(0).max(9_999).default(0),
-		affiliateIds: z.array(AffiliateRefSchema).max(16).optional(),
+		affiliateIds: z.array(StandingAffiliateRefSchema).max(16).optional(),
 		refundAddresses: z.record(z.unknown()).optional(),
 	})
 	.strict();
