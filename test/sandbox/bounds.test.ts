@@ -73,7 +73,7 @@ describe('standing-address affiliate overrides (public-notes: 1–9999 bps)', ()
 });
 
 describe('amount bounds: what GET /limits reports is what the quote enforces', () => {
-	const ROUTES = [
+	const ROUTES: Array<Record<string, string>> = [
 		{ sourceChain: 'base', sourceAsset: 'USDC', destinationChain: 'bitcoin', destinationAsset: 'BTC', recipientAddress: BTC_ADDR },
 		{ sourceChain: 'bitcoin', sourceAsset: 'BTC', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: EVM },
 		// a Lightning leg has a lower maximum
