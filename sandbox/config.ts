@@ -94,6 +94,14 @@ export const SwitchesSchema = z.object({
 		serverKeys: z.boolean(),
 	}),
 	duplicateDeliveries: z.boolean(),
+	/**
+	 * The webhook envelope (public-notes, fourth harvest): `timestamp` at the event (the same bytes on
+	 * every attempt, spec §6 rule 2) or at each delivery attempt (the live service's); `updatedAt` in
+	 * `data` (spec §6's duplicate key) or left out (the docs' examples).
+	 */
+	webhookEnvelope: z
+		.object({ timestamp: z.enum(['event', 'delivery']).default('event'), updatedAt: z.boolean().default(true) })
+		.default({ timestamp: 'event', updatedAt: true }),
 	/** Divides the webhook retry delays on top of the clock's scale (fault suites: retries within minutes). */
 	deliveryRetryDivisor: z.number().int().min(1).optional(),
 	largeCatalogue: z.boolean(),

@@ -196,6 +196,8 @@ export interface DeliveryAttempt {
 	status: number | null;
 	error?: string;
 	responseBody?: string;
+	/** The bytes of this attempt when its envelope was stamped at delivery (the delivery's `body` is the first attempt's). */
+	body?: string;
 }
 
 export interface DeliveryRecord {
@@ -207,6 +209,8 @@ export interface DeliveryRecord {
 	body: string;
 	state: 'pending' | 'delivered' | 'failed';
 	duplicateOf?: string;
+	/** Each attempt stamps the envelope's `timestamp` with its own time (the live service's envelope). */
+	stampedPerAttempt?: boolean;
 	attempts: DeliveryAttempt[];
 	nextAttemptAt?: string;
 }

@@ -30,7 +30,7 @@ const DepositSchema = z.object({
 const SettleClaimSchema = z.object({ outcome: z.enum(['paid', 'failed', 'retry']) });
 const SettleBatchSchema = z.object({ outcome: z.enum(['refunded', 'failed']).default('refunded') });
 
-const RedeliverSchema = z.object({ url: z.string().url().optional() });
+const RedeliverSchema = z.object({ url: z.string().url().optional(), restamp: z.boolean().optional() });
 const TestWebhookSchema = z.object({
 	url: z.string().url(),
 	secret: z.string().min(1).optional(),
@@ -179,8 +179,8 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 	});
 
 	app.post('/sandbox/deliveries/:id/redeliver', async (request, reply) => {
-		const { url } = parseInput(RedeliverSchema, request.body ?? {});
-		const delivery = await ctx.webhooks.redeliver((request.params as { id: string }).id, url);
+		const { url, restamp } = parseInput(RedeliverSchema, request.body ?? {});
+		const delivery = await ctx.webhooks.redeliver((request.params as { id: string }).id, { url, restamp });
 		if (!delivery) throw notFound('delivery not found');
 		return reply.code(201).send({ delivery });
 	});
