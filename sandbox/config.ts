@@ -125,6 +125,8 @@ export const SwitchesSchema = z.object({
 		.default({ enabled: true, perIp: 30, windowMs: 60_000 }),
 	/** How long a ZeroConf offer stays open (spec ms, scaled; public-notes `zeroconfOffer.expiresAt`). */
 	zeroconfOfferMs: z.number().int().min(1).default(600_000),
+	/** How a ZeroConf offer writes `confirmationProbability` (public-notes, fourth harvest: its type is not shown). */
+	zeroconfProbabilityAs: z.enum(['number', 'string']).default('number'),
 	/** How long an affiliate claim's payout attempt takes (spec ms, scaled); claims move only while autoAdvance is on. */
 	claimPayoutMs: z.number().int().min(0).default(20_000),
 	/** How claims end: paid (txHash), failed (errorMessage), or one retried attempt (errorMessage + nextAttemptAt) then paid. */

@@ -98,7 +98,7 @@ export class OrderEngine {
 			this.rescale(order, amountPaid);
 		} else this.reconcile(order, amountPaid);
 		if (order.outcome === 'zeroconf' || order.outcome === 'zeroconf_declined') {
-			order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs);
+			order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs, this.switches.zeroconfProbabilityAs);
 			this.addStage(order, 'zeroconf_offer_pending');
 			this.touch(order);
 		}
@@ -330,7 +330,7 @@ export class OrderEngine {
 
 	/** A pending offer that expires unanswered: the order then waits for a confirmation (public-notes). */
 	private offer(order: OrderRecord): void {
-		order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs);
+		order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs, this.switches.zeroconfProbabilityAs);
 		this.addStage(order, 'zeroconf_offer_pending');
 		order.timer = this.clock.schedule(this.switches.zeroconfOfferMs, () => {
 			if (order.status === 'awaiting_approval' && order.zeroconfOffer?.status === 'pending') this.resolveOffer(order, 'expired');

@@ -15,6 +15,7 @@ import { PLATFORM_FEE_BPS, priceExactIn } from './pricing';
 import type { OrderRecord } from './state';
 import type { StandingDeposit, StandingRecord } from './partnerBook';
 import { SANCTIONED_ADDRESSES } from './quotes';
+import { depositOfferView } from './zeroconf';
 
 /** The asset a payment to each address family is in when the control call names none. */
 const DEFAULT_SOURCE: Record<string, { chain: string; asset: string }> = {
@@ -98,6 +99,7 @@ export function payStandingAddress(
 ): { deposit: StandingDeposit; order: OrderRecord | null } {
 	const { record, family } = found;
 	const source = sourceOf(ctx, record, family, payment);
+	if (payment.outcome?.startsWith('zeroconf') && source.chain !== 'bitcoin') throw badRequest('outcome zeroconf needs a Bitcoin L1 deposit');
 	const held = !record.enabled;
 	if (held) record.heldBatchId ??= ctx.state.nextId('bat');
 	const deposit: StandingDeposit = {
@@ -129,7 +131,7 @@ export function setStandingEnabled(record: StandingRecord, enabled: boolean): vo
 }
 
 /** A deposit as the listing answers it (amounts as integer strings). */
-export function depositView(d: StandingDeposit): Record<string, unknown> {
+export function depositView(d: StandingDeposit, order?: OrderRecord): Record<string, unknown> {
 	return {
 		id: d.id,
 		chain: d.chain,
@@ -146,7 +148,7 @@ export function depositView(d: StandingDeposit): Record<string, unknown> {
 		quoteId: null,
 		batchState: d.batchState,
 		refundTxId: d.refundTxId,
-		zeroconfOffer: null,
+		zeroconfOffer: depositOfferView(order?.zeroconfOffer),
 	};
 }
 

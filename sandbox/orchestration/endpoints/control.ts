@@ -193,7 +193,7 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 			const { deposit, order } = payStandingAddress(ctx, standing, body.depositAddress, BigInt(body.amount), body);
 			return reply.code(201).send({
 				orderId: order?.id ?? null, txHash: deposit.sourceTxId, sourceChain: deposit.chain,
-				order: order ? orderSnapshot(order) : null, deposit: depositView(deposit), reference: standing.record.reference,
+				order: order ? orderSnapshot(order) : null, deposit: depositView(deposit, order ?? undefined), reference: standing.record.reference,
 			});
 		}
 		const chain = depositChainOf(ctx, body.depositAddress);
@@ -209,7 +209,7 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 		if (deposits.length === 0) throw notFound('batch not found');
 		if (!deposits.some((d) => d.status === 'refund_requested')) throw badRequest(`batch ${batchId} has no refund in progress`, 'invalid_state');
 		settleHeldRefund(deposits, parseInput(SettleBatchSchema, request.body ?? {}).outcome);
-		return { deposits: deposits.map(depositView) };
+		return { deposits: deposits.map((d) => depositView(d)) };
 	});
 
 	// One payout attempt of a processing claim, by hand (claims move by themselves only with autoAdvance on).

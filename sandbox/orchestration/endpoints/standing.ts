@@ -121,7 +121,7 @@ export function registerStandingEndpoints(app: FastifyInstance, ctx: Orchestrati
 		const { limit, offset } = depositsPage(request);
 		const newestFirst = [...record.deposits].reverse();
 		const page = newestFirst.slice(offset, offset + limit);
-		return { deposits: page.map(depositView), nextOffset: offset + limit < newestFirst.length ? offset + limit : null };
+		return { deposits: page.map((d) => depositView(d, d.orderId ? ctx.state.orders.get(d.orderId) : undefined)), nextOffset: offset + limit < newestFirst.length ? offset + limit : null };
 	});
 
 	app.patch('/v1/standing-deposit-addresses/:ref/enabled', async (request, reply) => {
