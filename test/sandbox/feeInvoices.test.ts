@@ -4,6 +4,7 @@
  * (server key); the answer's shape is not shown, so the sandbox can answer several plausible ones.
  */
 import type { Sandbox } from '../../sandbox';
+import { FeeInvoicesResponseSchema } from '../../sandbox/orchestration/responses';
 import { ALL_SCOPES, type Client, fundedOrder, quoteBody, SERVER, SERVER2, start, waitFor } from './helpers';
 
 let sb: Sandbox;
@@ -16,7 +17,12 @@ afterEach(async () => {
 
 const INVOICES = '/v1/partner/dashboard/fee-invoices';
 const QUOTE = '/v1/orchestration/quote';
-const invoicesOf = async (key = SERVER, query = '') => (await api.get(`${INVOICES}${query}`, { key })).body;
+/** The fee invoices answer, held to the lenient schema of every shape the sandbox may answer. */
+const invoicesOf = async (key = SERVER, query = '') => {
+	const { body } = await api.get(`${INVOICES}${query}`, { key });
+	expect(FeeInvoicesResponseSchema.safeParse(body).success).toBe(true);
+	return body;
+};
 
 describe('a partner billed by invoice', () => {
 	it('gets feeAmount "0" on quotes and the platform fee of each completed order on its open invoice', async () => {

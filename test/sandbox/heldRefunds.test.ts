@@ -6,6 +6,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are plain JSON asserted field by field */
 import type { Sandbox } from '../../sandbox';
+import { HeldRefundResponseSchema } from '../../sandbox/orchestration/responses';
 import { ALL_SCOPES, type Client, freshKey, SERVER, SERVER2, start, waitFor } from './helpers';
 
 let sb: Sandbox;
@@ -42,6 +43,7 @@ describe('refund of a held batch (/{ref}/refund)', () => {
 		const key = freshKey();
 		const r = await api.post('/v1/standing-deposit-addresses/shop-refund/refund', { batchId, refundAddress: EVM }, { key: SERVER, idem: key });
 		expect([r.status, r.body]).toEqual([200, { batchId, status: 'refund_requested' }]);
+		expect(HeldRefundResponseSchema.safeParse(r.body).success).toBe(true);
 		const replay = await api.post('/v1/standing-deposit-addresses/shop-refund/refund', { batchId, refundAddress: EVM }, { key: SERVER, idem: key });
 		expect([replay.body, replay.headers.get('x-idempotency-replayed')]).toEqual([r.body, 'true']);
 

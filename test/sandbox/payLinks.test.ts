@@ -4,6 +4,7 @@
  * through the link is an order carrying payLinkId and payLinkLabel, in status and in the webhooks.
  */
 import type { Sandbox } from '../../sandbox';
+import { PayLinkResponseSchema } from '../../sandbox/orchestration/responses';
 import { ALL_SCOPES, type Client, fundedOrder, receiver, SERVER, start, waitFor } from './helpers';
 
 let sb: Sandbox;
@@ -22,6 +23,7 @@ describe('POST /v1/pay-links', () => {
 		const r = await create({ ...LINK, amountOut: '25000000', label: 'Invoice <42> & co' }, { key: SERVER, idem: 'pl-1' });
 		expect(r.status).toBe(200);
 		expect(Object.keys(r.body).sort()).toEqual(['shortId', 'shortUrl']);
+		expect(PayLinkResponseSchema.safeParse(r.body).success).toBe(true);
 		expect(r.body.shortId).toMatch(/^[A-Za-z0-9]{10}$/);
 		expect(r.body.shortUrl).toBe(`${sb.orchestrationUrl}/p/${r.body.shortId}`);
 		const replay = await create({ ...LINK, amountOut: '25000000', label: 'Invoice <42> & co' }, { key: SERVER, idem: 'pl-1' });

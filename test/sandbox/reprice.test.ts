@@ -3,6 +3,7 @@
  * honoured waits in awaiting_approval with `error`, `priceLock` and `reprice`; the partner approves a
  * new minimum, rejects, or has a Bitcoin deposit refunded, with a server key and an idempotency key.
  */
+import { NestedStatusResponseSchema, RepriceAnswerSchema } from '../../sandbox/orchestration/responses';
 import { TRANSITIONS } from '../../sandbox/orchestration/transitions';
 import { webhookSignature } from '../../sandbox';
 import { ALL_SCOPES, type Client, fundedOrder, receiver, SERVER, SERVER2, start, waitFor } from './helpers';
@@ -53,7 +54,9 @@ describe('an order that needs a re-approval (public-notes, fourth harvest)', () 
 			expect(waiting.statusHistory).toEqual(['processing', 'confirming', 'bridging', 'swapping', 'awaiting_approval']);
 			// the swap did not execute
 			expect(waiting.stages.map((s: { name: string }) => s.name)).not.toContain('swapped');
-			const { order } = await statusOf(orderId);
+			const status = await statusOf(orderId);
+			expect(NestedStatusResponseSchema.safeParse(status).success).toBe(true);
+			const { order } = status;
 			expect(order.error).toEqual({ code: 'reprice_approval_required', message: expect.any(String) });
 			expect(order.errorCode).toBe('reprice_approval_required');
 			expect(order.priceLock).toEqual({
@@ -89,6 +92,7 @@ describe('an order that needs a re-approval (public-notes, fourth harvest)', () 
 		const proposed = waiting.order.reprice.proposedMinAmountOut as string;
 		const approve = await api.post(APPROVE, { orderId, approvedMinAmountOut: proposed }, { key: SERVER, idem: 'rp-approve-1' });
 		expect([approve.status, approve.body]).toEqual([200, { orderId, status: 'swapping' }]);
+		expect(RepriceAnswerSchema.safeParse(approve.body).success).toBe(true);
 		const replay = await api.post(APPROVE, { orderId, approvedMinAmountOut: proposed }, { key: SERVER, idem: 'rp-approve-1' });
 		expect([replay.body, replay.headers.get('x-idempotency-replayed')]).toEqual([approve.body, 'true']);
 		expect((await api.post(APPROVE, { orderId, approvedMinAmountOut: proposed }, { key: SERVER, idem: 'rp-approve-1b' })).body.error.code).toBe('invalid_state');
@@ -121,6 +125,7 @@ describe('an order that needs a re-approval (public-notes, fourth harvest)', () 
 		const { orderId } = await repricedOrder();
 		const r = await api.post(REJECT, { orderId, reason: 'price moved too far' }, { key: SERVER });
 		expect([r.status, r.body]).toEqual([200, { orderId, status: 'failed' }]);
+		expect(RepriceAnswerSchema.safeParse(r.body).success).toBe(true);
 		const { order } = await statusOf(orderId);
 		expect(order.status).toBe('failed');
 		expect(order.reprice).toMatchObject({ status: 'rejected', resolvedAt: expect.any(String), rejectReason: 'price moved too far' });
@@ -136,6 +141,7 @@ describe('an order that needs a re-approval (public-notes, fourth harvest)', () 
 		const fromQuote = await repricedOrder({ ...BTC_SOURCE, refundAddress: BTC_REFUND });
 		const r = await api.post(REFUND, { orderId: fromQuote.orderId, reason: 'customer asked' }, { key: SERVER });
 		expect([r.status, r.body]).toEqual([200, { orderId: fromQuote.orderId, status: 'refunding' }]);
+		expect(RepriceAnswerSchema.safeParse(r.body).success).toBe(true);
 		const refunded = await until(fromQuote.orderId, 'refunded');
 		expect(refunded.order.refund).toEqual({ asset: 'BTC', amount: fromQuote.quote.amountIn, address: BTC_REFUND, txHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
 		expect(refunded.order.reprice).toMatchObject({ status: 'refund_requested', refundReason: 'customer asked', resolvedAt: expect.any(String) });

@@ -6,6 +6,7 @@
  * new timestamp lets a test deliver one event twice with two timestamps.
  */
 import { webhookSignature, type Sandbox } from '../../sandbox';
+import { LiveWebhookEnvelopeSchema } from '../../sandbox/orchestration/responses';
 import { type Client, fundedOrder, receiver, type Received, SERVER, sleep, start, waitFor } from './helpers';
 
 let sb: Sandbox;
@@ -48,6 +49,7 @@ describe('the envelope timestamp', () => {
 				expect(Date.parse(envs[n].timestamp)).toBe(Number(r.headers['x-service-timestamp']));
 				expect(envs[n]).toEqual({ ...envs[0], timestamp: envs[n].timestamp });
 				expect(Object.keys(envs[n])).toEqual(['event', 'timestamp', 'data']);
+				expect(LiveWebhookEnvelopeSchema.safeParse(envs[n]).success).toBe(true);
 			}
 			const [d] = (await api.get(`/sandbox/deliveries?orderId=${orderId}`)).body.deliveries;
 			expect(d.attempts.map((a: { body: string }) => a.body)).toEqual(rec.received.map((r) => r.raw.toString('utf8')));
@@ -72,6 +74,7 @@ describe('data without updatedAt (the docs\' examples)', () => {
 			for (const env of envs) {
 				expect(env.data.id).toBe(orderId);
 				expect(env.data).not.toHaveProperty('updatedAt');
+				expect(LiveWebhookEnvelopeSchema.safeParse(env).success).toBe(true);
 			}
 		} finally {
 			await rec.close();
