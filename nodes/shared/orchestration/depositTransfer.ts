@@ -117,7 +117,7 @@ function differences(abi: AbiCodec, tx: Record<string, unknown>, expected: Depos
 		found.push(native ? `it carries ${given}; a native deposit carries no data` : `it is ${given}, not transfer(${short(depositAddress)}, amountIn)`);
 	}
 	if ('chainId' in tx) {
-		const chainId = wholeNumber(tx.chainId);
+		const chainId = wholeNumber(typeof tx.chainId === 'string' ? tx.chainId.replace(/^eip155:/, '') : tx.chainId);
 		if (chainId?.toString() !== expected.chainId) found.push(`its chainId is ${String(tx.chainId).slice(0, 20)}, not ${expected.chainId} (${source.chain})`);
 	}
 	return found;

@@ -36,7 +36,7 @@ describe('the deposit transfer of a quote', () => {
 	});
 
 	it('a native transfer of amountIn to the deposit address, with no data, is verified (chain IDs in any notation)', async () => {
-		for (const chainId of [8453, '8453', '0x2105']) {
+		for (const chainId of [8453, '8453', '0x2105', 'eip155:8453']) {
 			const tx = { chainId, to: DEPOSIT.toLowerCase(), value: '100000000' };
 			expect(await checkDepositTransfers(quote(tx), ETH)).toEqual({ verified: { chainId: '8453', to: DEPOSIT.toLowerCase(), value: '100000000', data: '0x' } });
 		}
