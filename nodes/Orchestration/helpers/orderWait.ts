@@ -12,18 +12,18 @@
  * status by quoteId takes it), and past the service's pace of stream openings (30 a minute per IP).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { needsRepriceApproval, successorOf } from '../shared/orchestration/orderView';
-import type { NormalizedStatus } from '../shared/orchestration/responseSchemas';
-import { readLimitHeaders } from '../shared/pacing';
-import { StreamOpenPacers, STREAM_OPENS_PER_MINUTE, type StreamOpenDenial } from '../shared/streamOpens';
-import { orderWaitEnd, type OrderReading } from '../shared/waitRules';
-import { openEventStream } from '../n8n/eventStream';
-import { joinUrl } from '../shared/secureUrl';
-import { inField } from '../shared/errors';
-import { pathSegment } from '../shared/inputs';
-import { cancelSignalOf, reportWait, waitHint, waitUntilFinal, type Followed, type WaitVia } from '../n8n/wait';
-import type { WaitSettings } from '../n8n/waitParameters';
-import type { ServiceAccess } from '../n8n/orchestrationClient';
+import { needsRepriceApproval, successorOf } from '../../shared/orchestration/orderView';
+import type { NormalizedStatus } from '../../shared/orchestration/responseSchemas';
+import { readLimitHeaders } from '../../shared/pacing';
+import { StreamOpenPacers, STREAM_OPENS_PER_MINUTE, type StreamOpenDenial } from '../../shared/streamOpens';
+import { orderWaitEnd, type OrderReading } from '../../shared/waitRules';
+import { openEventStream } from '../../n8n/eventStream';
+import { joinUrl } from '../../shared/secureUrl';
+import { inField } from '../../shared/errors';
+import { pathSegment } from '../../shared/inputs';
+import { cancelSignalOf } from '../../n8n/transport';
+import { reportWait, waitHint, waitUntilFinal, type Followed, type WaitSettings, type WaitVia } from '../../n8n/wait';
+import type { ServiceAccess } from '../transport';
 
 export type OrderWaitEnd = 'final' | 'timeout' | 'quoteExpired' | 'actionRequired';
 

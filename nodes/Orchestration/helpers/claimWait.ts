@@ -5,9 +5,9 @@
  * reported as an execution hint.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { claimEndOf, claimIdOf, type ClaimEnd, type ClaimRecord } from '../shared/orchestration/claims';
-import { cancelSignalOf, reportWait, waitUntilFinal } from '../n8n/wait';
-import type { WaitSettings } from '../n8n/waitParameters';
+import { claimEndOf, claimIdOf, type ClaimEnd, type ClaimRecord } from '../../shared/orchestration/claims';
+import { cancelSignalOf } from '../../n8n/transport';
+import { reportWait, waitUntilFinal, type WaitSettings } from '../../n8n/wait';
 
 export interface ClaimToFollow {
 	ctx: IExecuteFunctions;
