@@ -292,6 +292,24 @@ export function webhookDuplicateKey(envelope: { event: string; data: { id: strin
 	return JSON.stringify([envelope.data.id, envelope.event, envelope.data.updatedAt]);
 }
 
+/** JSON text with every object's members in code-unit order: the same data gives the same text, however its members were ordered. */
+export function canonicalJson(value: unknown): string {
+	return JSON.stringify(value, (_key, member: unknown) =>
+		member !== null && typeof member === 'object' && !Array.isArray(member)
+			? Object.fromEntries(Object.entries(member as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+			: member,
+	);
+}
+
+/**
+ * The duplicate key of an event without `data.updatedAt` (the docs' `data` examples omit it): the
+ * event and its data, never the envelope's `timestamp` or the signature's time, which a retried
+ * delivery renews (public-notes: `timestamp` is the delivery time; delivery is at least once).
+ */
+export function eventDuplicateKey(event: string, data: Record<string, unknown>): string {
+	return `sha256:${sha256Hex(canonicalJson([event, data]))}`;
+}
+
 /**
  * Deepest nesting of objects and arrays a delivery may have. The service's order snapshot nests
  * four levels; far deeper JSON parses, but n8n cannot store it (serializing it overflows the stack).

@@ -341,6 +341,28 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		expect(JSON.stringify(server.outputs)).not.toContain(old.secret);
 	});
 
+	it('the live envelope (delivery time in `timestamp`, no data.updatedAt): an event delivered again with a new timestamp runs once', async () => {
+		await control(sb, '/sandbox/config', { webhookEnvelope: { timestamp: 'delivery', updatedAt: false } });
+		try {
+			const { server } = await registeredTrigger();
+			const orderId = await fundedOrder(sb);
+			const deliveries = await settled(sb, orderId);
+			const first = deliveries.find((d) => d.event === 'order.completed') as Delivery;
+			await control(sb, `/sandbox/deliveries/${first.deliveryId}/redeliver`, { restamp: true });
+			const all = await deliveriesOf(sb, orderId);
+			const again = all.find((d) => d.deliveryId !== first.deliveryId && d.event === 'order.completed') as Delivery;
+			await waitFor(async () => (await deliveriesOf(sb, orderId)).every((d) => d.state !== 'pending'), 10_000, 'the redelivery to settle');
+			// preconditions: no updatedAt, and the two bodies differ only in the delivery timestamp
+			const [a, b] = [JSON.parse(first.body), JSON.parse(again.body)] as Array<{ timestamp: string; data: IDataObject }>;
+			expect(a.data).not.toHaveProperty('updatedAt');
+			expect(b.data).toEqual(a.data);
+			expect(b.timestamp).not.toBe(a.timestamp);
+			expect(eventsOfRuns(server)).toEqual(distinctEvents(deliveries));
+		} finally {
+			await control(sb, '/sandbox/config', { webhookEnvelope: { timestamp: 'event', updatedAt: true } });
+		}
+	});
+
 	it('answers injected duplicate deliveries 200 and runs nothing downstream for them', async () => {
 		await control(sb, '/sandbox/config', { duplicateDeliveries: true });
 		const { server } = await registeredTrigger();
