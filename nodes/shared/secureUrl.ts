@@ -111,10 +111,14 @@ const CREDENTIAL_OWNED_HEADERS = new Set([
 	'x-http-host-override',
 ]);
 
-/** Refuses a request that sets a header the credential owns (any letter case), before the key is added. */
+/**
+ * Refuses a request that sets a header the credential owns (any letter case), before the key is
+ * added. `Authorization` spelled exactly so is the credential's own (n8n repeats a request after a
+ * token renewal with the header it added): it is replaced, never sent beside another.
+ */
 export function assertNoOwnedHeaders(headers: unknown, credentialName: string): void {
 	if (typeof headers !== 'object' || headers === null) return;
-	const owned = Object.keys(headers).filter((name) => CREDENTIAL_OWNED_HEADERS.has(name.toLowerCase()));
+	const owned = Object.keys(headers).filter((name) => name !== 'Authorization' && CREDENTIAL_OWNED_HEADERS.has(name.toLowerCase()));
 	if (owned.length === 0) return;
 	throw new ProtocolError(
 		`${credentialName}: refused to add its key to a request that sets ${owned.map((h) => `"${h}"`).join(', ')} itself; ` +

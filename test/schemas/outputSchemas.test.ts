@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resources as gatewayResources } from '../../nodes/ExecutionGateway/actions/router';
-import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/intentWaitParameters';
+import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/helpers/intentWait';
 import { LIVE_WAIT_VERSION } from '../../nodes/Orchestration/actions/order/getStatus';
 import { resources as orchestrationResources } from '../../nodes/Orchestration/actions/router';
 import { inferSchema, schemaProblems, type JsonSchema } from '../../scripts/lib/jsonSchema';

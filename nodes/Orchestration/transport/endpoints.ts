@@ -41,8 +41,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
 	row('PUT', '/v1/affiliates/{affiliateId}', 'server', { action: true }),
 	row('DELETE', '/v1/affiliates/{affiliateId}', 'server', { action: true }),
 	row('POST', '/v1/affiliates/{affiliateId}/claim', 'server', { action: true }),
-	row('GET', '/v1/affiliates/{affiliateId}/claims', 'both', { scope: 'affiliates:read' }),
-	row('GET', '/v1/affiliates/{affiliateId}/claims/{claimId}', 'both', { scope: 'affiliates:read' }),
+	row('GET', '/v1/affiliates/{affiliateId}/claims', 'server'),
+	row('GET', '/v1/affiliates/{affiliateId}/claims/{claimId}', 'server'),
 	row('GET', '/v1/affiliate-dashboard/payout-destinations', 'server'),
 	// webhooks (§6, public-notes "Webhooks")
 	row('POST', '/v1/webhooks', 'server', { action: true }),

@@ -7,7 +7,7 @@
  */
 import { authDeadline } from '../../../nodes/n8n/deadline';
 import { requestTimeout } from '../../../nodes/n8n/transport';
-import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
+import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/helpers/gateway';
 import { clearPacers } from '../../../nodes/n8n/pacing';
 import { gatewayHarness, runError as gatewayError } from '../../harness/gateway';
 import { orchestrationNode, runError, startTestSandbox } from '../../harness/orchestration';

@@ -6,7 +6,7 @@
  * Create Offramp and Create Onramp guarded like Quote > Create.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../../../nodes/Orchestration/helpers/routes';
 import { SandboxClock } from '../../../sandbox/clock';
 import type { Sandbox } from '../../../sandbox';
 import { ADDR, control, items, loadOptions, orchestrationNode, quoteParams, run, runError, startTestSandbox } from '../../harness/orchestration';

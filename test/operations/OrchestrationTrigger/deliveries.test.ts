@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { storedEntries } from '../../harness/processedStore';
-import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../../../nodes/Orchestration/helpers/routes';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, type NodeHarness, type WebhookServer } from '../../harness/n8n';
 import { completeRun, effectiveRuns, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from '../../harness/trigger';
