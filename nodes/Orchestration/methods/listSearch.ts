@@ -1,9 +1,4 @@
-/**
- * Searchable asset pickers (node version 3): the routes listing holds thousands of assets, so the
- * pickers search it by name, symbol or routing key, with the same route filtering as the dropdowns
- * (loadOptions.ts): destinations are those the chosen source reaches in the chosen mode. The
- * affiliate picker lists the partner's registered affiliates (GET /v1/affiliates, §4.5).
- */
+/** Searchable pickers (node version 3): the routes listing's assets, filtered as the dropdowns are, and the partner's affiliates (GET /v1/affiliates, §4.5). */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { orchestrationApiRequest } from '../transport';
 import { getDestinationAssets, getSourceAssets } from './loadOptions';

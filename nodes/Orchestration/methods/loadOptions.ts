@@ -1,8 +1,4 @@
-/**
- * Dropdowns from the routes listing (orchestration-service.md §2.3): chains and assets with their
- * display names, destinations limited to what the chosen source reaches in the chosen mode. All
- * loaders share the cached listing. A parameter set by expression is unknown here: no filtering.
- */
+/** Dropdowns from the routes listing (orchestration-service.md §2.3); a parameter set by expression is unknown here, so it narrows nothing. */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { isAssetSymbol } from '../../shared/orchestration/enums';
 import { ONRAMP_SOURCE } from '../../shared/orchestration/orderPlan';

@@ -1,7 +1,4 @@
-/**
- * Dropdowns of Standing Deposit Address > Create or Get: the destinations list
- * (GET /v1/standing-deposit-addresses/destinations -> {destinations: [{chain, asset}]}, public-notes).
- */
+/** Dropdowns of Standing Deposit Address > Create or Get: GET /v1/standing-deposit-addresses/destinations (public-notes). */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { STANDING_PATH } from '../../shared/orchestration/partnerPlan';
 import { orchestrationApiRequest } from '../transport';

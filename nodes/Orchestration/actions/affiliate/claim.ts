@@ -1,8 +1,4 @@
-/**
- * affiliate.claim: POST /v1/affiliates/{affiliateId}/claim (public-notes; server key). No body claims
- * the whole available balance where it accrued; newer services take a body naming the settlement
- * balance and the payout destination, and answer `{claim}` (older answers are read too).
- */
+/** affiliate.claim: POST /v1/affiliates/{affiliateId}/claim, the whole available balance, or with a body the settlement balance and payout it names (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { optionsOf, textOption, textParameter } from '../../../n8n/items';

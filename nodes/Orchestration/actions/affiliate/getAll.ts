@@ -1,7 +1,4 @@
-/**
- * affiliate.getAll: GET /v1/affiliates?includeDisabled=&limit=&offset=, one item per affiliate
- * profile (orchestration-service.md §2.7, §4.5; paging and includeDisabled from public-notes).
- */
+/** affiliate.getAll: GET /v1/affiliates?includeDisabled=&limit=&offset= (orchestration-service.md §2.7, §4.5; paging and includeDisabled: public-notes). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { getNodeParameter } from '../../../n8n/items';
 import { AFFILIATES_PAGE_MAX } from '../../../shared/orchestration/partnerPlan';

@@ -1,7 +1,4 @@
-/**
- * affiliate.getClaim: GET /v1/affiliates/{affiliateId}/claims/{claimId} → `{claim}` (public-notes,
- * newer docs; server key), optionally followed until the claim is paid (`txHash`) or fails.
- */
+/** affiliate.getClaim: GET /v1/affiliates/{affiliateId}/claims/{claimId} → {claim} (public-notes, newer docs; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { textParameter } from '../../../n8n/items';
 import { showFor } from '../common.descriptions';

@@ -1,8 +1,4 @@
-/**
- * affiliate.getClaims: GET /v1/affiliates/{affiliateId}/claims?limit=&offset= (at most 200 a page),
- * one item per claim, newest first; newer services filter by `settlementChain` / `settlementAsset`
- * and answer `nextOffset` (public-notes; server key).
- */
+/** affiliate.getClaims: GET /v1/affiliates/{affiliateId}/claims?limit=&offset=, newest first, at most 200 a page (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { optionsOf, textOption, textParameter } from '../../../n8n/items';

@@ -1,8 +1,4 @@
-/**
- * affiliate.getPayoutDestinations: GET /v1/affiliate-dashboard/payout-destinations, the payout chains
- * and assets live now (public-notes "Affiliate management and claims"; server key): what Create or
- * Update and Claim may name as payoutChain and payoutAsset. One item per destination.
- */
+/** affiliate.getPayoutDestinations: GET /v1/affiliate-dashboard/payout-destinations, what Create or Update and Claim may name (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { ItemError } from '../../../n8n/errors';
 import { limitedList } from '../../../n8n/items';

@@ -1,8 +1,4 @@
-/**
- * affiliate.upsert: PUT /v1/affiliates/{affiliateId} {feeBps, payoutChain, payoutAsset, payoutAddress}
- * → {affiliate} (public-notes "Affiliate management and claims"; server key; an unsupported payout
- * pair is 400 invalid_payout_destination).
- */
+/** affiliate.upsert: PUT /v1/affiliates/{affiliateId} {feeBps, payoutChain, payoutAsset, payoutAddress} → {affiliate} (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { integerParameter, textParameter } from '../../../n8n/items';

@@ -1,7 +1,4 @@
-/**
- * order.acceptZeroconfOffer: POST /v1/orchestration/zeroconf/accept {orderId} (public-notes): the
- * order in awaiting_approval goes on at once (`processing`) on the offer's instant amount.
- */
+/** order.acceptZeroconfOffer: POST /v1/orchestration/zeroconf/accept {orderId} (public-notes): the order goes on at once on the offer's instant amount. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { concurrencyOption, showFor } from '../common.descriptions';

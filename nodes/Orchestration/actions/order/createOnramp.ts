@@ -1,7 +1,4 @@
-/**
- * order.createOnramp: POST /v1/orchestration/onramp, a Lightning onramp paid by BOLT11 invoice
- * (orchestration-service.md §4.6, public-notes.md). Client keys get an order-bound read token (§5).
- */
+/** order.createOnramp: POST /v1/orchestration/onramp, a Lightning onramp paid by BOLT11 invoice (orchestration-service.md §4.6, public-notes). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { integerOption, itemFailure, optionsOf, textOption, textParameter } from '../../../n8n/items';

@@ -1,7 +1,4 @@
-/**
- * order.declineZeroconfOffer: POST /v1/orchestration/zeroconf/decline {orderId, reason?}
- * (public-notes): the order waits for one on-chain confirmation of its deposit (`confirming`).
- */
+/** order.declineZeroconfOffer: POST /v1/orchestration/zeroconf/decline {orderId, reason?} (public-notes): the order waits for one on-chain confirmation. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { DECLINE_REASON_MAX_LENGTH } from '../../../shared/orchestration/zeroconfPlan';

@@ -1,8 +1,4 @@
-/**
- * order.getByQuote: GET /v1/orchestration/order?quoteId= (public-notes): the quote with its order,
- * `order: null` until a deposit is detected (Get Status by quote ID answers 404 then). Client keys
- * send the read token (§5).
- */
+/** order.getByQuote: GET /v1/orchestration/order?quoteId= (public-notes): the quote and its order, null until a deposit is detected. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { invalidField, textParameter } from '../../../n8n/items';

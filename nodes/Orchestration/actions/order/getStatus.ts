@@ -1,9 +1,4 @@
-/**
- * order.getStatus: GET /v1/orchestration/status by order `id`, `quoteId` or `txHash`
- * (orchestration-service.md §4.6; client keys send X-Read-Token, §5), one output shape for flat and
- * nested answers; optionally waits until final (helpers/orderWait.ts). `unfulfilled` is not final
- * (public-notes): a replaced order's successor is followed (`originalOrderId`, `successorOrderId`).
- */
+/** order.getStatus: GET /v1/orchestration/status by id, quoteId or txHash (orchestration-service.md §4.6), optionally until final (helpers/orderWait.ts). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ItemError } from '../../../n8n/errors';

@@ -1,7 +1,4 @@
-/**
- * order.submit: POST /v1/orchestration/submit, a quote plus the source reference of the paid
- * deposit (public-notes.md). Client keys need orders:submit and get an order-bound read token (§5).
- */
+/** order.submit: POST /v1/orchestration/submit, a quote and the source reference of its paid deposit (public-notes; client keys get an order-bound read token, §5). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { integerParameter, textParameter } from '../../../n8n/items';

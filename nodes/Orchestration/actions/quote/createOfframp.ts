@@ -1,8 +1,4 @@
-/**
- * quote.createOfframp: POST /v1/orchestration/offramp, an exact-in, variable quote paying lightning:BTC
- * to a payment-app $username or a Lightning address (orchestration-service.md §1, §4.2; path per
- * public-notes.md).
- */
+/** quote.createOfframp: POST /v1/orchestration/offramp, exact in to lightning:BTC for a $username or a Lightning address (orchestration-service.md §1, §4.2; path: public-notes). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { integerOption, itemFailure, optionsOf, textOption, textParameter } from '../../../n8n/items';

@@ -1,8 +1,4 @@
-/**
- * route.getAll: GET /v2/orchestration/routes (orchestration-service.md §4.3), one item per asset,
- * filtered here. Shares the cached listing with the dropdowns. Tokenized equities only on request
- * (§1, §9: reviewed equities need explicit admission).
- */
+/** route.getAll: GET /v2/orchestration/routes (orchestration-service.md §4.3), the cached listing filtered here; tokenized equities only on request (§1, §9). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { getNodeParameter, limitedList } from '../../../n8n/items';
 import { isTokenizedEquity } from '../../../shared/orchestration/enums';

@@ -1,8 +1,4 @@
-/**
- * standingAddress.createOrGet: PUT /v1/standing-deposit-addresses/{ref} (public-notes "Standing
- * deposit addresses"; server key): the same body answers the same instruction (200), a changed one
- * is 409 instruction_conflict.
- */
+/** standingAddress.createOrGet: PUT /v1/standing-deposit-addresses/{ref} (public-notes; server key): the same body answers 200, a changed one 409 instruction_conflict. */
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { integerOption, optionsOf, textParameter } from '../../../n8n/items';

@@ -1,8 +1,4 @@
-/**
- * What Pause and Resume share (public-notes "Standing deposit addresses"): PATCH {enabled} →
- * {standingAddressId, enabled}. The path comes from public client code, unconfirmed by the docs:
- * "Request Path" sends the same request elsewhere.
- */
+/** What Pause and Resume share: PATCH /v1/standing-deposit-addresses/{ref}/enabled {enabled} (public-notes; the path is from public client code, unconfirmed). */
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { itemFailure, optionsOf, textOption, textParameter } from '../../../n8n/items';

@@ -1,8 +1,4 @@
-/**
- * standingAddress.getDeposits: GET /v1/standing-deposit-addresses/{ref}/deposits?limit=&offset=,
- * newest first, paged by `nextOffset` (public-notes: the path from public client code, the fields
- * from the docs; server key). One item per deposit.
- */
+/** standingAddress.getDeposits: GET /v1/standing-deposit-addresses/{ref}/deposits?limit=&offset=, newest first (public-notes; the path is from public client code; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { integerOption, invalidField, optionsOf, textOption, textParameter } from '../../../n8n/items';
