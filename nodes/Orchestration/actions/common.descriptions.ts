@@ -251,7 +251,7 @@ export function refundAddressFields(displayOptions: IDisplayOptions): INodePrope
 	];
 }
 
-export const idempotencyKeyOption: INodeProperties = {
+export const idempotencyKeyProperty: INodeProperties = {
 	displayName: 'Idempotency Key',
 	name: 'idempotencyKey',
 	type: 'string',
@@ -365,7 +365,7 @@ export const quoteCreationOptions: INodeProperties[] = [
 	additionalFieldsOption,
 	affiliateIdOption,
 	concurrencyOption,
-	idempotencyKeyOption,
+	idempotencyKeyProperty,
 	refundAddressOption,
 	slippageBpsOption,
 	...rateLimitOptions,

@@ -7,6 +7,7 @@
 import { createHmac, createSecretKey, timingSafeEqual, type Hmac, type KeyObject } from 'node:crypto';
 import { ProtocolError } from '../errors';
 import { sha256Hex } from '../sha256';
+import { canonicalJson } from './idempotency';
 import { WEBHOOK_TOLERANCE_SECONDS } from './limits';
 
 /** Header names as Node lower-cases them (spec 6: X-Service-Signature, X-Service-Timestamp). */
@@ -290,15 +291,6 @@ export function verifyWebhookDelivery(input: WebhookDeliveryInput): WebhookDeliv
  */
 export function webhookDuplicateKey(envelope: { event: string; data: { id: string; updatedAt: string } }): string {
 	return JSON.stringify([envelope.data.id, envelope.event, envelope.data.updatedAt]);
-}
-
-/** JSON text with every object's members in code-unit order: the same data gives the same text, however its members were ordered. */
-export function canonicalJson(value: unknown): string {
-	return JSON.stringify(value, (_key, member: unknown) =>
-		member !== null && typeof member === 'object' && !Array.isArray(member)
-			? Object.fromEntries(Object.entries(member as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-			: member,
-	);
 }
 
 /**

@@ -199,11 +199,11 @@ describe('Additional Fields cannot override the parameters the operation sets (i
 
 describe('path parameters (issue 14 point 9)', () => {
 	it('reserved characters are encoded: the sandbox receives one path segment', async () => {
-		const h = orchestrationNode({ sb, continueOnFail: true, parameters: { resource: 'accumulationAddress', operation: 'get', accumulationAddressId: 'a/../b?c#d' } });
+		const h = orchestrationNode({ sb, continueOnFail: true, parameters: { resource: 'accumulationAddress', operation: 'get', accumulationAddressId: 'a b?c#d' } });
 		const [out] = await run(h);
 		expect(out.httpCode).toBe('404');
 		const [request] = await control(sb).requests();
-		expect(request.path).toBe('/v1/accumulation-addresses/a%2F..%2Fb%3Fc%23d');
+		expect(request.path).toBe('/v1/accumulation-addresses/a%20b%3Fc%23d');
 	});
 
 	it.each([
@@ -211,6 +211,10 @@ describe('path parameters (issue 14 point 9)', () => {
 		['accumulationAddress', 'get', 'accumulationAddressId', '.'],
 		['accumulationAddress', 'reindex', 'idOrAddress', '..'],
 		['liquidationAddress', 'get', 'liquidationAddressId', '..'],
+		['accumulationAddress', 'get', 'accumulationAddressId', 'a/../b'],
+		['accumulationAddress', 'get', 'accumulationAddressId', '..;'],
+		['accumulationAddress', 'get', 'accumulationAddressId', 'a\u0000'],
+		['accumulationAddress', 'reindex', 'idOrAddress', '%2e%2e'],
 	])('%s.%s: %s = %s is refused before any request', async (resource, operation, field, value) => {
 		await refused(
 			{ resource, operation, [field]: value },

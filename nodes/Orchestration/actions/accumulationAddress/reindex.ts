@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { optionsCollection } from '../../../n8n/descriptions';
 import { pathParameter } from '../../../n8n/items';
 import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
-import { idempotencyKeyOption as idempotencyKeyProperty, showFor } from '../common.descriptions';
+import { idempotencyKeyProperty, showFor } from '../common.descriptions';
 import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
 import { idempotencyKeyOption } from '../../helpers/parameters';
 import { orchestrationApiRequest } from '../../transport';

@@ -9,7 +9,7 @@ import {
 	concurrencyOption,
 	DECIMAL_DEFAULT_VERSIONS,
 	forVersions,
-	idempotencyKeyOption as idempotencyKeyProperty,
+	idempotencyKeyProperty,
 	showFor,
 	turnstileTokenOption,
 } from '../common.descriptions';

@@ -5,7 +5,7 @@ import { optionsOf, textParameter } from '../../../n8n/items';
 import { parseRequest } from '../../../shared/errors';
 import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { WebhookCreateRequestSchema } from '../../../shared/orchestration/schemas';
-import { concurrencyOption, idempotencyKeyOption as idempotencyKeyProperty, showFor } from '../common.descriptions';
+import { concurrencyOption, idempotencyKeyProperty, showFor } from '../common.descriptions';
 import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
 import { idempotencyKeyOption } from '../../helpers/parameters';
 import { orchestrationApiRequest } from '../../transport';
