@@ -15,7 +15,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { authDeadline, DeadlineExceeded, startDeadline } from '../nodes/n8n/deadline';
+import { authDeadline, DeadlineExceeded, startDeadline } from '../nodes/n8n/transport';
 import { ProtocolError } from '../nodes/shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey, signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
 import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/responses';

@@ -17,7 +17,6 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, mayHaveArrived, nextDelayMs, parseRetryAfter, type RetryPolicy } from '../shared/retries';
-import { startDeadline } from './deadline';
 import { errorOf, networkError, redirectError, requestError, serviceError } from './errors';
 import type { CallPacing } from './pacing';
 import { assertToolActionAllowed } from './toolMode';
@@ -72,6 +71,60 @@ interface FullResponse {
 
 /** Per-attempt deadline, 30 s for the whole exchange; tests lower `ms` (test/integration/lostAnswers). */
 export const requestTimeout = { ms: 30_000 };
+// ---------------------------------------------------------------- a total deadline per attempt
+
+/*
+ * n8n's `timeout` is an idle timeout, which a server sending a byte now and then never trips. No
+ * timers: n8n-workflow's `sleep`, ended when the exchange settles.
+ */
+
+/** The deadline of each request of the gateway credential's login (challenge, verify); tests lower `ms`. */
+export const authDeadline = { ms: 30_000 };
+
+/** The deadline of one attempt passed before its exchange completed (a network failure to the retry rules). */
+export class DeadlineExceeded extends Error {
+	readonly code = 'ERR_DEADLINE';
+
+	constructor(readonly ms: number) {
+		super(`no complete answer within ${ms < 10_000 ? ms / 1000 : Math.round(ms / 1000)} s (the deadline of one attempt)`);
+		this.name = 'DeadlineExceeded';
+	}
+}
+
+/** `signal` aborts at the deadline or on Stop; `settle` ends the wait there even where a layer ignores the signal. */
+export function startDeadline(ms: number, stop: AbortSignal | undefined) {
+	const connection = new AbortController();
+	const timer = new AbortController();
+	const onStop = () => connection.abort(stop?.reason);
+	if (stop?.aborted) onStop();
+	else stop?.addEventListener('abort', onStop, { once: true });
+	let expired: DeadlineExceeded | undefined;
+	const deadline = sleep(ms, timer.signal).then(() => {
+		expired = new DeadlineExceeded(ms);
+		connection.abort(expired);
+		throw expired;
+	});
+	deadline.catch(() => undefined);
+	return {
+		signal: connection.signal,
+		async settle<T>(running: Promise<T>): Promise<T> {
+			try {
+				return await Promise.race([running, deadline]);
+			} catch (error) {
+				// Aborted by the deadline, the exchange may fail with the helper's own cancel error first.
+				throw expired ?? error;
+			} finally {
+				timer.abort();
+				stop?.removeEventListener('abort', onStop);
+				// Caught after the race, so the exchange keeps one reaction and its async stack stays whole.
+				running.catch(() => undefined);
+			}
+		},
+	};
+}
+
+// ---------------------------------------------------------------- the loop
+
 function parseBody(body: unknown): unknown {
 	if (typeof body !== 'string') return body;
 	if (body === '') return undefined;
@@ -111,13 +164,18 @@ function requestOptions(request: ApiRequest, throwOnStatus: boolean, signal: Abo
  * credential. n8n's httpRequestWithAuthentication puts the execution's cancel signal in place of
  * the request's own, so it runs on a view of the context whose cancel signal is the deadline's.
  */
-async function send(ctx: RequestContext, request: ApiRequest, throwOnStatus: boolean): Promise<FullResponse> {
-	const deadline = startDeadline(requestTimeout.ms, cancelSignalOf(ctx));
-	const options = requestOptions(request, throwOnStatus, deadline.signal);
-	if (request.credentialType === undefined) return (await deadline.settle(ctx.helpers.httpRequest(options))) as FullResponse;
+async function send(ctx: RequestContext, request: ApiRequest, throwOnStatus: boolean, signal: AbortSignal): Promise<FullResponse> {
+	const options = requestOptions(request, throwOnStatus, signal);
+	if (request.credentialType === undefined) return (await ctx.helpers.httpRequest(options)) as FullResponse;
 	const read = request.credentials ? { credentialsDecrypted: request.credentials } : undefined;
-	const scoped = Object.create(ctx, { getExecutionCancelSignal: { value: () => deadline.signal } }) as RequestContext;
-	return (await deadline.settle(ctx.helpers.httpRequestWithAuthentication.call(scoped, request.credentialType, options, read))) as FullResponse;
+	const scoped = Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as RequestContext;
+	return (await ctx.helpers.httpRequestWithAuthentication.call(scoped, request.credentialType, options, read)) as FullResponse;
+}
+
+/** One attempt within its deadline (or Stop). */
+async function attempt(ctx: RequestContext, request: ApiRequest, throwOnStatus: boolean): Promise<FullResponse> {
+	const deadline = startDeadline(requestTimeout.ms, cancelSignalOf(ctx));
+	return await deadline.settle(send(ctx, request, throwOnStatus, deadline.signal));
 }
 
 /**
@@ -127,7 +185,7 @@ async function send(ctx: RequestContext, request: ApiRequest, throwOnStatus: boo
  */
 async function sendAfterRenewal(ctx: RequestContext, request: ApiRequest): Promise<FullResponse> {
 	try {
-		return await send(ctx, request, true);
+		return await attempt(ctx, request, true);
 	} catch (error) {
 		const response = (error as { cause?: { response?: { status?: unknown; headers?: unknown; data?: unknown } } }).cause?.response;
 		if (!response || typeof response.status !== 'number') throw (error as { cause?: unknown }).cause ?? error;
@@ -166,7 +224,8 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 		let res: FullResponse;
 		try {
 			await request.pacing?.admit();
-			res = await send(this, request, false);
+			const deadline = startDeadline(requestTimeout.ms, stop);
+			res = await deadline.settle(send(this, request, false, deadline.signal));
 			request.pacing?.answered(res);
 		} catch (error) {
 			request.pacing?.answered(undefined);

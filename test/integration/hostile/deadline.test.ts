@@ -5,7 +5,7 @@
  * deadline (requestTimeout.ms, lowered here), the connection is closed, and the call ends with a
  * clear network error after its bounded retries.
  */
-import { authDeadline } from '../../../nodes/n8n/deadline';
+import { authDeadline } from '../../../nodes/n8n/transport';
 import { requestTimeout } from '../../../nodes/n8n/transport';
 import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/helpers/gateway';
 import { clearPacers } from '../../../nodes/n8n/pacing';
