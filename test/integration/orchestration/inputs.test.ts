@@ -211,14 +211,19 @@ describe('path parameters (issue 14 point 9)', () => {
 		['accumulationAddress', 'get', 'accumulationAddressId', '.'],
 		['accumulationAddress', 'reindex', 'idOrAddress', '..'],
 		['liquidationAddress', 'get', 'liquidationAddressId', '..'],
-		['accumulationAddress', 'get', 'accumulationAddressId', 'a/../b'],
 		['accumulationAddress', 'get', 'accumulationAddressId', '..;'],
-		['accumulationAddress', 'get', 'accumulationAddressId', 'a\u0000'],
-		['accumulationAddress', 'reindex', 'idOrAddress', '%2e%2e'],
 	])('%s.%s: %s = %s is refused before any request', async (resource, operation, field, value) => {
 		await refused(
 			{ resource, operation, [field]: value },
 			`Invalid "${field}" in item 0: "${value}" is a dot segment, not an identifier; it would address another endpoint`,
 		);
+	});
+
+	it.each([
+		['accumulationAddressId', 'a/../b', 'must not contain "/" or "\\": an identifier is one path segment'],
+		['accumulationAddressId', 'a\u0000', 'must not contain control characters (a NUL, a line break, a tab)'],
+		['accumulationAddressId', '%2e%2e', 'must be the identifier itself, not percent-encoded (it is encoded when sent)'],
+	])('accumulationAddress.get: %s = %j is refused before any request', async (field, value, problem) => {
+		await refused({ resource: 'accumulationAddress', operation: 'get', [field]: value }, `Invalid "${field}" in item 0: ${problem}`);
 	});
 });
