@@ -15,7 +15,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { authDeadline, DeadlineExceeded, withDeadline } from '../nodes/n8n/deadline';
+import { authDeadline, DeadlineExceeded, startDeadline } from '../nodes/n8n/transport';
 import { ProtocolError } from '../nodes/shared/errors';
 import { parsePrivateKey, publicKeyFromPrivateKey, signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
 import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/responses';
@@ -149,7 +149,8 @@ export class ExecutionGatewayApi implements ICredentialType {
 			};
 			try {
 				// The whole request ends at the deadline (n8n's `timeout` would only bound idle time).
-				return await withDeadline(authDeadline.ms, undefined, async (signal) => await this.helpers.httpRequest({ ...options, abortSignal: signal }));
+				const deadline = startDeadline(authDeadline.ms, undefined);
+				return await deadline.settle(this.helpers.httpRequest({ ...options, abortSignal: deadline.signal }));
 			} catch (error) {
 				throw new Error(`Execution Gateway authentication failed at ${step}: ${describeFailure(error, url)}`);
 			}

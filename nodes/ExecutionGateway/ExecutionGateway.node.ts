@@ -1,16 +1,9 @@
 /**
  * Execution Gateway node: network discovery and health, signed intents (execute) and their status
- * (execution-gateway.md). The description lives here; each operation is one file under
- * actions/<resource>/<operation>.ts, dispatched by actions/router.ts (the Orchestration node's convention).
+ * (execution-gateway.md). The description and the wiring; each operation is
+ * actions/<resource>/<operation>.ts, its requests go through transport/ (gatewayApiRequest).
  */
-import {
-	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-} from 'n8n-workflow';
-
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { toolActionsProperty } from '../n8n/toolMode';
 import * as intent from './actions/intent';
 import * as network from './actions/network';
@@ -42,7 +35,6 @@ export class ExecutionGateway implements INodeType {
 		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
+	// The router is the node's execute(): no frame between n8n and the operation's loop.
+	execute = router;
 }

@@ -13,6 +13,7 @@ import {
 	MAX_WEBHOOK_JSON_DEPTH,
 	payloadHash,
 	verifyWebhookDelivery,
+	eventDuplicateKey,
 	webhookDuplicateKey,
 	webhookSecretProblem,
 	type WebhookRejectionReason,
@@ -118,15 +119,15 @@ export function envelopeProblem(body: unknown): string | undefined {
 }
 
 /**
- * spec §6 duplicate key (data.id, event, data.updatedAt); without an updatedAt, the other safe
- * key of §6, a hash of the payload (retries carry the same payload).
+ * spec §6 duplicate key (data.id, event, data.updatedAt); without an updatedAt, a hash of the
+ * event and its data only: the envelope's delivery `timestamp` changes on a retry (public-notes).
  */
-export function duplicateKeyOf(envelope: DeliveryEnvelope, rawBody: Buffer | string): string {
+export function duplicateKeyOf(envelope: DeliveryEnvelope): string {
 	const { updatedAt } = envelope.data;
 	if (typeof updatedAt === 'string' && updatedAt !== '') {
 		return webhookDuplicateKey({ event: envelope.event, data: { id: envelope.data.id, updatedAt } });
 	}
-	return `sha256:${payloadHash(rawBody)}`;
+	return eventDuplicateKey(envelope.event, envelope.data);
 }
 
 function configurationProblem(input: DeliveryInput): DeliveryDecision | undefined {
@@ -242,7 +243,7 @@ export function handleDelivery(input: DeliveryInput): DeliveryDecision {
 	if (!(input.events as EventSelection).accepts(envelope.event)) {
 		return { outcome: 'ignored', status: 200, reason: 'event_not_selected', event: envelope.event };
 	}
-	const duplicateKey = duplicateKeyOf(envelope, rawBody);
+	const duplicateKey = duplicateKeyOf(envelope);
 	// A verified signature is 64 hex characters; lower-cased, so an upper-cased copy is the same request.
 	const replayKey = replayKeyOf(verified.signature);
 	if (input.runStarted?.({ duplicateKey, replayKey }) === true) {

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { flatOrderOf, orderWithFormattedAmounts, type AssetDecimals } from '../shared/orchestration/orderView';
 import { SIGNATURE_HEADER_NAMES } from '../shared/orchestration/webhooks';
-import { getRoutesCatalogue, serviceAccess } from '../n8n/orchestrationClient';
+import { getRoutesCatalogue } from '../Orchestration/helpers/routes';
 import type { DeliveryEnvelope } from './delivery';
 
 export interface AcceptedDelivery {
@@ -82,7 +82,7 @@ export function outputItem(item: INodeExecutionData, index: number, onlyData: bo
 export async function formattingAssets(ctx: IExecuteFunctions): Promise<AssetDecimals | undefined> {
 	try {
 		if (ctx.getNodeParameter('readableAmounts', 0, true) !== true) return undefined;
-		return await getRoutesCatalogue(ctx, await serviceAccess(ctx, 'serverKey'));
+		return await getRoutesCatalogue(ctx);
 	} catch {
 		return undefined;
 	}

@@ -17,7 +17,7 @@ import { WebhookCreateResponseSchema } from '../shared/orchestration/responseSch
 import { RECOVERY_EVENT, webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
 import { errorCodeOf, ItemError } from '../n8n/errors';
 import { baseUrlOf, isLoopbackHost } from '../shared/secureUrl';
-import { orchestrationRequest, SERVER_CREDENTIAL } from '../n8n/orchestrationClient';
+import { orchestrationApiRequest, SERVER_CREDENTIAL } from '../Orchestration/transport';
 import { ALL_EVENTS } from './events';
 
 export const CREDENTIAL_TYPE = SERVER_CREDENTIAL;
@@ -188,10 +188,8 @@ async function subscribe(ctx: IHookFunctions, kind: SubscriptionKind, url: strin
 	const attempt = JSON.stringify([ctx.getWorkflow().id, ctx.getNode().id, url, baseUrl, kind]);
 	const nonce = registrationNonce(attempt);
 	const path = webhookCreatePath(kind);
-	const response = await orchestrationRequest(ctx, { credentialType: CREDENTIAL_TYPE, baseUrl }, {
-		method: 'POST',
-		path,
-		body: { url },
+	const response = await orchestrationApiRequest.call(ctx, 'POST', path, { url }, {
+		baseUrl,
 		idempotencyKey: registrationIdempotencyKey({ workflowId: ctx.getWorkflow().id, nodeId: ctx.getNode().id, url }, nonce, kind),
 	});
 	const parsed = WebhookCreateResponseSchema.safeParse(response.body);
@@ -264,9 +262,8 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 /** DELETE one subscription; true when it is gone (a 404: already deleted or unknown). */
 async function unsubscribe(ctx: IHookFunctions, baseUrl: string, webhookId: string, kind: SubscriptionKind): Promise<boolean> {
 	try {
-		await orchestrationRequest(ctx, { credentialType: CREDENTIAL_TYPE, baseUrl }, {
-			method: 'DELETE',
-			path: webhookPath(webhookId, kind),
+		await orchestrationApiRequest.call(ctx, 'DELETE', webhookPath(webhookId, kind), undefined, {
+			baseUrl,
 			idempotencyKey: deriveIdempotencyKey({ workflowId: ctx.getWorkflow().id, nodeName: ctx.getNode().id, itemIndex: 0, operation: `webhooks.${kind}.delete`, body: { webhookId } }),
 		});
 		return true;

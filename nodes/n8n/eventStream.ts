@@ -12,7 +12,7 @@
 import { sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import { SseParser, type SseEvent } from '../shared/sse';
 import { redact } from '../shared/redact';
-import { errorOf } from './serviceErrors';
+import { errorOf } from './errors';
 
 export interface StreamRequest {
 	url: string;

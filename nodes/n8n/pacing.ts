@@ -5,12 +5,11 @@
  * (log lines, a closing execution hint). An item's denials are bounded: each waits at least a
  * growing back-off, counts against Max Rate Limit Wait, and a call stops after maxDenials of them.
  */
-import { sleep, type IExecuteFunctions } from 'n8n-workflow';
+import { sleep, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 import { BatchProgress, summaryLine } from '../shared/batchProgress';
 import { askedWaitMs, denialBackoffMs, RatePacer, readLimitHeaders, type LimitReport, type PacerTuning, type WaitReason } from '../shared/pacing';
-import { DEFAULT_MAX_WAIT_SECONDS } from './batchOptions';
 import { ItemError } from './errors';
-import { runParameter } from './runParameters';
+import { getNodeParameter } from './items';
 
 /** What the transport needs of an answer. */
 export interface PacedAnswer {
@@ -21,11 +20,13 @@ export interface PacedAnswer {
 /** After a 429: try again (the next `send` waits), or fail, saying why when it is more than the 429 itself. */
 export type DenialOutcome = { retry: true } | { retry: false; reason?: string };
 
-/** The pacing of one call, as transport.ts uses it. */
+/** The pacing of one call, as transport.ts uses it around each attempt. */
 export interface CallPacing {
-	/** Waits until the pacer admits the request, sends it, and tells the pacer what the answer said. */
-	send<A extends PacedAnswer>(exchange: () => Promise<A>): Promise<A>;
-	/** After a 429 answer to `send`: whether the item may wait and try again. */
+	/** Waits until the pacer admits the request. */
+	admit(): Promise<void>;
+	/** Tells the pacer what the answer said (undefined: no answer, the slot is freed). */
+	answered(answer: PacedAnswer | undefined): void;
+	/** After a 429: whether the item may wait and try again. */
 	denied(): DenialOutcome;
 }
 
@@ -106,6 +107,18 @@ async function pause(ms: number, signal: AbortSignal | undefined): Promise<void>
 	}
 }
 
+const runs = new WeakMap<object, ExecutionPacing>();
+
+/** The pacing of this node run, made on first use (n8n makes a new context for every run of a node). */
+export function executionPacing(ctx: IExecuteFunctions): ExecutionPacing {
+	let pacing = runs.get(ctx);
+	if (pacing === undefined) {
+		pacing = new ExecutionPacing(ctx, ctx.getInputData().length);
+		runs.set(ctx, pacing);
+	}
+	return pacing;
+}
+
 /** The pacing of one node run: the items' policies, their waits and the batch's progress. */
 export class ExecutionPacing {
 	private readonly progress: BatchProgress;
@@ -123,22 +136,21 @@ export class ExecutionPacing {
 		let denials = 0;
 		let notBefore = 0;
 		let last: LimitReport | undefined;
+		let admitted = false;
 		return {
-			send: async (exchange) => {
+			admit: async () => {
 				// Fail the Item: no waiting at all, the first 429 fails the item (transport.ts).
-				if (policy.onRateLimit === 'fail') return await exchange();
+				if (policy.onRateLimit === 'fail') return;
 				await this.admitted(pacer, { itemIndex, policy, what, notBefore });
-				let answer: PacedAnswer | undefined;
-				try {
-					const received = await exchange();
-					answer = received;
-					return received;
-				} finally {
-					// No answer (the connection failed) frees the slot and says nothing of the limit.
-					const now = Date.now();
-					last = answer && readLimitHeaders(answer.statusCode, answer.headers, now);
-					pacer.finish(now, last);
-				}
+				admitted = true;
+			},
+			answered: (answer) => {
+				if (!admitted) return;
+				admitted = false;
+				// No answer (the connection failed) frees the slot and says nothing of the limit.
+				const now = Date.now();
+				last = answer && readLimitHeaders(answer.statusCode, answer.headers, now);
+				pacer.finish(now, last);
 			},
 			denied: () => {
 				if (policy.onRateLimit === 'fail') return { retry: false };
@@ -179,8 +191,8 @@ export class ExecutionPacing {
 	}
 
 	private policyOf(itemIndex: number): RateLimitPolicy {
-		const mode = runParameter(this.ctx, 'options.onRateLimit', itemIndex, 'wait');
-		const seconds = Number(runParameter(this.ctx, 'options.maxRateLimitWait', itemIndex, DEFAULT_MAX_WAIT_SECONDS));
+		const mode = getNodeParameter(this.ctx, 'options.onRateLimit', itemIndex, 'wait');
+		const seconds = Number(getNodeParameter(this.ctx, 'options.maxRateLimitWait', itemIndex, DEFAULT_MAX_WAIT_SECONDS));
 		const maxWaitMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_MAX_WAIT_SECONDS * 1000;
 		return { onRateLimit: mode === 'fail' ? 'fail' : 'wait', maxWaitMs };
 	}
@@ -236,3 +248,34 @@ export class ExecutionPacing {
 		if (line !== undefined) this.ctx.logger.info(`${this.ctx.getNode().name}: ${line}`);
 	}
 }
+
+// ---------------------------------------------------------------- the options
+
+export const DEFAULT_MAX_WAIT_SECONDS = 300;
+
+/** Options of the operations that send (quote, offramp, onramp, submit). */
+export const rateLimitOptions: INodeProperties[] = [
+	{
+		displayName: 'On Rate Limit',
+		name: 'onRateLimit',
+		type: 'options',
+		default: 'wait',
+		options: [
+			{ name: 'Fail the Item', value: 'fail', description: 'Fail the item at the first 429 rate_limited, without waiting' },
+			{
+				name: 'Wait',
+				value: 'wait',
+				description: "Pace the items by the service's Retry-After and X-RateLimit headers, each item waiting at most Max Rate Limit Wait",
+			},
+		],
+		description: 'What an item does when the service limits the key. Waiting is safe: every retry sends the same idempotency key.',
+	},
+	{
+		displayName: 'Max Rate Limit Wait (Seconds)',
+		name: 'maxRateLimitWait',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: DEFAULT_MAX_WAIT_SECONDS,
+		description: 'With On Rate Limit = Wait: the longest one item waits for the limit in all; past it the item fails with rate_limited',
+	},
+];

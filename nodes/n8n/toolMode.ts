@@ -37,6 +37,11 @@ export function toolActionsProperty(actions: string): INodeProperties {
 	};
 }
 
+/** The option's words for a node whose acting operations are `toolActions` (toolActionsOf). */
+export function toolActionsText(toolActions: Record<string, string>): string {
+	return `the operations that change something at the service (${Object.values(toolActions).join(', ')}: they move funds, fix where a deposit goes, register or remove a webhook and show its secret, or change state)`;
+}
+
 /** A resource of a node as its router sees it: its parameters (the Operation dropdown among them) and its operation modules. */
 export interface ResourceModule {
 	description: INodeProperties[];

@@ -1,14 +1,17 @@
 /**
- * The one "wait until final" of both action nodes (Order > Get Status, Intent > Get / Execute):
+ * The one "wait until final" of both action nodes, and its parameters (Order > Get Status, Intent > Get / Execute):
  * follow an event stream when the caller offers one, else (or once the stream is refused, closes
  * early or stays silent past the heartbeat gap) read again every interval, until a state ends the
  * wait or the deadline passes. Every sleep and every frame wait stops at once on n8n's Stop (the
  * execution cancel signal), and the outcome is reported with addExecutionHints. The decisions are
  * pure (nodes/shared/waitRules.ts); this file only acts on them.
  */
-import { sleep, type IExecuteFunctions } from 'n8n-workflow';
+import { sleep, type IDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 import { statusOfFrame } from '../shared/sse';
-import { announcesChange, HEARTBEAT_GAP_MS, nextFrameWait, nextPollDelay, STREAM_OPEN_MS, streamOpenDeadline } from '../shared/waitRules';
+import { announcesChange, HEARTBEAT_GAP_MS, intervalMsOf, MIN_WAIT_INTERVAL_SECONDS, nextFrameWait, nextPollDelay, STREAM_OPEN_MS, streamOpenDeadline, TOOL_WAIT_MAX_MS } from '../shared/waitRules';
+import { dropdown } from './descriptions';
+import { getNodeParameter } from './items';
+import { isToolMode } from './toolMode';
 import { WaitStopped } from './errors';
 import type { EventStream } from './eventStream';
 
@@ -162,7 +165,73 @@ export function reportWait(ctx: IExecuteFunctions, message: string, endedBy: str
 	if (typeof ctx.addExecutionHints === 'function') ctx.addExecutionHints({ message, type, location: 'outputPane' });
 }
 
-/** The cancel signal of this execution (n8n-workflow 2.x), if the context has one. */
-export function cancelSignalOf(ctx: IExecuteFunctions): AbortSignal | undefined {
-	return typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+// ---------------------------------------------------------------- the wait's parameters
+
+export const DEFAULT_INTERVAL_SECONDS = 5;
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 600;
+
+type Show = NonNullable<IDisplayOptions['show']>;
+
+/** `waitUntilFinal`, then (shown once it is on) the interval, the timeout and what a timeout does. */
+export function waitParameters(show: Show, untilWhat: string, between: INodeProperties[] = []): INodeProperties[] {
+	const whenWaiting: IDisplayOptions = { show: { ...show, waitUntilFinal: [true] } };
+	return [
+		{
+			displayName: 'Wait Until Final',
+			name: 'waitUntilFinal',
+			type: 'boolean',
+			default: false,
+			description: `Whether to wait until ${untilWhat}`,
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollIntervalSeconds',
+			type: 'number',
+			typeOptions: { minValue: MIN_WAIT_INTERVAL_SECONDS },
+			default: DEFAULT_INTERVAL_SECONDS,
+			description: `Time between two status reads when polling; never less than ${MIN_WAIT_INTERVAL_SECONDS} seconds`,
+			displayOptions: whenWaiting,
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'waitTimeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_WAIT_TIMEOUT_SECONDS,
+			description: 'How long to wait at most (at most 1 hour when an AI agent runs the node as a tool). For waits of hours, end the node early and loop through n8n\'s Wait node instead (see the README).',
+			displayOptions: whenWaiting,
+		},
+		...between.map((p) => ({ ...p, displayOptions: p.displayOptions ?? whenWaiting })),
+		dropdown(
+			[
+				['Error', 'error', 'Fail the item (or give an error item with Continue On Fail)'],
+				['Return Last State', 'returnLastState', 'Output the last status read, with waitTimedOut set to true'],
+			],
+			{ displayName: 'On Timeout', name: 'onTimeout', displayOptions: whenWaiting },
+		),
+	];
+}
+
+/** A wait's timeout, at most TOOL_WAIT_MAX_MS when the node runs as an AI-agent tool. */
+export function toolWaitCap(ctx: IExecuteFunctions, timeoutMs: number): number {
+	return isToolMode(ctx) ? Math.min(timeoutMs, TOOL_WAIT_MAX_MS) : timeoutMs;
+}
+
+export interface WaitSettings {
+	waitUntilFinal: boolean;
+	intervalMs: number;
+	timeoutMs: number;
+	onTimeout: 'error' | 'returnLastState';
+}
+
+/** The top-level wait parameters of one item (never an interval below the minimum). */
+export function waitSettingsOf(ctx: IExecuteFunctions, itemIndex: number): WaitSettings {
+	const timeout = Number(getNodeParameter(ctx, 'waitTimeoutSeconds', itemIndex, DEFAULT_WAIT_TIMEOUT_SECONDS));
+	return {
+		waitUntilFinal: getNodeParameter(ctx, 'waitUntilFinal', itemIndex, false) === true,
+		intervalMs: intervalMsOf(Number(getNodeParameter(ctx, 'pollIntervalSeconds', itemIndex, DEFAULT_INTERVAL_SECONDS)) || undefined, MIN_WAIT_INTERVAL_SECONDS, MIN_WAIT_INTERVAL_SECONDS),
+		timeoutMs: toolWaitCap(ctx, Math.max(0, Number.isFinite(timeout) ? timeout : 0) * 1000),
+		onTimeout: getNodeParameter(ctx, 'onTimeout', itemIndex, 'error') === 'returnLastState' ? 'returnLastState' : 'error',
+	};
 }

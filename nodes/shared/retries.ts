@@ -45,7 +45,7 @@ const NETWORK_CODES = new Set([
 	'ENETUNREACH',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	'UND_ERR_SOCKET',
-	// The transport's own deadline of one attempt (nodes/n8n/deadline.ts).
+	// The transport's own deadline of one attempt (nodes/n8n/transport.ts).
 	'ERR_DEADLINE',
 ]);
 

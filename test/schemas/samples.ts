@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/intentWaitParameters';
+import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/helpers/intentWait';
 import { signEip1559 } from '../../nodes/shared/gateway/eip1559';
 import type { Sandbox } from '../../sandbox';
 import { SCHEMA_NODES, versionsOf, type SchemaNode } from '../../scripts/lib/outputSchemas';

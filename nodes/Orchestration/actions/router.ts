@@ -1,48 +1,37 @@
-/** Dispatches one node run to the operation of the chosen resource, item by item. */
+/** The node's execute(): the operation of the chosen resource, run per item. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { chosenOperation, processItems } from '../../n8n/items';
-import { ExecutionPacing } from '../../n8n/pacing';
-import { concurrencyOf } from '../../n8n/batchOptions';
-import { OrchestrationReader } from '../itemReader';
-import { asAuthentication, serviceAccess } from '../../n8n/orchestrationClient';
+import { ItemError } from '../../n8n/errors';
+import { concurrencyOf, runItems } from '../../n8n/items';
+import { executionPacing } from '../../n8n/pacing';
+import { assertToolActionAllowed, toolActionsOf } from '../../n8n/toolMode';
+import { serviceAccess } from '../transport';
 import * as accumulationAddress from './accumulationAddress';
 import * as affiliate from './affiliate';
 import * as liquidationAddress from './liquidationAddress';
 import * as order from './order';
 import * as quote from './quote';
+import { resourceProperty } from './resourceProperty';
 import * as route from './route';
 import * as standingAddress from './standingAddress';
-import type { OperationModule } from './types';
 import * as webhook from './webhook';
-import { resourceProperty } from './resourceProperty';
-import { toolActionsOf } from '../../n8n/toolMode';
 
-/** Each resource's module: its parameters (the Operation dropdown first) and its operations. */
-const resourceModules = { accumulationAddress, affiliate, liquidationAddress, order, quote, route, standingAddress, webhook };
+export const resources = { accumulationAddress, affiliate, liquidationAddress, order, quote, route, standingAddress, webhook };
 
-export const resources: Record<string, Record<string, OperationModule>> = Object.fromEntries(
-	Object.entries(resourceModules).map(([resource, { operations }]) => [resource, operations]),
-);
-
-/**
- * Operations an AI agent may run only with "Allow Actions as AI Tool": each declares `toolAction`
- * (it moves funds, fixes where a deposit goes, registers or removes a webhook and shows its secret,
- * or changes state). Every POST is one (test/integration/orchestration/toolMode.test.ts).
- */
-export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProperty, resourceModules);
+/** The operations an AI agent runs only with "Allow Actions as AI Tool", labelled as the dropdowns name them. */
+export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProperty, resources);
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const op = chosenOperation(this, resources, TOOL_ACTIONS);
+	const resource = this.getNodeParameter('resource', 0) as keyof typeof resources;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const op = resources[resource]?.operations[operation];
+	if (!op) throw new ItemError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	const action = TOOL_ACTIONS[`${resource}.${operation}`];
+	if (action !== undefined) assertToolActionAllowed(this, action);
 	if (this.getInputData().length === 0) return [[]];
-	const pacing = new ExecutionPacing(this, this.getInputData().length);
-	const access = { ...(await serviceAccess(this, asAuthentication(this.getNodeParameter('authentication', 0)))), pacing };
-	const items = await processItems(this, concurrencyOf(this, op.defaultConcurrency), async (itemIndex) => {
-		try {
-			return await op.execute.call(this, new OrchestrationReader(this, itemIndex), access);
-		} finally {
-			pacing.itemDone();
-		}
-	});
+	// the credential is checked once, before any item sends anything
+	await serviceAccess(this);
+	const pacing = executionPacing(this);
+	const items = await runItems(this, { concurrency: concurrencyOf(this, op.defaultConcurrency), onItemDone: () => pacing.itemDone() }, op.execute);
 	pacing.finish();
 	return [items];
 }

@@ -1,15 +1,11 @@
-/**
- * Dropdowns from the routes listing (orchestration-service.md §2.3): chains and assets with their
- * display names, destinations limited to what the chosen source reaches in the chosen mode. All
- * loaders share the cached listing. A parameter set by expression is unknown here: no filtering.
- */
+/** Dropdowns from the routes listing (orchestration-service.md §2.3); a parameter set by expression is unknown here, so it narrows nothing. */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { isAssetSymbol } from '../../shared/orchestration/enums';
 import { ONRAMP_SOURCE } from '../../shared/orchestration/orderPlan';
 import { OFFRAMP_DESTINATION } from '../../shared/orchestration/quotePlan';
 import type { RouteAsset } from '../../shared/orchestration/responseSchemas';
 import { routeListFor, type RouteList, type RoutesCatalogue } from '../../shared/orchestration/routesCatalogue';
-import { asAuthentication, getRoutesCatalogue, serviceAccess } from '../../n8n/orchestrationClient';
+import { getRoutesCatalogue } from '../helpers/routes';
 
 /** The dropdown value of an asset: its canonical symbol, or the routing key when the symbol is not canonical (§2.1). */
 function assetOptionValue(asset: RouteAsset, isCanonical: (symbol: string) => boolean): string {
@@ -21,11 +17,6 @@ function assetLabel(asset: RouteAsset): string {
 	const symbol = asset.assetDisplaySymbol ?? asset.asset;
 	const name = asset.assetDisplayName ?? symbol;
 	return name === symbol ? symbol : `${name} (${symbol})`;
-}
-
-async function catalogueOf(ctx: ILoadOptionsFunctions): Promise<RoutesCatalogue> {
-	const access = await serviceAccess(ctx, asAuthentication(ctx.getCurrentNodeParameter('authentication')));
-	return await getRoutesCatalogue(ctx, access);
 }
 
 /** A plain (non-expression) text value of the node being edited (a picker's value too), or undefined. */
@@ -72,30 +63,30 @@ function sourcesReaching(catalogue: RoutesCatalogue, destinationId: string): Rou
 }
 
 export async function getSourceChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	return chainOptions(await catalogueOf(this));
+	return chainOptions(await getRoutesCatalogue(this));
 }
 
 /** Refunds go back to the source chain only (spec §4.1: "a source-chain refund address"): the chosen one, else every source chain. */
 export async function getRefundChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const catalogue = await catalogueOf(this);
+	const catalogue = await getRoutesCatalogue(this);
 	const chain = chosenValue(this, 'sourceChain');
 	return chainOptions(catalogue, chain ? new Set([chain]) : undefined);
 }
 
 export async function getSourceAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const catalogue = await catalogueOf(this);
+	const catalogue = await getRoutesCatalogue(this);
 	const chain = chosenValue(this, 'sourceChain');
 	return assetOptions(chain ? catalogue.entriesOnChain(chain) : catalogue.assets);
 }
 
 export async function getDestinationChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const catalogue = await catalogueOf(this);
+	const catalogue = await getRoutesCatalogue(this);
 	const reachable = reachableFrom(catalogue, chosenValue(this, 'sourceChain'), chosenValue(this, 'sourceAsset'), modeList(this));
 	return chainOptions(catalogue, reachable ? new Set(reachable.map((a) => a.chain)) : undefined);
 }
 
 export async function getDestinationAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const catalogue = await catalogueOf(this);
+	const catalogue = await getRoutesCatalogue(this);
 	const chain = chosenValue(this, 'destinationChain');
 	const reachable =
 		reachableFrom(catalogue, chosenValue(this, 'sourceChain'), chosenValue(this, 'sourceAsset'), modeList(this)) ??
@@ -104,13 +95,13 @@ export async function getDestinationAssets(this: ILoadOptionsFunctions): Promise
 }
 
 export async function getOnrampDestinationChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const catalogue = await catalogueOf(this);
+	const catalogue = await getRoutesCatalogue(this);
 	const source = catalogue.byRoutingKey(ONRAMP_SOURCE);
 	return chainOptions(catalogue, source ? new Set(catalogue.reachable(source, 'to').map((a) => a.chain)) : undefined);
 }
 
 export async function getOnrampDestinationAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const catalogue = await catalogueOf(this);
+	const catalogue = await getRoutesCatalogue(this);
 	const source = catalogue.byRoutingKey(ONRAMP_SOURCE);
 	const chain = chosenValue(this, 'destinationChain');
 	const reachable = source ? catalogue.reachable(source, 'to') : catalogue.assets;
@@ -118,12 +109,12 @@ export async function getOnrampDestinationAssets(this: ILoadOptionsFunctions): P
 }
 
 export async function getOfframpSourceChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const catalogue = await catalogueOf(this);
+	const catalogue = await getRoutesCatalogue(this);
 	return chainOptions(catalogue, new Set(sourcesReaching(catalogue, OFFRAMP_DESTINATION).map((a) => a.chain)));
 }
 
 export async function getOfframpSourceAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const catalogue = await catalogueOf(this);
+	const catalogue = await getRoutesCatalogue(this);
 	const chain = chosenValue(this, 'sourceChain');
 	const sources = sourcesReaching(catalogue, OFFRAMP_DESTINATION);
 	return assetOptions(chain ? sources.filter((a) => a.chain === chain) : sources);
@@ -131,7 +122,7 @@ export async function getOfframpSourceAssets(this: ILoadOptionsFunctions): Promi
 
 /** Every asset as a routing key, for filters such as "Reachable Destination". */
 export async function getAssetRoutingKeys(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const catalogue = await catalogueOf(this);
+	const catalogue = await getRoutesCatalogue(this);
 	return catalogue.assets
 		.map((a) => ({ name: `${assetLabel(a)} on ${a.chainDisplayName ?? a.chain}`, value: a.id, description: a.id }))
 		.sort(byName);

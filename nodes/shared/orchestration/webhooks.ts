@@ -7,6 +7,7 @@
 import { createHmac, createSecretKey, timingSafeEqual, type Hmac, type KeyObject } from 'node:crypto';
 import { ProtocolError } from '../errors';
 import { sha256Hex } from '../sha256';
+import { canonicalJson } from './idempotency';
 import { WEBHOOK_TOLERANCE_SECONDS } from './limits';
 
 /** Header names as Node lower-cases them (spec 6: X-Service-Signature, X-Service-Timestamp). */
@@ -290,6 +291,15 @@ export function verifyWebhookDelivery(input: WebhookDeliveryInput): WebhookDeliv
  */
 export function webhookDuplicateKey(envelope: { event: string; data: { id: string; updatedAt: string } }): string {
 	return JSON.stringify([envelope.data.id, envelope.event, envelope.data.updatedAt]);
+}
+
+/**
+ * The duplicate key of an event without `data.updatedAt` (the docs' `data` examples omit it): the
+ * event and its data, never the envelope's `timestamp` or the signature's time, which a retried
+ * delivery renews (public-notes: `timestamp` is the delivery time; delivery is at least once).
+ */
+export function eventDuplicateKey(event: string, data: Record<string, unknown>): string {
+	return `sha256:${sha256Hex(canonicalJson([event, data]))}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { ExecutionGatewayApi } from '../../../credentials/ExecutionGatewayApi.credentials';
-import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
+import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/helpers/gateway';
 import {
 	btcTransferId,
 	CREDENTIAL,

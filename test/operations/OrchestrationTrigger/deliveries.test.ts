@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { storedEntries } from '../../harness/processedStore';
-import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../../../nodes/Orchestration/helpers/routes';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, type NodeHarness, type WebhookServer } from '../../harness/n8n';
 import { completeRun, effectiveRuns, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from '../../harness/trigger';
@@ -339,6 +339,28 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		const sent = [...new Set(all.map((d) => `${d.orderId} ${d.event}`))].sort();
 		expect(ran).toEqual(sent);
 		expect(JSON.stringify(server.outputs)).not.toContain(old.secret);
+	});
+
+	it('the live envelope (delivery time in `timestamp`, no data.updatedAt): an event delivered again with a new timestamp runs once', async () => {
+		await control(sb, '/sandbox/config', { webhookEnvelope: { timestamp: 'delivery', updatedAt: false } });
+		try {
+			const { server } = await registeredTrigger();
+			const orderId = await fundedOrder(sb);
+			const deliveries = await settled(sb, orderId);
+			const first = deliveries.find((d) => d.event === 'order.completed') as Delivery;
+			await control(sb, `/sandbox/deliveries/${first.deliveryId}/redeliver`, { restamp: true });
+			const all = await deliveriesOf(sb, orderId);
+			const again = all.find((d) => d.deliveryId !== first.deliveryId && d.event === 'order.completed') as Delivery;
+			await waitFor(async () => (await deliveriesOf(sb, orderId)).every((d) => d.state !== 'pending'), 10_000, 'the redelivery to settle');
+			// preconditions: no updatedAt, and the two bodies differ only in the delivery timestamp
+			const [a, b] = [JSON.parse(first.body), JSON.parse(again.body)] as Array<{ timestamp: string; data: IDataObject }>;
+			expect(a.data).not.toHaveProperty('updatedAt');
+			expect(b.data).toEqual(a.data);
+			expect(b.timestamp).not.toBe(a.timestamp);
+			expect(eventsOfRuns(server)).toEqual(distinctEvents(deliveries));
+		} finally {
+			await control(sb, '/sandbox/config', { webhookEnvelope: { timestamp: 'event', updatedAt: true } });
+		}
 	});
 
 	it('answers injected duplicate deliveries 200 and runs nothing downstream for them', async () => {

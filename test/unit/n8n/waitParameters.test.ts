@@ -1,6 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { ItemReader } from '../../../nodes/n8n/items';
-import { waitSettingsOf } from '../../../nodes/n8n/waitParameters';
+import { waitSettingsOf } from '../../../nodes/n8n/wait';
 import { TOOL_WAIT_MAX_MS } from '../../../nodes/shared/waitRules';
 import { ExecutionGateway } from '../../../nodes/ExecutionGateway/ExecutionGateway.node';
 import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
@@ -43,14 +42,14 @@ describe('a wait as an AI-agent tool is bounded', () => {
 	/** A node run's context as the reader uses it: its type (…Tool as an agent's tool) and stored parameters. */
 	const reader = (type: string, parameters: Record<string, unknown>) => {
 		const ctx = { getNode: () => ({ type, parameters }), getNodeParameter: (name: string, _i: number, fallback: unknown) => parameters[name] ?? fallback };
-		return new ItemReader(ctx as unknown as IExecuteFunctions, 0);
+		return ctx as unknown as IExecuteFunctions;
 	};
 	const day = { waitUntilFinal: true, waitTimeoutSeconds: 86_400 };
 
 	it('at most one hour as a tool, whatever Timeout says; as set otherwise', () => {
 		expect(TOOL_WAIT_MAX_MS).toBe(3_600_000);
-		expect(waitSettingsOf(reader('CUSTOM.orchestrationTool', day)).timeoutMs).toBe(3_600_000);
-		expect(waitSettingsOf(reader('CUSTOM.orchestration', day)).timeoutMs).toBe(86_400_000);
-		expect(waitSettingsOf(reader('CUSTOM.orchestrationTool', { ...day, waitTimeoutSeconds: 60 })).timeoutMs).toBe(60_000);
+		expect(waitSettingsOf(reader('CUSTOM.orchestrationTool', day), 0).timeoutMs).toBe(3_600_000);
+		expect(waitSettingsOf(reader('CUSTOM.orchestration', day), 0).timeoutMs).toBe(86_400_000);
+		expect(waitSettingsOf(reader('CUSTOM.orchestrationTool', { ...day, waitTimeoutSeconds: 60 }), 0).timeoutMs).toBe(60_000);
 	});
 });

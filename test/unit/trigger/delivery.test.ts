@@ -153,3 +153,27 @@ describe('the run decision (n8n store answered for [owner, check], both now reco
 		expect(windowOf(1e9)).toBe(250_000);
 	});
 });
+
+describe('the duplicate key never includes a delivery time', () => {
+	const data = { id: 'ord_1', status: 'completed', amountIn: '100', source: { chain: 'base', asset: 'USDC' } };
+	const keyOf = (body: Record<string, unknown>, ts: number) => {
+		const decision = handleDelivery(input(JSON.stringify(body), { ts }));
+		expect(decision.outcome).toBe('accepted');
+		return (decision as { duplicateKey: string }).duplicateKey;
+	};
+
+	it('without data.updatedAt: the same event with two delivery timestamps (envelope and signature) has one key', () => {
+		// issue 42: the key was a hash of the raw body, the envelope's delivery timestamp included
+		const first = keyOf({ event: 'order.completed', timestamp: '2026-11-28T10:00:00.000Z', data }, NOW);
+		const retried = keyOf({ event: 'order.completed', timestamp: '2026-11-28T10:00:01.500Z', data }, NOW + 1500);
+		expect(retried).toBe(first);
+		// members in another order are the same data
+		expect(keyOf({ data: { source: { asset: 'USDC', chain: 'base' }, amountIn: '100', status: 'completed', id: 'ord_1' }, event: 'order.completed' }, NOW)).toBe(first);
+	});
+
+	it('another event or other data is another key', () => {
+		const first = keyOf({ event: 'order.completed', data }, NOW);
+		expect(keyOf({ event: 'order.refunded', data }, NOW)).not.toBe(first);
+		expect(keyOf({ event: 'order.completed', data: { ...data, amountIn: '101' } }, NOW)).not.toBe(first);
+	});
+});

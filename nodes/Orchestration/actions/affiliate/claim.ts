@@ -1,22 +1,16 @@
-/**
- * affiliate.claim: POST /v1/affiliates/{affiliateId}/claim (public-notes; server key). Without
- * options it claims the whole available balance (the 80 % share, at least 1 USDC), settled where
- * the fees accrued, with no body; newer services take an optional body naming the settlement
- * balance and the payout destination, and answer `{claim}` (older answers are read too). Optionally
- * followed until paid or failed. It moves money: refused as an AI tool unless allowed (router
- * TOOL_ACTIONS); the key is derived from the execution, node, item and body, so n8n's Retry On
- * Fail replays the first claim.
- */
+/** affiliate.claim: POST /v1/affiliates/{affiliateId}/claim, the whole available balance, or with a body the settlement balance and payout it names (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { optionsOf, textOption, textParameter } from '../../../n8n/items';
 import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { claimRecordsOf } from '../../../shared/orchestration/claims';
 import { checkOffered } from '../../../shared/orchestration/enums';
 import { affiliateIdOf, CLAIM_BODY_FIELDS, planClaim, type ClaimBodyField, type PayoutDestination } from '../../../shared/orchestration/partnerPlan';
-import { showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor } from '../../idempotencyKey';
+import { showFor } from '../common.descriptions';
+import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
+import { jsonOption } from '../../helpers/parameters';
+import { catalogueFor } from '../../helpers/routes';
+import { orchestrationApiRequest } from '../../transport';
 import { claimOutputs, claimWaitParameters } from './claimResult';
 import { affiliateIdField, allowPayoutChangeOption, guardPayoutChange } from './shared';
 
@@ -93,45 +87,42 @@ export const description: INodeProperties[] = [
 ];
 
 /** The claim's named options as text. */
-function readClaimFields(read: OrchestrationReader): Partial<Record<ClaimBodyField, string>> {
+function claimFields(ctx: IExecuteFunctions, i: number): Partial<Record<ClaimBodyField, string>> {
+	const options = optionsOf(ctx, i);
 	const fields: Partial<Record<ClaimBodyField, string>> = {};
 	for (const name of CLAIM_BODY_FIELDS) {
-		const value = read.optionText(name);
+		const value = textOption(options, name);
 		if (value !== undefined) fields[name] = value;
 	}
 	return fields;
 }
 
 /** A claim paid elsewhere than the affiliate's own destination needs "Allow Payout Destination Change" (never as a tool). */
-async function guardClaimPayout(read: OrchestrationReader, access: ServiceAccess, affiliateId: string, sent: Partial<Record<ClaimBodyField, string>>): Promise<void> {
+async function guardClaimPayout(ctx: IExecuteFunctions, i: number, affiliateId: string, sent: Partial<Record<ClaimBodyField, string>>): Promise<void> {
 	const planned = (current: PayoutDestination | undefined): PayoutDestination => ({
 		payoutChain: sent.payoutChain ?? current?.payoutChain ?? '(its current chain)',
 		payoutAsset: sent.payoutAsset ?? current?.payoutAsset ?? '(its current asset)',
 		payoutAddress: sent.payoutAddress ?? current?.payoutAddress ?? '',
 	});
-	await guardPayoutChange(read, access, affiliateIdOf(affiliateId), planned, 'this claim would pay');
+	await guardPayoutChange(ctx, i, affiliateIdOf(affiliateId), planned, 'this claim would pay');
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
-	const affiliateId = read.textParameter('affiliateId');
-	const { path, body, fields: sent } = planClaim({ affiliateId, fields: readClaimFields(read), additionalFields: read.additionalFields() });
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const affiliateId = textParameter(this, 'affiliateId', i);
+	const { path, body, fields: sent } = planClaim({ affiliateId, fields: claimFields(this, i), additionalFields: jsonOption(this, i) });
 	const { settlementChain, settlementAsset, payoutChain, payoutAsset, payoutAddress } = sent;
 	if (settlementChain || payoutChain) {
 		// the chains and assets a claim names are checked against the routes listing, like every request's
-		const listing = await catalogueFor(read, access, false);
+		const listing = await catalogueFor(this, i, false);
 		checkOffered(listing, [
 			{ chainField: 'settlementChain', chain: settlementChain, assetField: 'settlementAsset', asset: settlementAsset },
 			{ chainField: 'payoutChain', chain: payoutChain, assetField: 'payoutAsset', asset: payoutAsset },
 		]);
 	}
-	if (payoutChain || payoutAddress) await guardClaimPayout(read, access, affiliateId, sent);
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'POST',
-		path,
-		...(body ? { body: body as IDataObject } : {}),
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.claim', body: body ? { affiliateId, ...body } : { affiliateId } }),
-		itemIndex: read.itemIndex,
-	});
+	if (payoutChain || payoutAddress) await guardClaimPayout(this, i, affiliateId, sent);
+	// derived from the execution, node, item and body: Retry On Fail replays the first claim
+	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'affiliate.claim', body: body ? { affiliateId, ...body } : { affiliateId } });
+	const res = await orchestrationApiRequest.call(this, 'POST', path, body as IDataObject | undefined, { idempotencyKey, itemIndex: i });
 	const replayed = isReplayed(res.headers);
-	return await claimOutputs(read, access, affiliateId, claimRecordsOf(res.body), replayed ? { replayed } : {});
+	return await claimOutputs(this, i, affiliateId, claimRecordsOf(res.body), replayed ? { replayed } : {});
 }

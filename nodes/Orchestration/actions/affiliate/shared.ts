@@ -1,10 +1,9 @@
 /** What the operations on one affiliate share: its ID parameter, its profile, and the payout-destination guard. */
-import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
-import type { ServiceAccess } from '../../../n8n/orchestrationClient';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { itemFailure, optionsOf } from '../../../n8n/items';
 import { isToolMode } from '../../../n8n/toolMode';
 import { AFFILIATES_PAGE_MAX, describePayout, payoutChangeOf, payoutDestinationOf, type PayoutDestination } from '../../../shared/orchestration/partnerPlan';
-import type { OrchestrationReader } from '../../itemReader';
-import { readPages } from '../../paging';
+import { readPages } from '../../helpers/paging';
 
 export function affiliateIdField(displayOptions: IDisplayOptions, description: string): INodeProperties {
 	return {
@@ -25,13 +24,12 @@ export function allowPayoutChangeOption(description: string): INodeProperties {
 }
 
 /** The profile of `affiliateId` among the partner's affiliates (disabled ones included), read page by page until found. */
-async function profilesUpTo(read: OrchestrationReader, access: ServiceAccess, affiliateId: string): Promise<IDataObject[]> {
-	return await readPages(read, access, {
+async function profilesUpTo(ctx: IExecuteFunctions, i: number, affiliateId: string): Promise<IDataObject[]> {
+	return await readPages(ctx, i, {
 		path: '/v1/affiliates',
 		member: 'affiliates',
 		pageMax: AFFILIATES_PAGE_MAX,
 		qs: { includeDisabled: true },
-		requiredScope: 'affiliates:read',
 		all: true,
 		until: (a) => a.affiliateId === affiliateId,
 	});
@@ -43,28 +41,28 @@ async function profilesUpTo(read: OrchestrationReader, access: ServiceAccess, af
  * when it changes (undefined: the same, or a new affiliate).
  */
 export async function guardPayoutChange(
-	read: OrchestrationReader,
-	access: ServiceAccess,
+	ctx: IExecuteFunctions,
+	i: number,
 	affiliateId: string,
 	/** The destination asked for, or how to make it from the current one (a claim may name only an address). */
 	asked: PayoutDestination | ((current: PayoutDestination | undefined) => PayoutDestination),
 	/** The action, e.g. "this claim would pay", followed in the message by the new destination. */
 	what: string,
 ): Promise<{ from: PayoutDestination | undefined } | undefined> {
-	const profiles = await profilesUpTo(read, access, affiliateId);
+	const profiles = await profilesUpTo(ctx, i, affiliateId);
 	const planned = typeof asked === 'function' ? asked(payoutDestinationOf(profiles.find((a) => a.affiliateId === affiliateId))) : asked;
 	const change = payoutChangeOf(profiles, affiliateId, planned);
 	if (change === undefined) return undefined;
 	const now = change.from === undefined ? 'has a payout destination the service did not show' : `is paid ${describePayout(change.from)} today`;
 	const message = `Affiliate "${affiliateId}" ${now}; ${what} ${describePayout(planned)} instead`;
-	if (isToolMode(read.ctx)) {
-		throw read.failure(message, {
+	if (isToolMode(ctx)) {
+		throw itemFailure(ctx, i, message, {
 			description: 'An AI agent may never change where affiliate fees are paid, whatever the options say. Run this step in a workflow a person controls.',
 			errorCode: 'payout_destination_change',
 		});
 	}
-	if (read.options.allowPayoutChange !== true) {
-		throw read.failure(message, {
+	if (optionsOf(ctx, i).allowPayoutChange !== true) {
+		throw itemFailure(ctx, i, message, {
 			description:
 				'Affiliate fees are paid where the affiliate\'s profile says. If this destination is intended, turn on "Allow Payout Destination Change" in Options; otherwise send the current payout chain, asset and address, or none.',
 			errorCode: 'payout_destination_change',

@@ -1,20 +1,13 @@
-/**
- * affiliate.upsert: PUT /v1/affiliates/{affiliateId} {feeBps, payoutChain, payoutAsset,
- * payoutAddress} -> {affiliate} (public-notes "Affiliate management and claims"; server key).
- * An unsupported payout pair is 400 invalid_payout_destination; Lightning is refused here first.
- * The service replaces an existing affiliate's payout destination without a word, and the next
- * claims pay it: the affiliate is read first (the listing, disabled ones included), and a changed
- * destination is refused, naming the old and the new one, unless "Allow Payout Destination Change" is on
- * (never as an AI-agent tool).
- */
+/** affiliate.upsert: PUT /v1/affiliates/{affiliateId} {feeBps, payoutChain, payoutAsset, payoutAddress} → {affiliate} (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { integerParameter, textParameter } from '../../../n8n/items';
 import { checkOffered } from '../../../shared/orchestration/enums';
 import { affiliateIdOf, planAffiliateProfile, type PayoutDestination } from '../../../shared/orchestration/partnerPlan';
-import { showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor } from '../../idempotencyKey';
+import { showFor } from '../common.descriptions';
+import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
+import { catalogueFor } from '../../helpers/routes';
+import { orchestrationApiRequest } from '../../transport';
 import { affiliateIdField, allowPayoutChangeOption, guardPayoutChange } from './shared';
 
 const show = showFor('affiliate', ['upsert']);
@@ -71,27 +64,23 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const input = {
-		affiliateId: read.textParameter('affiliateId'),
-		feeBps: read.integer('feeBps'),
-		payoutChain: read.textParameter('payoutChain'),
-		payoutAsset: read.textParameter('payoutAsset'),
-		payoutAddress: read.textParameter('payoutAddress'),
+		affiliateId: textParameter(this, 'affiliateId', i),
+		feeBps: integerParameter(this, 'feeBps', i),
+		payoutChain: textParameter(this, 'payoutChain', i),
+		payoutAsset: textParameter(this, 'payoutAsset', i),
+		payoutAddress: textParameter(this, 'payoutAddress', i),
 	};
 	const { path, body } = planAffiliateProfile(input);
-	const listing = await catalogueFor(read, access, false);
+	const listing = await catalogueFor(this, i, false);
 	checkOffered(listing, [{ chainField: 'payoutChain', chain: input.payoutChain, assetField: 'payoutAsset', asset: input.payoutAsset }]);
 	const affiliateId = affiliateIdOf(input.affiliateId);
 	const planned = body as unknown as PayoutDestination;
-	const change = await guardPayoutChange(read, access, affiliateId, planned, 'this update would pay its claims');
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'PUT',
-		path,
-		body: body as IDataObject,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.upsert', body: { affiliateId: input.affiliateId, ...body } }),
-		itemIndex: read.itemIndex,
-	});
+	// The service replaces a payout destination without a word and the next claims pay it: a change needs the option.
+	const change = await guardPayoutChange(this, i, affiliateId, planned, 'this update would pay its claims');
+	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'affiliate.upsert', body: { affiliateId: input.affiliateId, ...body } });
+	const res = await orchestrationApiRequest.call(this, 'PUT', path, body as IDataObject, { idempotencyKey, itemIndex: i });
 	const affiliate = res.body?.affiliate;
 	const out = typeof affiliate === 'object' && affiliate !== null && !Array.isArray(affiliate) ? (affiliate as IDataObject) : res.body;
 	return change?.from === undefined ? out : { ...out, previousPayout: { ...change.from } };

@@ -1,7 +1,7 @@
 /** quote.estimate: GET /v1/orchestration/estimate, public and without side effects (public-notes.md). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { integerOption, optionsOf, textOption } from '../../../n8n/items';
 import { completeQuote, formatQuoteAmounts, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
 import { EstimateDraftSchema } from '../../../shared/orchestration/schemas';
 import {
@@ -13,8 +13,10 @@ import {
 	quoteRouteFields,
 	showFor,
 	slippageBpsOption,
-} from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+} from '../common.descriptions';
+import { amountParameter, jsonOption, quoteRoute } from '../../helpers/parameters';
+import { catalogueFor } from '../../helpers/routes';
+import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('quote', ['estimate']);
 
@@ -39,28 +41,24 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** The item's estimate query, read once; checked by planQuote against the estimate's draft schema. */
-function readEstimateInput(read: OrchestrationReader): QuoteInput {
-	const amount = read.amount();
+/** The item's estimate query; planQuote checks it against the estimate's draft schema. */
+function estimateInput(ctx: IExecuteFunctions, i: number): QuoteInput {
+	const amount = amountParameter(ctx, i);
+	const options = optionsOf(ctx, i);
 	const request = {
-		...read.quoteRoute(),
-		recipientAddress: read.optionText('recipientAddress'),
-		slippageBps: read.optionInteger('slippageBps'),
-		affiliateId: read.optionText('affiliateId'),
+		...quoteRoute(ctx, i),
+		recipientAddress: textOption(options, 'recipientAddress'),
+		slippageBps: integerOption(options, 'slippageBps'),
+		affiliateId: textOption(options, 'affiliateId'),
 	};
 	// An estimate has no fee fields and no idempotency key (a GET without side effects).
-	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: undefined, isClientKey: false };
+	return { request, amount, additionalFields: jsonOption(ctx, i), idempotencyKey: undefined, isClientKey: false };
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const plan = planQuote(readEstimateInput(read), EstimateDraftSchema);
-	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const plan = planQuote(estimateInput(this, i), EstimateDraftSchema);
+	const catalogue = await catalogueFor(this, i, plan.routes === 'required');
 	const { request, source, destination } = completeQuote(plan, catalogue);
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'GET',
-		path: '/v1/orchestration/estimate',
-		qs: request as IDataObject,
-		itemIndex: read.itemIndex,
-	});
+	const res = await orchestrationApiRequest.call(this, 'GET', '/v1/orchestration/estimate', undefined, { qs: request as IDataObject, itemIndex: i });
 	return formatQuoteAmounts(res.body, { catalogue, source, destination });
 }

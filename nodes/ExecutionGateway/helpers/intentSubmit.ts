@@ -5,25 +5,23 @@
  * explain is another intent's, so this one was not accepted), and refused before sending (network
  * paused). The identity kept across Retry On Fail is intentIdentity.ts.
  */
-import type { IDataObject } from 'n8n-workflow';
-import { closeCanonicalBody, serializeWireIntent } from '../shared/gateway/canonical';
-import { bytesToHex } from '../shared/gateway/hex';
-import { wireIntent, type IntentHeader, type IntentPlan } from '../shared/gateway/intentPlan';
-import { sha256Bytes, signDigestDer } from '../shared/gateway/keys';
-import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../shared/gateway/responses';
-import type { ItemReader } from '../n8n/items';
-import { ItemError, ServiceError } from '../n8n/errors';
-import type { AttemptOutcome } from '../n8n/serviceCall';
-import { joinUrl } from '../shared/secureUrl';
-import { answerError, authenticatedCall, forgetNetworkInfo, GATEWAY_HINTS, type GatewaySigner } from './gateway';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { closeCanonicalBody, serializeWireIntent } from '../../shared/gateway/canonical';
+import { bytesToHex } from '../../shared/gateway/hex';
+import { wireIntent, type IntentHeader, type IntentPlan } from '../../shared/gateway/intentPlan';
+import { sha256Bytes, signDigestDer } from '../../shared/gateway/keys';
+import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../shared/gateway/responses';
+import { ItemError, ServiceError } from '../../n8n/errors';
+import type { AttemptOutcome } from '../../n8n/transport';
+import { gatewayApiRequest, GATEWAY_HINTS } from '../transport';
+import { answerError, forgetNetworkInfo, type GatewaySigner } from './gateway';
 import type { RememberedIntent } from './intentIdentity';
 
 /**
  * §2.3a `paused` is advisory on the live service: by default the intent is sent and the
  * output carries a warning; with "Refuse When Paused" (the default of node version 1) it never leaves.
  */
-export function pausedWarning(read: ItemReader, info: NetworkInfo, options: IDataObject): string | undefined {
-	const { ctx, itemIndex } = read;
+export function pausedWarning(ctx: IExecuteFunctions, itemIndex: number, info: NetworkInfo, options: IDataObject): string | undefined {
 	if (!info.paused) return undefined;
 	const refuse = typeof options.refuseWhenPaused === 'boolean' ? options.refuseWhenPaused : ctx.getNode().typeVersion < 1.1;
 	if (!refuse) return 'Network Info reported paused: true; the intent was submitted anyway (the flag is advisory). Check its status before relying on it.';
@@ -95,7 +93,7 @@ export interface Submission {
 }
 
 /** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
-export async function submit(read: ItemReader, intent: Submission, remembered: RememberedIntent): Promise<IDataObject> {
+export async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: Submission, remembered: RememberedIntent): Promise<IDataObject> {
 	const { signer, plan, header } = intent;
 	const digest = sha256Bytes(closeCanonicalBody(intent.canonicalBody, header));
 	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
@@ -107,7 +105,7 @@ export async function submit(read: ItemReader, intent: Submission, remembered: R
 	const request = serializeWireIntent({ ...wireIntent(plan, header), signature: signed.signature });
 	// A nonce_replayed that is not this intent's own says what it means here (notAcceptedReplay).
 	const hints = { ...GATEWAY_HINTS, nonce_replayed: notAcceptedReplay(header.nonce) };
-	const sent = await authenticatedCall<unknown>(read, { method: 'POST', url: joinUrl(signer.gatewayUrl, '/api/v1/execute'), body: request, onAttempt, hints }).then(
+	const sent = await gatewayApiRequest.call(ctx, 'POST', '/api/v1/execute', request, { itemIndex, onAttempt, hints }).then(
 		(res) => ({ answer: res.body }),
 		(error: unknown) => ({ refusal: error }),
 	);
@@ -117,7 +115,7 @@ export async function submit(read: ItemReader, intent: Submission, remembered: R
 		return acceptedEarlier(header.nonce, { ...signature, expiresAt: header.expiresAt, ...actionSummary(plan) });
 	}
 	const accepted = ExecuteResponseSchema.safeParse(sent.answer);
-	if (!accepted.success) throw answerError(read, 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)');
+	if (!accepted.success) throw answerError(ctx, itemIndex, 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)');
 	const { submissionId, intentId, status } = accepted.data;
 	const shown = { submissionId, intentId, status: normalizeIntentStatus(status) as string, ...signature };
 	return { ...shown, nonce: header.nonce, expiresAt: header.expiresAt, ...actionSummary(plan) };

@@ -3,9 +3,8 @@
  * item cannot create a second intent, §2.1 replay protection), the expiry signed again on retry,
  * and what the execution remembers of an intent (its submission, and whether an attempt may have landed).
  */
-import type { IDataObject } from 'n8n-workflow';
-import type { ItemReader } from '../n8n/items';
-import { sha256Hex } from '../shared/sha256';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { sha256Hex } from '../../shared/sha256';
 
 /** Default lifetime of an intent: now + 15 minutes (well inside the 24 h horizon of §8). */
 export const DEFAULT_EXPIRY_MS = 15 * 60 * 1000;
@@ -18,8 +17,7 @@ const MIN_REMAINING_MS = 60 * 1000;
  * so a retried item gets the same nonce and the gateway's replay protection (§2.1) stops a
  * second intent. Across executions the user pins a nonce (for example an order id).
  */
-export function deriveNonce(read: ItemReader, contentWithoutNonce: string): string {
-	const { ctx, itemIndex } = read;
+export function deriveNonce(ctx: IExecuteFunctions, itemIndex: number, contentWithoutNonce: string): string {
 	const seed = JSON.stringify([
 		'executionGateway.nonce.v1',
 		String(ctx.getWorkflow().id ?? ''),
@@ -49,8 +47,8 @@ export interface RememberedIntent {
  * signs the same expiry (hence the same message and intent id) and an item that was already
  * accepted returns its first submission instead of failing with nonce_replayed.
  */
-export function rememberedIntent(read: ItemReader, nonce: string, contentWithoutNonce: string): RememberedIntent {
-	const context = read.ctx.getContext('node');
+export function rememberedIntent(ctx: IExecuteFunctions, nonce: string, contentWithoutNonce: string): RememberedIntent {
+	const context = ctx.getContext('node');
 	const key = `intent:${sha256Hex(`${nonce}\n${contentWithoutNonce}`)}`;
 	const remembered = (context[key] as RememberedIntent | undefined) ?? {};
 	context[key] = remembered;

@@ -1,36 +1,28 @@
 /**
- * Order > Get Status's wait, on the one wait of both nodes (nodes/n8n/wait.ts): from node version 3
- * it follows `GET /v1/sse/operations/{id}?token=<key>[&readToken=...]` (public-notes.md; the key
- * goes in the query, so it is listed as a secret of every message) and ends at once on an order
- * that needs the partner's answer; every version stops on Stop and reports its outcome as an
- * execution hint. `unfulfilled` is not final (public-notes): the wait goes on through it, polling
- * while the order is in it (a replacement changes no status, so no stream frame announces it),
- * and follows the successor an RBF-replaced order names in `supersededByOperationId`.
- *
- * It polls instead of opening a stream, and says why in `waitFallback`, when the credential turns the
- * stream off ("Allow Event Stream"), when a client key's read token is bound to the quote (only
- * status by quoteId takes it), and past the service's pace of stream openings (30 a minute per IP).
+ * Order > Get Status's wait (nodes/n8n/wait.ts). From node version 3 it follows
+ * GET /v1/sse/operations/{id}?token=<key> (public-notes; the key in the query is a secret of every
+ * message). `unfulfilled` is not final (public-notes): it is polled, since a replacement changes no
+ * status and no frame announces it, and an RBF-replaced order's `supersededByOperationId` is followed.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { needsRepriceApproval, successorOf } from '../shared/orchestration/orderView';
-import type { NormalizedStatus } from '../shared/orchestration/responseSchemas';
-import { readLimitHeaders } from '../shared/pacing';
-import { StreamOpenPacers, STREAM_OPENS_PER_MINUTE, type StreamOpenDenial } from '../shared/streamOpens';
-import { orderWaitEnd, type OrderReading } from '../shared/waitRules';
-import { openEventStream } from '../n8n/eventStream';
-import { joinUrl } from '../shared/secureUrl';
-import { inField } from '../shared/errors';
-import { pathSegment } from '../shared/inputs';
-import { cancelSignalOf, reportWait, waitHint, waitUntilFinal, type Followed, type WaitVia } from '../n8n/wait';
-import type { WaitSettings } from '../n8n/waitParameters';
-import type { ServiceAccess } from '../n8n/orchestrationClient';
+import { needsRepriceApproval, successorOf } from '../../shared/orchestration/orderView';
+import type { NormalizedStatus } from '../../shared/orchestration/responseSchemas';
+import { readLimitHeaders } from '../../shared/pacing';
+import { StreamOpenPacers, STREAM_OPENS_PER_MINUTE, type StreamOpenDenial } from '../../shared/streamOpens';
+import { orderWaitEnd, type OrderReading } from '../../shared/waitRules';
+import { openEventStream } from '../../n8n/eventStream';
+import { joinUrl } from '../../shared/secureUrl';
+import { inField } from '../../shared/errors';
+import { pathSegment } from '../../shared/inputs';
+import { cancelSignalOf } from '../../n8n/transport';
+import { reportWait, waitHint, waitUntilFinal, type Followed, type WaitSettings, type WaitVia } from '../../n8n/wait';
+import { serviceAccess } from '../transport';
 
 export type OrderWaitEnd = 'final' | 'timeout' | 'quoteExpired' | 'actionRequired';
 
 export interface OrderToFollow {
 	ctx: IExecuteFunctions;
 	itemIndex: number;
-	access: ServiceAccess;
 	readToken: string | undefined;
 	/** What a client key's read token is bound to: a quote's token opens no stream (status by quoteId only takes it). */
 	readTokenFor?: 'quote' | 'order';
@@ -90,9 +82,10 @@ function originOf(baseUrl: string): string {
 /** The stream of one order: the key (and an order-bound read token for client keys) in the query; or why none opens. */
 async function streamOf(o: OrderToFollow, orderId: string, openBy: number): Promise<Followed> {
 	if (o.readTokenFor === 'quote') return { notOpened: NO_STREAM.quoteToken };
-	const creds = await o.ctx.getCredentials(o.access.credentialType);
+	const access = await serviceAccess(o.ctx);
+	const creds = await o.ctx.getCredentials(access.credentialType);
 	if (creds.allowEventStream === false) return { notOpened: NO_STREAM.credential };
-	const pacer = streamOpens.for(originOf(o.access.baseUrl), Date.now());
+	const pacer = streamOpens.for(originOf(access.baseUrl), Date.now());
 	const denial = pacer.take(Date.now());
 	if (denial !== undefined) return { notOpened: NO_STREAM[denial] };
 	const key = String(creds.apiKey ?? '').trim();
@@ -101,7 +94,7 @@ async function streamOf(o: OrderToFollow, orderId: string, openBy: number): Prom
 		...(o.readToken ? { readToken: o.readToken } : {}),
 	};
 	return await openEventStream(o.ctx, {
-		url: joinUrl(o.access.baseUrl, `/v1/sse/operations/${inField('orderId', () => pathSegment(orderId))}`),
+		url: joinUrl(access.baseUrl, `/v1/sse/operations/${inField('orderId', () => pathSegment(orderId))}`),
 		qs,
 		secrets: [key, String(creds.apiKey ?? ''), o.readToken],
 		signal: cancelSignalOf(o.ctx),

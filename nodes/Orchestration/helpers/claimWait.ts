@@ -1,13 +1,8 @@
-/**
- * Following an affiliate claim until it is paid (`txHash`) or fails, on the one wait of both nodes
- * (nodes/n8n/wait.ts): the claim is read again every Poll Interval (the service offers no stream
- * of claims) until it ends or the wait's timeout passes; Stop ends it at once, and the outcome is
- * reported as an execution hint.
- */
+/** An affiliate claim followed until paid (`txHash`) or failed (nodes/n8n/wait.ts), by polling: the service has no stream of claims. */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { claimEndOf, claimIdOf, type ClaimEnd, type ClaimRecord } from '../shared/orchestration/claims';
-import { cancelSignalOf, reportWait, waitUntilFinal } from '../n8n/wait';
-import type { WaitSettings } from '../n8n/waitParameters';
+import { claimEndOf, claimIdOf, type ClaimEnd, type ClaimRecord } from '../../shared/orchestration/claims';
+import { cancelSignalOf } from '../../n8n/transport';
+import { reportWait, waitUntilFinal, type WaitSettings } from '../../n8n/wait';
 
 export interface ClaimToFollow {
 	ctx: IExecuteFunctions;

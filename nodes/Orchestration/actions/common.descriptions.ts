@@ -4,11 +4,12 @@
  * never change.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
-import { concurrencyOption, rateLimitOptions } from '../n8n/batchOptions';
-import { dropdown, type Choice } from '../n8n/descriptions';
-import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../shared/orchestration/schemas';
+import { concurrencyOption } from '../../n8n/items';
+import { rateLimitOptions } from '../../n8n/pacing';
+import { dropdown, type Choice } from '../../n8n/descriptions';
+import { SLIPPAGE_BPS_MAX, SLIPPAGE_BPS_MIN } from '../../shared/orchestration/schemas';
 
-export { concurrencyOption } from '../n8n/batchOptions';
+export { concurrencyOption } from '../../n8n/items';
 
 /** displayOptions for one resource and its operations, plus extra conditions. */
 export function showFor(
@@ -250,7 +251,7 @@ export function refundAddressFields(displayOptions: IDisplayOptions): INodePrope
 	];
 }
 
-export const idempotencyKeyOption: INodeProperties = {
+export const idempotencyKeyProperty: INodeProperties = {
 	displayName: 'Idempotency Key',
 	name: 'idempotencyKey',
 	type: 'string',
@@ -364,7 +365,7 @@ export const quoteCreationOptions: INodeProperties[] = [
 	additionalFieldsOption,
 	affiliateIdOption,
 	concurrencyOption,
-	idempotencyKeyOption,
+	idempotencyKeyProperty,
 	refundAddressOption,
 	slippageBpsOption,
 	...rateLimitOptions,
