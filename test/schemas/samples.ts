@@ -119,6 +119,20 @@ async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters)
 	// A wait that ends on an order waiting for an answer (node version 3 on: actionRequired; before, it times out)
 	const answerWait = { waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 4, onTimeout: 'returnLastState' };
 	await take({ resource: 'order', operation: 'getStatus', lookupBy: 'id', id: await offeredOrder(sb), ...answerWait });
+	// a price re-approval: the wait's answer, then each answer (Refund on a Bitcoin source)
+	await take({ resource: 'order', operation: 'getStatus', lookupBy: 'id', id: await repricedOrder(sb), ...answerWait });
+	await take({ resource: 'order', operation: 'approveReprice', orderId: await repricedOrder(sb) });
+	await take({ resource: 'order', operation: 'rejectReprice', orderId: await repricedOrder(sb), reason: 'price too low' });
+	await take({ resource: 'order', operation: 'refundReprice', orderId: await repricedOrder(sb) });
+}
+
+/** A Bitcoin order stopped in awaiting_approval for a price re-approval (the sandbox's `reprice` outcome). */
+async function repricedOrder(sb: Sandbox): Promise<string> {
+	const btc = quoteParams({ sourceChain: 'bitcoin', sourceAsset: 'BTC', destinationChain: 'base', destinationAsset: 'USDC', amount: '100000', recipientAddress: ADDR.evm, refundAddress: ADDR.bitcoin });
+	const [quote] = await runOrchestration(orchestrationNode({ sb, parameters: btc }));
+	const { orderId } = (await control(sb).deposit({ depositAddress: quote.depositAddress, amount: quote.amountIn, outcome: 'reprice', autoAdvance: true })) as { orderId: string };
+	await control(sb).untilOrder(orderId, 'awaiting_approval');
+	return orderId;
 }
 
 /** A Bitcoin order waiting in awaiting_approval with a ZeroConf offer (the node's opt-in, paid). */

@@ -33,6 +33,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
 	row('GET', '/v1/orchestration/order', 'both', { scope: 'orders:read' }),
 	row('POST', '/v1/orchestration/zeroconf/accept', 'server', { action: true }),
 	row('POST', '/v1/orchestration/zeroconf/decline', 'server', { action: true }),
+	row('POST', '/v1/orchestration/reprice/approve', 'server', { action: true }),
+	row('POST', '/v1/orchestration/reprice/reject', 'server', { action: true }),
+	row('POST', '/v1/orchestration/reprice/refund', 'server', { action: true }),
 	// routes (§4.3)
 	row('GET', '/v2/orchestration/routes', 'both'),
 	row('GET', '/v1/orchestration/limits', 'public'),

@@ -56,6 +56,7 @@ export interface AssetDecimals {
 const SOURCE_FIELDS = ['amountIn'];
 const DESTINATION_FIELDS = ['estimatedOut', 'amountOut', 'lockedMinAmountOut'];
 const PAYOUT_FIELDS = ['amount', 'platformCutAmount', 'recipientAmount'];
+const REPRICE_FIELDS = ['previousLockedMinAmountOut', 'proposedMinAmountOut', 'latestExpectedAmountOut', 'approvedMinAmountOut'];
 
 /**
  * public-notes: each fee payout entry counts in the asset it is paid in. A `recipient_payout` is
@@ -112,6 +113,8 @@ export function orderWithFormattedAmounts<T extends Json>(order: T, assets: Asse
 	for (const f of DESTINATION_FIELDS) decimals[f] = of.destination;
 	for (const f of FEE_FIELDS) decimals[f] = of.fee;
 	const out: Json = withFormattedAmounts(order, decimals);
+	// public-notes "Re-approvals": the figures of a price re-approval count in the destination asset
+	if (isPlainObject(order.reprice)) out.reprice = withFormattedAmounts(order.reprice, Object.fromEntries(REPRICE_FIELDS.map((f) => [f, of.destination])));
 	const payouts = order.feePayouts;
 	if (isPlainObject(payouts) && Array.isArray(payouts.entries)) {
 		out.feePayouts = {
@@ -130,6 +133,8 @@ export function orderWithFormattedAmounts<T extends Json>(order: T, assets: Asse
 
 /** Operations that answer a ZeroConf offer (Order resource). */
 export const ZEROCONF_ANSWERS = ['Order > Accept ZeroConf Offer', 'Order > Decline ZeroConf Offer'];
+/** Operations that answer a price re-approval; Refund only for Bitcoin-source orders (public-notes "Re-approvals"). */
+export const REPRICE_ANSWERS = ['Order > Approve Reprice', 'Order > Reject Reprice', 'Order > Refund Reprice'];
 
 /** The error code of an order: `errorCode` on the status order, `error.code` in webhook data (public-notes). */
 function errorCodeOf(order: Json): string | undefined {
@@ -184,15 +189,22 @@ export function actionRequiredOf(order: Json): Json {
 	}
 	const status = typeof order.status === 'string' ? order.status : undefined;
 	if (needsRepriceApproval(order, status, false)) {
+		const operations = order.sourceChain === 'bitcoin' ? REPRICE_ANSWERS : REPRICE_ANSWERS.slice(0, 2);
+		const reprice = isPlainObject(order.reprice) ? order.reprice : undefined;
+		const figure = (name: string) => (reprice ? nonEmptyText(reprice[`${name}Formatted`]) ?? nonEmptyText(reprice[name]) : undefined);
+		const asset = nonEmptyText(order.destinationAsset) ?? 'the destination asset';
+		const proposed = figure('proposedMinAmountOut');
+		const before = figure('previousLockedMinAmountOut');
+		const numbers = proposed ? ` The service proposes a minimum of ${proposed} ${asset}${before ? ` (${before} ${asset} was locked)` : ''}.` : '';
 		return {
 			zeroconfOffer: null,
 			actionRequired: {
 				reason: 'repriceApproval',
-				message:
-					'The price moved and this order\'s price lock (mode approval_required) needs your approval of the new price before it goes on. The public API shows no call for it: approve or refuse the new price with the service (its dashboard or support), then read the status again.',
-				operations: [],
+				message: `The price moved and this order's price lock needs your approval of the new price before it goes on.${numbers} Answer with ${operations.join(', ')} (server key); unanswered, the deposit waits.`,
+				operations,
 				priceLockMode: priceLockModeOf(order) ?? null,
 				errorCode: errorCodeOf(order) ?? null,
+				reprice: reprice ?? null,
 			},
 		};
 	}

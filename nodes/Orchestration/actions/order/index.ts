@@ -6,8 +6,21 @@ import * as submit from './submit';
 import * as acceptZeroconfOffer from './acceptZeroconfOffer';
 import * as declineZeroconfOffer from './declineZeroconfOffer';
 import * as getByQuote from './getByQuote';
+import * as approveReprice from './approveReprice';
+import * as rejectReprice from './rejectReprice';
+import * as refundReprice from './refundReprice';
 
-export const operations: Record<string, OperationModule> = { createOnramp, getStatus, submit, acceptZeroconfOffer, declineZeroconfOffer, getByQuote };
+export const operations: Record<string, OperationModule> = {
+	createOnramp,
+	getStatus,
+	submit,
+	acceptZeroconfOffer,
+	declineZeroconfOffer,
+	getByQuote,
+	approveReprice,
+	rejectReprice,
+	refundReprice,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -22,6 +35,12 @@ export const description: INodeProperties[] = [
 				value: 'acceptZeroconfOffer',
 				action: 'Accept the zeroconf offer of an order',
 				description: 'Take the instant ZeroConf offer on a Bitcoin deposit of an order in awaiting_approval',
+			},
+			{
+				name: 'Approve Reprice',
+				value: 'approveReprice',
+				action: 'Approve the new price of an order',
+				description: 'Let an order in awaiting_approval go on at the new price, with the least it may deliver',
 			},
 			{
 				name: 'Create Onramp',
@@ -48,6 +67,18 @@ export const description: INodeProperties[] = [
 				description: 'Read an order by order ID or quote ID, optionally waiting until it is final',
 			},
 			{
+				name: 'Refund Reprice',
+				value: 'refundReprice',
+				action: 'Refund an order instead of approving its new price',
+				description: 'Send the deposit of a Bitcoin-source order in awaiting_approval back instead of approving the new price',
+			},
+			{
+				name: 'Reject Reprice',
+				value: 'rejectReprice',
+				action: 'Reject the new price of an order',
+				description: 'Refuse the new price of an order in awaiting_approval: the order fails',
+			},
+			{
 				name: 'Submit',
 				value: 'submit',
 				action: 'Submit an order',
@@ -62,4 +93,7 @@ export const description: INodeProperties[] = [
 	...acceptZeroconfOffer.description,
 	...declineZeroconfOffer.description,
 	...getByQuote.description,
+	...approveReprice.description,
+	...rejectReprice.description,
+	...refundReprice.description,
 ];
