@@ -14,8 +14,8 @@
  * events while the fault happens, the fault timed to hit work in flight; once every delivery ended
  * and nothing runs, every execution that crashed or failed is retried through n8n's own Retry.
  * Then, by event (accounting.ts): every event sent to a registered endpoint and delivered; every
- * 2xx backed by an execution of that request; no event lost unless an execution of that very event
- * was erased by n8n; every extra effect a Retry of an execution that had already run it. The cases
+ * 2xx backed by an execution of that request; no event lost unless its owning execution was erased
+ * by n8n on a known path (a stalled job, a worker that lost its database); every extra effect a Retry of an execution that had already run it. The cases
  * that n8n itself does not break (a restart, a re-publish, a deactivation) allow no loss and no
  * second run at all. And each case checks that its fault took effect.
  */
@@ -354,7 +354,7 @@ function summary(r: CaseReport) {
 		serviceRetries: a.serviceRetries, n8nRetries: r.n8nRetries, executions: a.executions, executionsByStatus: a.executionsByStatus,
 		executionsByMode: r.executionsByMode, erased: a.erased, stoppedAtTrigger: a.stoppedAtTrigger, effectiveRuns: a.effectiveRuns,
 		ranByRetry: a.ranByRetry, uncommittedEffects: r.uncommittedEffects,
-		lost: a.lost.map((l) => `${l.event}${l.excused ? ` (${l.excused}: ${l.executions.filter((x) => x.erased).map((x) => x.id).join(', ')})` : ''}`),
+		lost: a.lost.map((l) => `${l.event}${l.excused ? ` (${l.excused}: its owner ${l.owner})` : ''}`),
 		twice: a.twice.map((t) => `${t.event}: ${t.effects.map((f) => lineage(f.lineage)).join(', ')}`),
 		restarts: r.restarts, fault: r.fault, balancerMaxQueued: r.balancerMaxQueued, noAnswer: r.noAnswer, violations: r.violations,
 	};
