@@ -1,5 +1,5 @@
 /** The fault suite's bookkeeping by event (accounting.ts), on hand-made cases: what it excuses and what it does not. */
-import { ERASURES, account, erasureOf, lineageOf, ownerOf, unexplained, type Effect, type Execution, type SentEvent } from './accounting';
+import { ERASURES, account, erasureOf, lineageOf, ownerOf, settle, unexplained, unsettled, type Effect, type Execution, type SentEvent } from './accounting';
 
 const EV = 'order.processing';
 
@@ -162,5 +162,37 @@ describe('fault accounting, by event', () => {
 		const byId = new Map([exec('1', 'o', 'k'), exec('2', 'o', 'k', { retryOf: '1' }), exec('3', 'o', 'k', { retryOf: '2' }), exec('8', 'o', 'k', { retryOf: '9' }), exec('9', 'o', 'k', { retryOf: '8' })].map((x) => [x.id, x]));
 		expect(lineageOf('3', byId)).toEqual(['3', '2', '1']);
 		expect(lineageOf('8', byId)).toEqual(['8', '9']);
+	});
+});
+
+describe('settled by the reconciliation, by event', () => {
+	const processing = (orderId: string) => ({ orderId, status: 'processing', final: false });
+
+	it('an event n8n erased counts as recovered only once its order is in the ledger with the service\'s status', () => {
+		const events = [sent('o1', [200, 'k1', '']), sent('o2', [200, 'k2', '']), sent('o3', [200, 'k3', ''])];
+		const executions = [exec('1', 'o1', 'k1', { ownsEvent: true }), exec('2', 'o2', 'k2', erasedBy('stalled job')), exec('3', 'o3', 'k3', erasedBy('worker lost its database'))];
+		const acc = account(events, executions, [effect('o1', '1')]);
+		expect(unexplained(acc)).toEqual([]);
+		// o2's order was read back by its quote; o3's was not (its row still shows the quote, no order)
+		const s = settle(acc, events, [processing('o1'), processing('o2'), { orderId: '', status: 'quoted', final: false }], { o1: 'processing', o2: 'processing', o3: 'processing' });
+		expect(s.outcomes).toEqual({ 'run once': ['o1 order.processing'], 'run more than once': [], 'lost then recovered': ['o2 order.processing'], lost: ['o3 order.processing'] });
+		expect(unsettled(s)).toEqual(['lost and not recovered after the reconciliation: o3 order.processing (ledger null, service "processing")']);
+	});
+
+	it("an order run once must be in the ledger as the service has it too: status and final", () => {
+		const events = [sent('o1', [200, 'k1', '']), sent('o2', [200, 'k2', ''])];
+		const acc = account(events, [exec('1', 'o1', 'k1'), exec('2', 'o2', 'k2')], [effect('o1', '1'), effect('o2', '2')]);
+		const s = settle(acc, events, [processing('o1'), { orderId: 'o2', status: 'completed', final: false }], { o1: 'failed', o2: 'completed' });
+		expect(s.outcomes['run once']).toEqual(['o1 order.processing', 'o2 order.processing']);
+		expect(unsettled(s)).toEqual([
+			'not in the ledger as the service has it after the reconciliation: o1 order.processing (ledger {"status":"processing","final":false}, service "failed")',
+			'not in the ledger as the service has it after the reconciliation: o2 order.processing (ledger {"status":"completed","final":false}, service "completed")',
+		]);
+	});
+
+	it('counts an event run twice (its lineage is in the account) apart from those run once', () => {
+		const events = [sent('o1', [200, 'k1', ''])];
+		const acc = account(events, [exec('1', 'o1', 'k1', { status: 'crashed' }), exec('2', 'o1', 'k1', { mode: 'retry', retryOf: '1' })], [effect('o1', '1'), effect('o1', '2')]);
+		expect(settle(acc, events, [processing('o1')], { o1: 'processing' }).outcomes['run more than once']).toEqual(['o1 order.processing']);
 	});
 });

@@ -10,10 +10,13 @@
  *   the worker could not read from a database it lost);
  * - run more than once only if each extra effect came from a Retry (transitively) of an execution
  *   that had already sent that effect (n8n re-ran a crashed execution after its downstream step);
- * - acknowledged (a 2xx the trigger did not answer itself) only by a request that got an execution.
+ * - acknowledged (a 2xx the trigger did not answer itself) only by a request that got an execution;
+ * - and, once the reconciliation ran (settle), in the ledger with the service's status: a lost
+ *   event must be recovered there.
  *
  * Anything else is unexplained, and the case fails.
  */
+import { FINAL } from './ledger';
 
 /** One attempt of a delivery, as the service (sandbox) recorded it. */
 export interface Attempt {
@@ -251,4 +254,41 @@ export function unexplained(acc: Account): string[] {
 	}
 	for (const f of acc.strayEffects) out.push(`effect of unknown or other execution: ${JSON.stringify(f)}`);
 	return out;
+}
+
+/** What became of each event once the case ended and example 7's reads ran (reconcile.ts). */
+export type EventOutcome = 'run once' | 'run more than once' | 'lost then recovered' | 'lost';
+
+export interface Settlement {
+	/** Events by outcome. */
+	outcomes: Record<EventOutcome, string[]>;
+	/** Events whose order the ledger does not show with the service's status after the reconciliation. */
+	notInLedger: Array<{ event: string; ledger: { status: string; final: boolean } | null; service: string | null }>;
+}
+
+/**
+ * Each event's outcome: its effect ran once or more, or it was lost and the reconciliation then
+ * brought its order into the ledger with the service's status (recovered), or not (lost). Every
+ * event's order must end in the ledger with the service's status, whatever happened to the event.
+ */
+export function settle(acc: Account, events: SentEvent[], ledger: Array<{ orderId: string; status: string; final: boolean }>, service: Record<string, string>): Settlement {
+	const lost = new Set(acc.lost.map((l) => l.event));
+	const twice = new Set(acc.twice.map((t) => t.event));
+	const out: Settlement = { outcomes: { 'run once': [], 'run more than once': [], 'lost then recovered': [], lost: [] }, notInLedger: [] };
+	for (const e of events) {
+		const key = eventKey(e.orderId, e.event);
+		const row = ledger.find((r) => r.orderId === e.orderId);
+		const status = service[e.orderId] ?? null;
+		const right = row !== undefined && status !== null && row.status === status && row.final === FINAL.includes(status.toLowerCase());
+		if (!right) out.notInLedger.push({ event: key, ledger: row ? { status: row.status, final: row.final } : null, service: status });
+		if (lost.has(key)) out.outcomes[right ? 'lost then recovered' : 'lost'].push(key);
+		else out.outcomes[twice.has(key) ? 'run more than once' : 'run once'].push(key);
+	}
+	return out;
+}
+
+/** Every way the settlement breaks the promise: an event lost and not recovered, an order not in the ledger as the service has it. */
+export function unsettled(s: Settlement): string[] {
+	const lost = new Set(s.outcomes.lost);
+	return s.notInLedger.map((n) => `${lost.has(n.event) ? 'lost and not recovered' : 'not in the ledger as the service has it'} after the reconciliation: ${n.event} (ledger ${JSON.stringify(n.ledger)}, service ${JSON.stringify(n.service)})`);
 }

@@ -14,7 +14,7 @@ import { sandboxCredentials } from '../../scripts/lib/examples';
 import { bodyHash } from '../../scripts/lib/balancer';
 import { QueueStack } from '../../scripts/lib/queue-stack';
 import { CREDS, T, linearWorkflow } from '../e2e/workflows';
-import { TRIGGER_VERSION } from '../e2e-queue/events';
+import { TRIGGER_VERSION, pool } from '../e2e-queue/events';
 import { erasureNamed, type Erasure, type Execution, type SentEvent } from './accounting';
 import { Recorder } from './recorder';
 
@@ -59,7 +59,8 @@ function faultWorkflow(recorderUrl: string) {
 				sendBody: true,
 				specifyBody: 'json',
 				// The execution that sent the effect (n8n's Retry lineage names it) and the delivery it ran for.
-				jsonBody: '={{ JSON.stringify({ orderId: $json.data.id, event: $json.event, executionId: $execution.id, deliveryId: $json.delivery.deliveryId }) }}',
+				// The ledger's update too: the order's quote and status (example 3 finds a payout by its quote).
+				jsonBody: '={{ JSON.stringify({ orderId: $json.data.id, event: $json.event, executionId: $execution.id, deliveryId: $json.delivery.deliveryId, quoteId: $json.data.quoteId, status: $json.data.status }) }}',
 				options: {},
 			},
 		},
@@ -174,7 +175,7 @@ export class World {
 			if (config.status >= 300) throw new Error(`sandbox config: ${config.status} ${await config.text()}`);
 			await recorder.listen();
 			stack = await QueueStack.create({
-				installDir, extensions: dist, mode, redisAof: true, healthCheckedBalancer: true, maxConnsPerProcess: MAX_CONNS,
+				installDir, extensions: dist, mode, redisAof: true, durablePostgres: true, healthCheckedBalancer: true, maxConnsPerProcess: MAX_CONNS,
 				// Crashed queue executions are found by the main's queue recovery: every minute here (default 3 h).
 				extraEnv: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1', QUEUE_WORKER_LOCK_DURATION: '10000', QUEUE_WORKER_STALLED_INTERVAL: '10000' },
 			});
@@ -270,6 +271,17 @@ export class World {
 			}
 		}
 		return [...bySecond.values()].map((s) => ({ at: s.at, attempts: s.attempts, errors: [...s.errors], forwarded: [...s.forwarded].map(([k, n]) => `${n} x ${k}`) }));
+	}
+
+	/** Each order's status as the service shows it (its control endpoint), 8 reads at a time. */
+	async serviceStatuses(orderIds: string[]): Promise<Record<string, string>> {
+		const out: Record<string, string> = {};
+		await pool(orderIds, 8, async (id) => {
+			const res = await fetch(`${this.sb.orchestrationUrl}/sandbox/orders/${id}`);
+			if (res.status >= 300) throw new Error(`GET /sandbox/orders/${id}: ${res.status} ${await res.text()}`);
+			out[id] = String(((await res.json()) as { order: { status: string } }).order.status);
+		});
+		return out;
 	}
 
 	async lastExecutionId(): Promise<number> {
