@@ -105,8 +105,14 @@ const non2xx = (r: CaseReport) => Object.entries(r.account.answers).filter(([s])
 const failedExecutions = (r: CaseReport) => ['crashed', 'error', 'failed'].reduce((n, s) => n + (r.account.executionsByStatus[s] ?? 0), 0);
 const need = (ok: boolean, what: string) => (ok ? [] : [`the fault did not take effect: ${what}`]);
 
+/** Where a running case is, appended to `$TMPDIR/orch-fault-progress-<mode>.log` (a case runs for minutes). */
+function progress(w: World, c: FaultCase, what: string): void {
+	fs.appendFileSync(path.join(os.tmpdir(), `orch-fault-progress-${w.mode}.log`), `${new Date().toISOString()} ${c.name}: ${what}\n`);
+}
+
 async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<CaseReport> {
 	const started = Date.now();
+	progress(w, c, 'start');
 	await w.allUp();
 	if (w.registration() === undefined) throw new Error(`${c.name}: no endpoint of the trigger is registered at the case start`);
 	const firstId = (await w.lastExecutionId()) + 1;
@@ -131,7 +137,9 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 		emittedAll = true;
 	});
 	const fault = await c.fault(w, ctx);
+	progress(w, c, `fault done: ${JSON.stringify(fault)}`);
 	const ids = await emitted;
+	progress(w, c, `${ids.length} payouts made`);
 	// Every delivery ends: a 2xx, or the service gives up (its scaled schedule ends inside the case).
 	// An event sent to no endpoint already fails the case: then wait only a minute for the others.
 	const emittedAt = Date.now();
@@ -142,15 +150,21 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 		return ids.some((id) => !sent.has(id)) && Date.now() - emittedAt > 60_000;
 	};
 	await w.until('every delivery of the case ended', ended, SCHEDULE_END_MS + 120_000).catch(() => undefined);
+	progress(w, c, 'every delivery ended');
 	await w.allUp();
 	await w.settle(firstId);
+	progress(w, c, 'settled');
 	const n8nRetries = await w.retryFailed(firstId, retried);
+	progress(w, c, `n8n's Retries: ${JSON.stringify(n8nRetries)}`);
 	const executions = await w.executions(firstId);
+	progress(w, c, `${executions.length} executions read`);
 	const sent = w.sentEvents(ids);
 	const acc = account(sent, executions, w.recorder.effects);
 	// The next morning's reconciliation, then each order as the ledger and the service show it.
 	const reconciliation = await reconcile(ledger, w.sb, pickSandboxKeys(w.sb).server.key);
+	progress(w, c, `reconciled: ${JSON.stringify(reconciliation)}`);
 	const settlement = settle(acc, sent, ledger.rows, await w.serviceStatuses(ids));
+	progress(w, c, 'settlement done');
 	const byMode: Record<string, number> = {};
 	for (const x of executions) byMode[x.mode] = (byMode[x.mode] ?? 0) + 1;
 	const r: CaseReport = {

@@ -366,14 +366,18 @@ export class World {
 					const x = failed[next++];
 					done.add(x.id);
 					out.requested++;
-					const res = await fetch(`${this.stack.main.url}/rest/executions/${x.id}/retry`, {
-						method: 'POST', headers: { 'content-type': 'application/json', cookie: this.cookie }, body: JSON.stringify({ loadWorkflow: false }),
-					});
-					const text = await res.text();
-					if (res.status < 300) out.started++;
-					else {
-						const message = (() => { try { return (JSON.parse(text) as { message?: string }).message ?? text; } catch { return text; } })();
-						out.refused[`${res.status} ${message}`.slice(0, 120)] = (out.refused[`${res.status} ${message}`.slice(0, 120)] ?? 0) + 1;
+					const refused = (why: string) => (out.refused[why.slice(0, 120)] = (out.refused[why.slice(0, 120)] ?? 0) + 1);
+					try {
+						const res = await fetch(`${this.stack.main.url}/rest/executions/${x.id}/retry`, {
+							method: 'POST', headers: { 'content-type': 'application/json', cookie: this.cookie }, body: JSON.stringify({ loadWorkflow: false }),
+							// n8n answers once the retried run ended; a run it started shows in the executions (retryOf) either way
+							signal: AbortSignal.timeout(300_000),
+						});
+						const text = await res.text();
+						if (res.status < 300) out.started++;
+						else refused(`${res.status} ${(() => { try { return (JSON.parse(text) as { message?: string }).message ?? text; } catch { return text; } })()}`);
+					} catch (error) {
+						refused(`no answer: ${(error as Error).name}`);
 					}
 				}
 			}));
