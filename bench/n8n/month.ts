@@ -17,9 +17,12 @@
  *   declines; example 3's workflow is re-published once and n8n restarted once along the way;
  * - at the end, measured against the sandbox's own records (bench/n8n/month/checks.ts).
  *
- * Prints the figures and writes them as JSON (BENCH_OUT, default a temp file); exits 1 when a figure
- * that must be 0 is not, or a fault or scenario never happened. Wall time and executions are
- * reported, never asserted. `--short` (or BENCH_MONTH=short): 100 payouts in 5 days, a local check.
+ * Prints the figures and writes them as JSON (BENCH_OUT, default a temp file), and the figures the
+ * README quotes to bench/results/month-<full|short>.json (commit it). Exits 1 where a user would
+ * lose (month/checks.ts, problemsOf): a payout unpaid, paid twice or handed off to the wallet twice,
+ * a ledger row missing or wrong, an event never acknowledged or emitted while a workflow had no
+ * endpoint, a person not reached, a month that did not settle; or when an armed fault rule never
+ * hit or a scenario never happened. Wall time and executions are reported, never asserted. `--short` (or BENCH_MONTH=short): 100 payouts in 5 days, a local check.
  * BENCH_TIME_SCALE (default 5: a quote lives 24 s, an order step takes 6 s, a webhook retry comes
  * after 2 s, 6 s, 24 s ...; the wallet must pay within the quote's life on a loaded machine too),
  * BENCH_DAY_SECONDS (real seconds a day lasts; 110 full, 75 short).
