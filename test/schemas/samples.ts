@@ -86,7 +86,9 @@ async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters)
 	await take({ resource: 'standingAddress', operation: 'pause', reference: 'schemas-1' });
 	await control(sb).deposit({ depositAddress: addresses.evm, amount: '1000000' });
 	await take({ resource: 'standingAddress', operation: 'resume', reference: 'schemas-1' });
-	await take({ resource: 'standingAddress', operation: 'getDeposits', reference: 'schemas-1', returnAll: true });
+	const deposits = await take({ resource: 'standingAddress', operation: 'getDeposits', reference: 'schemas-1', returnAll: true });
+	const held = deposits.find((d) => d.status === 'held');
+	await take({ resource: 'standingAddress', operation: 'refundHeldDeposits', reference: 'schemas-1', batchId: String(held?.batchId), refundAddress: ADDR.evm });
 	const payout = { payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: '0x2222222222222222222222222222222222222222' };
 	await take({ resource: 'affiliate', operation: 'upsert', affiliateId: 'aff_schemas', feeBps: 30, ...payout });
 	await take({ resource: 'affiliate', operation: 'upsert', affiliateId: 'aff_schemas', feeBps: 30, ...payout, payoutAddress: ADDR.evm, options: { allowPayoutChange: true } });

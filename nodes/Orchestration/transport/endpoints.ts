@@ -58,6 +58,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
 	row('GET', '/v1/standing-deposit-addresses/{ref}', 'server'),
 	row('GET', '/v1/standing-deposit-addresses/{ref}/deposits', 'server'),
 	row('PATCH', '/v1/standing-deposit-addresses/{ref}/enabled', 'server', { action: true }),
+	row('POST', '/v1/standing-deposit-addresses/{ref}/refund', 'server', { action: true }),
 	// deprecated address models (§2.5, §2.6)
 	row('GET', '/v1/accumulation-addresses/{id}', 'both'),
 	row('POST', '/v1/accumulation-addresses/sync', 'both', { action: true }),

@@ -268,6 +268,20 @@ export function requestPathOf(template: string, segment: string, field = 'reques
 	return template.replaceAll('{ref}', segment);
 }
 
+/**
+ * The refund of held deposits (public-notes: `{batchId, refundAddress}` -> `{batchId, status:
+ * "refund_requested"}`); the path is not shown: the package's guess, which a user can change.
+ */
+export const STANDING_REFUND_PATH = `${STANDING_PATH}/{ref}/refund`;
+
+/** POST {batchId, refundAddress} for one reference's held batch, on the given path template. */
+export function planHeldRefund(reference: string, input: { batchId: string; refundAddress: string }, pathTemplate: string = STANDING_REFUND_PATH): PlannedRequest {
+	const segment = referenceSegment(reference);
+	if (input.batchId === '') fail('batchId', 'is required: the batch of the held deposits (Get Deposits shows it as batchId)', 'blank');
+	if (input.refundAddress === '') fail('refundAddress', 'is required: where the held deposits are sent back, on their chain', 'blank');
+	return { path: requestPathOf(pathTemplate, segment), body: { batchId: input.batchId, refundAddress: input.refundAddress } };
+}
+
 /** PATCH {enabled} for one reference, on the given path template (STANDING_ENABLED_PATH by default). */
 export function planStandingEnabled(reference: string, enabled: boolean, pathTemplate: string = STANDING_ENABLED_PATH): PlannedRequest {
 	const segment = referenceSegment(reference);

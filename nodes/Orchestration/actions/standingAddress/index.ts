@@ -5,9 +5,10 @@ import * as get from './get';
 import * as getDeposits from './getDeposits';
 import * as getDestinations from './getDestinations';
 import * as pause from './pause';
+import * as refundHeldDeposits from './refundHeldDeposits';
 import * as resume from './resume';
 
-export const operations: Record<string, OperationModule> = { createOrGet, get, getDeposits, getDestinations, pause, resume };
+export const operations: Record<string, OperationModule> = { createOrGet, get, getDeposits, getDestinations, pause, refundHeldDeposits, resume };
 
 export const description: INodeProperties[] = [
 	{
@@ -48,6 +49,12 @@ export const description: INodeProperties[] = [
 				description: 'Hold deposits instead of converting them; the address stays assigned (server keys only; path unconfirmed)',
 			},
 			{
+				name: 'Refund Held Deposits',
+				value: 'refundHeldDeposits',
+				action: 'Refund the held deposits of a standing deposit address',
+				description: 'Send a batch of deposits held while the address was paused back (server keys only; path unconfirmed)',
+			},
+			{
 				name: 'Resume',
 				value: 'resume',
 				action: 'Resume a standing deposit address',
@@ -61,5 +68,6 @@ export const description: INodeProperties[] = [
 	...getDeposits.description,
 	...getDestinations.description,
 	...pause.description,
+	...refundHeldDeposits.description,
 	...resume.description,
 ];
