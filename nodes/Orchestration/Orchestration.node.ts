@@ -4,16 +4,7 @@
  * actions/<resource>/<operation>.ts, its requests go through transport/ (orchestrationApiRequest).
  */
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import * as accumulationAddress from './actions/accumulationAddress';
-import * as affiliate from './actions/affiliate';
-import * as liquidationAddress from './actions/liquidationAddress';
-import * as order from './actions/order';
-import * as quote from './actions/quote';
-import * as route from './actions/route';
-import { resourceProperty } from './actions/resourceProperty';
-import { router, TOOL_ACTIONS } from './actions/router';
-import * as standingAddress from './actions/standingAddress';
-import * as webhook from './actions/webhook';
+import { resourceProperty, resources, router, TOOL_ACTIONS } from './actions/router';
 import { listSearch, loadOptions } from './methods';
 import { toolActionsProperty, toolActionsText } from '../n8n/toolMode';
 
@@ -67,14 +58,7 @@ export class Orchestration implements INodeType {
 				default: 'serverKey',
 			},
 			resourceProperty,
-			...quote.description,
-			...order.description,
-			...route.description,
-			...affiliate.description,
-			...webhook.description,
-			...accumulationAddress.description,
-			...liquidationAddress.description,
-			...standingAddress.description,
+			...Object.values(resources).flatMap((r) => r.description),
 			toolActionsProperty(toolActionsText(TOOL_ACTIONS)),
 		],
 	};

@@ -1,5 +1,5 @@
 /** The node's execute(): the operation of the chosen resource, run per item. */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { ItemError } from '../../n8n/errors';
 import { concurrencyOf, runItems } from '../../n8n/items';
 import { executionPacing } from '../../n8n/pacing';
@@ -10,12 +10,24 @@ import * as affiliate from './affiliate';
 import * as liquidationAddress from './liquidationAddress';
 import * as order from './order';
 import * as quote from './quote';
-import { resourceProperty } from './resourceProperty';
 import * as route from './route';
 import * as standingAddress from './standingAddress';
 import * as webhook from './webhook';
 
-export const resources = { accumulationAddress, affiliate, liquidationAddress, order, quote, route, standingAddress, webhook };
+/** The node's resources, in the order their parameters appear. */
+export const resources = { quote, order, route, affiliate, webhook, accumulationAddress, liquidationAddress, standingAddress };
+
+/** The Resource dropdown, sorted by name (n8n's convention), shown first. */
+export const resourceProperty: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: Object.values(resources)
+		.map((r) => r.resource)
+		.sort((a, b) => a.name.localeCompare(b.name)),
+	default: 'quote',
+};
 
 /** The operations an AI agent runs only with "Allow Actions as AI Tool", labelled as the dropdowns name them. */
 export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProperty, resources);

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as claim from './claim';
 import * as disable from './disable';
@@ -7,6 +7,9 @@ import * as getClaim from './getClaim';
 import * as getClaims from './getClaims';
 import * as getPayoutDestinations from './getPayoutDestinations';
 import * as upsert from './upsert';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = { name: 'Affiliate', value: 'affiliate', description: 'Registered affiliates of the partner account' };
 
 export const operations: Record<string, OperationModule> = { claim, disable, getAll, getClaim, getClaims, getPayoutDestinations, upsert };
 

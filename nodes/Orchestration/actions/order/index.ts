@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as createOnramp from './createOnramp';
 import * as getStatus from './getStatus';
@@ -9,6 +9,9 @@ import * as getByQuote from './getByQuote';
 import * as approveReprice from './approveReprice';
 import * as rejectReprice from './rejectReprice';
 import * as refundReprice from './refundReprice';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = { name: 'Order', value: 'order', description: 'Submit orders, create onramps and follow their status' };
 
 export const operations: Record<string, OperationModule> = {
 	createOnramp,

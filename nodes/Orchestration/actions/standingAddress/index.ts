@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as createOrGet from './createOrGet';
 import * as get from './get';
@@ -7,6 +7,13 @@ import * as getDestinations from './getDestinations';
 import * as pause from './pause';
 import * as refundHeldDeposits from './refundHeldDeposits';
 import * as resume from './resume';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = {
+	name: 'Standing Deposit Address',
+	value: 'standingAddress',
+	description: 'Reusable deposit addresses for your own references (server keys only); successor of the deprecated address models',
+};
 
 export const operations: Record<string, OperationModule> = { createOrGet, get, getDeposits, getDestinations, pause, refundHeldDeposits, resume };
 

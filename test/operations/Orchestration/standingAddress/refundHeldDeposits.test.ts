@@ -33,7 +33,7 @@ async function heldDeposit(reference: string) {
 describe('Standing Deposit Address > Refund Held Deposits', () => {
 	it('asks for the refund of a held batch; Retry On Fail replays it; the deposit is then refunded', async () => {
 		const held = await heldDeposit('held-1');
-		const refund = () => node({ resource: 'standingAddress', operation: 'refundHeldDeposits', reference: 'held-1', batchId: held.batchId, refundAddress: ADDR.evm }, 'exec-held-1');
+		const refund = () => node({ resource: 'standingAddress', operation: 'refundHeldDeposits', reference: 'held-1', batchId: String(held.batchId), refundAddress: ADDR.evm }, 'exec-held-1');
 		const [first] = await run(refund());
 		expect(first).toEqual({ reference: 'held-1', batchId: held.batchId, status: 'refund_requested' });
 		const [again] = await run(refund());
@@ -51,7 +51,7 @@ describe('Standing Deposit Address > Refund Held Deposits', () => {
 
 	it('a 404 names the unconfirmed path; Request Path sends elsewhere; blanks are refused before any request', async () => {
 		const held = await heldDeposit('held-2');
-		const moved = await runError(node({ resource: 'standingAddress', operation: 'refundHeldDeposits', reference: 'held-2', batchId: held.batchId, refundAddress: ADDR.evm, options: { requestPath: '/v1/standing-deposit-addresses/{ref}/refunds' } }));
+		const moved = await runError(node({ resource: 'standingAddress', operation: 'refundHeldDeposits', reference: 'held-2', batchId: String(held.batchId), refundAddress: ADDR.evm, options: { requestPath: '/v1/standing-deposit-addresses/{ref}/refunds' } }));
 		expect([moved.httpCode, moved.description]).toEqual(['404', expect.stringMatching(/the docs do not show it\. If the deposits are listed, set Options > "Request Path"/)]);
 		expect((await control(sb).requests({ method: 'POST' })).at(-1)?.path).toBe('/v1/standing-deposit-addresses/held-2/refunds');
 		await control(sb).clearRequests();
