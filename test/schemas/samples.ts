@@ -121,6 +121,13 @@ async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters)
 	// A wait that ends on an order waiting for an answer (node version 3 on: actionRequired; before, it times out)
 	const answerWait = { waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 4, onTimeout: 'returnLastState' };
 	await take({ resource: 'order', operation: 'getStatus', lookupBy: 'id', id: await offeredOrder(sb), ...answerWait });
+	// a pay link, and the fee invoices of a partner billed by invoice
+	await take({ resource: 'payLink', operation: 'create', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: ADDR.evm, amountFormat: 'decimal', amount: '25', label: 'Invoice 42' });
+	await take({ resource: 'payLink', operation: 'create', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: ADDR.evm, amountIn: 'usd', amount: '19.99' });
+	for (const amount of ['1500000', '2750000']) {
+		await fetch(`${sb.orchestrationUrl}/sandbox/fee-invoices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount, status: 'paid' }) });
+	}
+	await take({ resource: 'partner', operation: 'getFeeInvoices', returnAll: true });
 	// a price re-approval: the wait's answer, then each answer (Refund on a Bitcoin source)
 	await take({ resource: 'order', operation: 'getStatus', lookupBy: 'id', id: await repricedOrder(sb), ...answerWait });
 	await take({ resource: 'order', operation: 'approveReprice', orderId: await repricedOrder(sb) });

@@ -9,13 +9,15 @@ import * as accumulationAddress from './accumulationAddress';
 import * as affiliate from './affiliate';
 import * as liquidationAddress from './liquidationAddress';
 import * as order from './order';
+import * as partner from './partner';
+import * as payLink from './payLink';
 import * as quote from './quote';
 import * as route from './route';
 import * as standingAddress from './standingAddress';
 import * as webhook from './webhook';
 
 /** The node's resources, in the order their parameters appear. */
-export const resources = { quote, order, route, affiliate, webhook, accumulationAddress, liquidationAddress, standingAddress };
+export const resources = { quote, order, route, affiliate, webhook, accumulationAddress, liquidationAddress, standingAddress, payLink, partner };
 
 /** The Resource dropdown, sorted by name (n8n's convention), shown first. */
 export const resourceProperty: INodeProperties = {

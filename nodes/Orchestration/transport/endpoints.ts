@@ -59,6 +59,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
 	row('GET', '/v1/standing-deposit-addresses/{ref}/deposits', 'server'),
 	row('PATCH', '/v1/standing-deposit-addresses/{ref}/enabled', 'server', { action: true }),
 	row('POST', '/v1/standing-deposit-addresses/{ref}/refund', 'server', { action: true }),
+	// the partner account (public-notes, fourth harvest)
+	row('GET', '/v1/partner/dashboard/fee-invoices', 'server'),
+	// pay links (public-notes, fourth harvest)
+	row('POST', '/v1/pay-links', 'server', { action: true }),
 	// deprecated address models (§2.5, §2.6)
 	row('GET', '/v1/accumulation-addresses/{id}', 'both'),
 	row('POST', '/v1/accumulation-addresses/sync', 'both', { action: true }),

@@ -434,3 +434,22 @@ export function payoutDestinationsOf(body: unknown): Array<Record<string, unknow
 		return pair ? [{ chain: pair[1], asset: pair[2] }] : [];
 	});
 }
+
+// ---------------------------------------------------------------- fee invoices
+
+/** Fee invoices of a partner billed by invoice (public-notes: server key; the answer's shape is not shown). */
+export const FEE_INVOICES_PATH = '/v1/partner/dashboard/fee-invoices';
+/** The largest page asked for: not shown; 100 is the package's guess (the other listings allow more). */
+export const FEE_INVOICES_PAGE_MAX = 100;
+
+/**
+ * One page of fee invoices, read leniently: the list under `invoices`, `feeInvoices`, `data` or
+ * `items`, or the answer itself when it is a list; its `nextOffset` when given. Undefined: no list.
+ */
+export function feeInvoicePageOf(body: unknown): { invoices: Array<Record<string, unknown>>; nextOffset: unknown } | undefined {
+	const members = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+	const list = Array.isArray(body) ? body : [members?.invoices, members?.feeInvoices, members?.data, members?.items].find(Array.isArray);
+	if (!Array.isArray(list)) return undefined;
+	const invoices = list.filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null && !Array.isArray(entry));
+	return { invoices, nextOffset: members?.nextOffset };
+}
