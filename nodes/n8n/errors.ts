@@ -55,6 +55,19 @@ export class ServiceError extends NodeApiError {
 	}
 }
 
+/** The same service error with `detail` added to its description (a hint the answer alone cannot give). */
+export function withDetail(error: ServiceError, detail: string): ServiceError {
+	const description = [error.description, detail].filter((t) => typeof t === 'string' && t !== '').join(' ');
+	return new ServiceError(error.node, { code: error.errorCode ?? null, message: error.message, httpCode: error.httpCode ?? null }, {
+		message: error.message,
+		description,
+		httpCode: error.httpCode ?? undefined,
+		itemIndex: (error.context?.itemIndex as number | undefined) ?? undefined,
+		errorCode: error.errorCode,
+		attempts: error.attempts,
+	});
+}
+
 /** Thrown when the execution is stopped during a wait (nodes/n8n/wait.ts); the loop makes it the item's error. */
 export class WaitStopped extends Error {
 	constructor() {

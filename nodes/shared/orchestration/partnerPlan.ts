@@ -98,7 +98,8 @@ function affiliateList(entries: AffiliateEntry[]): Array<string | AffiliateEntry
 		const id = affiliateIdOf(entry.affiliateId, `affiliateIds[${n}].affiliateId`);
 		if (seen.has(id)) fail(`affiliateIds[${n}].affiliateId`, `"${id}" is listed twice`, 'duplicate');
 		seen.add(id);
-		const feeBps = bps(entry.feeBps, `affiliateIds[${n}].feeBps`, FEE_TOTAL_LIMIT_BPS - 1);
+		// public-notes (fourth harvest): standing-address overrides are 1..9999 bps
+		const feeBps = bps(entry.feeBps, `affiliateIds[${n}].feeBps`, FEE_TOTAL_LIMIT_BPS - 1, 1);
 		return feeBps === undefined ? id : { affiliateId: id, feeBps };
 	});
 }

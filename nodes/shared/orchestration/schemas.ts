@@ -85,8 +85,11 @@ export const AffiliateIdSchema = z
  * `{recipient, fee}` (public-notes; fee in bps): exactly one of feeBps and fee. Unknown keys kept
  * (never stripped) so nothing the user sent silently disappears.
  */
+/** public-notes (fourth harvest): each app fee is 1 to 10000 bps. */
+const AppFeeBpsSchema = int().min(1).max(10_000);
+
 export const AppFeeSchema = z
-	.object({ recipient: NonEmpty, feeBps: FeeBpsSchema.optional(), fee: FeeBpsSchema.optional(), affiliateId: AffiliateIdSchema.optional() })
+	.object({ recipient: NonEmpty, feeBps: AppFeeBpsSchema.optional(), fee: AppFeeBpsSchema.optional(), affiliateId: AffiliateIdSchema.optional() })
 	.passthrough()
 	.superRefine((entry, ctx) => {
 		if ((entry.feeBps === undefined) !== (entry.fee === undefined)) return;
@@ -95,6 +98,16 @@ export const AppFeeSchema = z
 				? 'Required: the fee in basis points, as feeBps (the spec\'s form) or fee (the live service\'s request form)'
 				: 'give the fee once: feeBps (the spec\'s form) or fee (the live service\'s request form), not both';
 		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['feeBps'], message });
+	});
+
+/** public-notes (fourth harvest): at most 16 app fees, together at most 10000 bps. */
+export const AppFeesSchema = z
+	.array(AppFeeSchema)
+	.min(APP_FEES_MIN)
+	.max(APP_FEES_MAX)
+	.superRefine((fees, ctx) => {
+		const total = fees.reduce((sum, f) => sum + (typeof f.feeBps === 'number' ? f.feeBps : typeof f.fee === 'number' ? f.fee : 0), 0);
+		if (total > 10_000) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `add up to ${total} bps; together they may be at most 10000` });
 	});
 
 /** spec 4.1 affiliate list item: a registered id, or an `{affiliateId, feeBps}` override. */
@@ -134,7 +147,7 @@ export const QuoteRequestObjectSchema = z
 		...ROUTE_AND_AMOUNT,
 		recipientAddress: NonEmpty,
 		includeCalldata: z.boolean().optional(),
-		appFees: z.array(AppFeeSchema).min(APP_FEES_MIN).max(APP_FEES_MAX).optional(),
+		appFees: AppFeesSchema.optional(),
 		affiliateId: AffiliateIdSchema.optional(),
 		amountMode: AmountModeSchema.optional(),
 		deliveryMode: DeliveryModeSchema.optional(),
@@ -247,7 +260,7 @@ const OnrampRequestObjectSchema = z
 		refundAddress: NonEmpty.optional(),
 		affiliateId: AffiliateIdSchema.optional(),
 		// spec §5: onramp creation takes fee fields from server keys (client keys are refused)
-		appFees: z.array(AppFeeSchema).min(APP_FEES_MIN).max(APP_FEES_MAX).optional(),
+		appFees: AppFeesSchema.optional(),
 	})
 	.passthrough();
 

@@ -27,6 +27,7 @@ import {
 import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
 import { amountParameter, assetParameter, expiryMarginOption, idempotencyKeyOption, jsonOption } from '../../helpers/parameters';
 import { catalogueFor } from '../../helpers/routes';
+import { withRouteBounds } from '../../helpers/limits';
 import { orchestrationApiRequest, serviceAccess } from '../../transport';
 import { verifiedTransfer } from './verifiedTransfer';
 
@@ -98,7 +99,9 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const catalogue = await catalogueFor(this, i, plan.routes === 'required');
 	const { request, source, destination } = completeOfframp(plan, catalogue);
 	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'quote.createOfframp', body: request, explicitKey: plan.idempotencyKey });
-	const res = await orchestrationApiRequest.call(this, 'POST', '/v1/orchestration/offramp', request as IDataObject, { idempotencyKey, itemIndex: i });
+	const res = await orchestrationApiRequest
+		.call(this, 'POST', '/v1/orchestration/offramp', request as IDataObject, { idempotencyKey, itemIndex: i })
+		.catch(async (error: unknown) => await Promise.reject(await withRouteBounds(this, i, { ...request, destinationChain: 'lightning', destinationAsset: 'BTC' }, error)));
 	const replayed = isReplayed(res.headers);
 	const problem = unpayableQuote(res.body, { replayed, marginSeconds, requoteOption: false });
 	if (problem !== undefined) throw itemFailure(this, i, problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });

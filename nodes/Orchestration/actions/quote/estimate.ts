@@ -16,6 +16,7 @@ import {
 } from '../common.descriptions';
 import { amountParameter, jsonOption, quoteRoute } from '../../helpers/parameters';
 import { catalogueFor } from '../../helpers/routes';
+import { withRouteBounds } from '../../helpers/limits';
 import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('quote', ['estimate']);
@@ -59,6 +60,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const plan = planQuote(estimateInput(this, i), EstimateDraftSchema);
 	const catalogue = await catalogueFor(this, i, plan.routes === 'required');
 	const { request, source, destination } = completeQuote(plan, catalogue);
-	const res = await orchestrationApiRequest.call(this, 'GET', '/v1/orchestration/estimate', undefined, { qs: request as IDataObject, itemIndex: i });
+	const res = await orchestrationApiRequest
+		.call(this, 'GET', '/v1/orchestration/estimate', undefined, { qs: request as IDataObject, itemIndex: i })
+		.catch(async (error: unknown) => await Promise.reject(await withRouteBounds(this, i, request as IDataObject, error)));
 	return formatQuoteAmounts(res.body, { catalogue, source, destination });
 }
