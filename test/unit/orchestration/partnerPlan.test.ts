@@ -111,6 +111,12 @@ describe('affiliates', () => {
 		expect(raw({ memo: 'x' }).body).toEqual({ memo: 'x' });
 	});
 
+	it('a standing-address fee override is 1 to 9999 bps (public-notes, fourth harvest)', () => {
+		const zero = failure(() => planStandingInstruction(input({ affiliates: [{ affiliateId: 'aff_a', feeBps: 0 }] })));
+		expect([zero.field, zero.reason]).toEqual(['affiliateIds[0].feeBps', 'range']);
+		expect(planStandingInstruction(input({ affiliates: [{ affiliateId: 'aff_a', feeBps: 1 }] })).body.affiliateIds).toEqual([{ affiliateId: 'aff_a', feeBps: 1 }]);
+	});
+
 	it('standing addresses and affiliate paths send the normalized ID', () => {
 		expect(planStandingInstruction(input({ affiliates: [{ affiliateId: ' AFF_A ' }] })).body.affiliateIds).toEqual(['aff_a']);
 		const twice = failure(() => planStandingInstruction(input({ affiliates: [{ affiliateId: 'aff_a' }, { affiliateId: 'AFF_A' }] })));
