@@ -32,10 +32,9 @@ function isPlainObject(v: unknown): v is IDataObject {
 }
 
 /**
- * The envelope as received (event, data and any other members, e.g. the live service's
- * `timestamp`), `order`: the same order in the status (flat) shape (one shape to map, whether
- * the order came by webhook, stream or status read), `delivery` metadata, and the
- * request headers when asked.
+ * What webhook() hands to the run: the envelope as received (event, data and any other members,
+ * e.g. the live service's `timestamp`), `delivery` metadata, and the request headers when asked.
+ * The run shapes it for the next node (outputItem).
  */
 export function deliveryItem(
 	delivery: AcceptedDelivery,
@@ -46,7 +45,6 @@ export function deliveryItem(
 		...(rest as IDataObject),
 		event,
 		data: data as IDataObject,
-		...(isPlainObject(data) ? { order: flatOrderOf(data) as IDataObject } : {}),
 		delivery: {
 			deliveryId: delivery.deliveryId,
 			signatureTimestamp: delivery.signatureTimestampMs,
@@ -62,14 +60,16 @@ export function deliveryItem(
 }
 
 /**
- * With "Output Only Data", the order snapshot alone. Otherwise the item, its flat `order` with
- * `...Formatted` amounts where the routes listing knows the asset.
+ * The item for the next node: with "Output Only Data", the order snapshot alone; otherwise the
+ * delivery with `order`, the same order in the status (flat) shape (one shape to map, whether it
+ * came by webhook, stream or status read), `...Formatted` amounts where the routes listing knows the asset.
  */
 export function outputItem(item: INodeExecutionData, index: number, onlyData: boolean, assets?: AssetDecimals): INodeExecutionData {
-	const data = item.json.data;
+	const { data, delivery, headers, ...rest } = item.json;
 	if (onlyData && isPlainObject(data)) return { json: data, pairedItem: { item: index } };
-	const order = item.json.order;
-	const json = assets && isPlainObject(order) ? { ...item.json, order: orderWithFormattedAmounts(order, assets) } : item.json;
+	const flat = isPlainObject(data) ? (flatOrderOf(data) as IDataObject) : undefined;
+	const order = flat && assets ? orderWithFormattedAmounts(flat, assets) : flat;
+	const json: IDataObject = { ...rest, data, ...(order ? { order } : {}), delivery, ...(headers !== undefined ? { headers } : {}) };
 	return { json, pairedItem: { item: index } };
 }
 
