@@ -11,9 +11,13 @@ export class OrchestrationWebhookSecretApi implements ICredentialType {
 
 	displayName = 'Orchestration Webhook Secret API';
 
-	icon = { light: 'file:../icons/orchestration.svg', dark: 'file:../icons/orchestration.dark.svg' } as const;
+	icon = {
+		light: 'file:../icons/orchestration.svg',
+		dark: 'file:../icons/orchestration.dark.svg',
+	} as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#orchestration-trigger';
+	documentationUrl =
+		'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#orchestration-trigger';
 
 	properties: INodeProperties[] = [
 		{

@@ -14,14 +14,18 @@ export class ExecutionGateway implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Execution Gateway',
 		name: 'executionGateway',
-		icon: { light: 'file:../../icons/executionGateway.svg', dark: 'file:../../icons/executionGateway.dark.svg' },
+		icon: {
+			light: 'file:../../icons/executionGateway.svg',
+			dark: 'file:../../icons/executionGateway.dark.svg',
+		},
 		group: ['transform'],
 		// 1.1: "paused" in Network Info is advisory (a warning) unless Refuse When Paused; 1 keeps refusing.
 		// 1.2: Intent > Get / Execute wait with the Orchestration node's top-level wait parameters (at least 3 s apart)
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Submit signed intents that fund EVM actions with Spark transfers, and follow their status',
+		description:
+			'Submit signed intents that fund EVM actions with Spark transfers, and follow their status',
 		defaults: { name: 'Execution Gateway' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -12,7 +12,10 @@ export class Orchestration implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Orchestration',
 		name: 'orchestration',
-		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
+		icon: {
+			light: 'file:../../icons/orchestration.svg',
+			dark: 'file:../../icons/orchestration.dark.svg',
+		},
 		group: ['transform'],
 		// 2: "Amount Format" defaults to Decimal, Bitcoin output index sent only when given
 		// 3: Quote > Create shows "Refund Address" at the top level (required for Exact Out and Lightning destinations);
@@ -21,7 +24,8 @@ export class Orchestration implements INodeType {
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Quote and track cross-chain transfers: quotes, orders, routes, affiliates and webhooks',
+		description:
+			'Quote and track cross-chain transfers: quotes, orders, routes, affiliates and webhooks',
 		defaults: { name: 'Orchestration' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

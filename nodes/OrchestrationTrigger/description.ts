@@ -1,6 +1,9 @@
 /** Parameters of the Orchestration Trigger. Names are a public contract. */
 import type { INodeProperties } from 'n8n-workflow';
-import { MAX_WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
+import {
+	MAX_WEBHOOK_TOLERANCE_SECONDS,
+	WEBHOOK_TOLERANCE_SECONDS,
+} from '../shared/orchestration/limits';
 import { DEDUPLICATION_HOURS } from './delivery';
 import { ALL_EVENTS, SELECTABLE_EVENTS } from './events';
 
@@ -45,7 +48,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Automatic',
 				value: 'automatic',
-				description: "Register this node's URL with POST /v1/webhooks on activation and keep the secret in the workflow",
+				description:
+					"Register this node's URL with POST /v1/webhooks on activation and keep the secret in the workflow",
 			},
 			{
 				name: 'Existing Endpoint',
@@ -73,7 +77,8 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { password: true },
 		required: true,
 		default: '',
-		description: "The secret returned when this node's URL was registered (shown once by the service)",
+		description:
+			"The secret returned when this node's URL was registered (shown once by the service)",
 		displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1] } },
 	},
 	{
@@ -160,7 +165,8 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'onlyData',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to output only the order snapshot (data) instead of the event, data and delivery metadata',
+				description:
+					'Whether to output only the order snapshot (data) instead of the event, data and delivery metadata',
 			},
 			{
 				displayName: 'Timestamp Tolerance (Seconds)',

@@ -1,6 +1,10 @@
 /** The items of a run: what webhook() hands to the run, and what execute() outputs. No secret. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { flatOrderOf, orderWithFormattedAmounts, type AssetDecimals } from '../shared/orchestration/orderView';
+import {
+	flatOrderOf,
+	orderWithFormattedAmounts,
+	type AssetDecimals,
+} from '../shared/orchestration/orderView';
 import { SIGNATURE_HEADER_NAMES } from '../shared/orchestration/webhooks';
 import { getRoutesCatalogue } from '../Orchestration/helpers/routes';
 import type { DeliveryEnvelope } from './delivery';
@@ -19,11 +23,21 @@ export interface AcceptedDelivery {
 }
 
 /** Headers that carry credentials or the signature (the spec's names and the live ones): kept out of execution data by default. */
-export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', ...SIGNATURE_HEADER_NAMES]);
+export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([
+	'authorization',
+	'proxy-authorization',
+	'cookie',
+	...SIGNATURE_HEADER_NAMES,
+]);
 
 /** The request headers for the output, without the sensitive ones unless asked. */
-export function outputHeaders(headers: Record<string, unknown>, keepSensitive: boolean): IDataObject {
-	const kept = Object.entries(headers).filter(([name]) => keepSensitive || !SENSITIVE_HEADERS.has(name.toLowerCase()));
+export function outputHeaders(
+	headers: Record<string, unknown>,
+	keepSensitive: boolean,
+): IDataObject {
+	const kept = Object.entries(headers).filter(
+		([name]) => keepSensitive || !SENSITIVE_HEADERS.has(name.toLowerCase()),
+	);
 	return Object.fromEntries(kept) as IDataObject;
 }
 
@@ -64,12 +78,23 @@ export function deliveryItem(
  * delivery with `order`, the same order in the status (flat) shape (one shape to map, whether it
  * came by webhook, stream or status read), `...Formatted` amounts where the routes listing knows the asset.
  */
-export function outputItem(item: INodeExecutionData, index: number, onlyData: boolean, assets?: AssetDecimals): INodeExecutionData {
+export function outputItem(
+	item: INodeExecutionData,
+	index: number,
+	onlyData: boolean,
+	assets?: AssetDecimals,
+): INodeExecutionData {
 	const { data, delivery, headers, ...rest } = item.json;
 	if (onlyData && isPlainObject(data)) return { json: data, pairedItem: { item: index } };
 	const flat = isPlainObject(data) ? (flatOrderOf(data) as IDataObject) : undefined;
 	const order = flat && assets ? orderWithFormattedAmounts(flat, assets) : flat;
-	const json: IDataObject = { ...rest, data, ...(order ? { order } : {}), delivery, ...(headers !== undefined ? { headers } : {}) };
+	const json: IDataObject = {
+		...rest,
+		data,
+		...(order ? { order } : {}),
+		delivery,
+		...(headers !== undefined ? { headers } : {}),
+	};
 	return { json, pairedItem: { item: index } };
 }
 

@@ -4,7 +4,14 @@
  * once, and the reads of an item's parameters through the protocol core's typed rules
  * (nodes/shared/inputs.ts), each failure naming its field.
  */
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+} from 'n8n-workflow';
 import { inField } from '../shared/errors';
 import { integerInput, pathSegment, textInput } from '../shared/inputs';
 import { errorCodeOf, fieldError, ItemError, itemErrorOf, type FieldNaming } from './errors';
@@ -21,7 +28,8 @@ export const concurrencyOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 	default: DEFAULT_CONCURRENCY,
-	description: 'How many items are sent to the service at the same time. Output order always follows the input.',
+	description:
+		'How many items are sent to the service at the same time. Output order always follows the input.',
 };
 
 /** Options > Concurrency of the first item (a node-wide setting), at most MAX_CONCURRENCY. */
@@ -43,7 +51,12 @@ export class ItemWithBinary {
 export type ItemResult = IDataObject | IDataObject[] | ItemWithBinary;
 
 /** The failure as n8n's error of the item, thrown, or under continueOnFail its error item. */
-function failedItem(ctx: IExecuteFunctions, itemIndex: number, failure: unknown, naming: FieldNaming): INodeExecutionData[] {
+function failedItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	failure: unknown,
+	naming: FieldNaming,
+): INodeExecutionData[] {
 	const error = itemErrorOf(ctx.getNode(), itemIndex, failure, naming);
 	if (!ctx.continueOnFail()) throw error;
 	const e = error as Error & { description?: string; httpCode?: string };
@@ -62,8 +75,12 @@ function failedItem(ctx: IExecuteFunctions, itemIndex: number, failure: unknown,
 }
 
 function outputOf(result: ItemResult, itemIndex: number): INodeExecutionData[] {
-	if (result instanceof ItemWithBinary) return [{ json: result.json, binary: result.binary, pairedItem: { item: itemIndex } }];
-	return (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
+	if (result instanceof ItemWithBinary)
+		return [{ json: result.json, binary: result.binary, pairedItem: { item: itemIndex } }];
+	return (Array.isArray(result) ? result : [result]).map((json) => ({
+		json,
+		pairedItem: { item: itemIndex },
+	}));
 }
 
 export interface ItemsRun {
@@ -79,13 +96,18 @@ export interface ItemsRun {
  * follow the input. After an item fails (without continueOnFail) no further item starts: money must
  * not move for items after a failed one; the ones in flight finish, then the lowest failure is thrown.
  */
-export function runItems(ctx: IExecuteFunctions, run: ItemsRun, execute: (itemIndex: number) => Promise<ItemResult>): Promise<INodeExecutionData[]> {
+export function runItems(
+	ctx: IExecuteFunctions,
+	run: ItemsRun,
+	execute: (itemIndex: number) => Promise<ItemResult>,
+): Promise<INodeExecutionData[]> {
 	const count = ctx.getInputData().length;
 	const results = new Array<INodeExecutionData[]>(count);
 	let next = 0;
 	const state: { failure?: { index: number; error: unknown } } = {};
 	const fail = (index: number, error: unknown) => {
-		if (state.failure === undefined || index < state.failure.index) state.failure = { index, error };
+		if (state.failure === undefined || index < state.failure.index)
+			state.failure = { index, error };
 	};
 	const worker = async () => {
 		while (next < count && state.failure === undefined) {
@@ -119,7 +141,8 @@ const runs = new WeakMap<object, { raw: INodeParameters; resolved: Map<string, u
 export function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
-	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	if (value !== null && typeof value === 'object')
+		return Object.values(value).some(holdsExpression);
 	return false;
 }
 
@@ -137,7 +160,12 @@ function storedAt(parameters: INodeParameters, path: string): unknown {
  * (a copy, the additional keys, a search of the node's properties); a value without an expression
  * is the same for every item, so it is resolved once per node run and reused.
  */
-export function getNodeParameter<T = unknown>(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback: unknown = ''): T {
+export function getNodeParameter<T = unknown>(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: unknown = '',
+): T {
 	let run = runs.get(ctx);
 	if (run === undefined) {
 		run = { raw: ctx.getNode().parameters ?? {}, resolved: new Map() };
@@ -147,7 +175,8 @@ export function getNodeParameter<T = unknown>(ctx: IExecuteFunctions, name: stri
 	const stored = storedAt(run.raw, name);
 	const value = stored === undefined ? fallback : stored;
 	if (holdsExpression(value)) return ctx.getNodeParameter(name, itemIndex, fallback as never) as T;
-	const key = stored === undefined ? `${name}\u0000${JSON.stringify(fallback) ?? 'undefined'}` : name;
+	const key =
+		stored === undefined ? `${name}\u0000${JSON.stringify(fallback) ?? 'undefined'}` : name;
 	if (run.resolved.has(key)) return run.resolved.get(key) as T;
 	// n8n's own resolution and validation, once; an error is not kept (every item throws it again).
 	const resolved = ctx.getNodeParameter(name, itemIndex, fallback as never);
@@ -162,7 +191,11 @@ export function textParameter(ctx: IExecuteFunctions, name: string, itemIndex: n
 }
 
 /** An integer parameter; fractions, exponents and text are refused naming it; undefined when unset. */
-export function integerParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): number | undefined {
+export function integerParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+): number | undefined {
 	const value = getNodeParameter(ctx, name, itemIndex);
 	return inField(name, () => integerInput(value));
 }
@@ -190,25 +223,46 @@ export function integerOption(from: IDataObject, name: string, field = name): nu
 }
 
 /** `Invalid "<field>" in item N: <problem>`, for a rule the core cannot state. */
-export function invalidField(ctx: IExecuteFunctions, itemIndex: number, field: string, problem: string, errorCode?: string): ItemError {
+export function invalidField(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	problem: string,
+	errorCode?: string,
+): ItemError {
 	return fieldError(ctx.getNode(), itemIndex, { field, problem, errorCode });
 }
 
 /** `<message> (item N)`, a failure of the whole item with its next step and code. */
-export function itemFailure(ctx: IExecuteFunctions, itemIndex: number, message: string, details: { description?: string; errorCode?: string } = {}): ItemError {
+export function itemFailure(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	details: { description?: string; errorCode?: string } = {},
+): ItemError {
 	return new ItemError(ctx.getNode(), `${message} (item ${itemIndex})`, { itemIndex, ...details });
 }
 
 /** `list` cut to "Limit" unless "Return All". */
-export function limitedList(ctx: IExecuteFunctions, itemIndex: number, list: IDataObject[]): IDataObject[] {
+export function limitedList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	list: IDataObject[],
+): IDataObject[] {
 	if (getNodeParameter(ctx, 'returnAll', itemIndex, false)) return list;
 	const limit = Math.max(1, Number(getNodeParameter(ctx, 'limit', itemIndex, 50)) || 50);
 	return list.slice(0, limit);
 }
 
 /** The array member of a list answer, cut to "Limit" unless "Return All". */
-export function listOf(ctx: IExecuteFunctions, itemIndex: number, body: IDataObject | undefined, member: string): IDataObject[] {
+export function listOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	body: IDataObject | undefined,
+	member: string,
+): IDataObject[] {
 	const list = body?.[member];
-	if (!Array.isArray(list)) throw new ItemError(ctx.getNode(), `The answer has no "${member}" list`, { itemIndex });
+	if (!Array.isArray(list))
+		throw new ItemError(ctx.getNode(), `The answer has no "${member}" list`, { itemIndex });
 	return limitedList(ctx, itemIndex, list as IDataObject[]);
 }

@@ -16,12 +16,24 @@ import {
 	type ILoadOptionsFunctions,
 	type IWebhookFunctions,
 } from 'n8n-workflow';
-import { DEFAULT_RETRY, isNetworkError, isRetryableStatus, mayHaveArrived, nextDelayMs, parseRetryAfter, type RetryPolicy } from '../shared/retries';
+import {
+	DEFAULT_RETRY,
+	isNetworkError,
+	isRetryableStatus,
+	mayHaveArrived,
+	nextDelayMs,
+	parseRetryAfter,
+	type RetryPolicy,
+} from '../shared/retries';
 import { errorOf, networkError, redirectError, requestError, serviceError } from './errors';
 import type { CallPacing } from './pacing';
 import { assertToolActionAllowed } from './toolMode';
 
-export type RequestContext = IExecuteFunctions | IHookFunctions | ILoadOptionsFunctions | IWebhookFunctions;
+export type RequestContext =
+	| IExecuteFunctions
+	| IHookFunctions
+	| ILoadOptionsFunctions
+	| IWebhookFunctions;
 
 export interface ApiRequest {
 	/** The credential that authenticates the call; none for public endpoints. */
@@ -54,7 +66,9 @@ export interface ApiRequest {
 	onAttempt?: (outcome: AttemptOutcome) => void;
 }
 
-export type AttemptOutcome = { answered: true; statusCode: number } | { answered: false; mayHaveArrived: boolean };
+export type AttemptOutcome =
+	| { answered: true; statusCode: number }
+	| { answered: false; mayHaveArrived: boolean };
 
 export interface ApiResponse<T = unknown> {
 	statusCode: number;
@@ -86,7 +100,9 @@ export class DeadlineExceeded extends Error {
 	readonly code = 'ERR_DEADLINE';
 
 	constructor(readonly ms: number) {
-		super(`no complete answer within ${ms < 10_000 ? ms / 1000 : Math.round(ms / 1000)} s (the deadline of one attempt)`);
+		super(
+			`no complete answer within ${ms < 10_000 ? ms / 1000 : Math.round(ms / 1000)} s (the deadline of one attempt)`,
+		);
 		this.name = 'DeadlineExceeded';
 	}
 }
@@ -136,11 +152,20 @@ function parseBody(body: unknown): unknown {
 }
 
 export function cancelSignalOf(ctx: RequestContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in ctx && typeof ctx.getExecutionCancelSignal === 'function' ? ctx.getExecutionCancelSignal() : undefined;
+	return 'getExecutionCancelSignal' in ctx && typeof ctx.getExecutionCancelSignal === 'function'
+		? ctx.getExecutionCancelSignal()
+		: undefined;
 }
 
-function requestOptions(request: ApiRequest, throwOnStatus: boolean, signal: AbortSignal): IHttpRequestOptions {
-	const headers: Record<string, string> = { Accept: 'application/json', ...(request.headers ?? {}) };
+function requestOptions(
+	request: ApiRequest,
+	throwOnStatus: boolean,
+	signal: AbortSignal,
+): IHttpRequestOptions {
+	const headers: Record<string, string> = {
+		Accept: 'application/json',
+		...(request.headers ?? {}),
+	};
 	if (request.idempotencyKey !== undefined) headers['X-Idempotency-Key'] = request.idempotencyKey;
 	if (request.body !== undefined) headers['Content-Type'] = 'application/json';
 	return {
@@ -164,16 +189,33 @@ function requestOptions(request: ApiRequest, throwOnStatus: boolean, signal: Abo
  * credential. n8n's httpRequestWithAuthentication puts the execution's cancel signal in place of
  * the request's own, so it runs on a view of the context whose cancel signal is the deadline's.
  */
-async function send(ctx: RequestContext, request: ApiRequest, throwOnStatus: boolean, signal: AbortSignal): Promise<FullResponse> {
+async function send(
+	ctx: RequestContext,
+	request: ApiRequest,
+	throwOnStatus: boolean,
+	signal: AbortSignal,
+): Promise<FullResponse> {
 	const options = requestOptions(request, throwOnStatus, signal);
-	if (request.credentialType === undefined) return (await ctx.helpers.httpRequest(options)) as FullResponse;
+	if (request.credentialType === undefined)
+		return (await ctx.helpers.httpRequest(options)) as FullResponse;
 	const read = request.credentials ? { credentialsDecrypted: request.credentials } : undefined;
-	const scoped = Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as RequestContext;
-	return (await ctx.helpers.httpRequestWithAuthentication.call(scoped, request.credentialType, options, read)) as FullResponse;
+	const scoped = Object.create(ctx, {
+		getExecutionCancelSignal: { value: () => signal },
+	}) as RequestContext;
+	return (await ctx.helpers.httpRequestWithAuthentication.call(
+		scoped,
+		request.credentialType,
+		options,
+		read,
+	)) as FullResponse;
 }
 
 /** One attempt within its deadline (or Stop). */
-async function attempt(ctx: RequestContext, request: ApiRequest, throwOnStatus: boolean): Promise<FullResponse> {
+async function attempt(
+	ctx: RequestContext,
+	request: ApiRequest,
+	throwOnStatus: boolean,
+): Promise<FullResponse> {
 	const deadline = startDeadline(requestTimeout.ms, cancelSignalOf(ctx));
 	return await deadline.settle(send(ctx, request, throwOnStatus, deadline.signal));
 }
@@ -187,9 +229,16 @@ async function sendAfterRenewal(ctx: RequestContext, request: ApiRequest): Promi
 	try {
 		return await attempt(ctx, request, true);
 	} catch (error) {
-		const response = (error as { cause?: { response?: { status?: unknown; headers?: unknown; data?: unknown } } }).cause?.response;
-		if (!response || typeof response.status !== 'number') throw (error as { cause?: unknown }).cause ?? error;
-		return { statusCode: response.status, headers: (response.headers ?? {}) as Record<string, unknown>, body: response.data };
+		const response = (
+			error as { cause?: { response?: { status?: unknown; headers?: unknown; data?: unknown } } }
+		).cause?.response;
+		if (!response || typeof response.status !== 'number')
+			throw (error as { cause?: unknown }).cause ?? error;
+		return {
+			statusCode: response.status,
+			headers: (response.headers ?? {}) as Record<string, unknown>,
+			body: response.data,
+		};
 	}
 }
 
@@ -199,12 +248,16 @@ function isSecretField(name: string): boolean {
 }
 
 /** Every secret of a request (its own and its credential's), trimmed too: errors never show one. */
-export async function secretsOf(ctx: RequestContext, request: Pick<ApiRequest, 'secrets' | 'credentialType'>): Promise<string[]> {
+export async function secretsOf(
+	ctx: RequestContext,
+	request: Pick<ApiRequest, 'secrets' | 'credentialType'>,
+): Promise<string[]> {
 	const secrets = (request.secrets ?? []).flatMap((s) => (s === undefined ? [] : [s, s.trim()]));
 	if (request.credentialType === undefined) return secrets;
 	try {
 		const creds = await ctx.getCredentials(request.credentialType);
-		for (const [k, v] of Object.entries(creds)) if (typeof v === 'string' && isSecretField(k)) secrets.push(v, v.trim());
+		for (const [k, v] of Object.entries(creds))
+			if (typeof v === 'string' && isSecretField(k)) secrets.push(v, v.trim());
 	} catch {
 		// No credential to read: nothing more to redact.
 	}
@@ -213,7 +266,11 @@ export async function secretsOf(ctx: RequestContext, request: Pick<ApiRequest, '
 
 /** Sends one request with n8n's authentication, paced, retrying what is safe to retry; any other answer is n8n's error. */
 export async function apiRequest(this: RequestContext, request: ApiRequest): Promise<ApiResponse> {
-	if (request.toolAction === true) assertToolActionAllowed(this, `A ${request.method} request (it changes something at the service)`);
+	if (request.toolAction === true)
+		assertToolActionAllowed(
+			this,
+			`A ${request.method} request (it changes something at the service)`,
+		);
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(request.retry ?? {}) };
 	const stop = cancelSignalOf(this);
 	const started = Date.now();
@@ -231,20 +288,39 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 			request.pacing?.answered(undefined);
 			request.onAttempt?.({ answered: false, mayHaveArrived: mayHaveArrived(error) });
 			const delay = nextDelayMs(policy, attempt);
-			if (policy.retryNetworkErrors && isNetworkError(error) && attempt < policy.maxAttempts && waited + delay <= policy.maxElapsedMs) {
+			if (
+				policy.retryNetworkErrors &&
+				isNetworkError(error) &&
+				attempt < policy.maxAttempts &&
+				waited + delay <= policy.maxElapsedMs
+			) {
 				waited += delay;
 				await sleep(delay, stop);
 				continue;
 			}
-			throw isNetworkError(error) ? networkError(await failure(), error, attempt) : requestError(await failure(), error);
+			throw isNetworkError(error)
+				? networkError(await failure(), error, attempt)
+				: requestError(await failure(), error);
 		}
 		// Let n8n see a 401: it renews the expirable token and repeats once.
-		if (res.statusCode === 401 && request.reauthenticateOn401 && request.credentialType !== undefined) res = await sendAfterRenewal(this, request);
+		if (
+			res.statusCode === 401 &&
+			request.reauthenticateOn401 &&
+			request.credentialType !== undefined
+		)
+			res = await sendAfterRenewal(this, request);
 		request.onAttempt?.({ answered: true, statusCode: res.statusCode });
 		res.body = parseBody(res.body);
-		if (res.statusCode >= 200 && res.statusCode < 300) return { statusCode: res.statusCode, headers: res.headers ?? {}, body: res.body, attempts: attempt };
+		if (res.statusCode >= 200 && res.statusCode < 300)
+			return {
+				statusCode: res.statusCode,
+				headers: res.headers ?? {},
+				body: res.body,
+				attempts: attempt,
+			};
 		// Never followed: an error naming where it pointed, never retried.
-		if (res.statusCode >= 300 && res.statusCode < 400) throw redirectError(await failure(), res, attempt);
+		if (res.statusCode >= 300 && res.statusCode < 400)
+			throw redirectError(await failure(), res, attempt);
 		// A paced call waits out a 429 by the pacer (Retry-After, up to the item's maximum), the same key on every try.
 		if (res.statusCode === 429 && request.pacing) {
 			const denial = request.pacing.denied();
@@ -257,12 +333,17 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 			const delay = nextDelayMs(policy, attempt, retryAfter);
 			// A Retry-After beyond the budget is honoured by giving up now, not by retrying before it.
 			const honoured = retryAfter === undefined || retryAfter <= delay;
-			if (honoured && waited + delay <= policy.maxElapsedMs && Date.now() - started + delay <= policy.maxElapsedMs * 2) {
+			if (
+				honoured &&
+				waited + delay <= policy.maxElapsedMs &&
+				Date.now() - started + delay <= policy.maxElapsedMs * 2
+			) {
 				waited += delay;
 				await sleep(delay, stop);
 				continue;
 			}
-			if (!honoured) beyondBudget = `The service asks to wait ${Math.round((retryAfter as number) / 1000)} s (Retry-After), more than this call's retry budget of ${Math.round(policy.maxElapsedMs / 1000)} s: it was not retried.`;
+			if (!honoured)
+				beyondBudget = `The service asks to wait ${Math.round((retryAfter as number) / 1000)} s (Retry-After), more than this call's retry budget of ${Math.round(policy.maxElapsedMs / 1000)} s: it was not retried.`;
 		}
 		throw serviceError(await failure(), res, attempt, beyondBudget);
 	}

@@ -35,7 +35,11 @@ export function insecureUrlReason(url: unknown): string | undefined {
 /** Throws `<credential>: "<field>" <reason>` when `url` may not carry a secret. */
 export function assertSecureUrl(url: unknown, credential: string, field: string): void {
 	const reason = insecureUrlReason(url);
-	if (reason !== undefined) throw new ProtocolError(`${credential}: "${field}" is refused: ${reason}`, { field, reason: 'insecure_url' });
+	if (reason !== undefined)
+		throw new ProtocolError(`${credential}: "${field}" is refused: ${reason}`, {
+			field,
+			reason: 'insecure_url',
+		});
 }
 
 /**
@@ -51,7 +55,9 @@ export function redirectRefusal(field: string): string {
 
 /** A base URL as credentials store it: trimmed, without trailing slashes. */
 export function baseUrlOf(url: unknown): string {
-	return String(url ?? '').trim().replace(/\/+$/, '');
+	return String(url ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 }
 
 /** A credential's base URL (baseUrlOf) joined with a path. */
@@ -74,7 +80,12 @@ export function isUnderBase(requestUrl: string, base: string): boolean {
 	} catch {
 		return false;
 	}
-	if (request.protocol !== root.protocol || request.hostname !== root.hostname || request.port !== root.port) return false;
+	if (
+		request.protocol !== root.protocol ||
+		request.hostname !== root.hostname ||
+		request.port !== root.port
+	)
+		return false;
 	const prefix = root.pathname.replace(/\/+$/, '');
 	return prefix === '' || request.pathname === prefix || request.pathname.startsWith(`${prefix}/`);
 }
@@ -118,7 +129,9 @@ const CREDENTIAL_OWNED_HEADERS = new Set([
  */
 export function assertNoOwnedHeaders(headers: unknown, credentialName: string): void {
 	if (typeof headers !== 'object' || headers === null) return;
-	const owned = Object.keys(headers).filter((name) => name !== 'Authorization' && CREDENTIAL_OWNED_HEADERS.has(name.toLowerCase()));
+	const owned = Object.keys(headers).filter(
+		(name) => name !== 'Authorization' && CREDENTIAL_OWNED_HEADERS.has(name.toLowerCase()),
+	);
 	if (owned.length === 0) return;
 	throw new ProtocolError(
 		`${credentialName}: refused to add its key to a request that sets ${owned.map((h) => `"${h}"`).join(', ')} itself; ` +

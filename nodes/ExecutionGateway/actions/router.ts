@@ -17,9 +17,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as keyof typeof resources;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const op = resources[resource]?.operations[operation];
-	if (!op) throw new ItemError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	if (!op)
+		throw new ItemError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	const action = TOOL_ACTIONS[`${resource}.${operation}`];
 	if (action !== undefined) assertToolActionAllowed(this, action);
 	// GATEWAY_FIELDS: a core error names the parameter and carries the gateway's admission code for the same mistake.
-	return [await runItems(this, { concurrency: concurrencyOf(this), naming: GATEWAY_FIELDS }, op.execute)];
+	return [
+		await runItems(this, { concurrency: concurrencyOf(this), naming: GATEWAY_FIELDS }, op.execute),
+	];
 }

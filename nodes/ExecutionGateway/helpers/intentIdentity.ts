@@ -17,7 +17,11 @@ const MIN_REMAINING_MS = 60 * 1000;
  * so a retried item gets the same nonce and the gateway's replay protection (§2.1) stops a
  * second intent. Across executions the user pins a nonce (for example an order id).
  */
-export function deriveNonce(ctx: IExecuteFunctions, itemIndex: number, contentWithoutNonce: string): string {
+export function deriveNonce(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	contentWithoutNonce: string,
+): string {
 	const seed = JSON.stringify([
 		'executionGateway.nonce.v1',
 		String(ctx.getWorkflow().id ?? ''),
@@ -47,7 +51,11 @@ export interface RememberedIntent {
  * signs the same expiry (hence the same message and intent id) and an item that was already
  * accepted returns its first submission instead of failing with nonce_replayed.
  */
-export function rememberedIntent(ctx: IExecuteFunctions, nonce: string, contentWithoutNonce: string): RememberedIntent {
+export function rememberedIntent(
+	ctx: IExecuteFunctions,
+	nonce: string,
+	contentWithoutNonce: string,
+): RememberedIntent {
 	const context = ctx.getContext('node');
 	const key = `intent:${sha256Hex(`${nonce}\n${contentWithoutNonce}`)}`;
 	const remembered = (context[key] as RememberedIntent | undefined) ?? {};
@@ -56,9 +64,14 @@ export function rememberedIntent(ctx: IExecuteFunctions, nonce: string, contentW
 }
 
 /** The expiry to sign: the explicit one, a remembered one with time left, or now + 15 minutes. */
-export function expiryFor(remembered: RememberedIntent, explicit: number | undefined, now: number): number {
+export function expiryFor(
+	remembered: RememberedIntent,
+	explicit: number | undefined,
+	now: number,
+): number {
 	if (explicit !== undefined) return explicit;
-	if (remembered.expiresAt !== undefined && remembered.expiresAt - now >= MIN_REMAINING_MS) return remembered.expiresAt;
+	if (remembered.expiresAt !== undefined && remembered.expiresAt - now >= MIN_REMAINING_MS)
+		return remembered.expiresAt;
 	remembered.expiresAt = now + DEFAULT_EXPIRY_MS;
 	return remembered.expiresAt;
 }

@@ -10,7 +10,11 @@ import { closeCanonicalBody, serializeWireIntent } from '../../shared/gateway/ca
 import { bytesToHex } from '../../shared/gateway/hex';
 import { wireIntent, type IntentHeader, type IntentPlan } from '../../shared/gateway/intentPlan';
 import { sha256Bytes, signDigestDer } from '../../shared/gateway/keys';
-import { ExecuteResponseSchema, normalizeIntentStatus, type NetworkInfo } from '../../shared/gateway/responses';
+import {
+	ExecuteResponseSchema,
+	normalizeIntentStatus,
+	type NetworkInfo,
+} from '../../shared/gateway/responses';
 import { ItemError, ServiceError } from '../../n8n/errors';
 import type { AttemptOutcome } from '../../n8n/transport';
 import { gatewayApiRequest, GATEWAY_HINTS } from '../transport';
@@ -21,19 +25,37 @@ import type { RememberedIntent } from './intentIdentity';
  * §2.3a `paused` is advisory on the live service: by default the intent is sent and the
  * output carries a warning; with "Refuse When Paused" (the default of node version 1) it never leaves.
  */
-export function pausedWarning(ctx: IExecuteFunctions, itemIndex: number, info: NetworkInfo, options: IDataObject): string | undefined {
+export function pausedWarning(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	info: NetworkInfo,
+	options: IDataObject,
+): string | undefined {
 	if (!info.paused) return undefined;
-	const refuse = typeof options.refuseWhenPaused === 'boolean' ? options.refuseWhenPaused : ctx.getNode().typeVersion < 1.1;
-	if (!refuse) return 'Network Info reported paused: true; the intent was submitted anyway (the flag is advisory). Check its status before relying on it.';
-	throw new ItemError(ctx.getNode(), `The gateway network is paused (item ${itemIndex}): no intent is accepted now`, {
-		itemIndex,
-		description: 'Network Info reports paused: true and "Refuse When Paused" is on. Nothing was sent; try again once the gateway resumes.',
-		errorCode: 'network_paused',
-	});
+	const refuse =
+		typeof options.refuseWhenPaused === 'boolean'
+			? options.refuseWhenPaused
+			: ctx.getNode().typeVersion < 1.1;
+	if (!refuse)
+		return 'Network Info reported paused: true; the intent was submitted anyway (the flag is advisory). Check its status before relying on it.';
+	throw new ItemError(
+		ctx.getNode(),
+		`The gateway network is paused (item ${itemIndex}): no intent is accepted now`,
+		{
+			itemIndex,
+			description:
+				'Network Info reports paused: true and "Refuse When Paused" is on. Nothing was sent; try again once the gateway resumes.',
+			errorCode: 'network_paused',
+		},
+	);
 }
 
 /** Answers that mean the cached network info (§2.3a) is out of date. */
-const STALE_NETWORK_INFO_CODES = new Set(['chain_id_mismatch', 'network_paused', 'below_min_deposit']);
+const STALE_NETWORK_INFO_CODES = new Set([
+	'chain_id_mismatch',
+	'network_paused',
+	'below_min_deposit',
+]);
 
 /**
  * What a nonce_replayed means when no attempt of this item can have been accepted (each was refused,
@@ -50,7 +72,9 @@ function forgetStaleNetworkInfo(error: unknown, gatewayUrl: string): void {
 }
 
 function actionSummary(plan: IntentPlan): IDataObject {
-	return plan.evm ? { signedTxHash: plan.evm.hash, evmSigner: plan.evm.fromChecksum } : { recipient: (plan.action as { recipient: string }).recipient };
+	return plan.evm
+		? { signedTxHash: plan.evm.hash, evmSigner: plan.evm.fromChecksum }
+		: { recipient: (plan.action as { recipient: string }).recipient };
 }
 
 /**
@@ -68,7 +92,11 @@ function mayHaveLanded(outcome: AttemptOutcome): boolean {
  * intent holds the nonce.
  */
 function isOwnReplay(error: unknown, remembered: RememberedIntent): boolean {
-	return error instanceof ServiceError && error.errorCode === 'nonce_replayed' && remembered.mayHaveLanded === true;
+	return (
+		error instanceof ServiceError &&
+		error.errorCode === 'nonce_replayed' &&
+		remembered.mayHaveLanded === true
+	);
 }
 
 /** The outcome of a lost answer: the intent exists once; its submission id was in the answer that never arrived. */
@@ -93,11 +121,23 @@ export interface Submission {
 }
 
 /** Signs the plan's message under its final header and posts it (§2.1, §2.2); a lost answer is told apart. */
-export async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: Submission, remembered: RememberedIntent): Promise<IDataObject> {
+export async function submit(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	intent: Submission,
+	remembered: RememberedIntent,
+): Promise<IDataObject> {
 	const { signer, plan, header } = intent;
 	const digest = sha256Bytes(closeCanonicalBody(intent.canonicalBody, header));
-	const signed = { signature: signDigestDer(digest, signer.privateKey), digestHex: bytesToHex(digest) };
-	const signature = { messageDigest: signed.digestHex, signerPublicKey: signer.publicKey, chainId: header.chainId };
+	const signed = {
+		signature: signDigestDer(digest, signer.privateKey),
+		digestHex: bytesToHex(digest),
+	};
+	const signature = {
+		messageDigest: signed.digestHex,
+		signerPublicKey: signer.publicKey,
+		chainId: header.chainId,
+	};
 	// Each attempt's fate, kept across Retry On Fail: did one of them possibly reach the gateway?
 	const onAttempt = (outcome: AttemptOutcome) => {
 		if (mayHaveLanded(outcome)) remembered.mayHaveLanded = true;
@@ -105,18 +145,34 @@ export async function submit(ctx: IExecuteFunctions, itemIndex: number, intent: 
 	const request = serializeWireIntent({ ...wireIntent(plan, header), signature: signed.signature });
 	// A nonce_replayed that is not this intent's own says what it means here (notAcceptedReplay).
 	const hints = { ...GATEWAY_HINTS, nonce_replayed: notAcceptedReplay(header.nonce) };
-	const sent = await gatewayApiRequest.call(ctx, 'POST', '/api/v1/execute', request, { itemIndex, onAttempt, hints }).then(
-		(res) => ({ answer: res.body }),
-		(error: unknown) => ({ refusal: error }),
-	);
+	const sent = await gatewayApiRequest
+		.call(ctx, 'POST', '/api/v1/execute', request, { itemIndex, onAttempt, hints })
+		.then(
+			(res) => ({ answer: res.body }),
+			(error: unknown) => ({ refusal: error }),
+		);
 	if ('refusal' in sent) {
 		forgetStaleNetworkInfo(sent.refusal, signer.gatewayUrl);
 		if (!isOwnReplay(sent.refusal, remembered)) throw sent.refusal;
-		return acceptedEarlier(header.nonce, { ...signature, expiresAt: header.expiresAt, ...actionSummary(plan) });
+		return acceptedEarlier(header.nonce, {
+			...signature,
+			expiresAt: header.expiresAt,
+			...actionSummary(plan),
+		});
 	}
 	const accepted = ExecuteResponseSchema.safeParse(sent.answer);
-	if (!accepted.success) throw answerError(ctx, itemIndex, 'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)');
+	if (!accepted.success)
+		throw answerError(
+			ctx,
+			itemIndex,
+			'The gateway accepted the intent but its answer lacks submissionId, intentId or status (§2.2)',
+		);
 	const { submissionId, intentId, status } = accepted.data;
-	const shown = { submissionId, intentId, status: normalizeIntentStatus(status) as string, ...signature };
+	const shown = {
+		submissionId,
+		intentId,
+		status: normalizeIntentStatus(status) as string,
+		...signature,
+	};
 	return { ...shown, nonce: header.nonce, expiresAt: header.expiresAt, ...actionSummary(plan) };
 }

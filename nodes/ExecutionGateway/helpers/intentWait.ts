@@ -9,7 +9,14 @@ import { dropdown, optionsCollection } from '../../n8n/descriptions';
 import { ItemError } from '../../n8n/errors';
 import { optionsOf } from '../../n8n/items';
 import { cancelSignalOf } from '../../n8n/transport';
-import { reportWait, toolWaitCap, waitHint, waitParameters, waitSettingsOf, waitUntilFinal } from '../../n8n/wait';
+import {
+	reportWait,
+	toolWaitCap,
+	waitHint,
+	waitParameters,
+	waitSettingsOf,
+	waitUntilFinal,
+} from '../../n8n/wait';
 import { fetchIntent } from './gateway';
 
 export interface WaitOptions {
@@ -23,7 +30,8 @@ export interface WaitOptions {
 
 /** Versions 1-1.1: the wait options from an options collection; the interval is at least one second. */
 export function waitOptionsOf(options: IDataObject): WaitOptions {
-	const seconds = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+	const seconds = (v: unknown, fallback: number) =>
+		typeof v === 'number' && Number.isFinite(v) ? v : fallback;
 	return {
 		waitUntilFinal: options.waitUntilFinal === true,
 		pollIntervalMs: Math.max(1, seconds(options.pollInterval, 5)) * 1000,
@@ -57,7 +65,12 @@ export interface SubmittedIntent {
 }
 
 /** Polls until FINALIZED or EXPIRED (§3), starting from `last` when the caller already has a status. */
-export async function waitForFinal(ctx: IExecuteFunctions, itemIndex: number, intent: SubmittedIntent, wait: WaitOptions): Promise<IDataObject> {
+export async function waitForFinal(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	intent: SubmittedIntent,
+	wait: WaitOptions,
+): Promise<IDataObject> {
 	const { submissionId, last } = intent;
 	const end = await waitUntilFinal({
 		first: last ?? (await fetchIntent(ctx, itemIndex, submissionId)),
@@ -69,17 +82,28 @@ export async function waitForFinal(ctx: IExecuteFunctions, itemIndex: number, in
 		lastReadOnDeadline: true,
 		signal: cancelSignalOf(ctx),
 	});
-	reportWait(ctx, waitHint(`Item ${itemIndex}: intent ${submissionId}`, end, String(end.state.status)), end.endedBy, false);
-	const outcome = wait.shared ? { waitEndedBy: end.endedBy, waitTimedOut: end.endedBy !== 'final' } : { waitTimedOut: true };
+	reportWait(
+		ctx,
+		waitHint(`Item ${itemIndex}: intent ${submissionId}`, end, String(end.state.status)),
+		end.endedBy,
+		false,
+	);
+	const outcome = wait.shared
+		? { waitEndedBy: end.endedBy, waitTimedOut: end.endedBy !== 'final' }
+		: { waitTimedOut: true };
 	if (end.endedBy === 'final') return wait.shared ? { ...end.state, ...outcome } : end.state;
 	if (wait.onTimeout === 'returnLast') return { ...end.state, ...outcome };
 	const timeoutSetting = wait.shared ? 'Timeout (Seconds)' : 'Wait Timeout';
 	const onTimeoutSetting = wait.shared ? 'On Timeout' : 'On Wait Timeout';
-	throw new ItemError(ctx.getNode(), `Intent ${submissionId} is still ${String(end.state.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`, {
-		itemIndex,
-		description: `Raise "${timeoutSetting}", or set "${onTimeoutSetting}" to return the last status and look it up later with Intent > Get.`,
-		errorCode: 'wait_timeout',
-	});
+	throw new ItemError(
+		ctx.getNode(),
+		`Intent ${submissionId} is still ${String(end.state.status)} after ${Math.round(wait.timeoutMs / 1000)} s of waiting`,
+		{
+			itemIndex,
+			description: `Raise "${timeoutSetting}", or set "${onTimeoutSetting}" to return the last status and look it up later with Intent > Get.`,
+			errorCode: 'wait_timeout',
+		},
+	);
 }
 
 // ---------------------------------------------------------------- the wait's parameters by node version
@@ -139,7 +163,10 @@ export const waitOptionFields: INodeProperties[] = [
 /** "Options" of an operation that waits: with the wait options in versions 1-1.1; from 1.2 the wait parameters are top level. */
 export function optionsWithWait(show: IDataObject, options: INodeProperties[]): INodeProperties[] {
 	return [
-		optionsCollection({ show: { ...show, '@version': OPTION_WAIT_VERSIONS } }, [...options, ...waitOptionFields]),
+		optionsCollection({ show: { ...show, '@version': OPTION_WAIT_VERSIONS } }, [
+			...options,
+			...waitOptionFields,
+		]),
 		optionsCollection({ show: { ...show, '@version': SHARED_WAIT_VERSIONS } }, options),
 	];
 }

@@ -16,7 +16,12 @@ export const ENDPOINTS = [
 	{ method: 'GET', path: '/api/v1/intents/{submissionId}', auth: 'bearer' },
 	{ method: 'GET', path: '/api/v1/network/info', auth: 'public' },
 	{ method: 'GET', path: '/api/v1/health', auth: 'public' },
-] as const satisfies ReadonlyArray<{ method: IHttpRequestMethods; path: string; auth: 'bearer' | 'public'; action?: true }>;
+] as const satisfies ReadonlyArray<{
+	method: IHttpRequestMethods;
+	path: string;
+	auth: 'bearer' | 'public';
+	action?: true;
+}>;
 
 type Endpoint = (typeof ENDPOINTS)[number];
 
@@ -26,11 +31,14 @@ export const GATEWAY_HINTS: Record<string, string> = {
 	invalid_expires_at: 'Expires At must be in the future and at most 24 hours ahead.',
 	nonce_replayed: 'This nonce was already used by this key: the gateway admits each nonce once.',
 	invalid_signature: 'The gateway could not verify the intent signature against this keypair.',
-	transfer_already_claimed: 'A Spark transfer funds at most one intent; this one is claimed by another intent.',
+	transfer_already_claimed:
+		'A Spark transfer funds at most one intent; this one is claimed by another intent.',
 	below_min_deposit: 'A BTC deposit is below the gateway minimum (minDepositSats in Network Info).',
 	network_paused: 'The gateway network is paused; try again later.',
-	invalid_action: 'Set exactly one of Recipient (deposit only) and EVM Transaction (deposit and execute).',
-	invalid_evm_transaction: 'EVM Transaction must be the hex of a signed EIP-1559 (type 0x02) transaction.',
+	invalid_action:
+		'Set exactly one of Recipient (deposit only) and EVM Transaction (deposit and execute).',
+	invalid_evm_transaction:
+		'EVM Transaction must be the hex of a signed EIP-1559 (type 0x02) transaction.',
 	invalid_transfer_id: 'Spark transfer ids are plain hex: 32 characters for BTC, 64 for tokens.',
 	invalid_token_id: 'Token ids are 32 bytes: 64 plain hex characters.',
 	invalid_amount: 'Amounts are unsigned 64-bit integers in base units, written as decimal digits.',
@@ -43,8 +51,16 @@ export const GATEWAY_HINTS: Record<string, string> = {
 };
 
 /** A credential field refused before anything is sent: what is wrong (never the value) and how to fix it. */
-export function credentialError(ctx: IExecuteFunctions, itemIndex: number, problem: string, fix: string): ItemError {
-	return new ItemError(ctx.getNode(), `The Execution Gateway credential's ${problem}`, { itemIndex, description: `Open the credential and ${fix}. Nothing was sent.` });
+export function credentialError(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	problem: string,
+	fix: string,
+): ItemError {
+	return new ItemError(ctx.getNode(), `The Execution Gateway credential's ${problem}`, {
+		itemIndex,
+		description: `Open the credential and ${fix}. Nothing was sent.`,
+	});
 }
 
 const gatewayUrls = new WeakMap<IExecuteFunctions, string>();
@@ -55,7 +71,13 @@ export async function gatewayUrlOf(ctx: IExecuteFunctions, itemIndex: number): P
 	if (known !== undefined) return known;
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
 	const reason = insecureUrlReason(credentials.gatewayUrl);
-	if (reason !== undefined) throw credentialError(ctx, itemIndex, `"Gateway URL" is refused: ${reason}`, 'use the https:// address of the gateway');
+	if (reason !== undefined)
+		throw credentialError(
+			ctx,
+			itemIndex,
+			`"Gateway URL" is refused: ${reason}`,
+			'use the https:// address of the gateway',
+		);
 	const url = joinUrl(credentials.gatewayUrl, '');
 	gatewayUrls.set(ctx, url);
 	return url;
@@ -72,8 +94,14 @@ export interface GatewayRequestOptions {
 }
 
 function rowOf(method: IHttpRequestMethods, path: string): Endpoint {
-	const row = ENDPOINTS.find((e) => e.method === method && (e.path === path || (e.path.includes('{') && path.startsWith(e.path.slice(0, e.path.indexOf('{'))))));
-	if (row === undefined) throw new Error(`${method} ${path} is not in the gateway's endpoint table`);
+	const row = ENDPOINTS.find(
+		(e) =>
+			e.method === method &&
+			(e.path === path ||
+				(e.path.includes('{') && path.startsWith(e.path.slice(0, e.path.indexOf('{'))))),
+	);
+	if (row === undefined)
+		throw new Error(`${method} ${path} is not in the gateway's endpoint table`);
 	return row;
 }
 
@@ -82,7 +110,13 @@ function rowOf(method: IHttpRequestMethods, path: string): Endpoint {
  * u64 digits). The first bearer call of a node run goes alone, so items in parallel share the token
  * it obtains instead of each running the challenge and verify round trip.
  */
-export async function gatewayApiRequest(this: IExecuteFunctions, method: IHttpRequestMethods, path: string, body: string | undefined, options: GatewayRequestOptions): Promise<ApiResponse> {
+export async function gatewayApiRequest(
+	this: IExecuteFunctions,
+	method: IHttpRequestMethods,
+	path: string,
+	body: string | undefined,
+	options: GatewayRequestOptions,
+): Promise<ApiResponse> {
 	const row = rowOf(method, path);
 	const url = joinUrl(await gatewayUrlOf(this, options.itemIndex), path);
 	const bearer = row.auth === 'bearer';

@@ -21,7 +21,8 @@ export function showFor(
 }
 
 /** The n8n hint after a dropdown's description. */
-const FROM_LIST = 'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.';
+const FROM_LIST =
+	'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.';
 
 interface RouteSide {
 	name: string;
@@ -38,7 +39,9 @@ function routeSideField(side: RouteSide, displayOptions: IDisplayOptions): INode
 		displayName: side.displayName,
 		name: side.name,
 		type: 'options',
-		typeOptions: side.dependsOn ? { loadOptionsMethod: side.loader, loadOptionsDependsOn: side.dependsOn } : { loadOptionsMethod: side.loader },
+		typeOptions: side.dependsOn
+			? { loadOptionsMethod: side.loader, loadOptionsDependsOn: side.dependsOn }
+			: { loadOptionsMethod: side.loader },
 		required: true,
 		default: '',
 		description: `${side.description} ${FROM_LIST}`,
@@ -46,26 +49,76 @@ function routeSideField(side: RouteSide, displayOptions: IDisplayOptions): INode
 	};
 }
 
-export function sourceChainField(displayOptions: IDisplayOptions, loader = 'getSourceChains'): INodeProperties {
+export function sourceChainField(
+	displayOptions: IDisplayOptions,
+	loader = 'getSourceChains',
+): INodeProperties {
 	const description = 'Chain the deposit is paid on, from the routes listing.';
-	return routeSideField({ name: 'sourceChain', displayName: 'Source Chain Name or ID', loader, description }, displayOptions);
+	return routeSideField(
+		{ name: 'sourceChain', displayName: 'Source Chain Name or ID', loader, description },
+		displayOptions,
+	);
 }
 
-export function sourceAssetField(displayOptions: IDisplayOptions, loader = 'getSourceAssets'): INodeProperties {
+export function sourceAssetField(
+	displayOptions: IDisplayOptions,
+	loader = 'getSourceAssets',
+): INodeProperties {
 	const description = 'Asset paid in: a symbol such as USDC or a routing key such as base:USDC.';
-	return routeSideField({ name: 'sourceAsset', displayName: 'Source Asset Name or ID', loader, dependsOn: ['sourceChain'], description }, displayOptions);
+	return routeSideField(
+		{
+			name: 'sourceAsset',
+			displayName: 'Source Asset Name or ID',
+			loader,
+			dependsOn: ['sourceChain'],
+			description,
+		},
+		displayOptions,
+	);
 }
 
-export function destinationChainField(displayOptions: IDisplayOptions, loader = 'getDestinationChains'): INodeProperties {
+export function destinationChainField(
+	displayOptions: IDisplayOptions,
+	loader = 'getDestinationChains',
+): INodeProperties {
 	const dependsOn = ['sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'];
-	const description = 'Chain the funds are delivered on; the list shows only chains the source can reach in the chosen mode.';
-	return routeSideField({ name: 'destinationChain', displayName: 'Destination Chain Name or ID', loader, dependsOn, description }, displayOptions);
+	const description =
+		'Chain the funds are delivered on; the list shows only chains the source can reach in the chosen mode.';
+	return routeSideField(
+		{
+			name: 'destinationChain',
+			displayName: 'Destination Chain Name or ID',
+			loader,
+			dependsOn,
+			description,
+		},
+		displayOptions,
+	);
 }
 
-export function destinationAssetField(displayOptions: IDisplayOptions, loader = 'getDestinationAssets'): INodeProperties {
-	const dependsOn = ['destinationChain', 'sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'];
-	const description = 'Asset delivered; the list shows only assets the source can reach in the chosen mode.';
-	return routeSideField({ name: 'destinationAsset', displayName: 'Destination Asset Name or ID', loader, dependsOn, description }, displayOptions);
+export function destinationAssetField(
+	displayOptions: IDisplayOptions,
+	loader = 'getDestinationAssets',
+): INodeProperties {
+	const dependsOn = [
+		'destinationChain',
+		'sourceChain',
+		'sourceAsset',
+		'amountMode',
+		'deliveryMode',
+	];
+	const description =
+		'Asset delivered; the list shows only assets the source can reach in the chosen mode.';
+	return routeSideField(
+		{
+			name: 'destinationAsset',
+			displayName: 'Destination Asset Name or ID',
+			loader,
+			dependsOn,
+			description,
+		},
+		displayOptions,
+	);
 }
 
 export function amountModeField(displayOptions: IDisplayOptions): INodeProperties {
@@ -86,7 +139,10 @@ export function deliveryModeField(displayOptions: IDisplayOptions): INodePropert
 		['Fixed', 'fixed', 'A fixed delivered amount, for destinations that offer it'],
 		['Variable', 'variable', 'The delivered amount follows the market'],
 	];
-	const onlyExactIn = { ...displayOptions, show: { ...(displayOptions.show ?? {}), amountMode: ['exact_in'] } };
+	const onlyExactIn = {
+		...displayOptions,
+		show: { ...(displayOptions.show ?? {}), amountMode: ['exact_in'] },
+	};
 	return dropdown(choices, {
 		displayName: 'Delivery Mode',
 		name: 'deliveryMode',
@@ -97,7 +153,10 @@ export function deliveryModeField(displayOptions: IDisplayOptions): INodePropert
 }
 
 /** displayOptions plus a condition on the node's typeVersion (n8n's `@version`). */
-export function forVersions(displayOptions: IDisplayOptions, versions: NonNullable<IDisplayOptions['show']>['@version']): IDisplayOptions {
+export function forVersions(
+	displayOptions: IDisplayOptions,
+	versions: NonNullable<IDisplayOptions['show']>['@version'],
+): IDisplayOptions {
 	return { ...displayOptions, show: { ...(displayOptions.show ?? {}), '@version': versions } };
 }
 
@@ -110,13 +169,22 @@ export const DECIMAL_DEFAULT_VERSIONS = [{ _cnd: { gte: 2 } }];
  */
 export function amountFormatField(displayOptions: IDisplayOptions): INodeProperties[] {
 	const choices: Choice[] = [
-		['Decimal', 'decimal', 'Human units such as 1.5 BTC or 125.50 USDC, converted exactly with the asset decimals'],
-		['Smallest Unit', 'smallestUnit', 'Integer in the smallest unit of the asset, as the service expects (e.g. 1500000 for 1.5 USDC)'],
+		[
+			'Decimal',
+			'decimal',
+			'Human units such as 1.5 BTC or 125.50 USDC, converted exactly with the asset decimals',
+		],
+		[
+			'Smallest Unit',
+			'smallestUnit',
+			'Integer in the smallest unit of the asset, as the service expects (e.g. 1500000 for 1.5 USDC)',
+		],
 	];
 	const field = dropdown(choices, {
 		displayName: 'Amount Format',
 		name: 'amountFormat',
-		description: 'How the amount is written. Give it as text (a string) when it comes from an expression.',
+		description:
+			'How the amount is written. Give it as text (a string) when it comes from an expression.',
 	});
 	return [
 		{ ...field, default: 'smallestUnit', displayOptions: forVersions(displayOptions, [1]) },
@@ -137,7 +205,11 @@ export function amountField(displayOptions: IDisplayOptions, description: string
 	};
 }
 
-export function recipientAddressField(displayOptions: IDisplayOptions, description: string, required = true): INodeProperties {
+export function recipientAddressField(
+	displayOptions: IDisplayOptions,
+	description: string,
+	required = true,
+): INodeProperties {
 	return {
 		displayName: 'Recipient Address',
 		name: 'recipientAddress',
@@ -172,7 +244,12 @@ export const affiliatePickerOption: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	modes: [
-		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchAffiliates', searchable: true } },
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchAffiliates', searchable: true },
+		},
 		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. aff_123' },
 	],
 };
@@ -210,7 +287,8 @@ export const refundAddressOption: INodeProperties = {
 	name: 'refundAddress',
 	type: 'string',
 	default: '',
-	description: 'Source-chain address for refunds. Required for Exact Out and Lightning destinations on the live service.',
+	description:
+		'Source-chain address for refunds. Required for Exact Out and Lightning destinations on the live service.',
 };
 
 export const refundChainOption: INodeProperties = {
@@ -237,17 +315,34 @@ export function refundAddressFields(displayOptions: IDisplayOptions): INodePrope
 		name: 'refundAddress',
 		type: 'string',
 		default: '',
-		description: 'Address on the source chain where the service sends the funds back if the order cannot complete',
+		description:
+			'Address on the source chain where the service sends the funds back if the order cannot complete',
 	};
-	const when = (extra: NonNullable<IDisplayOptions['show']>, hide?: IDisplayOptions['hide']): IDisplayOptions => {
-		const shown = forVersions({ ...displayOptions, show: { ...(displayOptions.show ?? {}), ...extra } }, REFUND_ON_TOP_VERSIONS);
+	const when = (
+		extra: NonNullable<IDisplayOptions['show']>,
+		hide?: IDisplayOptions['hide'],
+	): IDisplayOptions => {
+		const shown = forVersions(
+			{ ...displayOptions, show: { ...(displayOptions.show ?? {}), ...extra } },
+			REFUND_ON_TOP_VERSIONS,
+		);
 		return hide ? { ...shown, hide } : shown;
 	};
-	const required = { ...field, required: true, description: `${field.description}. Required for Exact Out and Lightning destinations.` };
+	const required = {
+		...field,
+		required: true,
+		description: `${field.description}. Required for Exact Out and Lightning destinations.`,
+	};
 	return [
 		{ ...required, displayOptions: when({ amountMode: ['exact_out'] }) },
-		{ ...required, displayOptions: when({ amountMode: ['exact_in'], destinationChain: ['lightning'] }) },
-		{ ...field, displayOptions: when({ amountMode: ['exact_in'] }, { destinationChain: ['lightning'] }) },
+		{
+			...required,
+			displayOptions: when({ amountMode: ['exact_in'], destinationChain: ['lightning'] }),
+		},
+		{
+			...field,
+			displayOptions: when({ amountMode: ['exact_in'] }, { destinationChain: ['lightning'] }),
+		},
 	];
 }
 
@@ -288,13 +383,27 @@ export function limitField(displayOptions: IDisplayOptions): INodeProperties {
 		typeOptions: { minValue: 1 },
 		default: 50,
 		description: 'Max number of results to return',
-		displayOptions: { ...displayOptions, show: { ...(displayOptions.show ?? {}), returnAll: [false] } },
+		displayOptions: {
+			...displayOptions,
+			show: { ...(displayOptions.show ?? {}), returnAll: [false] },
+		},
 	};
 }
 
 /** The "Filters" collection of a listing, options in the order given. */
-export function filtersCollection(displayOptions: IDisplayOptions, options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, displayOptions, options };
+export function filtersCollection(
+	displayOptions: IDisplayOptions,
+	options: INodeProperties[],
+): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions,
+		options,
+	};
 }
 
 /** Node versions whose asset pickers are searchable resource locators; versions 1 and 2 keep the plain dropdown. */
@@ -306,7 +415,13 @@ const ASSET_DROPDOWN_VERSIONS = [{ _cnd: { lt: 3 } }];
  * the list keeps the route filtering of the dropdown (destinations the chosen source reaches).
  */
 export function assetLocatorField(
-	side: { name: string; displayName: string; searchListMethod: string; dependsOn: string[]; description: string },
+	side: {
+		name: string;
+		displayName: string;
+		searchListMethod: string;
+		dependsOn: string[];
+		description: string;
+	},
 	displayOptions: IDisplayOptions,
 ): INodeProperties {
 	return {
@@ -318,7 +433,12 @@ export function assetLocatorField(
 		description: side.description,
 		typeOptions: { loadOptionsDependsOn: side.dependsOn },
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: side.searchListMethod, searchable: true } },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: side.searchListMethod, searchable: true },
+			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. USDC or base:USDC' },
 		],
 		displayOptions: forVersions(displayOptions, ASSET_LOCATOR_VERSIONS),
@@ -326,22 +446,44 @@ export function assetLocatorField(
 }
 
 /** Source and destination asset: dropdowns before node version 3, searchable pickers from 3 on. */
-function assetFields(displayOptions: IDisplayOptions, side: 'source' | 'destination'): INodeProperties[] {
+function assetFields(
+	displayOptions: IDisplayOptions,
+	side: 'source' | 'destination',
+): INodeProperties[] {
 	const before = forVersions(displayOptions, ASSET_DROPDOWN_VERSIONS);
 	if (side === 'source') {
 		return [
 			sourceAssetField(before),
 			assetLocatorField(
-				{ name: 'sourceAsset', displayName: 'Source Asset', searchListMethod: 'searchSourceAssets', dependsOn: ['sourceChain'], description: 'Asset paid in: a symbol such as USDC or a routing key such as base:USDC' },
+				{
+					name: 'sourceAsset',
+					displayName: 'Source Asset',
+					searchListMethod: 'searchSourceAssets',
+					dependsOn: ['sourceChain'],
+					description: 'Asset paid in: a symbol such as USDC or a routing key such as base:USDC',
+				},
 				displayOptions,
 			),
 		];
 	}
-	const dependsOn = ['destinationChain', 'sourceChain', 'sourceAsset', 'amountMode', 'deliveryMode'];
+	const dependsOn = [
+		'destinationChain',
+		'sourceChain',
+		'sourceAsset',
+		'amountMode',
+		'deliveryMode',
+	];
 	return [
 		destinationAssetField(before),
 		assetLocatorField(
-			{ name: 'destinationAsset', displayName: 'Destination Asset', searchListMethod: 'searchDestinationAssets', dependsOn, description: 'Asset delivered; the list shows only assets the source can reach in the chosen mode' },
+			{
+				name: 'destinationAsset',
+				displayName: 'Destination Asset',
+				searchListMethod: 'searchDestinationAssets',
+				dependsOn,
+				description:
+					'Asset delivered; the list shows only assets the source can reach in the chosen mode',
+			},
 			displayOptions,
 		),
 	];
@@ -385,7 +527,9 @@ export const quoteConcurrencyOption: INodeProperties = {
 };
 
 /** The options of every quote-creating operation with this Concurrency (Create Onramp keeps quoteCreationOptions and 5). */
-export const quoteOperationOptions: INodeProperties[] = quoteCreationOptions.map((o) => (o === concurrencyOption ? quoteConcurrencyOption : o));
+export const quoteOperationOptions: INodeProperties[] = quoteCreationOptions.map((o) =>
+	o === concurrencyOption ? quoteConcurrencyOption : o,
+);
 
 /** Browser verification for submit and onramp (orchestration-service.md §5: header cf-turnstile-response). */
 export const turnstileTokenOption: INodeProperties = {

@@ -17,7 +17,18 @@ import * as standingAddress from './standingAddress';
 import * as webhook from './webhook';
 
 /** The node's resources, in the order their parameters appear. */
-export const resources = { quote, order, route, affiliate, webhook, accumulationAddress, liquidationAddress, standingAddress, payLink, partner };
+export const resources = {
+	quote,
+	order,
+	route,
+	affiliate,
+	webhook,
+	accumulationAddress,
+	liquidationAddress,
+	standingAddress,
+	payLink,
+	partner,
+};
 
 /** The Resource dropdown, sorted by name (n8n's convention), shown first. */
 export const resourceProperty: INodeProperties = {
@@ -38,14 +49,25 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as keyof typeof resources;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const op = resources[resource]?.operations[operation];
-	if (!op) throw new ItemError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	if (!op)
+		throw new ItemError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	const action = TOOL_ACTIONS[`${resource}.${operation}`];
 	if (action !== undefined) assertToolActionAllowed(this, action);
 	if (this.getInputData().length === 0) return [[]];
 	// the credential is checked once, before any item sends anything
 	await serviceAccess(this);
 	const pacing = executionPacing(this);
-	const items = await runItems(this, { concurrency: concurrencyOf(this, op.defaultConcurrency), onItemDone: () => pacing.itemDone() }, op.execute);
+	const items = await runItems(
+		this,
+		{
+			concurrency: concurrencyOf(this, op.defaultConcurrency),
+			onItemDone: () => pacing.itemDone(),
+		},
+		op.execute,
+	);
 	pacing.finish();
 	return [items];
 }

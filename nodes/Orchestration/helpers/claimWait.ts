@@ -1,6 +1,11 @@
 /** An affiliate claim followed until paid (`txHash`) or failed (nodes/n8n/wait.ts), by polling: the service has no stream of claims. */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { claimEndOf, claimIdOf, type ClaimEnd, type ClaimRecord } from '../../shared/orchestration/claims';
+import {
+	claimEndOf,
+	claimIdOf,
+	type ClaimEnd,
+	type ClaimRecord,
+} from '../../shared/orchestration/claims';
 import { cancelSignalOf } from '../../n8n/transport';
 import { reportWait, waitUntilFinal, type WaitSettings } from '../../n8n/wait';
 
@@ -24,7 +29,8 @@ export interface ClaimWaitResult {
 /** The hint's words for a claim's end; the service's error text is cut short (it is not ours to print in full). */
 function outcomeText(end: ClaimEnd | 'timeout', claim: ClaimRecord): string {
 	if (end === 'paid') return `was paid (txHash ${String(claim.txHash).slice(0, 80)})`;
-	if (end === 'failed') return `failed (${typeof claim.errorMessage === 'string' ? claim.errorMessage.slice(0, 200) : String(claim.status ?? 'failed')})`;
+	if (end === 'failed')
+		return `failed (${typeof claim.errorMessage === 'string' ? claim.errorMessage.slice(0, 200) : String(claim.status ?? 'failed')})`;
 	return `was still ${typeof claim.status === 'string' ? claim.status.slice(0, 40) : 'not paid'} at the wait timeout`;
 }
 

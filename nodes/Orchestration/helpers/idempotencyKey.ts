@@ -14,19 +14,33 @@ export interface KeyedRequest {
 }
 
 /** The same for every item of one node run: read once (a data proxy per item costs ~0.2 ms, getNode copies the node). */
-const runKeys = new WeakMap<object, { runIndex: number; nodeName: string; workflowId: string | undefined }>();
+const runKeys = new WeakMap<
+	object,
+	{ runIndex: number; nodeName: string; workflowId: string | undefined }
+>();
 
-function runKeysOf(ctx: IExecuteFunctions, itemIndex: number): { runIndex: number; nodeName: string; workflowId: string | undefined } {
+function runKeysOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { runIndex: number; nodeName: string; workflowId: string | undefined } {
 	let keys = runKeys.get(ctx);
 	if (keys === undefined) {
-		keys = { runIndex: Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0), nodeName: ctx.getNode().name, workflowId: ctx.getWorkflow().id };
+		keys = {
+			runIndex: Number(ctx.getWorkflowDataProxy(itemIndex).$runIndex ?? 0),
+			nodeName: ctx.getNode().name,
+			workflowId: ctx.getWorkflow().id,
+		};
 		runKeys.set(ctx, keys);
 	}
 	return keys;
 }
 
 /** The explicit key (checked when the item was read), else one derived from workflow, execution, node, run, item, operation and body. */
-export function idempotencyKeyFor(ctx: IExecuteFunctions, itemIndex: number, request: KeyedRequest): string {
+export function idempotencyKeyFor(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	request: KeyedRequest,
+): string {
 	const { operation, body, explicitKey } = request;
 	if (explicitKey !== undefined && explicitKey !== '') return explicitKey;
 	// A later run of the node in the same execution (a loop) is other items; Retry On Fail keeps the run index.

@@ -8,14 +8,25 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { needsRepriceApproval, successorOf } from '../../shared/orchestration/orderView';
 import type { NormalizedStatus } from '../../shared/orchestration/responseSchemas';
 import { readLimitHeaders } from '../../shared/pacing';
-import { StreamOpenPacers, STREAM_OPENS_PER_MINUTE, type StreamOpenDenial } from '../../shared/streamOpens';
+import {
+	StreamOpenPacers,
+	STREAM_OPENS_PER_MINUTE,
+	type StreamOpenDenial,
+} from '../../shared/streamOpens';
 import { orderWaitEnd, type OrderReading } from '../../shared/waitRules';
 import { openEventStream } from '../../n8n/eventStream';
 import { joinUrl } from '../../shared/secureUrl';
 import { inField } from '../../shared/errors';
 import { pathSegment } from '../../shared/inputs';
 import { cancelSignalOf } from '../../n8n/transport';
-import { reportWait, waitHint, waitUntilFinal, type Followed, type WaitSettings, type WaitVia } from '../../n8n/wait';
+import {
+	reportWait,
+	waitHint,
+	waitUntilFinal,
+	type Followed,
+	type WaitSettings,
+	type WaitVia,
+} from '../../n8n/wait';
 import { serviceAccess } from '../transport';
 
 export type OrderWaitEnd = 'final' | 'timeout' | 'quoteExpired' | 'actionRequired';
@@ -66,9 +77,11 @@ export function clearStreamOpens(): void {
 /** Why a wait polls instead of following the stream (its `waitFallback`). */
 export const NO_STREAM = {
 	credential: 'the credential turns the event stream off ("Allow Event Stream"): polled',
-	quoteToken: "a client key's quote read token cannot open the event stream: polled status by quoteId",
+	quoteToken:
+		"a client key's quote read token cannot open the event stream: polled status by quoteId",
 	pace: `event-stream connections are paced to ${STREAM_OPENS_PER_MINUTE} a minute (the service's limit per IP) and this minute's are used: polled`,
-	serviceLimit: "the service's event-stream connection limit is reached (its rate-limit headers said so): polled",
+	serviceLimit:
+		"the service's event-stream connection limit is reached (its rate-limit headers said so): polled",
 } as const satisfies Record<string, string> & Record<StreamOpenDenial, string>;
 
 function originOf(baseUrl: string): string {
@@ -94,12 +107,16 @@ async function streamOf(o: OrderToFollow, orderId: string, openBy: number): Prom
 		...(o.readToken ? { readToken: o.readToken } : {}),
 	};
 	return await openEventStream(o.ctx, {
-		url: joinUrl(access.baseUrl, `/v1/sse/operations/${inField('orderId', () => pathSegment(orderId))}`),
+		url: joinUrl(
+			access.baseUrl,
+			`/v1/sse/operations/${inField('orderId', () => pathSegment(orderId))}`,
+		),
 		qs,
 		secrets: [key, String(creds.apiKey ?? ''), o.readToken],
 		signal: cancelSignalOf(o.ctx),
 		openBy,
-		onAnswer: (statusCode, headers) => pacer.note(readLimitHeaders(statusCode, headers, Date.now()), Date.now()),
+		onAnswer: (statusCode, headers) =>
+			pacer.note(readLimitHeaders(statusCode, headers, Date.now()), Date.now()),
 	});
 }
 
@@ -128,7 +145,8 @@ function readingOf(state: NormalizedStatus, s: Stretch, successors: number): Ord
 	return {
 		status: state.status,
 		isFinal: state.isFinal,
-		successor: next !== undefined && !s.seen.has(next) && successors < MAX_SUCCESSORS ? next : undefined,
+		successor:
+			next !== undefined && !s.seen.has(next) && successors < MAX_SUCCESSORS ? next : undefined,
 		repriceApproval: needsRepriceApproval(order, state.status, state.isFinal),
 	};
 }
@@ -156,7 +174,10 @@ async function waitStretch(o: OrderToFollow, s: Stretch, successors: number) {
 		deadline: s.deadline,
 		lastReadOnDeadline: false,
 		signal: cancelSignalOf(o.ctx),
-		follow: s.stream && orderId !== undefined ? async (openBy) => await streamOf(o, orderId, openBy) : undefined,
+		follow:
+			s.stream && orderId !== undefined
+				? async (openBy) => await streamOf(o, orderId, openBy)
+				: undefined,
 		statusOf: (state) => state?.status,
 		startedAt: s.startedAt,
 	});
@@ -166,10 +187,17 @@ async function waitStretch(o: OrderToFollow, s: Stretch, successors: number) {
 function subjectOf(subject: string, replaced: string[], last: string | undefined): string {
 	if (replaced.length === 0) return subject;
 	const chain = [...replaced.slice(1), last].join(', then order ');
-	return subject === `order ${replaced[0]}` ? `${subject} (replaced by order ${chain})` : `${subject} (order ${replaced[0]}, replaced by order ${chain})`;
+	return subject === `order ${replaced[0]}`
+		? `${subject} (replaced by order ${chain})`
+		: `${subject} (order ${replaced[0]}, replaced by order ${chain})`;
 }
 
-const STRETCH_ENDS: ReadonlySet<string> = new Set<StretchEnd>(['orderFound', 'unfulfilled', 'resumed', 'superseded']);
+const STRETCH_ENDS: ReadonlySet<string> = new Set<StretchEnd>([
+	'orderFound',
+	'unfulfilled',
+	'resumed',
+	'superseded',
+]);
 
 /**
  * Waits on one order as the node version says. An unpaid quote's order is polled for until it
@@ -189,7 +217,16 @@ export async function followOrder(o: OrderToFollow): Promise<OrderWaitResult> {
 		const unfulfilled = first?.status === 'unfulfilled';
 		const stream = wantsStream && first !== undefined && !unfulfilled && streams < MAX_STREAMS;
 		if (stream) streams++;
-		return { first, read, deadline, startedAt, stream, untilOrder: wantsStream && first === undefined, untilMoved: wantsStream && unfulfilled && streams < MAX_STREAMS, seen };
+		return {
+			first,
+			read,
+			deadline,
+			startedAt,
+			stream,
+			untilOrder: wantsStream && first === undefined,
+			untilMoved: wantsStream && unfulfilled && streams < MAX_STREAMS,
+			seen,
+		};
 	};
 	let stretch = stretchFrom(o.first, o.read);
 	let end = await waitStretch(o, stretch, replaced.length);
@@ -198,15 +235,26 @@ export async function followOrder(o: OrderToFollow): Promise<OrderWaitResult> {
 		if (end.endedBy === 'superseded') {
 			const next = successorOf({ ...current.order, id: current.id }, current.status) as string;
 			replaced.push(current.id);
-			stretch = stretchFrom(await o.readSuccessor(next, current.id), async () => await o.readSuccessor(next, current.id));
+			stretch = stretchFrom(
+				await o.readSuccessor(next, current.id),
+				async () => await o.readSuccessor(next, current.id),
+			);
 		} else {
 			stretch = stretchFrom(current, stretch.read);
 		}
 		end = await waitStretch(o, stretch, replaced.length);
 	}
 	// polling while unfulfilled is no failure of the stream, but the output says why it polled
-	const fallback = end.fallback ?? (stretch.untilMoved && end.via === 'polling' ? 'the order is unfulfilled: polled for a late deposit or a replacement' : undefined);
-	const message = waitHint(`Item ${o.itemIndex}: ${subjectOf(o.subject, replaced, end.state?.id)}`, { ...end, fallback }, end.state?.status);
+	const fallback =
+		end.fallback ??
+		(stretch.untilMoved && end.via === 'polling'
+			? 'the order is unfulfilled: polled for a late deposit or a replacement'
+			: undefined);
+	const message = waitHint(
+		`Item ${o.itemIndex}: ${subjectOf(o.subject, replaced, end.state?.id)}`,
+		{ ...end, fallback },
+		end.state?.status,
+	);
 	reportWait(o.ctx, message, end.endedBy, fallback !== undefined);
 	return {
 		state: end.state,

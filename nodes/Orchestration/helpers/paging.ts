@@ -27,11 +27,20 @@ export interface Listing {
 }
 
 /** The items "Return All" / "Limit" ask for, page by page. */
-export async function readPages(ctx: IExecuteFunctions, i: number, listing: Listing): Promise<IDataObject[]> {
+export async function readPages(
+	ctx: IExecuteFunctions,
+	i: number,
+	listing: Listing,
+): Promise<IDataObject[]> {
 	const returnAll = listing.all === true || getNodeParameter(ctx, 'returnAll', i, false) === true;
-	const wanted = returnAll ? undefined : Math.max(1, Number(getNodeParameter(ctx, 'limit', i, 50)) || 50);
+	const wanted = returnAll
+		? undefined
+		: Math.max(1, Number(getNodeParameter(ctx, 'limit', i, 50)) || 50);
 	const out: IDataObject[] = [];
-	let page: PageRequest | undefined = { limit: wanted === undefined ? listing.pageMax : Math.min(listing.pageMax, wanted), offset: 0 };
+	let page: PageRequest | undefined = {
+		limit: wanted === undefined ? listing.pageMax : Math.min(listing.pageMax, wanted),
+		offset: 0,
+	};
 	while (page !== undefined) {
 		const res = await orchestrationApiRequest.call(ctx, 'GET', listing.path, undefined, {
 			qs: { ...listing.qs, limit: page.limit, offset: page.offset },
@@ -41,11 +50,20 @@ export async function readPages(ctx: IExecuteFunctions, i: number, listing: List
 		});
 		const list = res.body?.[listing.member];
 		if (!Array.isArray(list)) {
-			throw new ItemError(ctx.getNode(), `The answer has no "${listing.member}" list`, { itemIndex: i });
+			throw new ItemError(ctx.getNode(), `The answer has no "${listing.member}" list`, {
+				itemIndex: i,
+			});
 		}
 		out.push(...(list as IDataObject[]));
 		if (listing.until !== undefined && (list as IDataObject[]).some(listing.until)) break;
-		page = nextOf(ctx, i, listing, { wanted, pageMax: listing.pageMax, page, received: out.length, pageLength: list.length, nextOffset: res.body?.nextOffset });
+		page = nextOf(ctx, i, listing, {
+			wanted,
+			pageMax: listing.pageMax,
+			page,
+			received: out.length,
+			pageLength: list.length,
+			nextOffset: res.body?.nextOffset,
+		});
 	}
 	return wanted === undefined ? out : out.slice(0, wanted);
 }
@@ -54,7 +72,12 @@ export async function readPages(ctx: IExecuteFunctions, i: number, listing: List
  * The next page, or the listing's broken paging as the item's error: it names the path, not a field
  * of the item (a Return All that cannot be honoured stays the item's "returnAll").
  */
-function nextOf(ctx: IExecuteFunctions, i: number, listing: Listing, progress: Parameters<typeof nextPageAfter>[0]): PageRequest | undefined {
+function nextOf(
+	ctx: IExecuteFunctions,
+	i: number,
+	listing: Listing,
+	progress: Parameters<typeof nextPageAfter>[0],
+): PageRequest | undefined {
 	let problem: unknown;
 	try {
 		return nextPageAfter(progress);
@@ -62,8 +85,13 @@ function nextOf(ctx: IExecuteFunctions, i: number, listing: Listing, progress: P
 		problem = error;
 	}
 	if (!(problem instanceof ProtocolError) || problem.field === 'returnAll') throw problem;
-	throw new ItemError(ctx.getNode(), `The listing ${listing.path} cannot be paged: "${problem.field}" ${problem.message}`, {
-		itemIndex: i,
-		description: 'The service answered a page that does not lead to the next one. Set a "Limit" to read fewer items, or ask the service operator.',
-	});
+	throw new ItemError(
+		ctx.getNode(),
+		`The listing ${listing.path} cannot be paged: "${problem.field}" ${problem.message}`,
+		{
+			itemIndex: i,
+			description:
+				'The service answered a page that does not lead to the next one. Set a "Limit" to read fewer items, or ask the service operator.',
+		},
+	);
 }

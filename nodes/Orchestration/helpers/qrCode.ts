@@ -4,8 +4,16 @@ import { ItemWithBinary } from '../../n8n/items';
 import { qrImage, type QrFormat } from '../../shared/qrImage';
 
 /** `json` with a QR code of `text` in the binary field `field`, the file named `baseName` plus the format's extension. */
-export async function withQrCode(ctx: IExecuteFunctions, json: IDataObject, qr: { text: string; format: QrFormat; field: string; baseName: string }): Promise<ItemWithBinary> {
+export async function withQrCode(
+	ctx: IExecuteFunctions,
+	json: IDataObject,
+	qr: { text: string; format: QrFormat; field: string; baseName: string },
+): Promise<ItemWithBinary> {
 	const image = qrImage(qr.text, qr.format);
-	const binary = await ctx.helpers.prepareBinaryData(Buffer.from(image.data), `${qr.baseName}.${image.extension}`, image.mimeType);
+	const binary = await ctx.helpers.prepareBinaryData(
+		Buffer.from(image.data),
+		`${qr.baseName}.${image.extension}`,
+		image.mimeType,
+	);
 	return new ItemWithBinary(json, { [qr.field]: binary });
 }

@@ -20,7 +20,12 @@ export interface Endpoint {
 	action?: true;
 }
 
-const row = (method: IHttpRequestMethods, path: string, keys: Endpoint['keys'], extra: Omit<Endpoint, 'method' | 'path' | 'keys'> = {}): Endpoint => ({ method, path, keys, ...extra });
+const row = (
+	method: IHttpRequestMethods,
+	path: string,
+	keys: Endpoint['keys'],
+	extra: Omit<Endpoint, 'method' | 'path' | 'keys'> = {},
+): Endpoint => ({ method, path, keys, ...extra });
 
 export const ENDPOINTS: readonly Endpoint[] = [
 	// quotes and orders (§4, public-notes "Other partner operations")
@@ -66,7 +71,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
 	// deprecated address models (§2.5, §2.6)
 	row('GET', '/v1/accumulation-addresses/{id}', 'both'),
 	row('POST', '/v1/accumulation-addresses/sync', 'both', { action: true }),
-	row('POST', '/v1/accumulation-addresses/{id}/reindex', 'both', { scope: 'accumulation:create', action: true }),
+	row('POST', '/v1/accumulation-addresses/{id}/reindex', 'both', {
+		scope: 'accumulation:create',
+		action: true,
+	}),
 	row('GET', '/v1/liquidation-addresses', 'both'),
 	row('GET', '/v1/liquidation-addresses/{id}', 'both'),
 ];
@@ -79,7 +87,10 @@ export function endpointKey(endpoint: Pick<Endpoint, 'method' | 'path'>): string
 function matches(template: string, path: string): boolean {
 	const want = template.split('/');
 	const got = path.split('?')[0].split('/');
-	return want.length === got.length && want.every((segment, n) => (segment.startsWith('{') ? got[n] !== '' : segment === got[n]));
+	return (
+		want.length === got.length &&
+		want.every((segment, n) => (segment.startsWith('{') ? got[n] !== '' : segment === got[n]))
+	);
 }
 
 /** The row of a request; the concrete path is matched segment by segment against the templates. */

@@ -22,8 +22,15 @@ export function checkedMembers(schema: ZodType): string[] {
  * them); so is an address-like member the operation's schema does not check (`checked`): a raw
  * field must not carry a destination past the node's checks. Others pass through.
  */
-export function mergeAdditionalFields(body: Record<string, unknown>, extra: Record<string, unknown>, alsoSet: string[] = [], checked: string[] = []): Record<string, unknown> {
-	const collisions = Object.keys(extra).filter((key) => Object.prototype.hasOwnProperty.call(body, key) || alsoSet.includes(key));
+export function mergeAdditionalFields(
+	body: Record<string, unknown>,
+	extra: Record<string, unknown>,
+	alsoSet: string[] = [],
+	checked: string[] = [],
+): Record<string, unknown> {
+	const collisions = Object.keys(extra).filter(
+		(key) => Object.prototype.hasOwnProperty.call(body, key) || alsoSet.includes(key),
+	);
 	if (collisions.length > 0) {
 		const names = collisions.map((key) => `"${key}"`).join(', ');
 		throw new ProtocolError(
@@ -37,12 +44,17 @@ export function mergeAdditionalFields(body: Record<string, unknown>, extra: Reco
 }
 
 /** Refuses an address-like member of `extra`, at any depth, outside the `checked` top-level members. */
-export function refuseUncheckedAddresses(extra: Record<string, unknown>, checked: readonly string[]): void {
-	const found = addressLikePaths(extra, '', 0).filter((path) => !checked.includes(path.split(/[.[]/)[0]));
+export function refuseUncheckedAddresses(
+	extra: Record<string, unknown>,
+	checked: readonly string[],
+): void {
+	const found = addressLikePaths(extra, '', 0).filter(
+		(path) => !checked.includes(path.split(/[.[]/)[0]),
+	);
 	if (found.length === 0) return;
 	throw new ProtocolError(
 		`sets ${found.map((p) => `"${p}"`).join(', ')}, which may say where funds go and which this node cannot check; ` +
-			'use the operation\'s own parameter for a destination, or leave it out',
+			"use the operation's own parameter for a destination, or leave it out",
 		{ reason: 'unchecked_address_field' },
 	);
 }
@@ -51,6 +63,9 @@ function addressLikePaths(value: unknown, path: string, depth: number): string[]
 	if (depth > 8 || typeof value !== 'object' || value === null) return [];
 	return Object.entries(value).flatMap(([key, v]) => {
 		const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-		return [...(!Array.isArray(value) && ADDRESS_LIKE.test(key) ? [at] : []), ...addressLikePaths(v, at, depth + 1)];
+		return [
+			...(!Array.isArray(value) && ADDRESS_LIKE.test(key) ? [at] : []),
+			...addressLikePaths(v, at, depth + 1),
+		];
 	});
 }

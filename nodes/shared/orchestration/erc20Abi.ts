@@ -8,9 +8,21 @@ import { bytesToPrefixedHex, tryHexToBytes } from '../gateway/hex';
 const erc20 = createContract(ERC20);
 /** The (address, uint256) arguments of transfer and approve, decoded as a tuple. */
 const addressAndAmount = createContract([
-	{ type: 'function', name: 'arguments', inputs: [], outputs: [{ name: 'account', type: 'address' }, { name: 'amount', type: 'uint256' }] },
+	{
+		type: 'function',
+		name: 'arguments',
+		inputs: [],
+		outputs: [
+			{ name: 'account', type: 'address' },
+			{ name: 'amount', type: 'uint256' },
+		],
+	},
 ] as const).arguments;
-const SELECTORS: Record<string, string> = { '0xa9059cbb': 'transfer', '0x095ea7b3': 'approve', '0x23b872dd': 'transferFrom' };
+const SELECTORS: Record<string, string> = {
+	'0xa9059cbb': 'transfer',
+	'0x095ea7b3': 'approve',
+	'0x23b872dd': 'transferFrom',
+};
 
 /** `transfer(to, amount)` as calldata, 0x-prefixed lower-case hex. */
 export function transferData(to: string, amount: bigint): string {
@@ -29,7 +41,8 @@ export function describeCall(data: string): string {
 	const selector = bytesToPrefixedHex(bytes.slice(0, 4));
 	const name = SELECTORS[selector];
 	if (name === undefined) return `a call with selector ${selector} (${bytes.length} bytes)`;
-	if (name === 'transferFrom' || bytes.length !== 68) return `a ${name} call (${bytes.length} bytes)`;
+	if (name === 'transferFrom' || bytes.length !== 68)
+		return `a ${name} call (${bytes.length} bytes)`;
 	let args: { account: string; amount: bigint };
 	try {
 		args = addressAndAmount.decodeOutput(bytes.slice(4));

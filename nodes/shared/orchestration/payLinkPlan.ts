@@ -19,7 +19,10 @@ export const PayLinkRequestSchema = z
 		destinationChain: ChainSchema,
 		destinationAsset: AssetInputSchema,
 		recipientAddress: NonEmpty,
-		amountOut: z.string().regex(/^[1-9][0-9]*$/, 'must be a positive whole number of smallest units').optional(),
+		amountOut: z
+			.string()
+			.regex(/^[1-9][0-9]*$/, 'must be a positive whole number of smallest units')
+			.optional(),
 		amountFiatUsd: FiatUsdSchema.optional(),
 		label: z.string().min(1).max(PAY_LINK_LABEL_MAX_LENGTH).optional(),
 	})
@@ -36,21 +39,50 @@ export interface PayLinkInput {
 }
 
 /** The request, every rule checked: the destination against the routes listing, the amount in smallest units (whole cents for stablecoins). */
-export function planPayLink(input: PayLinkInput, routes: AssetLookup | undefined): Record<string, unknown> {
+export function planPayLink(
+	input: PayLinkInput,
+	routes: AssetLookup | undefined,
+): Record<string, unknown> {
 	const { destinationChain, destinationAsset } = input;
-	checkOffered(routes, [{ chainField: 'destinationChain', chain: destinationChain, assetField: 'destinationAsset', asset: destinationAsset }]);
-	const body: Record<string, unknown> = { destinationChain, destinationAsset, recipientAddress: input.recipientAddress };
+	checkOffered(routes, [
+		{
+			chainField: 'destinationChain',
+			chain: destinationChain,
+			assetField: 'destinationAsset',
+			asset: destinationAsset,
+		},
+	]);
+	const body: Record<string, unknown> = {
+		destinationChain,
+		destinationAsset,
+		recipientAddress: input.recipientAddress,
+	};
 	if (input.amount.in === 'usd') {
-		if (input.amount.value === '') throw new ProtocolError('is required', { field: 'amountFiatUsd', reason: 'blank' });
+		if (input.amount.value === '')
+			throw new ProtocolError('is required', { field: 'amountFiatUsd', reason: 'blank' });
 		body.amountFiatUsd = input.amount.value;
 	} else {
 		const destination = routes?.find(destinationChain, destinationAsset);
-		const amount = inField('amountOut', () => smallestUnitAmount(input.amount.value as AmountInput, destination, `${destinationChain}:${destinationAsset}`));
-		if (destination && isStablecoin(destination.asset)) inField('amountOut', () => assertWholeCents(amount, destination.decimals, destination.id));
+		const amount = inField('amountOut', () =>
+			smallestUnitAmount(
+				input.amount.value as AmountInput,
+				destination,
+				`${destinationChain}:${destinationAsset}`,
+			),
+		);
+		if (destination && isStablecoin(destination.asset))
+			inField('amountOut', () => assertWholeCents(amount, destination.decimals, destination.id));
 		body.amountOut = amount;
 	}
 	if (input.label !== '') body.label = input.label;
-	const request = inField('additionalFields', () => mergeAdditionalFields(body, input.additionalFields, ['amountOut', 'amountFiatUsd'], Object.keys(PayLinkRequestSchema.shape)));
+	const request = inField('additionalFields', () =>
+		mergeAdditionalFields(
+			body,
+			input.additionalFields,
+			['amountOut', 'amountFiatUsd'],
+			Object.keys(PayLinkRequestSchema.shape),
+		),
+	);
 	parseRequest(PayLinkRequestSchema, request);
 	return request;
 }

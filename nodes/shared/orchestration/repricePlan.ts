@@ -35,7 +35,12 @@ export function repriceOf(order: Record<string, unknown>): Reprice | undefined {
 	const raw = order.reprice;
 	if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
 	const r = raw as Record<string, unknown>;
-	const amount = (v: unknown) => (typeof v === 'string' && DIGITS.test(v) ? v : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : undefined);
+	const amount = (v: unknown) =>
+		typeof v === 'string' && DIGITS.test(v)
+			? v
+			: typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+				? String(v)
+				: undefined;
 	const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 	return {
 		status: text(r.status),
@@ -52,13 +57,23 @@ export function repriceIdempotencyKey(action: RepriceAction, orderId: string): s
 }
 
 function plan(action: RepriceAction, request: Record<string, unknown>): RepricePlan {
-	return { path: `/v1/orchestration/reprice/${action}`, request, idempotencyKey: repriceIdempotencyKey(action, String(request.orderId)) };
+	return {
+		path: `/v1/orchestration/reprice/${action}`,
+		request,
+		idempotencyKey: repriceIdempotencyKey(action, String(request.orderId)),
+	};
 }
 
-function withReason(request: Record<string, unknown>, reason: string | undefined): Record<string, unknown> {
+function withReason(
+	request: Record<string, unknown>,
+	reason: string | undefined,
+): Record<string, unknown> {
 	if (reason === undefined || reason === '') return request;
 	if (reason.length > REPRICE_REASON_MAX_LENGTH) {
-		throw new ProtocolError(`is ${reason.length} characters long; at most ${REPRICE_REASON_MAX_LENGTH} are sent`, { field: 'reason', reason: 'too_long' });
+		throw new ProtocolError(
+			`is ${reason.length} characters long; at most ${REPRICE_REASON_MAX_LENGTH} are sent`,
+			{ field: 'reason', reason: 'too_long' },
+		);
 	}
 	return { ...request, reason };
 }
@@ -69,7 +84,8 @@ function withReason(request: Record<string, unknown>, reason: string | undefined
  */
 export function repriceStateProblem(order: Record<string, unknown>): string | undefined {
 	if (repriceOf(order) !== undefined) return undefined;
-	if (order.status === 'awaiting_approval') return 'waits in awaiting_approval without a price re-approval (a ZeroConf offer or an operator hold)';
+	if (order.status === 'awaiting_approval')
+		return 'waits in awaiting_approval without a price re-approval (a ZeroConf offer or an operator hold)';
 	return `is ${String(order.status ?? 'in no status')} and has no price re-approval to answer`;
 }
 
@@ -77,20 +93,33 @@ export function repriceStateProblem(order: Record<string, unknown>): string | un
  * `POST /v1/orchestration/reprice/approve {orderId, approvedMinAmountOut}`: the approved minimum in
  * smallest units, the proposed one by default, never above `reprice.previousLockedMinAmountOut`.
  */
-export function planRepriceApproval(orderId: string, reprice: Reprice, approved: string | undefined): RepricePlan {
+export function planRepriceApproval(
+	orderId: string,
+	reprice: Reprice,
+	approved: string | undefined,
+): RepricePlan {
 	const amount = approved ?? reprice.proposedMinAmountOut;
 	if (amount === undefined) {
-		throw new ProtocolError('is required: the order shows no proposed minimum output to default to', { field: 'approvedMinAmountOut', reason: 'blank' });
+		throw new ProtocolError(
+			'is required: the order shows no proposed minimum output to default to',
+			{ field: 'approvedMinAmountOut', reason: 'blank' },
+		);
 	}
 	if (!DIGITS.test(amount) || BigInt(amount) === 0n) {
-		throw new ProtocolError(`${JSON.stringify(amount.slice(0, 80))} is not a positive whole number of smallest units`, { field: 'approvedMinAmountOut', reason: 'invalid_amount' });
+		throw new ProtocolError(
+			`${JSON.stringify(amount.slice(0, 80))} is not a positive whole number of smallest units`,
+			{ field: 'approvedMinAmountOut', reason: 'invalid_amount' },
+		);
 	}
 	const locked = reprice.previousLockedMinAmountOut;
 	if (locked !== undefined && BigInt(amount) > BigInt(locked)) {
-		throw new ProtocolError(`${amount} is above the minimum output locked before (${locked}); the service accepts at most that`, {
-			field: 'approvedMinAmountOut',
-			reason: 'above_locked_minimum',
-		});
+		throw new ProtocolError(
+			`${amount} is above the minimum output locked before (${locked}); the service accepts at most that`,
+			{
+				field: 'approvedMinAmountOut',
+				reason: 'above_locked_minimum',
+			},
+		);
 	}
 	return plan('approve', { orderId, approvedMinAmountOut: amount });
 }
@@ -104,13 +133,22 @@ export function planRepriceReject(orderId: string, reason: string | undefined): 
  * `POST /v1/orchestration/reprice/refund {orderId, reason?, refundAddress?}`: Bitcoin-source orders
  * only; without an address the service refunds to the quote's refund address.
  */
-export function planRepriceRefund(orderId: string, sourceChain: unknown, refundAddress: string | undefined, reason: string | undefined): RepricePlan {
+export function planRepriceRefund(
+	orderId: string,
+	sourceChain: unknown,
+	refundAddress: string | undefined,
+	reason: string | undefined,
+): RepricePlan {
 	if (sourceChain !== 'bitcoin') {
-		throw new ProtocolError(`a refund of a re-approval is offered only for Bitcoin-source orders; this order's source is ${String(sourceChain ?? 'not shown')}: approve or reject it`, {
-			field: 'orderId',
-			reason: 'refund_not_offered',
-		});
+		throw new ProtocolError(
+			`a refund of a re-approval is offered only for Bitcoin-source orders; this order's source is ${String(sourceChain ?? 'not shown')}: approve or reject it`,
+			{
+				field: 'orderId',
+				reason: 'refund_not_offered',
+			},
+		);
 	}
-	const request = refundAddress === undefined || refundAddress === '' ? { orderId } : { orderId, refundAddress };
+	const request =
+		refundAddress === undefined || refundAddress === '' ? { orderId } : { orderId, refundAddress };
 	return plan('refund', withReason(request, reason));
 }

@@ -9,7 +9,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { dropdown } from '../../../n8n/descriptions';
 import { getNodeParameter, optionsOf } from '../../../n8n/items';
 import { actionFieldOf, intentInputOf, type IntentItem } from '../../../shared/gateway/intentInput';
-import { canonicalBodyOf, checkAgainstNetwork, planIntent } from '../../../shared/gateway/intentPlan';
+import {
+	canonicalBodyOf,
+	checkAgainstNetwork,
+	planIntent,
+} from '../../../shared/gateway/intentPlan';
 import { getNetworkInfo, signerOf } from '../../helpers/gateway';
 import { deriveNonce, expiryFor, rememberedIntent } from '../../helpers/intentIdentity';
 import { pausedWarning, submit, type Submission } from '../../helpers/intentSubmit';
@@ -66,7 +70,8 @@ export const description: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: '100000',
-						description: 'Amount in base units (sats for BTC) as decimal digits, up to 18446744073709551615 (unsigned 64-bit)',
+						description:
+							'Amount in base units (sats for BTC) as decimal digits, up to 18446744073709551615 (unsigned 64-bit)',
 					},
 				],
 			},
@@ -112,7 +117,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '0x02f8...',
 		displayOptions: { show: { ...show, action: ['execute'] } },
-		description: 'Hex of the signed EIP-1559 transaction (RLP); its signer is the account the deposits credit',
+		description:
+			'Hex of the signed EIP-1559 transaction (RLP); its signer is the account the deposits credit',
 	},
 ];
 
@@ -123,7 +129,8 @@ export const optionFields: INodeProperties[] = [
 		name: 'chainId',
 		type: 'number',
 		default: 0,
-		description: "Execution chain ID; 0 takes it from Network Info. A given value must equal the gateway's chain ID, checked before sending.",
+		description:
+			"Execution chain ID; 0 takes it from Network Info. A given value must equal the gateway's chain ID, checked before sending.",
 	},
 	{
 		displayName: 'Deposits (JSON)',
@@ -139,7 +146,8 @@ export const optionFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: '2030-01-01T12:00:00Z',
-		description: 'Unix milliseconds or an ISO 8601 timestamp, at most 24 hours ahead. Empty: now + 15 minutes, kept the same when n8n retries the item.',
+		description:
+			'Unix milliseconds or an ISO 8601 timestamp, at most 24 hours ahead. Empty: now + 15 minutes, kept the same when n8n retries the item.',
 	},
 	{
 		displayName: 'Nonce',
@@ -193,10 +201,18 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		remembered.submission = await submit(this, i, intent, remembered);
 		if (remembered.submission.outcome === 'accepted_earlier') return { ...remembered.submission };
 	}
-	const submission: IDataObject = { ...(remembered.submission as IDataObject), ...(warning ? { warning } : {}) };
+	const submission: IDataObject = {
+		...(remembered.submission as IDataObject),
+		...(warning ? { warning } : {}),
+	};
 	const wait = waitOptionsFor(this, i);
 	// After a lost answer the submission id is unknown, so there is nothing to poll.
 	if (!wait.waitUntilFinal || submission.submissionId === null) return submission;
-	const final = await waitForFinal(this, i, { submissionId: String(submission.submissionId) }, wait);
+	const final = await waitForFinal(
+		this,
+		i,
+		{ submissionId: String(submission.submissionId) },
+		wait,
+	);
 	return { ...submission, ...final };
 }

@@ -21,7 +21,8 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const submissionId = textParameter(this, 'submissionId', i);
-	if (submissionId === '') throw invalidField(this, i, 'submissionId', 'is empty', 'invalid_submission_id');
+	if (submissionId === '')
+		throw invalidField(this, i, 'submissionId', 'is empty', 'invalid_submission_id');
 	const wait = waitOptionsFor(this, i);
 	if (wait.waitUntilFinal) return await waitForFinal(this, i, { submissionId }, wait);
 	return await fetchIntent(this, i, submissionId);

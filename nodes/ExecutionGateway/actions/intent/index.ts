@@ -3,7 +3,12 @@ import type { OperationModule } from '../types';
 import * as execute from './execute';
 import * as get from './get';
 import { optionsCollection } from '../../../n8n/descriptions';
-import { OPTION_WAIT_VERSIONS, optionsWithWait, sharedWaitParameters, waitOptionFields } from '../../helpers/intentWait';
+import {
+	OPTION_WAIT_VERSIONS,
+	optionsWithWait,
+	sharedWaitParameters,
+	waitOptionFields,
+} from '../../helpers/intentWait';
 
 export const operations: Record<string, OperationModule> = { execute, get };
 

@@ -5,8 +5,11 @@ import { gatewayApiRequest } from '../../transport';
 export const description: INodeProperties[] = [];
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const { body } = await gatewayApiRequest.call(this, 'GET', '/api/v1/health', undefined, { itemIndex: i });
+	const { body } = await gatewayApiRequest.call(this, 'GET', '/api/v1/health', undefined, {
+		itemIndex: i,
+	});
 	// A 2xx answer means alive; a body that is not an object is kept as text.
-	if (body !== null && typeof body === 'object' && !Array.isArray(body)) return { healthy: true, ...(body as IDataObject) };
+	if (body !== null && typeof body === 'object' && !Array.isArray(body))
+		return { healthy: true, ...(body as IDataObject) };
 	return { healthy: true, body: body === undefined ? null : String(body) };
 }

@@ -13,7 +13,8 @@ export const description: INodeProperties[] = [
 			name: 'forceRefresh',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to bypass the 60-second cache and send forceRefresh=1 to the gateway, for example after a suspected re-key',
+			description:
+				'Whether to bypass the 60-second cache and send forceRefresh=1 to the gateway, for example after a suspected re-key',
 		},
 	]),
 ];

@@ -8,7 +8,8 @@ import * as sync from './sync';
 export const resource: INodePropertyOptions = {
 	name: 'Accumulation Address (Deprecated)',
 	value: 'accumulationAddress',
-	description: 'Legacy standing addresses that accumulate deposits; use standing deposit addresses instead',
+	description:
+		'Legacy standing addresses that accumulate deposits; use standing deposit addresses instead',
 };
 
 export const operations: Record<string, OperationModule> = { get, reindex, sync };

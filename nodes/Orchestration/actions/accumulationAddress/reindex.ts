@@ -29,7 +29,17 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const idOrAddress = pathParameter(this, 'idOrAddress', i);
 	const explicitKey = explicitIdempotencyKey(idempotencyKeyOption(this, i));
-	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey });
-	const res = await orchestrationApiRequest.call(this, 'POST', `/v1/accumulation-addresses/${idOrAddress}/reindex`, undefined, { idempotencyKey, itemIndex: i });
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'accumulationAddress.reindex',
+		body: { idOrAddress },
+		explicitKey,
+	});
+	const res = await orchestrationApiRequest.call(
+		this,
+		'POST',
+		`/v1/accumulation-addresses/${idOrAddress}/reindex`,
+		undefined,
+		{ idempotencyKey, itemIndex: i },
+	);
 	return res.body;
 }

@@ -17,7 +17,17 @@ export const description: INodeProperties[] = [optionsCollection(show, [idempote
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const explicitKey = explicitIdempotencyKey(idempotencyKeyOption(this, i));
 	// §4.4: no body; the key is still derived per item so a retried item reuses it
-	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'accumulationAddress.sync', body: {}, explicitKey });
-	const res = await orchestrationApiRequest.call(this, 'POST', '/v1/accumulation-addresses/sync', undefined, { idempotencyKey, itemIndex: i });
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'accumulationAddress.sync',
+		body: {},
+		explicitKey,
+	});
+	const res = await orchestrationApiRequest.call(
+		this,
+		'POST',
+		'/v1/accumulation-addresses/sync',
+		undefined,
+		{ idempotencyKey, itemIndex: i },
+	);
 	return res.body;
 }

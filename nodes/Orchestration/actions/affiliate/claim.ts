@@ -5,7 +5,13 @@ import { optionsOf, textOption, textParameter } from '../../../n8n/items';
 import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { claimRecordsOf } from '../../../shared/orchestration/claims';
 import { checkOffered } from '../../../shared/orchestration/enums';
-import { affiliateIdOf, CLAIM_BODY_FIELDS, planClaim, type ClaimBodyField, type PayoutDestination } from '../../../shared/orchestration/partnerPlan';
+import {
+	affiliateIdOf,
+	CLAIM_BODY_FIELDS,
+	planClaim,
+	type ClaimBodyField,
+	type PayoutDestination,
+} from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../common.descriptions';
 import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
 import { jsonOption } from '../../helpers/parameters';
@@ -20,7 +26,10 @@ const show = showFor('affiliate', ['claim']);
 export const toolAction = true;
 
 export const description: INodeProperties[] = [
-	affiliateIdField(show, 'The affiliate whose available balance is claimed (paid to its payout address unless the options say otherwise)'),
+	affiliateIdField(
+		show,
+		'The affiliate whose available balance is claimed (paid to its payout address unless the options say otherwise)',
+	),
 	{
 		displayName:
 			'Claim pays out money. It is idempotent within one execution (Retry On Fail replays the first claim); running the workflow again claims what has accrued since.',
@@ -70,7 +79,8 @@ export const description: INodeProperties[] = [
 			name: 'payoutAddress',
 			type: 'string',
 			default: '',
-			description: "Pay this claim to this address instead of the affiliate's payout address (on the payout chain)",
+			description:
+				"Pay this claim to this address instead of the affiliate's payout address (on the payout chain)",
 		},
 		{
 			displayName: 'Additional Body Fields (JSON)',
@@ -98,7 +108,12 @@ function claimFields(ctx: IExecuteFunctions, i: number): Partial<Record<ClaimBod
 }
 
 /** A claim paid elsewhere than the affiliate's own destination needs "Allow Payout Destination Change" (never as a tool). */
-async function guardClaimPayout(ctx: IExecuteFunctions, i: number, affiliateId: string, sent: Partial<Record<ClaimBodyField, string>>): Promise<void> {
+async function guardClaimPayout(
+	ctx: IExecuteFunctions,
+	i: number,
+	affiliateId: string,
+	sent: Partial<Record<ClaimBodyField, string>>,
+): Promise<void> {
 	const planned = (current: PayoutDestination | undefined): PayoutDestination => ({
 		payoutChain: sent.payoutChain ?? current?.payoutChain ?? '(its current chain)',
 		payoutAsset: sent.payoutAsset ?? current?.payoutAsset ?? '(its current asset)',
@@ -109,20 +124,53 @@ async function guardClaimPayout(ctx: IExecuteFunctions, i: number, affiliateId: 
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const affiliateId = textParameter(this, 'affiliateId', i);
-	const { path, body, fields: sent } = planClaim({ affiliateId, fields: claimFields(this, i), additionalFields: jsonOption(this, i) });
+	const {
+		path,
+		body,
+		fields: sent,
+	} = planClaim({
+		affiliateId,
+		fields: claimFields(this, i),
+		additionalFields: jsonOption(this, i),
+	});
 	const { settlementChain, settlementAsset, payoutChain, payoutAsset, payoutAddress } = sent;
 	if (settlementChain || payoutChain) {
 		// the chains and assets a claim names are checked against the routes listing, like every request's
 		const listing = await catalogueFor(this, i, false);
 		checkOffered(listing, [
-			{ chainField: 'settlementChain', chain: settlementChain, assetField: 'settlementAsset', asset: settlementAsset },
-			{ chainField: 'payoutChain', chain: payoutChain, assetField: 'payoutAsset', asset: payoutAsset },
+			{
+				chainField: 'settlementChain',
+				chain: settlementChain,
+				assetField: 'settlementAsset',
+				asset: settlementAsset,
+			},
+			{
+				chainField: 'payoutChain',
+				chain: payoutChain,
+				assetField: 'payoutAsset',
+				asset: payoutAsset,
+			},
 		]);
 	}
 	if (payoutChain || payoutAddress) await guardClaimPayout(this, i, affiliateId, sent);
 	// derived from the execution, node, item and body: Retry On Fail replays the first claim
-	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'affiliate.claim', body: body ? { affiliateId, ...body } : { affiliateId } });
-	const res = await orchestrationApiRequest.call(this, 'POST', path, body as IDataObject | undefined, { idempotencyKey, itemIndex: i });
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'affiliate.claim',
+		body: body ? { affiliateId, ...body } : { affiliateId },
+	});
+	const res = await orchestrationApiRequest.call(
+		this,
+		'POST',
+		path,
+		body as IDataObject | undefined,
+		{ idempotencyKey, itemIndex: i },
+	);
 	const replayed = isReplayed(res.headers);
-	return await claimOutputs(this, i, affiliateId, claimRecordsOf(res.body), replayed ? { replayed } : {});
+	return await claimOutputs(
+		this,
+		i,
+		affiliateId,
+		claimRecordsOf(res.body),
+		replayed ? { replayed } : {},
+	);
 }

@@ -13,12 +13,24 @@ const show = showFor('affiliate', ['disable']);
 export const toolAction = true;
 
 export const description: INodeProperties[] = [
-	affiliateIdField(show, 'The affiliate to disable. New quotes cannot name it, it accrues no new fees, and its balance can no longer be claimed (public notes).'),
+	affiliateIdField(
+		show,
+		'The affiliate to disable. New quotes cannot name it, it accrues no new fees, and its balance can no longer be claimed (public notes).',
+	),
 ];
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const affiliateId = textParameter(this, 'affiliateId', i);
-	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'affiliate.disable', body: { affiliateId } });
-	const res = await orchestrationApiRequest.call(this, 'DELETE', affiliatePath(affiliateId), undefined, { idempotencyKey, itemIndex: i });
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'affiliate.disable',
+		body: { affiliateId },
+	});
+	const res = await orchestrationApiRequest.call(
+		this,
+		'DELETE',
+		affiliatePath(affiliateId),
+		undefined,
+		{ idempotencyKey, itemIndex: i },
+	);
 	return { affiliateId, ...res.body };
 }

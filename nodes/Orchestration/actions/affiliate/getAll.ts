@@ -22,5 +22,10 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const includeDisabled = getNodeParameter(this, 'includeDisabled', i, false) === true;
-	return await readPages(this, i, { path: '/v1/affiliates', member: 'affiliates', pageMax: AFFILIATES_PAGE_MAX, qs: { includeDisabled } });
+	return await readPages(this, i, {
+		path: '/v1/affiliates',
+		member: 'affiliates',
+		pageMax: AFFILIATES_PAGE_MAX,
+		qs: { includeDisabled },
+	});
 }

@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'clm_...',
-		description: 'The claim\'s ID, as Claim and Get Claims output it (map it by expression from a Claim node)',
+		description:
+			"The claim's ID, as Claim and Get Claims output it (map it by expression from a Claim node)",
 		displayOptions: show,
 	},
 	...claimWaitParameters('getClaim'),

@@ -9,9 +9,21 @@ import * as getPayoutDestinations from './getPayoutDestinations';
 import * as upsert from './upsert';
 
 /** This resource in the Resource dropdown. */
-export const resource: INodePropertyOptions = { name: 'Affiliate', value: 'affiliate', description: 'Registered affiliates of the partner account' };
+export const resource: INodePropertyOptions = {
+	name: 'Affiliate',
+	value: 'affiliate',
+	description: 'Registered affiliates of the partner account',
+};
 
-export const operations: Record<string, OperationModule> = { claim, disable, getAll, getClaim, getClaims, getPayoutDestinations, upsert };
+export const operations: Record<string, OperationModule> = {
+	claim,
+	disable,
+	getAll,
+	getClaim,
+	getClaims,
+	getPayoutDestinations,
+	upsert,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -25,7 +37,8 @@ export const description: INodeProperties[] = [
 				name: 'Claim',
 				value: 'claim',
 				action: 'Claim an affiliate balance',
-				description: 'Pay out the available balance of an affiliate, optionally until it is paid (server keys only)',
+				description:
+					'Pay out the available balance of an affiliate, optionally until it is paid (server keys only)',
 			},
 			{
 				name: 'Create or Update',
@@ -61,7 +74,8 @@ export const description: INodeProperties[] = [
 				name: 'Get Payout Destinations',
 				value: 'getPayoutDestinations',
 				action: 'Get the payout destinations of affiliates',
-				description: 'List the chains and assets an affiliate can be paid in now (server keys only)',
+				description:
+					'List the chains and assets an affiliate can be paid in now (server keys only)',
 			},
 		],
 		default: 'getAll',

@@ -1,11 +1,25 @@
 /** What the operations on one affiliate share: its ID parameter, its profile, and the payout-destination guard. */
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 import { itemFailure, optionsOf } from '../../../n8n/items';
 import { isToolMode } from '../../../n8n/toolMode';
-import { AFFILIATES_PAGE_MAX, describePayout, payoutChangeOf, payoutDestinationOf, type PayoutDestination } from '../../../shared/orchestration/partnerPlan';
+import {
+	AFFILIATES_PAGE_MAX,
+	describePayout,
+	payoutChangeOf,
+	payoutDestinationOf,
+	type PayoutDestination,
+} from '../../../shared/orchestration/partnerPlan';
 import { readPages } from '../../helpers/paging';
 
-export function affiliateIdField(displayOptions: IDisplayOptions, description: string): INodeProperties {
+export function affiliateIdField(
+	displayOptions: IDisplayOptions,
+	description: string,
+): INodeProperties {
 	return {
 		displayName: 'Affiliate ID',
 		name: 'affiliateId',
@@ -20,11 +34,21 @@ export function affiliateIdField(displayOptions: IDisplayOptions, description: s
 
 /** The option that lets an operation pay an affiliate somewhere else than its payout destination. */
 export function allowPayoutChangeOption(description: string): INodeProperties {
-	return { displayName: 'Allow Payout Destination Change', name: 'allowPayoutChange', type: 'boolean', default: false, description };
+	return {
+		displayName: 'Allow Payout Destination Change',
+		name: 'allowPayoutChange',
+		type: 'boolean',
+		default: false,
+		description,
+	};
 }
 
 /** The profile of `affiliateId` among the partner's affiliates (disabled ones included), read page by page until found. */
-async function profilesUpTo(ctx: IExecuteFunctions, i: number, affiliateId: string): Promise<IDataObject[]> {
+async function profilesUpTo(
+	ctx: IExecuteFunctions,
+	i: number,
+	affiliateId: string,
+): Promise<IDataObject[]> {
 	return await readPages(ctx, i, {
 		path: '/v1/affiliates',
 		member: 'affiliates',
@@ -50,14 +74,21 @@ export async function guardPayoutChange(
 	what: string,
 ): Promise<{ from: PayoutDestination | undefined } | undefined> {
 	const profiles = await profilesUpTo(ctx, i, affiliateId);
-	const planned = typeof asked === 'function' ? asked(payoutDestinationOf(profiles.find((a) => a.affiliateId === affiliateId))) : asked;
+	const planned =
+		typeof asked === 'function'
+			? asked(payoutDestinationOf(profiles.find((a) => a.affiliateId === affiliateId)))
+			: asked;
 	const change = payoutChangeOf(profiles, affiliateId, planned);
 	if (change === undefined) return undefined;
-	const now = change.from === undefined ? 'has a payout destination the service did not show' : `is paid ${describePayout(change.from)} today`;
+	const now =
+		change.from === undefined
+			? 'has a payout destination the service did not show'
+			: `is paid ${describePayout(change.from)} today`;
 	const message = `Affiliate "${affiliateId}" ${now}; ${what} ${describePayout(planned)} instead`;
 	if (isToolMode(ctx)) {
 		throw itemFailure(ctx, i, message, {
-			description: 'An AI agent may never change where affiliate fees are paid, whatever the options say. Run this step in a workflow a person controls.',
+			description:
+				'An AI agent may never change where affiliate fees are paid, whatever the options say. Run this step in a workflow a person controls.',
 			errorCode: 'payout_destination_change',
 		});
 	}

@@ -3,7 +3,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { optionsCollection } from '../../../n8n/descriptions';
 import { integerParameter, textParameter } from '../../../n8n/items';
 import { checkOffered } from '../../../shared/orchestration/enums';
-import { affiliateIdOf, planAffiliateProfile, type PayoutDestination } from '../../../shared/orchestration/partnerPlan';
+import {
+	affiliateIdOf,
+	planAffiliateProfile,
+	type PayoutDestination,
+} from '../../../shared/orchestration/partnerPlan';
 import { showFor } from '../common.descriptions';
 import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
 import { catalogueFor } from '../../helpers/routes';
@@ -24,7 +28,8 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 9999 },
 		required: true,
 		default: 0,
-		description: 'The affiliate fee in basis points (1 to 9,999). The affiliate receives 80 % of it; the platform keeps 20 %.',
+		description:
+			'The affiliate fee in basis points (1 to 9,999). The affiliate receives 80 % of it; the platform keeps 20 %.',
 		displayOptions: show,
 	},
 	{
@@ -74,14 +79,36 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	};
 	const { path, body } = planAffiliateProfile(input);
 	const listing = await catalogueFor(this, i, false);
-	checkOffered(listing, [{ chainField: 'payoutChain', chain: input.payoutChain, assetField: 'payoutAsset', asset: input.payoutAsset }]);
+	checkOffered(listing, [
+		{
+			chainField: 'payoutChain',
+			chain: input.payoutChain,
+			assetField: 'payoutAsset',
+			asset: input.payoutAsset,
+		},
+	]);
 	const affiliateId = affiliateIdOf(input.affiliateId);
 	const planned = body as unknown as PayoutDestination;
 	// The service replaces a payout destination without a word and the next claims pay it: a change needs the option.
-	const change = await guardPayoutChange(this, i, affiliateId, planned, 'this update would pay its claims');
-	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'affiliate.upsert', body: { affiliateId: input.affiliateId, ...body } });
-	const res = await orchestrationApiRequest.call(this, 'PUT', path, body as IDataObject, { idempotencyKey, itemIndex: i });
+	const change = await guardPayoutChange(
+		this,
+		i,
+		affiliateId,
+		planned,
+		'this update would pay its claims',
+	);
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'affiliate.upsert',
+		body: { affiliateId: input.affiliateId, ...body },
+	});
+	const res = await orchestrationApiRequest.call(this, 'PUT', path, body as IDataObject, {
+		idempotencyKey,
+		itemIndex: i,
+	});
 	const affiliate = res.body?.affiliate;
-	const out = typeof affiliate === 'object' && affiliate !== null && !Array.isArray(affiliate) ? (affiliate as IDataObject) : res.body;
+	const out =
+		typeof affiliate === 'object' && affiliate !== null && !Array.isArray(affiliate)
+			? (affiliate as IDataObject)
+			: res.body;
 	return change?.from === undefined ? out : { ...out, previousPayout: { ...change.from } };
 }

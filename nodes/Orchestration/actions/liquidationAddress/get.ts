@@ -19,6 +19,12 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const id = pathParameter(this, 'liquidationAddressId', i);
-	const res = await orchestrationApiRequest.call(this, 'GET', `/v1/liquidation-addresses/${id}`, undefined, { itemIndex: i });
+	const res = await orchestrationApiRequest.call(
+		this,
+		'GET',
+		`/v1/liquidation-addresses/${id}`,
+		undefined,
+		{ itemIndex: i },
+	);
 	return res.body;
 }

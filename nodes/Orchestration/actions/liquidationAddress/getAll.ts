@@ -9,6 +9,12 @@ const show = showFor('liquidationAddress', ['getAll']);
 export const description: INodeProperties[] = [returnAllField(show), limitField(show)];
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
-	const res = await orchestrationApiRequest.call(this, 'GET', '/v1/liquidation-addresses', undefined, { itemIndex: i });
+	const res = await orchestrationApiRequest.call(
+		this,
+		'GET',
+		'/v1/liquidation-addresses',
+		undefined,
+		{ itemIndex: i },
+	);
 	return listOf(this, i, res.body, 'liquidationAddresses');
 }

@@ -7,7 +7,8 @@ import * as getAll from './getAll';
 export const resource: INodePropertyOptions = {
 	name: 'Liquidation Address (Deprecated)',
 	value: 'liquidationAddress',
-	description: 'Legacy addresses that liquidate Bitcoin deposits; use standing deposit addresses instead',
+	description:
+		'Legacy addresses that liquidate Bitcoin deposits; use standing deposit addresses instead',
 };
 
 export const operations: Record<string, OperationModule> = { get, getAll };

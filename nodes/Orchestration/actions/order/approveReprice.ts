@@ -3,7 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { getNodeParameter, textParameter } from '../../../n8n/items';
 import { inField, ProtocolError } from '../../../shared/errors';
-import { decimalToSmallestUnit, smallestUnitToDecimal } from '../../../shared/orchestration/amounts';
+import {
+	decimalToSmallestUnit,
+	smallestUnitToDecimal,
+} from '../../../shared/orchestration/amounts';
 import type { RouteAsset } from '../../../shared/orchestration/responseSchemas';
 import { planRepriceApproval, repriceOf } from '../../../shared/orchestration/repricePlan';
 import { catalogueFor } from '../../helpers/routes';
@@ -29,34 +32,73 @@ export const description: INodeProperties[] = [
 	},
 	dropdown(
 		[
-			['Decimal', 'decimal', 'Human units such as 99.5 USDC, converted exactly with the destination asset decimals'],
-			['Smallest Unit', 'smallestUnit', 'Integer in the smallest unit of the destination asset, as reprice shows it'],
+			[
+				'Decimal',
+				'decimal',
+				'Human units such as 99.5 USDC, converted exactly with the destination asset decimals',
+			],
+			[
+				'Smallest Unit',
+				'smallestUnit',
+				'Integer in the smallest unit of the destination asset, as reprice shows it',
+			],
 		],
-		{ displayName: 'Amount Format', name: 'approvedAmountFormat', description: 'How the approved minimum is written', displayOptions: show },
+		{
+			displayName: 'Amount Format',
+			name: 'approvedAmountFormat',
+			description: 'How the approved minimum is written',
+			displayOptions: show,
+		},
 	),
 	optionsCollection(show, [concurrencyOption]),
 ];
 
 /** The approved minimum in smallest units of the destination asset; undefined leaves the proposed one. */
-function approvedAmount(ctx: IExecuteFunctions, i: number, destination: RouteAsset | undefined, asset: unknown): string | undefined {
+function approvedAmount(
+	ctx: IExecuteFunctions,
+	i: number,
+	destination: RouteAsset | undefined,
+	asset: unknown,
+): string | undefined {
 	const given = textParameter(ctx, 'approvedMinAmountOut', i);
-	if (given === '' || getNodeParameter(ctx, 'approvedAmountFormat', i, 'decimal') === 'smallestUnit') return given === '' ? undefined : given;
+	if (
+		given === '' ||
+		getNodeParameter(ctx, 'approvedAmountFormat', i, 'decimal') === 'smallestUnit'
+	)
+		return given === '' ? undefined : given;
 	if (destination === undefined) {
-		throw new ProtocolError(`the decimals of ${String(asset)} are not in the routes listing; give smallest units`, { field: 'approvedMinAmountOut', reason: 'unknown_decimals' });
+		throw new ProtocolError(
+			`the decimals of ${String(asset)} are not in the routes listing; give smallest units`,
+			{ field: 'approvedMinAmountOut', reason: 'unknown_decimals' },
+		);
 	}
-	return inField('approvedMinAmountOut', () => decimalToSmallestUnit(given, destination.decimals, destination.id));
+	return inField('approvedMinAmountOut', () =>
+		decimalToSmallestUnit(given, destination.decimals, destination.id),
+	);
 }
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const { orderId, order } = await orderToAnswer(this, i);
 	const reprice = repriceOf(order) ?? {};
 	const listing = await catalogueFor(this, i, false);
-	const destination = listing?.find(String(order.destinationChain ?? ''), String(order.destinationAsset ?? ''));
-	const plan = planRepriceApproval(orderId, reprice, approvedAmount(this, i, destination, order.destinationAsset));
+	const destination = listing?.find(
+		String(order.destinationChain ?? ''),
+		String(order.destinationAsset ?? ''),
+	);
+	const plan = planRepriceApproval(
+		orderId,
+		reprice,
+		approvedAmount(this, i, destination, order.destinationAsset),
+	);
 	const out = await sendAnswer(this, i, plan, 'approved');
-	const figures: IDataObject = { approvedMinAmountOut: plan.request.approvedMinAmountOut as string, previousLockedMinAmountOut: reprice.previousLockedMinAmountOut ?? null };
+	const figures: IDataObject = {
+		approvedMinAmountOut: plan.request.approvedMinAmountOut as string,
+		previousLockedMinAmountOut: reprice.previousLockedMinAmountOut ?? null,
+	};
 	if (destination !== undefined) {
-		for (const [name, value] of Object.entries(figures)) if (typeof value === 'string') figures[`${name}Formatted`] = smallestUnitToDecimal(value, destination.decimals);
+		for (const [name, value] of Object.entries(figures))
+			if (typeof value === 'string')
+				figures[`${name}Formatted`] = smallestUnitToDecimal(value, destination.decimals);
 	}
 	return { ...out, ...figures };
 }

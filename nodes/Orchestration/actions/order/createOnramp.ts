@@ -1,11 +1,24 @@
 /** order.createOnramp: POST /v1/orchestration/onramp, a Lightning onramp paid by BOLT11 invoice (orchestration-service.md §4.6, public-notes). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
-import { integerOption, itemFailure, optionsOf, textOption, textParameter } from '../../../n8n/items';
-import { completeOnramp, planOnramp, type OnrampInput } from '../../../shared/orchestration/orderPlan';
+import {
+	integerOption,
+	itemFailure,
+	optionsOf,
+	textOption,
+	textParameter,
+} from '../../../n8n/items';
+import {
+	completeOnramp,
+	planOnramp,
+	type OnrampInput,
+} from '../../../shared/orchestration/orderPlan';
 import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { quoteOutput, unpayableQuote } from '../../../shared/orchestration/quotePlan';
-import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
+import {
+	EXPIRY_MARGIN_DEFAULT_SECONDS,
+	EXPIRY_MARGIN_MAX_SECONDS,
+} from '../../../shared/orchestration/schemas';
 import {
 	amountField,
 	amountFormatField,
@@ -17,7 +30,15 @@ import {
 	turnstileTokenOption,
 } from '../common.descriptions';
 import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
-import { amountParameter, assetParameter, decimalParameter, expiryMarginOption, idempotencyKeyOption, jsonOption, turnstileHeaders } from '../../helpers/parameters';
+import {
+	amountParameter,
+	assetParameter,
+	decimalParameter,
+	expiryMarginOption,
+	idempotencyKeyOption,
+	jsonOption,
+	turnstileHeaders,
+} from '../../helpers/parameters';
 import { catalogueFor } from '../../helpers/routes';
 import { orchestrationApiRequest, serviceAccess } from '../../transport';
 
@@ -57,7 +78,12 @@ export const description: INodeProperties[] = [
 				['Exact In', 'exact_in'],
 				['Exact Out', 'exact_out'],
 			],
-			{ displayName: 'Amount Mode', name: 'amountMode', description: 'Whether the amount is what is paid (Exact In) or what is delivered (Exact Out)' },
+			{
+				displayName: 'Amount Mode',
+				name: 'amountMode',
+				description:
+					'Whether the amount is what is paid (Exact In) or what is delivered (Exact Out)',
+			},
 		),
 		{
 			displayName: 'Expiry Margin (Seconds)',
@@ -87,7 +113,13 @@ function onrampInput(ctx: IExecuteFunctions, i: number, isClientKey: boolean): O
 		refundAddress: textOption(options, 'refundAddress'),
 		affiliateId: textOption(options, 'affiliateId'),
 	};
-	return { request, amount, additionalFields: jsonOption(ctx, i), idempotencyKey: idempotencyKeyOption(ctx, i), isClientKey };
+	return {
+		request,
+		amount,
+		additionalFields: jsonOption(ctx, i),
+		idempotencyKey: idempotencyKeyOption(ctx, i),
+		isClientKey,
+	};
 }
 
 /** Checks every input before the first request; an expired answer, a replayed one included, is never returned as payable. */
@@ -97,15 +129,29 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const headers = turnstileHeaders(this, i);
 	const catalogue = await catalogueFor(this, i, plan.routes === 'required');
 	const { request, source, destination } = completeOnramp(plan, catalogue);
-	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'order.createOnramp', body: request, explicitKey: plan.idempotencyKey });
-	const res = await orchestrationApiRequest.call(this, 'POST', '/v1/orchestration/onramp', request as IDataObject, {
-		headers,
-		idempotencyKey,
-		secrets: [headers?.['cf-turnstile-response']],
-		itemIndex: i,
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'order.createOnramp',
+		body: request,
+		explicitKey: plan.idempotencyKey,
 	});
+	const res = await orchestrationApiRequest.call(
+		this,
+		'POST',
+		'/v1/orchestration/onramp',
+		request as IDataObject,
+		{
+			headers,
+			idempotencyKey,
+			secrets: [headers?.['cf-turnstile-response']],
+			itemIndex: i,
+		},
+	);
 	const replayed = isReplayed(res.headers);
 	const problem = unpayableQuote(res.body, { replayed, marginSeconds, requoteOption: false });
-	if (problem !== undefined) throw itemFailure(this, i, problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });
+	if (problem !== undefined)
+		throw itemFailure(this, i, problem.message, {
+			description: problem.nextStep,
+			errorCode: 'quote_expired',
+		});
 	return { ...quoteOutput(res.body, { catalogue, source, destination }), replayed };
 }

@@ -11,7 +11,11 @@ import * as rejectReprice from './rejectReprice';
 import * as refundReprice from './refundReprice';
 
 /** This resource in the Resource dropdown. */
-export const resource: INodePropertyOptions = { name: 'Order', value: 'order', description: 'Submit orders, create onramps and follow their status' };
+export const resource: INodePropertyOptions = {
+	name: 'Order',
+	value: 'order',
+	description: 'Submit orders, create onramps and follow their status',
+};
 
 export const operations: Record<string, OperationModule> = {
 	createOnramp,
@@ -37,13 +41,15 @@ export const description: INodeProperties[] = [
 				name: 'Accept ZeroConf Offer',
 				value: 'acceptZeroconfOffer',
 				action: 'Accept the zeroconf offer of an order',
-				description: 'Take the instant ZeroConf offer on a Bitcoin deposit of an order in awaiting_approval',
+				description:
+					'Take the instant ZeroConf offer on a Bitcoin deposit of an order in awaiting_approval',
 			},
 			{
 				name: 'Approve Reprice',
 				value: 'approveReprice',
 				action: 'Approve the new price of an order',
-				description: 'Let an order in awaiting_approval go on at the new price, with the least it may deliver',
+				description:
+					'Let an order in awaiting_approval go on at the new price, with the least it may deliver',
 			},
 			{
 				name: 'Create Onramp',
@@ -55,13 +61,15 @@ export const description: INodeProperties[] = [
 				name: 'Decline ZeroConf Offer',
 				value: 'declineZeroconfOffer',
 				action: 'Decline the zeroconf offer of an order',
-				description: 'Refuse the ZeroConf offer: the order waits for one on-chain confirmation instead',
+				description:
+					'Refuse the ZeroConf offer: the order waits for one on-chain confirmation instead',
 			},
 			{
 				name: 'Get by Quote',
 				value: 'getByQuote',
 				action: 'Get a quote and its order',
-				description: 'Whether a quote was paid (funded) and its order, without an error while it is unpaid',
+				description:
+					'Whether a quote was paid (funded) and its order, without an error while it is unpaid',
 			},
 			{
 				name: 'Get Status',
@@ -73,7 +81,8 @@ export const description: INodeProperties[] = [
 				name: 'Refund Reprice',
 				value: 'refundReprice',
 				action: 'Refund an order instead of approving its new price',
-				description: 'Send the deposit of a Bitcoin-source order in awaiting_approval back instead of approving the new price',
+				description:
+					'Send the deposit of a Bitcoin-source order in awaiting_approval back instead of approving the new price',
 			},
 			{
 				name: 'Reject Reprice',

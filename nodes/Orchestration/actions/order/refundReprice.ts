@@ -19,7 +19,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'Empty: the refund address of the quote',
-		description: 'A Bitcoin address for the refund. Empty: the service refunds to the quote\'s refund address.',
+		description:
+			"A Bitcoin address for the refund. Empty: the service refunds to the quote's refund address.",
 		displayOptions: show,
 	},
 	reasonField(show),
@@ -28,6 +29,11 @@ export const description: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const { orderId, order } = await orderToAnswer(this, i);
-	const plan = planRepriceRefund(orderId, order.sourceChain, textParameter(this, 'refundAddress', i), textParameter(this, 'reason', i));
+	const plan = planRepriceRefund(
+		orderId,
+		order.sourceChain,
+		textParameter(this, 'refundAddress', i),
+		textParameter(this, 'reason', i),
+	);
 	return await sendAnswer(this, i, plan, 'refund requested');
 }

@@ -11,9 +11,18 @@ const show = showFor('order', ['rejectReprice']);
 /** An action: it fails an order, so an AI agent runs it only with "Allow Actions as AI Tool". */
 export const toolAction = true;
 
-export const description: INodeProperties[] = [orderIdField(show, 'rejected (the order fails)'), reasonField(show), optionsCollection(show, [concurrencyOption])];
+export const description: INodeProperties[] = [
+	orderIdField(show, 'rejected (the order fails)'),
+	reasonField(show),
+	optionsCollection(show, [concurrencyOption]),
+];
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const { orderId } = await orderToAnswer(this, i);
-	return await sendAnswer(this, i, planRepriceReject(orderId, textParameter(this, 'reason', i)), 'rejected');
+	return await sendAnswer(
+		this,
+		i,
+		planRepriceReject(orderId, textParameter(this, 'reason', i)),
+		'rejected',
+	);
 }

@@ -1,5 +1,10 @@
 /** What Approve, Reject and Refund Reprice share (public-notes "Re-approvals"): the order read first, then one POST with a server key. */
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 import { ItemError } from '../../../n8n/errors';
 import { invalidField, itemFailure, textParameter } from '../../../n8n/items';
 import { isReplayed } from '../../../shared/orchestration/idempotency';
@@ -26,17 +31,39 @@ export function orderIdField(displayOptions: IDisplayOptions, what: string): INo
 }
 
 export function reasonField(displayOptions: IDisplayOptions): INodeProperties {
-	return { displayName: 'Reason', name: 'reason', type: 'string', default: '', description: 'An optional note for the service (at most 500 characters)', displayOptions };
+	return {
+		displayName: 'Reason',
+		name: 'reason',
+		type: 'string',
+		default: '',
+		description: 'An optional note for the service (at most 500 characters)',
+		displayOptions,
+	};
 }
 
 /** The order as Get Status reads it (flat), checked to wait for a price re-approval before anything is answered. */
-export async function orderToAnswer(ctx: IExecuteFunctions, i: number): Promise<{ orderId: string; order: IDataObject }> {
+export async function orderToAnswer(
+	ctx: IExecuteFunctions,
+	i: number,
+): Promise<{ orderId: string; order: IDataObject }> {
 	if ((await serviceAccess(ctx)).isClientKey) {
-		throw invalidField(ctx, i, 'authentication', 'answering a price re-approval needs a server key: set "Authentication" to Server Key', 'forbidden');
+		throw invalidField(
+			ctx,
+			i,
+			'authentication',
+			'answering a price re-approval needs a server key: set "Authentication" to Server Key',
+			'forbidden',
+		);
 	}
 	const orderId = textParameter(ctx, 'orderId', i);
 	if (orderId === '') throw invalidField(ctx, i, 'orderId', 'is required');
-	const res = await orchestrationApiRequest.call(ctx, 'GET', '/v1/orchestration/status', undefined, { qs: { id: orderId }, itemIndex: i });
+	const res = await orchestrationApiRequest.call(
+		ctx,
+		'GET',
+		'/v1/orchestration/status',
+		undefined,
+		{ qs: { id: orderId }, itemIndex: i },
+	);
 	let order: IDataObject | undefined;
 	try {
 		const status = normalizeStatusResponse(res.body);
@@ -44,20 +71,37 @@ export async function orderToAnswer(ctx: IExecuteFunctions, i: number): Promise<
 	} catch {
 		// an answer, not the item's input: its own message, after the try (n8n's lint)
 	}
-	if (order === undefined) throw new ItemError(ctx.getNode(), 'The status response has an unexpected shape', { itemIndex: i });
+	if (order === undefined)
+		throw new ItemError(ctx.getNode(), 'The status response has an unexpected shape', {
+			itemIndex: i,
+		});
 	const problem = repriceStateProblem(order);
 	if (problem !== undefined) {
-		throw itemFailure(ctx, i, `Order ${orderId} ${problem}`, { description: 'Nothing was sent. Read the order again with Order > Get Status.', errorCode: 'invalid_state' });
+		throw itemFailure(ctx, i, `Order ${orderId} ${problem}`, {
+			description: 'Nothing was sent. Read the order again with Order > Get Status.',
+			errorCode: 'invalid_state',
+		});
 	}
 	return { orderId, order };
 }
 
 /** Sends the answer; the output is the service's answer, the decision and whether it was replayed. */
-export async function sendAnswer(ctx: IExecuteFunctions, i: number, plan: RepricePlan, decision: string): Promise<IDataObject> {
-	const res = await orchestrationApiRequest.call(ctx, 'POST', plan.path, plan.request as IDataObject, {
-		idempotencyKey: plan.idempotencyKey,
-		hints: { invalid_state: INVALID_STATE_HINT },
-		itemIndex: i,
-	});
+export async function sendAnswer(
+	ctx: IExecuteFunctions,
+	i: number,
+	plan: RepricePlan,
+	decision: string,
+): Promise<IDataObject> {
+	const res = await orchestrationApiRequest.call(
+		ctx,
+		'POST',
+		plan.path,
+		plan.request as IDataObject,
+		{
+			idempotencyKey: plan.idempotencyKey,
+			hints: { invalid_state: INVALID_STATE_HINT },
+			itemIndex: i,
+		},
+	);
 	return { ...res.body, decision, replayed: isReplayed(res.headers) };
 }

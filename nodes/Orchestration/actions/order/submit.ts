@@ -24,7 +24,10 @@ const showRef = (ref: string) => showFor('order', ['submit'], { sourceReference:
 export const toolAction = true;
 
 export const description: INodeProperties[] = [
-	quoteIdField(show, 'The quote whose deposit was paid; only a key of the partner that created it can submit it'),
+	quoteIdField(
+		show,
+		'The quote whose deposit was paid; only a key of the partner that created it can submit it',
+	),
 	dropdown(
 		[
 			['Bitcoin Transaction', 'bitcoinTxid', 'Bitcoin L1: transaction ID and output index'],
@@ -33,9 +36,22 @@ export const description: INodeProperties[] = [
 			['Spark Transfer', 'sparkTxHash', 'Spark: transfer hash and source Spark address'],
 			['Transaction Hash', 'txHash', 'EVM, Solana, Tron: the deposit transaction hash'],
 		],
-		{ displayName: 'Source Reference', name: 'sourceReference', default: 'txHash', description: 'How the paid deposit is identified', displayOptions: show },
+		{
+			displayName: 'Source Reference',
+			name: 'sourceReference',
+			default: 'txHash',
+			description: 'How the paid deposit is identified',
+			displayOptions: show,
+		},
 	),
-	{ displayName: 'Transaction Hash', name: 'txHash', type: 'string', default: '', required: true, displayOptions: showRef('txHash') },
+	{
+		displayName: 'Transaction Hash',
+		name: 'txHash',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: showRef('txHash'),
+	},
 	{
 		displayName: 'Source Address',
 		name: 'sourceAddress',
@@ -44,7 +60,14 @@ export const description: INodeProperties[] = [
 		description: 'Address that paid the deposit (optional)',
 		displayOptions: showRef('txHash'),
 	},
-	{ displayName: 'Spark Transfer Hash', name: 'sparkTxHash', type: 'string', default: '', required: true, displayOptions: showRef('sparkTxHash') },
+	{
+		displayName: 'Spark Transfer Hash',
+		name: 'sparkTxHash',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: showRef('sparkTxHash'),
+	},
 	{
 		displayName: 'Source Spark Address',
 		name: 'sourceSparkAddress',
@@ -53,7 +76,14 @@ export const description: INodeProperties[] = [
 		required: true,
 		displayOptions: showRef('sparkTxHash'),
 	},
-	{ displayName: 'Bitcoin Transaction ID', name: 'bitcoinTxid', type: 'string', default: '', required: true, displayOptions: showRef('bitcoinTxid') },
+	{
+		displayName: 'Bitcoin Transaction ID',
+		name: 'bitcoinTxid',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: showRef('bitcoinTxid'),
+	},
 	{
 		displayName: 'Bitcoin Output Index',
 		name: 'bitcoinVout',
@@ -102,7 +132,10 @@ function sourceReference(ctx: IExecuteFunctions, i: number): IDataObject {
 		case 'sparkTxHash':
 			return { sparkTxHash: text('sparkTxHash'), sourceSparkAddress: text('sourceSparkAddress') };
 		case 'bitcoinTxid':
-			return { bitcoinTxid: text('bitcoinTxid'), bitcoinVout: integerParameter(ctx, 'bitcoinVout', i) };
+			return {
+				bitcoinTxid: text('bitcoinTxid'),
+				bitcoinVout: integerParameter(ctx, 'bitcoinVout', i),
+			};
 		case 'lightningReceiveRequestId':
 			return { lightningReceiveRequestId: text('lightningReceiveRequestId') };
 		default:
@@ -112,18 +145,28 @@ function sourceReference(ctx: IExecuteFunctions, i: number): IDataObject {
 
 function submitInput(ctx: IExecuteFunctions, i: number): OrderInput {
 	const request = { quoteId: textParameter(ctx, 'quoteId', i), ...sourceReference(ctx, i) };
-	return { request, additionalFields: jsonOption(ctx, i), idempotencyKey: idempotencyKeyOption(ctx, i) };
+	return {
+		request,
+		additionalFields: jsonOption(ctx, i),
+		idempotencyKey: idempotencyKeyOption(ctx, i),
+	};
 }
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const { request, idempotencyKey } = planSubmit(submitInput(this, i));
 	const headers = turnstileHeaders(this, i);
-	const res = await orchestrationApiRequest.call(this, 'POST', '/v1/orchestration/submit', request as IDataObject, {
-		headers,
-		// one payment, one key, whatever the execution: a re-run replays instead of submitting twice
-		idempotencyKey,
-		secrets: [headers?.['cf-turnstile-response']],
-		itemIndex: i,
-	});
+	const res = await orchestrationApiRequest.call(
+		this,
+		'POST',
+		'/v1/orchestration/submit',
+		request as IDataObject,
+		{
+			headers,
+			// one payment, one key, whatever the execution: a re-run replays instead of submitting twice
+			idempotencyKey,
+			secrets: [headers?.['cf-turnstile-response']],
+			itemIndex: i,
+		},
+	);
 	return res.body;
 }

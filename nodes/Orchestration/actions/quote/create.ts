@@ -1,11 +1,29 @@
 /** quote.create: POST /v1/orchestration/quote (orchestration-service.md §4.1). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
-import { integerOption, invalidField, itemFailure, optionsOf, textOption, textParameter, type ItemWithBinary } from '../../../n8n/items';
+import {
+	integerOption,
+	invalidField,
+	itemFailure,
+	optionsOf,
+	textOption,
+	textParameter,
+	type ItemWithBinary,
+} from '../../../n8n/items';
 import type { QrFormat } from '../../../shared/qrImage';
 import { isReplayed, requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
-import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
-import { completeQuote, planQuote, quoteOutput, unpayableQuote, type PlannedQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
+import {
+	EXPIRY_MARGIN_DEFAULT_SECONDS,
+	EXPIRY_MARGIN_MAX_SECONDS,
+} from '../../../shared/orchestration/schemas';
+import {
+	completeQuote,
+	planQuote,
+	quoteOutput,
+	unpayableQuote,
+	type PlannedQuote,
+	type QuoteInput,
+} from '../../../shared/orchestration/quotePlan';
 import type { RoutesCatalogue } from '../../../shared/orchestration/routesCatalogue';
 import {
 	affiliateIdOption,
@@ -24,7 +42,13 @@ import {
 	showFor,
 } from '../common.descriptions';
 import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
-import { amountParameter, expiryMarginOption, idempotencyKeyOption, jsonOption, quoteRoute } from '../../helpers/parameters';
+import {
+	amountParameter,
+	expiryMarginOption,
+	idempotencyKeyOption,
+	jsonOption,
+	quoteRoute,
+} from '../../helpers/parameters';
 import { withQrCode } from '../../helpers/qrCode';
 import { checkLimits, withRouteBounds } from '../../helpers/limits';
 import { catalogueFor } from '../../helpers/routes';
@@ -58,11 +82,20 @@ const expiryOptions: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'None', value: 'none' },
-			{ name: 'PNG Image', value: 'png', description: 'A 1-bit PNG of the payment URI in the binary field qrCode' },
-			{ name: 'SVG Image', value: 'svg', description: 'A scalable SVG of the payment URI in the binary field qrCode' },
+			{
+				name: 'PNG Image',
+				value: 'png',
+				description: 'A 1-bit PNG of the payment URI in the binary field qrCode',
+			},
+			{
+				name: 'SVG Image',
+				value: 'svg',
+				description: 'A scalable SVG of the payment URI in the binary field qrCode',
+			},
 		],
 		default: 'none',
-		description: 'Whether to add a QR code of "paymentUri" as binary data (for a chat message or an email); none when the deposit has no payment URI',
+		description:
+			'Whether to add a QR code of "paymentUri" as binary data (for a chat message or an email); none when the deposit has no payment URI',
 	},
 	{
 		displayName: 'Check Limits Before Sending',
@@ -89,11 +122,22 @@ const feeAndDepositOptions: INodeProperties[] = [
 		name: 'appFeeForm',
 		type: 'options',
 		options: [
-			{ name: 'Live Service Form', value: 'fee', description: 'Each app fee sent as {recipient, fee}: the form the live service takes in requests (fee in basis points)' },
-			{ name: 'Spec Form', value: 'feeBps', description: 'Each app fee sent as {recipient, feeBps, affiliateId?}: the form of the service specification' },
+			{
+				name: 'Live Service Form',
+				value: 'fee',
+				description:
+					'Each app fee sent as {recipient, fee}: the form the live service takes in requests (fee in basis points)',
+			},
+			{
+				name: 'Spec Form',
+				value: 'feeBps',
+				description:
+					'Each app fee sent as {recipient, feeBps, affiliateId?}: the form of the service specification',
+			},
 		],
 		default: 'feeBps',
-		description: 'How the entries of App Fees are written in the request. Raw entries in Additional Body Fields may use either form.',
+		description:
+			'How the entries of App Fees are written in the request. Raw entries in Additional Body Fields may use either form.',
 	},
 	{
 		displayName: 'App Fees',
@@ -101,7 +145,8 @@ const feeAndDepositOptions: INodeProperties[] = [
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true },
 		default: {},
-		description: 'Inline app fees (1 to 16 entries); server keys only. Not together with Affiliate IDs.',
+		description:
+			'Inline app fees (1 to 16 entries); server keys only. Not together with Affiliate IDs.',
 		options: [
 			{
 				displayName: 'Fee',
@@ -138,11 +183,15 @@ const feeAndDepositOptions: INodeProperties[] = [
 		options: [
 			{ name: 'Opt In', value: 'optIn', description: 'Send zeroconfEnabled: true' },
 			{ name: 'Opt Out', value: 'optOut', description: 'Send zeroconfEnabled: false' },
-			{ name: 'Service Default', value: 'default', description: 'Send nothing: the service decides' },
+			{
+				name: 'Service Default',
+				value: 'default',
+				description: 'Send nothing: the service decides',
+			},
 		],
 		default: 'default',
 		description:
-			'Whether a Bitcoin L1 deposit may get a ZeroConf offer: the order then waits in awaiting_approval until Order > Accept or Decline ZeroConf Offer answers it. Sent as zeroconfEnabled (the service\'s docs name it); newer docs also make the offer per deposit without this flag. Other source chains ignore it.',
+			"Whether a Bitcoin L1 deposit may get a ZeroConf offer: the order then waits in awaiting_approval until Order > Accept or Decline ZeroConf Offer answers it. Sent as zeroconfEnabled (the service's docs name it); newer docs also make the offer per deposit without this flag. Other source chains ignore it.",
 	},
 ];
 
@@ -151,14 +200,20 @@ export const toolAction = true;
 
 export const description: INodeProperties[] = [
 	...quoteRouteFields(show),
-	amountField(show, 'Source amount, or the destination amount with Exact Out. Stablecoin Exact Out amounts must be whole cents.'),
+	amountField(
+		show,
+		'Source amount, or the destination amount with Exact Out. Stablecoin Exact Out amounts must be whole cents.',
+	),
 	recipientAddressField(
 		show,
 		'Destination address. Solana tokens take the owner address; Lightning takes a Lightning address or a BOLT11 invoice.',
 	),
 	...refundAddressFields(show),
 	...[REFUND_IN_OPTIONS_VERSIONS, REFUND_ON_TOP_VERSIONS].map((versions) =>
-		optionsCollection(forVersions(show, versions), createOptions(versions === REFUND_IN_OPTIONS_VERSIONS)),
+		optionsCollection(
+			forVersions(show, versions),
+			createOptions(versions === REFUND_IN_OPTIONS_VERSIONS),
+		),
 	),
 ];
 
@@ -166,22 +221,36 @@ export const description: INodeProperties[] = [
 function createOptions(beforeVersion3: boolean): INodeProperties[] {
 	const shared = beforeVersion3
 		? quoteOperationOptions
-		: quoteOperationOptions.filter((o) => o !== refundAddressOption).map((o) => (o === affiliateIdOption ? affiliatePickerOption : o));
+		: quoteOperationOptions
+				.filter((o) => o !== refundAddressOption)
+				.map((o) => (o === affiliateIdOption ? affiliatePickerOption : o));
 	return [
 		...shared,
 		...expiryOptions,
-		affiliateIdsOption('Registered affiliates (1 to 16), optionally with a fee override (server keys only). Not together with App Fees.'),
+		affiliateIdsOption(
+			'Registered affiliates (1 to 16), optionally with a fee override (server keys only). Not together with App Fees.',
+		),
 		...feeAndDepositOptions,
 	];
 }
 
 /** The ZeroConf opt-in as sent (public-notes `zeroconfEnabled`); undefined leaves it to the service. */
 function zeroconfChoice(options: IDataObject): boolean | undefined {
-	return options.zeroconfEnabled === 'optIn' ? true : options.zeroconfEnabled === 'optOut' ? false : undefined;
+	return options.zeroconfEnabled === 'optIn'
+		? true
+		: options.zeroconfEnabled === 'optOut'
+			? false
+			: undefined;
 }
 
 /** One App Fees row in the chosen form: the spec's `{recipient, feeBps, affiliateId?}` or the live service's `{recipient, fee}`. */
-function appFeeOf(ctx: IExecuteFunctions, i: number, options: IDataObject, fee: IDataObject, at: string): IDataObject {
+function appFeeOf(
+	ctx: IExecuteFunctions,
+	i: number,
+	options: IDataObject,
+	fee: IDataObject,
+	at: string,
+): IDataObject {
 	const feeBps = integerOption(fee, 'feeBps', `${at}.feeBps`);
 	if (feeBps === undefined) throw invalidField(ctx, i, `${at}.feeBps`, 'is required');
 	const affiliateId = textOption(fee, 'affiliateId', `${at}.affiliateId`);
@@ -197,19 +266,34 @@ function affiliateOf(entry: IDataObject, at: string): string | IDataObject {
 }
 
 /** "App Fees" and "Affiliate IDs" of the options as §4.1 lists them; undefined when empty. */
-function feeFields(ctx: IExecuteFunctions, i: number, options: IDataObject): { appFees?: IDataObject[]; affiliateIds?: Array<string | IDataObject> } {
-	const fees = ((options.appFees as IDataObject | undefined)?.fee as IDataObject[] | undefined) ?? [];
-	const affiliates = ((options.affiliateIds as IDataObject | undefined)?.affiliate as IDataObject[] | undefined) ?? [];
+function feeFields(
+	ctx: IExecuteFunctions,
+	i: number,
+	options: IDataObject,
+): { appFees?: IDataObject[]; affiliateIds?: Array<string | IDataObject> } {
+	const fees =
+		((options.appFees as IDataObject | undefined)?.fee as IDataObject[] | undefined) ?? [];
+	const affiliates =
+		((options.affiliateIds as IDataObject | undefined)?.affiliate as IDataObject[] | undefined) ??
+		[];
 	return {
-		appFees: fees.length > 0 ? fees.map((fee, n) => appFeeOf(ctx, i, options, fee, `appFees[${n}]`)) : undefined,
-		affiliateIds: affiliates.length > 0 ? affiliates.map((entry, n) => affiliateOf(entry, `affiliateIds[${n}]`)) : undefined,
+		appFees:
+			fees.length > 0
+				? fees.map((fee, n) => appFeeOf(ctx, i, options, fee, `appFees[${n}]`))
+				: undefined,
+		affiliateIds:
+			affiliates.length > 0
+				? affiliates.map((entry, n) => affiliateOf(entry, `affiliateIds[${n}]`))
+				: undefined,
 	};
 }
 
 /** The options with a picker's value in place of the picker (the Affiliate ID of node version 3). */
 function pickedValues(options: IDataObject): IDataObject {
 	const picker = options.affiliateId as IDataObject | undefined;
-	return picker !== null && typeof picker === 'object' && '__rl' in picker ? { ...options, affiliateId: picker.value } : options;
+	return picker !== null && typeof picker === 'object' && '__rl' in picker
+		? { ...options, affiliateId: picker.value }
+		: options;
 }
 
 /** The item's quote request; planQuote checks it. */
@@ -228,14 +312,25 @@ function quoteInput(ctx: IExecuteFunctions, i: number, isClientKey: boolean): Qu
 		zeroconfEnabled: zeroconfChoice(options),
 		...feeFields(ctx, i, options),
 	};
-	return { request, amount: amountParameter(ctx, i), additionalFields: jsonOption(ctx, i), idempotencyKey: idempotencyKeyOption(ctx, i), isClientKey, refundRule: true };
+	return {
+		request,
+		amount: amountParameter(ctx, i),
+		additionalFields: jsonOption(ctx, i),
+		idempotencyKey: idempotencyKeyOption(ctx, i),
+		isClientKey,
+		refundRule: true,
+	};
 }
 
 /**
  * Sends the quote and returns it only while payable: a replayed answer is marked, an expired one (or
  * one inside the margin) fails the item with the next step, or is replaced under a derived key.
  */
-async function payableQuote(ctx: IExecuteFunctions, i: number, sending: { planned: PlannedQuote; catalogue?: RoutesCatalogue; key: string }): Promise<IDataObject> {
+async function payableQuote(
+	ctx: IExecuteFunctions,
+	i: number,
+	sending: { planned: PlannedQuote; catalogue?: RoutesCatalogue; key: string },
+): Promise<IDataObject> {
 	const { planned, catalogue } = sending;
 	const marginSeconds = expiryMarginOption(ctx, i);
 	const requote = optionsOf(ctx, i).requoteWhenExpired === true;
@@ -243,31 +338,69 @@ async function payableQuote(ctx: IExecuteFunctions, i: number, sending: { planne
 	let requotedFrom: unknown;
 	for (let requotes = 0; ; requotes++) {
 		const res = await orchestrationApiRequest
-			.call(ctx, 'POST', '/v1/orchestration/quote', planned.request as IDataObject, { idempotencyKey: key, itemIndex: i })
-			.catch(async (error: unknown) => await Promise.reject(await withRouteBounds(ctx, i, planned.request as IDataObject, error)));
+			.call(ctx, 'POST', '/v1/orchestration/quote', planned.request as IDataObject, {
+				idempotencyKey: key,
+				itemIndex: i,
+			})
+			.catch(
+				async (error: unknown) =>
+					await Promise.reject(
+						await withRouteBounds(ctx, i, planned.request as IDataObject, error),
+					),
+			);
 		const replayed = isReplayed(res.headers);
 		const problem = unpayableQuote(res.body, { replayed, marginSeconds });
 		if (problem === undefined) {
-			const out: IDataObject = quoteOutput(res.body, { catalogue, source: planned.source, destination: planned.destination });
+			const out: IDataObject = quoteOutput(res.body, {
+				catalogue,
+				source: planned.source,
+				destination: planned.destination,
+			});
 			const { sourceChain, sourceAsset } = planned.request as Record<string, string>;
-			const transfer = await verifiedTransfer(ctx, i, res.body, { chain: sourceChain, asset: sourceAsset, entry: planned.source });
-			return { ...out, ...transfer, replayed, ...(requotedFrom !== undefined ? { requotedFrom } : {}) };
+			const transfer = await verifiedTransfer(ctx, i, res.body, {
+				chain: sourceChain,
+				asset: sourceAsset,
+				entry: planned.source,
+			});
+			return {
+				...out,
+				...transfer,
+				replayed,
+				...(requotedFrom !== undefined ? { requotedFrom } : {}),
+			};
 		}
-		if (!(requote && problem.requotable && requotes < MAX_REQUOTES)) throw itemFailure(ctx, i, problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });
+		if (!(requote && problem.requotable && requotes < MAX_REQUOTES))
+			throw itemFailure(ctx, i, problem.message, {
+				description: problem.nextStep,
+				errorCode: 'quote_expired',
+			});
 		requotedFrom = res.body.quoteId;
 		key = requoteIdempotencyKey(key, ctx.getExecutionId());
 	}
 }
 
 /** Checks every input before the first request, reads the routes listing where the amount needs it, sends, shapes. */
-export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject | ItemWithBinary> {
+export async function execute(
+	this: IExecuteFunctions,
+	i: number,
+): Promise<IDataObject | ItemWithBinary> {
 	const plan = planQuote(quoteInput(this, i, (await serviceAccess(this)).isClientKey));
 	const catalogue = await catalogueFor(this, i, plan.routes === 'required');
 	const planned = completeQuote(plan, catalogue);
-	if (optionsOf(this, i).checkLimits === true) await checkLimits(this, i, planned.request as unknown as Parameters<typeof checkLimits>[2]);
-	const key = idempotencyKeyFor(this, i, { operation: 'quote.create', body: planned.request, explicitKey: plan.idempotencyKey });
+	if (optionsOf(this, i).checkLimits === true)
+		await checkLimits(this, i, planned.request as unknown as Parameters<typeof checkLimits>[2]);
+	const key = idempotencyKeyFor(this, i, {
+		operation: 'quote.create',
+		body: planned.request,
+		explicitKey: plan.idempotencyKey,
+	});
 	const quote = await payableQuote(this, i, { planned, catalogue, key });
 	const format = optionsOf(this, i).qrCode;
 	if ((format !== 'png' && format !== 'svg') || typeof quote.paymentUri !== 'string') return quote;
-	return await withQrCode(this, quote, { text: quote.paymentUri, format: format as QrFormat, field: 'qrCode', baseName: `quote-${String(quote.quoteId ?? 'deposit')}` });
+	return await withQrCode(this, quote, {
+		text: quote.paymentUri,
+		format: format as QrFormat,
+		field: 'qrCode',
+		baseName: `quote-${String(quote.quoteId ?? 'deposit')}`,
+	});
 }

@@ -1,7 +1,13 @@
 /** quote.createOfframp: POST /v1/orchestration/offramp, exact in to lightning:BTC for a $username or a Lightning address (orchestration-service.md §1, §4.2; path: public-notes). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
-import { integerOption, itemFailure, optionsOf, textOption, textParameter } from '../../../n8n/items';
+import {
+	integerOption,
+	itemFailure,
+	optionsOf,
+	textOption,
+	textParameter,
+} from '../../../n8n/items';
 import { isReplayed } from '../../../shared/orchestration/idempotency';
 import {
 	completeOfframp,
@@ -11,7 +17,11 @@ import {
 	unpayableQuote,
 	type QuoteInput,
 } from '../../../shared/orchestration/quotePlan';
-import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS, OfframpDraftSchema } from '../../../shared/orchestration/schemas';
+import {
+	EXPIRY_MARGIN_DEFAULT_SECONDS,
+	EXPIRY_MARGIN_MAX_SECONDS,
+	OfframpDraftSchema,
+} from '../../../shared/orchestration/schemas';
 import {
 	amountField,
 	amountFormatField,
@@ -25,7 +35,13 @@ import {
 	sourceChainField,
 } from '../common.descriptions';
 import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
-import { amountParameter, assetParameter, expiryMarginOption, idempotencyKeyOption, jsonOption } from '../../helpers/parameters';
+import {
+	amountParameter,
+	assetParameter,
+	expiryMarginOption,
+	idempotencyKeyOption,
+	jsonOption,
+} from '../../helpers/parameters';
 import { catalogueFor } from '../../helpers/routes';
 import { withRouteBounds } from '../../helpers/limits';
 import { orchestrationApiRequest, serviceAccess } from '../../transport';
@@ -69,7 +85,9 @@ export const description: INodeProperties[] = [
 		'A payment-app $username or a Lightning address (name@domain). The recipient is resolved at delivery time.',
 	),
 	optionsCollection(show, [
-		...quoteOperationOptions.map((o) => (o === refundAddressOption ? offrampRefundAddressOption : o)),
+		...quoteOperationOptions.map((o) =>
+			o === refundAddressOption ? offrampRefundAddressOption : o,
+		),
 		expiryMarginProperty,
 		refundChainOption,
 	]),
@@ -89,22 +107,58 @@ function offrampInput(ctx: IExecuteFunctions, i: number, isClientKey: boolean): 
 		affiliateId: textOption(options, 'affiliateId'),
 	};
 	const idempotencyKey = idempotencyKeyOption(ctx, i);
-	return { request, amount, additionalFields: jsonOption(ctx, i), idempotencyKey, isClientKey, refundRule: true, destinationChain: OFFRAMP_CHAIN };
+	return {
+		request,
+		amount,
+		additionalFields: jsonOption(ctx, i),
+		idempotencyKey,
+		isClientKey,
+		refundRule: true,
+		destinationChain: OFFRAMP_CHAIN,
+	};
 }
 
 /** Checks every input before the first request; an expired quote, a replayed one included, is never returned as payable. */
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
-	const plan = planQuote(offrampInput(this, i, (await serviceAccess(this)).isClientKey), OfframpDraftSchema);
+	const plan = planQuote(
+		offrampInput(this, i, (await serviceAccess(this)).isClientKey),
+		OfframpDraftSchema,
+	);
 	const marginSeconds = expiryMarginOption(this, i);
 	const catalogue = await catalogueFor(this, i, plan.routes === 'required');
 	const { request, source, destination } = completeOfframp(plan, catalogue);
-	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'quote.createOfframp', body: request, explicitKey: plan.idempotencyKey });
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'quote.createOfframp',
+		body: request,
+		explicitKey: plan.idempotencyKey,
+	});
 	const res = await orchestrationApiRequest
-		.call(this, 'POST', '/v1/orchestration/offramp', request as IDataObject, { idempotencyKey, itemIndex: i })
-		.catch(async (error: unknown) => await Promise.reject(await withRouteBounds(this, i, { ...request, destinationChain: 'lightning', destinationAsset: 'BTC' }, error)));
+		.call(this, 'POST', '/v1/orchestration/offramp', request as IDataObject, {
+			idempotencyKey,
+			itemIndex: i,
+		})
+		.catch(
+			async (error: unknown) =>
+				await Promise.reject(
+					await withRouteBounds(
+						this,
+						i,
+						{ ...request, destinationChain: 'lightning', destinationAsset: 'BTC' },
+						error,
+					),
+				),
+		);
 	const replayed = isReplayed(res.headers);
 	const problem = unpayableQuote(res.body, { replayed, marginSeconds, requoteOption: false });
-	if (problem !== undefined) throw itemFailure(this, i, problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });
-	const transfer = await verifiedTransfer(this, i, res.body, { chain: String(request.sourceChain), asset: String(request.sourceAsset), entry: source });
+	if (problem !== undefined)
+		throw itemFailure(this, i, problem.message, {
+			description: problem.nextStep,
+			errorCode: 'quote_expired',
+		});
+	const transfer = await verifiedTransfer(this, i, res.body, {
+		chain: String(request.sourceChain),
+		asset: String(request.sourceAsset),
+		entry: source,
+	});
 	return { ...quoteOutput(res.body, { catalogue, source, destination }), ...transfer, replayed };
 }

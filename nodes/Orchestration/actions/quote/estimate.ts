@@ -2,7 +2,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { integerOption, optionsOf, textOption } from '../../../n8n/items';
-import { completeQuote, formatQuoteAmounts, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
+import {
+	completeQuote,
+	formatQuoteAmounts,
+	planQuote,
+	type QuoteInput,
+} from '../../../shared/orchestration/quotePlan';
 import { EstimateDraftSchema } from '../../../shared/orchestration/schemas';
 import {
 	additionalFieldsOption,
@@ -28,7 +33,11 @@ export const description: INodeProperties[] = [
 	...quoteRouteFields(show),
 	amountField(show, 'Source amount, or the destination amount with Exact Out'),
 	optionsCollection(show, [
-		{ ...additionalFieldsOption, description: 'Raw JSON object added to the query, for fields this node does not name. A member the node already sets is refused.' },
+		{
+			...additionalFieldsOption,
+			description:
+				'Raw JSON object added to the query, for fields this node does not name. A member the node already sets is refused.',
+		},
 		affiliateIdOption,
 		quoteConcurrencyOption,
 		{
@@ -53,7 +62,13 @@ function estimateInput(ctx: IExecuteFunctions, i: number): QuoteInput {
 		affiliateId: textOption(options, 'affiliateId'),
 	};
 	// An estimate has no fee fields and no idempotency key (a GET without side effects).
-	return { request, amount, additionalFields: jsonOption(ctx, i), idempotencyKey: undefined, isClientKey: false };
+	return {
+		request,
+		amount,
+		additionalFields: jsonOption(ctx, i),
+		idempotencyKey: undefined,
+		isClientKey: false,
+	};
 }
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
@@ -61,7 +76,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const catalogue = await catalogueFor(this, i, plan.routes === 'required');
 	const { request, source, destination } = completeQuote(plan, catalogue);
 	const res = await orchestrationApiRequest
-		.call(this, 'GET', '/v1/orchestration/estimate', undefined, { qs: request as IDataObject, itemIndex: i })
-		.catch(async (error: unknown) => await Promise.reject(await withRouteBounds(this, i, request as IDataObject, error)));
+		.call(this, 'GET', '/v1/orchestration/estimate', undefined, {
+			qs: request as IDataObject,
+			itemIndex: i,
+		})
+		.catch(
+			async (error: unknown) =>
+				await Promise.reject(await withRouteBounds(this, i, request as IDataObject, error)),
+		);
 	return formatQuoteAmounts(res.body, { catalogue, source, destination });
 }

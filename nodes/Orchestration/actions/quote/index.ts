@@ -5,7 +5,11 @@ import * as createOfframp from './createOfframp';
 import * as estimate from './estimate';
 
 /** This resource in the Resource dropdown. */
-export const resource: INodePropertyOptions = { name: 'Quote', value: 'quote', description: 'Price a transfer and get a deposit address' };
+export const resource: INodePropertyOptions = {
+	name: 'Quote',
+	value: 'quote',
+	description: 'Price a transfer and get a deposit address',
+};
 
 export const operations: Record<string, OperationModule> = { create, createOfframp, estimate };
 

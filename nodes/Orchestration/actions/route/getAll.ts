@@ -35,7 +35,8 @@ export const description: INodeProperties[] = [
 			name: 'includeTokenizedEquities',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to include reviewed tokenized-equity assets (shown only to admitted partners)',
+			description:
+				'Whether to include reviewed tokenized-equity assets (shown only to admitted partners)',
 		},
 		{
 			displayName: 'Reachable Destination Name or ID',
@@ -78,7 +79,12 @@ export function filterRoutes(catalogue: RoutesCatalogue, filter: RouteFilter): R
 	const source = filter.chain ? catalogue.entriesOnChain(filter.chain) : catalogue.assets;
 	return source.filter((a) => {
 		if (!filter.includeTokenizedEquities && isTokenizedEquity(a.asset)) return false;
-		if (asset && a.asset.toLowerCase() !== asset && a.id.toLowerCase() !== asset && a.assetDisplaySymbol?.toLowerCase() !== asset) {
+		if (
+			asset &&
+			a.asset.toLowerCase() !== asset &&
+			a.id.toLowerCase() !== asset &&
+			a.assetDisplaySymbol?.toLowerCase() !== asset
+		) {
 			return false;
 		}
 		if (filter.supportsExactOut && !reachesAny(catalogue, a, 'exactOutTo')) return false;
@@ -110,5 +116,9 @@ export function routeFilterFrom(filters: IDataObject): RouteFilter {
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
 	const filters = getNodeParameter<IDataObject>(this, 'filters', i, {});
 	const catalogue = await catalogueFor(this, i, true);
-	return limitedList(this, i, filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[]);
+	return limitedList(
+		this,
+		i,
+		filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[],
+	);
 }

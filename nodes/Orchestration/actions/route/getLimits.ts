@@ -20,9 +20,21 @@ const chainFilter = (name: string, displayName: string): INodeProperties => ({
 
 export const description: INodeProperties[] = [
 	filtersCollection(show, [
-		{ displayName: 'Destination Asset', name: 'destinationAsset', type: 'string', default: '', placeholder: 'USDC' },
+		{
+			displayName: 'Destination Asset',
+			name: 'destinationAsset',
+			type: 'string',
+			default: '',
+			placeholder: 'USDC',
+		},
 		chainFilter('destinationChain', 'Destination Chain Name or ID'),
-		{ displayName: 'Source Asset', name: 'sourceAsset', type: 'string', default: '', placeholder: 'BTC' },
+		{
+			displayName: 'Source Asset',
+			name: 'sourceAsset',
+			type: 'string',
+			default: '',
+			placeholder: 'BTC',
+		},
 		chainFilter('sourceChain', 'Source Chain Name or ID'),
 	]),
 ];
@@ -41,6 +53,12 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 		destinationChain: filter('destinationChain'),
 		destinationAsset: asset('destinationAsset'),
 	}) as IDataObject;
-	const res = await orchestrationApiRequest.call(this, 'GET', '/v1/orchestration/limits', undefined, { qs, itemIndex: i });
+	const res = await orchestrationApiRequest.call(
+		this,
+		'GET',
+		'/v1/orchestration/limits',
+		undefined,
+		{ qs, itemIndex: i },
+	);
 	return res.body;
 }

@@ -4,7 +4,11 @@ import * as getAll from './getAll';
 import * as getLimits from './getLimits';
 
 /** This resource in the Resource dropdown. */
-export const resource: INodePropertyOptions = { name: 'Route', value: 'route', description: 'Assets, the destinations they reach and limits' };
+export const resource: INodePropertyOptions = {
+	name: 'Route',
+	value: 'route',
+	description: 'Assets, the destinations they reach and limits',
+};
 
 export const operations: Record<string, OperationModule> = { getAll, getLimits };
 

@@ -1,9 +1,17 @@
 /** standingAddress.createOrGet: PUT /v1/standing-deposit-addresses/{ref} (public-notes; server key): the same body answers 200, a changed one 409 instruction_conflict. */
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { integerOption, optionsOf, textParameter } from '../../../n8n/items';
 import { checkOffered } from '../../../shared/orchestration/enums';
-import { planStandingInstruction, type StandingInput } from '../../../shared/orchestration/partnerPlan';
+import {
+	planStandingInstruction,
+	type StandingInput,
+} from '../../../shared/orchestration/partnerPlan';
 import { affiliateIdsOption, concurrencyOption, showFor } from '../common.descriptions';
 import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
 import { affiliateRows, assetParameter, jsonOption } from '../../helpers/parameters';
@@ -20,7 +28,8 @@ export function referenceField(displayOptions: IDisplayOptions): INodeProperties
 		required: true,
 		default: '',
 		placeholder: 'customer-1234',
-		description: 'Your own reference for the instruction (1 to 128 characters), e.g. a customer ID. It is sent as one URL path segment.',
+		description:
+			'Your own reference for the instruction (1 to 128 characters), e.g. a customer ID. It is sent as one URL path segment.',
 		displayOptions,
 	};
 }
@@ -49,7 +58,10 @@ export const description: INodeProperties[] = [
 		displayName: 'Destination Asset Name or ID',
 		name: 'destinationAsset',
 		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getStandingDestinationAssets', loadOptionsDependsOn: ['destinationChain'] },
+		typeOptions: {
+			loadOptionsMethod: 'getStandingDestinationAssets',
+			loadOptionsDependsOn: ['destinationChain'],
+		},
 		required: true,
 		default: '',
 		description:
@@ -66,7 +78,9 @@ export const description: INodeProperties[] = [
 		displayOptions: show,
 	},
 	optionsCollection(show, [
-		affiliateIdsOption('Registered affiliates (at most 16), optionally with a fee override; all fees together stay under 10,000 bps'),
+		affiliateIdsOption(
+			'Registered affiliates (at most 16), optionally with a fee override; all fees together stay under 10,000 bps',
+		),
 		concurrencyOption,
 		{
 			displayName: 'Fee (Bps)',
@@ -81,7 +95,8 @@ export const description: INodeProperties[] = [
 			name: 'refundAddresses',
 			type: 'json',
 			default: '{}',
-			description: 'The refundAddresses object, sent as given (its members are not shown in the public docs, e.g. {"bitcoin": "bc1..."})',
+			description:
+				'The refundAddresses object, sent as given (its members are not shown in the public docs, e.g. {"bitcoin": "bc1..."})',
 		},
 		{
 			displayName: 'Slippage (Bps)',
@@ -118,8 +133,17 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const { path, body } = planStandingInstruction(input);
 	const { chain, asset } = input.destination;
 	const listing = await catalogueFor(this, i, false);
-	checkOffered(listing, [{ chainField: 'destinationChain', chain, assetField: 'destinationAsset', asset }]);
-	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'standingAddress.createOrGet', body: { reference: input.reference, ...body } });
-	const res = await orchestrationApiRequest.call(this, 'PUT', path, body as IDataObject, { idempotencyKey, hints: { instruction_conflict: INSTRUCTION_CONFLICT_HINT }, itemIndex: i });
+	checkOffered(listing, [
+		{ chainField: 'destinationChain', chain, assetField: 'destinationAsset', asset },
+	]);
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'standingAddress.createOrGet',
+		body: { reference: input.reference, ...body },
+	});
+	const res = await orchestrationApiRequest.call(this, 'PUT', path, body as IDataObject, {
+		idempotencyKey,
+		hints: { instruction_conflict: INSTRUCTION_CONFLICT_HINT },
+		itemIndex: i,
+	});
 	return { reference: input.reference, ...res.body };
 }

@@ -12,6 +12,12 @@ export const description: INodeProperties[] = [referenceField(show)];
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const reference = textParameter(this, 'reference', i);
-	const res = await orchestrationApiRequest.call(this, 'GET', `${STANDING_PATH}/${referenceSegment(reference)}`, undefined, { itemIndex: i });
+	const res = await orchestrationApiRequest.call(
+		this,
+		'GET',
+		`${STANDING_PATH}/${referenceSegment(reference)}`,
+		undefined,
+		{ itemIndex: i },
+	);
 	return { reference, ...res.body };
 }

@@ -10,6 +10,12 @@ const show = showFor('standingAddress', ['getDestinations']);
 export const description: INodeProperties[] = [returnAllField(show), limitField(show)];
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
-	const res = await orchestrationApiRequest.call(this, 'GET', `${STANDING_PATH}/destinations`, undefined, { itemIndex: i });
+	const res = await orchestrationApiRequest.call(
+		this,
+		'GET',
+		`${STANDING_PATH}/destinations`,
+		undefined,
+		{ itemIndex: i },
+	);
 	return listOf(this, i, res.body, 'destinations');
 }

@@ -6,7 +6,10 @@ import { enabledSwitchDescription, switchEnabled } from './enabledSwitch';
 /** An action: it changes state at the service, so an AI agent runs it only with "Allow Actions as AI Tool". */
 export const toolAction = true;
 
-export const description: INodeProperties[] = enabledSwitchDescription(showFor('standingAddress', ['pause']), 'Pause');
+export const description: INodeProperties[] = enabledSwitchDescription(
+	showFor('standingAddress', ['pause']),
+	'Pause',
+);
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	return await switchEnabled(this, i, false);

@@ -26,7 +26,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		description: 'The batch of held deposits to send back (batchId of a held deposit in Get Deposits)',
+		description:
+			'The batch of held deposits to send back (batchId of a held deposit in Get Deposits)',
 		displayOptions: show,
 	},
 	{
@@ -51,17 +52,28 @@ export const description: INodeProperties[] = [
 			name: 'requestPath',
 			type: 'string',
 			default: STANDING_REFUND_PATH,
-			description: 'Path of the POST {"batchId", "refundAddress"} request under the Base URL; {ref} stands for the encoded reference. Change it only if the service documents another one.',
+			description:
+				'Path of the POST {"batchId", "refundAddress"} request under the Base URL; {ref} stands for the encoded reference. Change it only if the service documents another one.',
 		},
 	]),
 ];
 
 export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const reference = textParameter(this, 'reference', i);
-	const input = { batchId: textParameter(this, 'batchId', i), refundAddress: textParameter(this, 'refundAddress', i) };
-	const { path, body } = planHeldRefund(reference, input, textOption(optionsOf(this, i), 'requestPath') ?? STANDING_REFUND_PATH);
+	const input = {
+		batchId: textParameter(this, 'batchId', i),
+		refundAddress: textParameter(this, 'refundAddress', i),
+	};
+	const { path, body } = planHeldRefund(
+		reference,
+		input,
+		textOption(optionsOf(this, i), 'requestPath') ?? STANDING_REFUND_PATH,
+	);
 	const res = await orchestrationApiRequest.call(this, 'POST', path, body as IDataObject, {
-		idempotencyKey: idempotencyKeyFor(this, i, { operation: 'standingAddress.refundHeldDeposits', body: { reference, path, ...body } }),
+		idempotencyKey: idempotencyKeyFor(this, i, {
+			operation: 'standingAddress.refundHeldDeposits',
+			body: { reference, path, ...body },
+		}),
 		hints: { not_found: NOT_FOUND_HINT },
 		itemIndex: i,
 		endpoint: `POST ${STANDING_REFUND_PATH}`,

@@ -53,8 +53,15 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const body: IDataObject = { url: textParameter(this, 'url', i) };
 	parseRequest(WebhookCreateRequestSchema, body);
 	const explicitKey = explicitIdempotencyKey(idempotencyKeyOption(this, i));
-	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'webhook.create', body, explicitKey });
-	const res = await orchestrationApiRequest.call(this, 'POST', '/v1/webhooks', body, { idempotencyKey, itemIndex: i });
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'webhook.create',
+		body,
+		explicitKey,
+	});
+	const res = await orchestrationApiRequest.call(this, 'POST', '/v1/webhooks', body, {
+		idempotencyKey,
+		itemIndex: i,
+	});
 	const { secret, ...rest } = res.body;
 	// secrets stay out of outputs unless asked for (the Orchestration Trigger keeps its own)
 	if (optionsOf(this, i).outputSecret === true) return res.body;

@@ -27,7 +27,8 @@ export const description: INodeProperties[] = [
 		name: 'recovery',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the ID is of a recovery subscription (order.recovery_required events) rather than an order-event endpoint',
+		description:
+			'Whether the ID is of a recovery subscription (order.recovery_required events) rather than an order-event endpoint',
 		displayOptions: show,
 	},
 ];
@@ -36,7 +37,13 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const webhookId = textParameter(this, 'webhookId', i);
 	const recovery = getNodeParameter(this, 'recovery', i, false) === true;
 	const path = inField('webhookId', () => webhookPath(webhookId, recovery ? 'recovery' : 'orders'));
-	const idempotencyKey = idempotencyKeyFor(this, i, { operation: 'webhook.delete', body: { webhookId, recovery } });
-	const res = await orchestrationApiRequest.call(this, 'DELETE', path, undefined, { idempotencyKey, itemIndex: i });
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'webhook.delete',
+		body: { webhookId, recovery },
+	});
+	const res = await orchestrationApiRequest.call(this, 'DELETE', path, undefined, {
+		idempotencyKey,
+		itemIndex: i,
+	});
 	return { webhookId, recovery, ...res.body };
 }

@@ -4,7 +4,11 @@ import * as create from './create';
 import * as del from './delete';
 
 /** This resource in the Resource dropdown. */
-export const resource: INodePropertyOptions = { name: 'Webhook', value: 'webhook', description: 'Endpoints that receive signed order events' };
+export const resource: INodePropertyOptions = {
+	name: 'Webhook',
+	value: 'webhook',
+	description: 'Endpoints that receive signed order events',
+};
 
 export const operations: Record<string, OperationModule> = { create, delete: del };
 
