@@ -98,3 +98,25 @@ export function assertToolActionAllowed(
 		},
 	);
 }
+
+/**
+ * The chosen operation of a node run (resource and operation parameters), refused as an AI-agent
+ * tool when it is one of `toolActions` and actions are not allowed.
+ */
+export function chosenOperation<T>(
+	ctx: IExecuteFunctions,
+	resources: Record<string, { operations: Record<string, T> }>,
+	toolActions: Record<string, string>,
+): T {
+	const resource = ctx.getNodeParameter('resource', 0) as string;
+	const operation = ctx.getNodeParameter('operation', 0) as string;
+	const op = resources[resource]?.operations[operation];
+	if (op === undefined)
+		throw new ItemError(
+			ctx.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
+	const action = toolActions[`${resource}.${operation}`];
+	if (action !== undefined) assertToolActionAllowed(ctx, action);
+	return op;
+}

@@ -1,11 +1,11 @@
 /** The node's execute(): the operation of the chosen resource, run per item. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { ItemError } from '../../n8n/errors';
 import { concurrencyOf, runItems } from '../../n8n/items';
-import { assertToolActionAllowed, toolActionsOf } from '../../n8n/toolMode';
+import { chosenOperation, toolActionsOf } from '../../n8n/toolMode';
 import { GATEWAY_FIELDS } from '../helpers/gateway';
 import * as intent from './intent';
 import * as network from './network';
+import type { OperationModule } from './types';
 import { resourceProperty } from './resourceProperty';
 
 export const resources = { intent, network };
@@ -14,16 +14,7 @@ export const resources = { intent, network };
 export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProperty, resources);
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as keyof typeof resources;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const op = resources[resource]?.operations[operation];
-	if (!op)
-		throw new ItemError(
-			this.getNode(),
-			`The operation "${operation}" of "${resource}" is not supported`,
-		);
-	const action = TOOL_ACTIONS[`${resource}.${operation}`];
-	if (action !== undefined) assertToolActionAllowed(this, action);
+	const op = chosenOperation<OperationModule>(this, resources, TOOL_ACTIONS);
 	// GATEWAY_FIELDS: a core error names the parameter and carries the gateway's admission code for the same mistake.
 	return [
 		await runItems(this, { concurrency: concurrencyOf(this), naming: GATEWAY_FIELDS }, op.execute),

@@ -1,9 +1,8 @@
 /** The node's execute(): the operation of the chosen resource, run per item. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { ItemError } from '../../n8n/errors';
 import { concurrencyOf, runItems } from '../../n8n/items';
 import { executionPacing } from '../../n8n/pacing';
-import { assertToolActionAllowed, toolActionsOf } from '../../n8n/toolMode';
+import { chosenOperation, toolActionsOf } from '../../n8n/toolMode';
 import { serviceAccess } from '../transport';
 import * as accumulationAddress from './accumulationAddress';
 import * as affiliate from './affiliate';
@@ -14,6 +13,7 @@ import * as payLink from './payLink';
 import * as quote from './quote';
 import * as route from './route';
 import * as standingAddress from './standingAddress';
+import type { OperationModule } from './types';
 import * as webhook from './webhook';
 
 /** The node's resources, in the order their parameters appear. */
@@ -46,16 +46,7 @@ export const resourceProperty: INodeProperties = {
 export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProperty, resources);
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as keyof typeof resources;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const op = resources[resource]?.operations[operation];
-	if (!op)
-		throw new ItemError(
-			this.getNode(),
-			`The operation "${operation}" of "${resource}" is not supported`,
-		);
-	const action = TOOL_ACTIONS[`${resource}.${operation}`];
-	if (action !== undefined) assertToolActionAllowed(this, action);
+	const op = chosenOperation<OperationModule>(this, resources, TOOL_ACTIONS);
 	if (this.getInputData().length === 0) return [[]];
 	// the credential is checked once, before any item sends anything
 	await serviceAccess(this);

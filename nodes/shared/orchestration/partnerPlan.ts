@@ -589,19 +589,27 @@ export function payoutChangeOf(
 export const PAYOUT_DESTINATIONS_PATH = '/v1/affiliate-dashboard/payout-destinations';
 
 /**
- * The entries of a payout-destinations answer, whose shape the docs do not show: the list under
- * `destinations` or `payoutDestinations`, or the answer itself when it is a list. An object entry is
- * kept as sent; a `<chain>:<asset>` text entry becomes `{chain, asset}`. Undefined: no list.
+ * The list of an answer whose shape the docs do not show: the answer itself when it is a list, else
+ * the first of `names` that holds one; and the answer's object members (for `nextOffset`).
+ */
+function lenientList(
+	body: unknown,
+	names: string[],
+): { list: unknown[]; members?: Record<string, unknown> } | undefined {
+	if (Array.isArray(body)) return { list: body };
+	if (typeof body !== 'object' || body === null) return undefined;
+	const members = body as Record<string, unknown>;
+	const list = names.map((name) => members[name]).find(Array.isArray);
+	return list === undefined ? undefined : { list, members };
+}
+
+/**
+ * The entries of a payout-destinations answer (under `destinations` or `payoutDestinations`, or a
+ * bare list). An object entry is kept as sent; a `<chain>:<asset>` text entry becomes `{chain, asset}`.
  */
 export function payoutDestinationsOf(body: unknown): Array<Record<string, unknown>> | undefined {
-	const members =
-		typeof body === 'object' && body !== null && !Array.isArray(body)
-			? (body as Record<string, unknown>)
-			: undefined;
-	const list = Array.isArray(body)
-		? body
-		: [members?.destinations, members?.payoutDestinations].find(Array.isArray);
-	if (!Array.isArray(list)) return undefined;
+	const list = lenientList(body, ['destinations', 'payoutDestinations'])?.list;
+	if (list === undefined) return undefined;
 	return list.flatMap((entry: unknown) => {
 		if (typeof entry === 'object' && entry !== null && !Array.isArray(entry))
 			return [entry as Record<string, unknown>];
@@ -617,24 +625,15 @@ export const FEE_INVOICES_PATH = '/v1/partner/dashboard/fee-invoices';
 /** The largest page asked for: not shown; 100 is the package's guess (the other listings allow more). */
 export const FEE_INVOICES_PAGE_MAX = 100;
 
-/**
- * One page of fee invoices, read leniently: the list under `invoices`, `feeInvoices`, `data` or
- * `items`, or the answer itself when it is a list; its `nextOffset` when given. Undefined: no list.
- */
+/** One page of fee invoices (under `invoices`, `feeInvoices`, `data` or `items`, or a bare list) and its `nextOffset`. */
 export function feeInvoicePageOf(
 	body: unknown,
 ): { invoices: Array<Record<string, unknown>>; nextOffset: unknown } | undefined {
-	const members =
-		typeof body === 'object' && body !== null && !Array.isArray(body)
-			? (body as Record<string, unknown>)
-			: undefined;
-	const list = Array.isArray(body)
-		? body
-		: [members?.invoices, members?.feeInvoices, members?.data, members?.items].find(Array.isArray);
-	if (!Array.isArray(list)) return undefined;
-	const invoices = list.filter(
+	const read = lenientList(body, ['invoices', 'feeInvoices', 'data', 'items']);
+	if (read === undefined) return undefined;
+	const invoices = read.list.filter(
 		(entry): entry is Record<string, unknown> =>
 			typeof entry === 'object' && entry !== null && !Array.isArray(entry),
 	);
-	return { invoices, nextOffset: members?.nextOffset };
+	return { invoices, nextOffset: read.members?.nextOffset };
 }

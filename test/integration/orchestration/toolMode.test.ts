@@ -117,7 +117,7 @@ function methodsIn(file: string, operations: string[]): string[] {
 		if (m[1].startsWith(resource) && fs.existsSync(path.join(dir, '../../helpers', `${m[1]}.ts`))) parts.push(`../../helpers/${m[1]}.ts`);
 	}
 	// orchestrationApiRequest.call(this, 'POST', ...) / gatewayApiRequest.call(ctx, 'POST', ...)
-	return parts.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/ApiRequest\.call\(\w+, '([A-Z]+)'/g)].map((m) => m[1]));
+	return parts.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/ApiRequest\s*\.call\(\s*\w+,\s*'([A-Z]+)'/g)].map((m) => m[1]));
 }
 
 /** `Resource > Operation` as the node shows them. */

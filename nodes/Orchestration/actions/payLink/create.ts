@@ -1,15 +1,9 @@
 /** payLink.create: POST /v1/pay-links (public-notes "Re-approvals, pay links, fee invoices"; server key): a hosted page that collects a payment. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
-import {
-	getNodeParameter,
-	optionsOf,
-	textParameter,
-	type ItemWithBinary,
-} from '../../../n8n/items';
+import { getNodeParameter, textParameter, type ItemWithBinary } from '../../../n8n/items';
 import { explicitIdempotencyKey, isReplayed } from '../../../shared/orchestration/idempotency';
 import { planPayLink } from '../../../shared/orchestration/payLinkPlan';
-import type { QrFormat } from '../../../shared/qrImage';
 import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
 import {
 	amountParameter,
@@ -18,7 +12,7 @@ import {
 	idempotencyKeyOption,
 	jsonOption,
 } from '../../helpers/parameters';
-import { withQrCode } from '../../helpers/qrCode';
+import { qrCodeOption, withQrCodeOption } from '../../helpers/qrCode';
 import { catalogueFor } from '../../helpers/routes';
 import { orchestrationApiRequest } from '../../transport';
 import {
@@ -84,27 +78,10 @@ export const description: INodeProperties[] = [
 		additionalFieldsOption,
 		concurrencyOption,
 		idempotencyKeyProperty,
-		{
-			displayName: 'QR Code',
-			name: 'qrCode',
-			type: 'options',
-			options: [
-				{ name: 'None', value: 'none' },
-				{
-					name: 'PNG Image',
-					value: 'png',
-					description: 'A 1-bit PNG of the link in the binary field qrCode',
-				},
-				{
-					name: 'SVG Image',
-					value: 'svg',
-					description: 'A scalable SVG of the link in the binary field qrCode',
-				},
-			],
-			default: 'none',
-			description:
-				'Whether to add a QR code of the link (shortUrl) as binary data, for a chat message, an email or a printed invoice',
-		},
+		qrCodeOption(
+			'the link',
+			'Whether to add a QR code of the link (shortUrl) as binary data, for a chat message, an email or a printed invoice',
+		),
 	]),
 ];
 
@@ -148,12 +125,11 @@ export async function execute(
 		},
 	);
 	const link: IDataObject = { ...res.body, ...request, replayed: isReplayed(res.headers) };
-	const format = optionsOf(this, i).qrCode;
-	if ((format !== 'png' && format !== 'svg') || typeof link.shortUrl !== 'string') return link;
-	return await withQrCode(this, link, {
-		text: link.shortUrl,
-		format: format as QrFormat,
-		field: 'qrCode',
-		baseName: `pay-link-${String(link.shortId ?? 'link')}`,
-	});
+	return await withQrCodeOption(
+		this,
+		i,
+		link,
+		link.shortUrl,
+		`pay-link-${String(link.shortId ?? 'link')}`,
+	);
 }

@@ -10,7 +10,6 @@ import {
 	textParameter,
 	type ItemWithBinary,
 } from '../../../n8n/items';
-import type { QrFormat } from '../../../shared/qrImage';
 import { isReplayed, requoteIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import {
 	EXPIRY_MARGIN_DEFAULT_SECONDS,
@@ -49,7 +48,7 @@ import {
 	jsonOption,
 	quoteRoute,
 } from '../../helpers/parameters';
-import { withQrCode } from '../../helpers/qrCode';
+import { qrCodeOption, withQrCodeOption } from '../../helpers/qrCode';
 import { checkLimits, withRouteBounds } from '../../helpers/limits';
 import { catalogueFor } from '../../helpers/routes';
 import { orchestrationApiRequest, serviceAccess } from '../../transport';
@@ -76,27 +75,10 @@ const expiryOptions: INodeProperties[] = [
 		description:
 			'A quote is firm for 2 minutes. One with less time left than this (or expired, as a replayed answer can be) fails the item instead of being returned as payable.',
 	},
-	{
-		displayName: 'QR Code',
-		name: 'qrCode',
-		type: 'options',
-		options: [
-			{ name: 'None', value: 'none' },
-			{
-				name: 'PNG Image',
-				value: 'png',
-				description: 'A 1-bit PNG of the payment URI in the binary field qrCode',
-			},
-			{
-				name: 'SVG Image',
-				value: 'svg',
-				description: 'A scalable SVG of the payment URI in the binary field qrCode',
-			},
-		],
-		default: 'none',
-		description:
-			'Whether to add a QR code of "paymentUri" as binary data (for a chat message or an email); none when the deposit has no payment URI',
-	},
+	qrCodeOption(
+		'the payment URI',
+		'Whether to add a QR code of "paymentUri" as binary data (for a chat message or an email); none when the deposit has no payment URI',
+	),
 	{
 		displayName: 'Check Limits Before Sending',
 		name: 'checkLimits',
@@ -395,12 +377,11 @@ export async function execute(
 		explicitKey: plan.idempotencyKey,
 	});
 	const quote = await payableQuote(this, i, { planned, catalogue, key });
-	const format = optionsOf(this, i).qrCode;
-	if ((format !== 'png' && format !== 'svg') || typeof quote.paymentUri !== 'string') return quote;
-	return await withQrCode(this, quote, {
-		text: quote.paymentUri,
-		format: format as QrFormat,
-		field: 'qrCode',
-		baseName: `quote-${String(quote.quoteId ?? 'deposit')}`,
-	});
+	return await withQrCodeOption(
+		this,
+		i,
+		quote,
+		quote.paymentUri,
+		`quote-${String(quote.quoteId ?? 'deposit')}`,
+	);
 }
