@@ -66,7 +66,11 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 // Issue 41 (one request function per service over an endpoint table, operations as execute(this, i)):
 // nodes/n8n 5,274 bytes less, nodes/Orchestration 6,938 more (the endpoint table, its lookup, the
 // reads written out at each call site), 5,641 in all (562,592 -> 568,233).
-const BUDGET_BYTES = 556 * 1024;
+// Issue 42 (Approve / Reject / Refund Reprice, Refund Held Deposits, Pay Link > Create, Partner > Get
+// Fee Invoices, the route bounds and Check Limits, the app-fee bounds): nodes/Orchestration 16,755
+// bytes, nodes/shared/orchestration 8,797, 28,330 in all (568,233 -> 596,563), most of it the new
+// operations' descriptions.
+const BUDGET_BYTES = 584 * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 
