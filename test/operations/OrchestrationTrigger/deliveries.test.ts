@@ -365,6 +365,23 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		}
 	});
 
+	it('an order paid through a pay link carries payLinkId and payLinkLabel in the output', async () => {
+		const { server } = await registeredTrigger();
+		const created = await fetch(`${sb.orchestrationUrl}/v1/pay-links`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_KEY}`, 'x-idempotency-key': `link-${randomBytes(6).toString('hex')}` },
+			body: JSON.stringify({ destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: `0x${'2'.repeat(40)}`, amountOut: '25000000', label: 'Invoice 42' }),
+		});
+		const { shortId } = (await created.json()) as { shortId: string };
+		const paid = await control(sb, `/sandbox/pay-links/${shortId}/pay`, { sourceChain: 'ethereum', sourceAsset: 'USDC' });
+		const orderId = (paid as { orderId: string }).orderId;
+		const deliveries = await settled(sb, orderId);
+		expect(deliveries.length).toBeGreaterThan(0);
+		const outputs = effectiveRuns(server).map((o) => o[0].json.order as IDataObject).filter((o) => o.id === orderId);
+		expect(outputs.length).toBe(distinctEvents(deliveries).length);
+		for (const order of outputs) expect(order).toMatchObject({ payLinkId: shortId, payLinkLabel: 'Invoice 42' });
+	});
+
 	it('answers injected duplicate deliveries 200 and runs nothing downstream for them', async () => {
 		await control(sb, '/sandbox/config', { duplicateDeliveries: true });
 		const { server } = await registeredTrigger();
