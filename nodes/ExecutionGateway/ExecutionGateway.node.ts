@@ -5,10 +5,7 @@
  */
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { toolActionsProperty } from '../n8n/toolMode';
-import * as intent from './actions/intent';
-import * as network from './actions/network';
-import { resourceProperty } from './actions/resourceProperty';
-import { router } from './actions/router';
+import { resourceProperty, resources, router } from './actions/router';
 
 export class ExecutionGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,8 +30,7 @@ export class ExecutionGateway implements INodeType {
 		credentials: [{ name: 'executionGatewayApi', required: true }],
 		properties: [
 			resourceProperty,
-			...intent.description,
-			...network.description,
+			...Object.values(resources).flatMap((r) => r.description),
 			toolActionsProperty('Intent > Execute (it signs intents that move deposits)'),
 		],
 	};

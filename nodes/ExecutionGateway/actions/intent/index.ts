@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as execute from './execute';
 import * as get from './get';
@@ -9,6 +9,9 @@ import {
 	sharedWaitParameters,
 	waitOptionFields,
 } from '../../helpers/intentWait';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = { name: 'Intent', value: 'intent' };
 
 export const operations: Record<string, OperationModule> = { execute, get };
 
