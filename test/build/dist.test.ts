@@ -66,7 +66,9 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 // Issue 41 (one request function per service over an endpoint table, operations as execute(this, i)):
 // nodes/n8n 5,274 bytes less, nodes/Orchestration 6,938 more (the endpoint table, its lookup, the
 // reads written out at each call site), 5,641 in all (562,592 -> 568,233).
-const BUDGET_BYTES = 556 * 1024;
+// Order > Approve Reprice, Reject Reprice and Refund Reprice (4f4afa8, fourth harvest): 11,072 bytes
+// (568,233 -> 579,305), all in Orchestration.node.js and its shared chunk.
+const BUDGET_BYTES = 566 * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 
