@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
-const STEPS = ['node24', 'npm-ci', 'n8n-install', 'test-deps', 'build', 'lint', 'pack-scan', 'test', 'e2e', 'browser', 'queue', 'faults'];
+const STEPS = ['node24', 'npm-ci', 'n8n-install', 'test-deps', 'build', 'lint', 'pack-scan', 'test', 'node22', 'e2e', 'browser', 'queue', 'faults'];
 
 let dir: string;
 beforeEach(() => {
@@ -19,6 +19,7 @@ beforeEach(() => {
 	fs.copyFileSync(path.join(ROOT, '.ci', 'run'), path.join(dir, '.ci', 'run'));
 	const stub = (file: string, body: string) => fs.writeFileSync(path.join(dir, file), `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
 	stub('scripts/node24.sh', 'true');
+	stub('scripts/node22.sh', 'true');
 	// Each stand-in appends "<what> start|end" to ran.txt; FAIL names the one that exits 1.
 	const record = (what: string, seconds: string) =>
 		`echo "${what} start" >>"$CI_STUB_DIR/ran.txt"; sleep ${seconds}; echo "${what} end" >>"$CI_STUB_DIR/ran.txt"; [ "\${FAIL:-}" != "${what}" ]`;
@@ -37,6 +38,7 @@ beforeEach(() => {
 		].join('\n'),
 	);
 	stub('bin/node', '[ "$1" = --version ] && echo v24.0.0; true');
+	stub('bin/npx', `${record('jest on node22', '0.3')}`);
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -63,6 +65,9 @@ describe('.ci/run', () => {
 		expect(at('n8n-install start')).toBeLessThan(at('npm-ci end'));
 		expect(at('lint start')).toBeLessThan(at('build end'));
 		expect(at('test:e2e start')).toBeGreaterThan(at('test end'));
+		// Node 22 after npm test, before the suites in a real n8n
+		expect(at('jest on node22 start')).toBeGreaterThan(at('test end'));
+		expect(at('test:e2e start')).toBeGreaterThan(at('jest on node22 end'));
 		expect(at('test:e2e:queue start')).toBeGreaterThan(at('test:e2e end'));
 		expect(at('test:e2e:faults start')).toBeGreaterThan(at('test:e2e:queue end'));
 		expect(at('test:browser start')).toBeGreaterThan(at('test:e2e:faults end'));

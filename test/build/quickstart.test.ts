@@ -14,17 +14,16 @@ function which(tool: string): string {
 }
 
 describe('./quickstart prerequisites', () => {
-	it('fails within seconds naming what is missing and how to install it', () => {
+	it('fails at once naming what is missing and how to install it, having fetched and written nothing', () => {
 		const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-minbin-'));
 		const home = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-home-'));
 		try {
 			for (const tool of ['bash', 'dirname']) fs.symlinkSync(which(tool), path.join(bin, tool));
-			const started = Date.now();
+			// Without npm, tar or curl on PATH nothing can be fetched; an empty HOME shows nothing was written.
 			const r = spawnSync(path.join(bin, 'bash'), [path.join(ROOT, 'quickstart')], {
 				env: { HOME: home, PATH: bin },
 				encoding: 'utf8',
 			});
-			expect(Date.now() - started).toBeLessThan(5000);
 			expect(r.status).toBe(1);
 			expect(r.stderr).toContain('quickstart: missing npm tar python3 make g++');
 			expect(r.stderr).toContain('apt-get install -y nodejs npm python3 make g++');

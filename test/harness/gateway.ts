@@ -31,6 +31,8 @@ export interface RecordedRequest {
 	path: string;
 	headers: http.IncomingHttpHeaders;
 	body: string;
+	/** Date.now() when the whole request had arrived. */
+	at: number;
 	status?: number;
 	/** The answer's body text, once it has been sent back. */
 	response?: string;
@@ -64,7 +66,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
 		const chunks: Buffer[] = [];
 		for await (const c of req) chunks.push(c as Buffer);
 		const body = Buffer.concat(chunks);
-		const record: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: body.toString('utf8') };
+		const record: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: body.toString('utf8'), at: Date.now() };
 		requests.push(record);
 		const forward = http.request(
 			{ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },

@@ -148,14 +148,14 @@ describe('read tokens (spec §5)', () => {
 	});
 
 	it('expires tokens after 24 hours (scaled)', async () => {
-		const fast = await start({ timeScale: 200_000 }); // 24 h -> 432 ms
+		const fast = await start({ timeScale: 43_200 }); // 24 h -> 2 s: room for a loaded machine before the first read
 		try {
 			const q = await fast.api.post(QUOTE, quoteBody(), { key: CHECKOUT });
 			const read = () => fast.api.get(`/v1/orchestration/order?quoteId=${q.body.quoteId}&readToken=${q.body.readToken}`, { key: CHECKOUT });
 			const fresh = await read();
 			expect(fresh.status).toBe(200);
 			expect(fresh.body).toMatchObject({ quoteId: q.body.quoteId, order: null });
-			await new Promise((r) => setTimeout(r, 550));
+			await new Promise((r) => setTimeout(r, q.receivedAt + 2100 - Date.now()));
 			const late = await read();
 			expectError(late, 403, 'invalid_read_token');
 			expect(late.body.error.message).toMatch(/expired/);

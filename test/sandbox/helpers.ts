@@ -14,6 +14,9 @@ export interface Answer<T = any> {
 	headers: Headers;
 	body: T;
 	text: string;
+	/** Date.now() just before the request left and just after the answer was read: the server's clock read in between. */
+	sentAt: number;
+	receivedAt: number;
 }
 
 export interface CallOptions {
@@ -36,15 +39,17 @@ export function client(baseUrl: string) {
 		const hasBody = body !== undefined || opts.raw !== undefined;
 		if (hasBody && !headers['content-type']) headers['content-type'] = 'application/json';
 		if (method === 'POST' && opts.idem !== '' && !('x-idempotency-key' in headers)) headers['x-idempotency-key'] = opts.idem ?? freshKey();
+		const sentAt = Date.now();
 		const res = await fetch(baseUrl + path, { method, headers, body: opts.raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
 		const text = await res.text();
+		const receivedAt = Date.now();
 		let parsed: unknown = text;
 		try {
 			parsed = text === '' ? undefined : JSON.parse(text);
 		} catch {
 			// not JSON: keep the text
 		}
-		return { status: res.status, headers: res.headers, body: parsed as T, text };
+		return { status: res.status, headers: res.headers, body: parsed as T, text, sentAt, receivedAt };
 	}
 	return {
 		get: <T = any>(path: string, opts?: CallOptions) => call<T>('GET', path, undefined, opts),

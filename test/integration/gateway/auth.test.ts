@@ -111,6 +111,8 @@ describe('Execution Gateway credential', () => {
 		const [info] = await run(h);
 		expect(info.execution).toMatchObject({ chainId: env.sb.keys.gateway.chainId });
 		expect(h.credentialsHelper.preAuthRuns[CREDENTIAL]).toBeUndefined();
+		// precondition: both calls went through the proxy
+		expect(env.proxy.requests.map((r) => r.path.split('?')[0])).toEqual(expect.arrayContaining(['/api/v1/health', '/api/v1/network/info']));
 		expect(env.proxy.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
 	});
 

@@ -58,13 +58,12 @@ describe('Execution Gateway against the live service behaviour', () => {
 		});
 
 		it('waiting ends at "finalized" instead of running to its timeout', async () => {
-			const started = Date.now();
-			const [out] = await run(gatewayHarness(env, depositParams([{ sparkTransferId: await funded(), amount: '5000' }], { options: WAIT })));
+			// A timeout far past the test's own: a wait that missed "finalized" cannot end in time.
+			const [out] = await run(gatewayHarness(env, depositParams([{ sparkTransferId: await funded(), amount: '5000' }], { options: { ...WAIT, waitTimeout: 600 } })));
 			expect(out.status).toBe('FINALIZED');
 			expect(out.waitTimedOut).toBeUndefined();
 			const answers = env.proxy.to(`/api/v1/intents/${String(out.submissionId)}`).map((r) => JSON.parse(r.response!).status as string);
 			expect(answers.at(-1)).toBe('finalized');
-			expect(Date.now() - started).toBeLessThan(15_000);
 		});
 
 		it('Get with Wait Until Final returns at once for an intent already final, and an expired one keeps its reason', async () => {

@@ -111,8 +111,8 @@ export async function startRedirector(opts: RedirectorOptions): Promise<Redirect
 
 export interface Trickler {
 	url: string;
-	/** Requests received (method and path with query). */
-	requests: Array<{ method: string; url: string }>;
+	/** Requests received (method and path with query), with how much of the answer was written before it ended and whether it was all. */
+	requests: Array<{ method: string; url: string; bytesSent: number; complete: boolean }>;
 	/** Connections still open. */
 	open(): number;
 	close(): Promise<void>;
@@ -123,16 +123,21 @@ export interface Trickler {
  * that never completes within a deadline; never idle long enough for an idle timeout).
  */
 export async function startTrickler(body: string, gapMs: number): Promise<Trickler> {
-	const requests: Array<{ method: string; url: string }> = [];
+	const requests: Trickler['requests'] = [];
 	const sockets = new Set<import('node:net').Socket>();
 	const server = http.createServer(async (req, res) => {
-		requests.push({ method: req.method ?? 'GET', url: req.url ?? '/' });
+		const request = { method: req.method ?? 'GET', url: req.url ?? '/', bytesSent: 0, complete: false };
+		requests.push(request);
 		await bodyOf(req);
 		res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
 		let i = 0;
 		const next = () => {
-			if (res.destroyed || i >= body.length) return void res.end();
+			if (res.destroyed || i >= body.length) {
+				request.complete = i >= body.length;
+				return void res.end();
+			}
 			res.write(body[i++]);
+			request.bytesSent = i;
 			setTimeout(next, gapMs);
 		};
 		next();

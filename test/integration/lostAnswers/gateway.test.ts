@@ -18,6 +18,7 @@ import {
 	runError,
 	startGatewayEnv,
 	type GatewayEnv,
+	type RecordedRequest,
 } from '../../harness/gateway';
 
 let env: GatewayEnv;
@@ -33,6 +34,12 @@ const EXECUTE = '/api/v1/execute';
 
 async function intentsWithNonce(nonce: unknown): Promise<IDataObject[]> {
 	return (await env.intents()).filter((i) => i.nonce === nonce);
+}
+
+/** The requests `list` returns once each has its answer (bounded by the test's timeout). */
+async function answered(list: () => RecordedRequest[]): Promise<RecordedRequest[]> {
+	while (list().length === 0 || list().some((p) => p.status === undefined)) await new Promise((resolve) => setTimeout(resolve, 50));
+	return list();
 }
 
 function expectAcceptedEarlier(out: IDataObject): void {
@@ -53,9 +60,13 @@ describe('intent.execute with a lost answer', () => {
 		const [out] = await run(gatewayHarness(env, depositParams([{ sparkTransferId, amount: '5000' }])));
 
 		expectAcceptedEarlier(out);
+		// The lost first attempt, then the resend (on a loaded machine a resend's answer may miss the
+		// 0.4 s deadline too, and the transport sends once more): always the same signed bytes, the same nonce.
 		const posts = env.proxy.to(EXECUTE, 'POST');
-		expect(posts).toHaveLength(2);
-		expect(posts[1].body).toBe(posts[0].body); // the same signed bytes, the same nonce
+		expect(posts.length).toBeGreaterThanOrEqual(2);
+		expect(posts.every((p) => p.body === posts[0].body)).toBe(true);
+		const resends = await answered(() => posts.slice(1));
+		expect(resends.map((p) => p.status)).toEqual(resends.map(() => 409));
 		const intents = await intentsWithNonce(out.nonce);
 		expect(intents).toHaveLength(1);
 		expect((await env.intents()).filter((i) => JSON.stringify(i).includes(sparkTransferId))).toHaveLength(1);
@@ -81,10 +92,11 @@ describe('intent.execute with a lost answer', () => {
 		env.sb.gatewayFaults.add({ method: 'POST', path: EXECUTE, mode: 'latency', latencyMs: 1500 });
 		const [out] = await run(gatewayHarness(env, depositParams([{ sparkTransferId: btcTransferId(), amount: '5000' }])));
 		expect(out).toMatchObject({ status: 'ACCEPTED', submissionId: expect.any(String) });
-		await new Promise((resolve) => setTimeout(resolve, 1500));
-		const posts = env.proxy.to(EXECUTE, 'POST');
-		expect(posts).toHaveLength(2);
-		expect(posts.map((p) => p.status).sort()).toEqual([200, 409]);
+		// The late original is handled 1.5 s after it arrived: wait until every attempt has its answer.
+		const posts = await answered(() => env.proxy.to(EXECUTE, 'POST'));
+		// One attempt admitted, every other (the original, and any resend a loaded machine added) met the replayed nonce.
+		expect(posts.length).toBeGreaterThanOrEqual(2);
+		expect(posts.map((p) => p.status).sort()).toEqual([200, ...posts.slice(1).map(() => 409)]);
 		expect(await intentsWithNonce(out.nonce)).toHaveLength(1);
 	});
 

@@ -7,7 +7,7 @@
  * (on a denial or on a 200) holds the endpoint back for later executions. Pacers are one per
  * endpoint (path template, not per ID) and bounded in number.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, NodeExecutionHint } from 'n8n-workflow';
 import { clearPacers, pacerCount, pacerFor, pacerSettings } from '../../../nodes/n8n/pacing';
 import { endpointOf } from '../../../nodes/shared/endpoints';
 import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/helpers/gateway';
@@ -51,7 +51,6 @@ describe('denials are bounded', () => {
 		expect(error.message).toMatch(/^rate_limited: .*\(after 3 attempts\)$/);
 		expect(String(error.description)).toMatch(/^Rate limit: the next try would wait 4 s, past the item's Max Rate Limit Wait of 5 s \(already waited 3 s\)\. Nothing more was sent for this item\./);
 		expect(took).toBeGreaterThanOrEqual(2_900);
-		expect(took).toBeLessThan(6_000);
 	}, 20_000);
 
 	it.each([
@@ -71,11 +70,10 @@ describe('denials are bounded', () => {
 		const error = await runError(quoteNode(), byAmount(1));
 		expect(String(error.description)).toMatch(/^Rate limit: the service asks to wait 86400 s \(Retry-After\), past the item's Max Rate Limit Wait of 300 s \(already waited 0 s\)/);
 		expect(await quotes()).toHaveLength(1);
-		// Before: the pacer kept the day, and every later execution failed without sending anything.
-		const started = Date.now();
+		// Before: the pacer kept the day, and every later execution failed without sending anything
+		// (or, within its maximum, would wait past the test's timeout).
 		const [out] = await run(quoteNode(), byAmount(1));
 		expect(out.quoteId).toEqual(expect.any(String));
-		expect(Date.now() - started).toBeLessThan(3_000);
 		expect((await quotes()).map((r) => r.status)).toEqual([429, 200]);
 	}, 20_000);
 
@@ -117,13 +115,15 @@ describe('a far-future X-RateLimit-Reset on a 200', () => {
 	it('(Remaining 0, reset a day ahead, on every answer) never holds the endpoint back: this batch and the next execution run', async () => {
 		const reset = String(Date.now() + 86_400_000);
 		await control(sb).fault({ method: 'POST', path: QUOTE, mode: 'headers', times: 'always', headers: { 'X-RateLimit-Limit': '5', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset } });
-		const started = Date.now();
-		const [first] = await executeNode(quoteNode({}, true), byAmount(3));
-		// Before: the first answer's reset held the other two items (and every later execution) for a day.
+		const hints: NodeExecutionHint[] = [];
+		const [first] = await executeNode(quoteNode({}, true), byAmount(3), 'manual', { hints });
+		// Before: the first answer's reset held the other two items (and every later execution) for a
+		// day: each failed naming the wait, past its maximum.
 		expect(first.map((i) => i.json.error ?? 'ok')).toEqual(['ok', 'ok', 'ok']);
+		// The batch's own account: no time spent waiting for the limit (it adds a hint when there was).
+		expect(hints).toEqual([]);
 		const second = await run(quoteNode(), byAmount(1));
 		expect(second[0].quoteId).toEqual(expect.any(String));
-		expect(Date.now() - started).toBeLessThan(5_000);
 		expect((await quotes()).map((r) => r.status)).toEqual([200, 200, 200, 200]);
 	}, 20_000);
 });

@@ -63,9 +63,10 @@ describe('a batch paced by an IP limiter\'s X-RateLimit-* (order lookup)', () =>
 		expect(log.map((r) => r.status)).toEqual(Array(20).fill(200));
 		// The sandbox did send the IP limiter's headers (precondition of the pacing).
 		expect(log.every((r) => r.limitHeaders['x-ratelimit-limit'] === '5')).toBe(true);
-		// 20 requests at 5 per window: the fourth window opens 3 windows after the first.
+		// 20 requests at 5 per window: the fourth window opens 3 windows after the first (how close to
+		// 3 s a run comes is `npm run bench -- bounds`).
 		expect(took).toBeGreaterThanOrEqual(3000);
-		expect(took).toBeLessThan(6000);
+		expect(new Set(log.map((r) => r.limitHeaders['x-ratelimit-reset'])).size).toBeGreaterThanOrEqual(4);
 		expect(hints).toEqual([expect.objectContaining({ type: 'info', message: expect.stringMatching(/^20\/20 items in \d+ s; \d+ s of it waiting for the service's rate limit/) })]);
 	}, 20_000);
 });
@@ -102,9 +103,9 @@ describe('a batch against a key limiter (headers only on a denial: quote)', () =
 		const [first, ...later] = [...byWindow.values()];
 		expect(first).toBeLessThanOrEqual(15);
 		expect(later.every((n) => n === 1)).toBe(true);
-		// 20 quotes at 5 per window: four windows, with a back-off of a second after each denial.
+		// 20 quotes at 5 per window: four windows, with a back-off of a second after each denial (the
+		// time it takes: `npm run bench -- bounds`).
 		expect(took).toBeGreaterThanOrEqual(3000);
-		expect(took).toBeLessThan(10_000);
 		expect(hints).toEqual([expect.objectContaining({ type: 'info', message: expect.stringMatching(/^20\/20 items in \d+ s; \d+ s of it waiting for the service's rate limit/) })]);
 	}, 30_000);
 
@@ -123,37 +124,41 @@ describe('a batch against a key limiter (headers only on a denial: quote)', () =
 });
 
 describe('On Rate Limit', () => {
+	/** A window of an hour: an item that waited for it could not end within the test's timeout. */
+	const HOUR_MS = 3_600_000;
+
 	it('Fail the Item: the first 429 fails the item at once, nothing waits', async () => {
-		await limitQuotes(2, 30_000);
-		const started = Date.now();
-		const [out] = await executeNode(node({ onRateLimit: 'fail', concurrency: 1 }, true), byAmount(4));
-		expect(Date.now() - started).toBeLessThan(3000);
+		await limitQuotes(2, HOUR_MS);
+		const hints: NodeExecutionHint[] = [];
+		const [out] = await executeNode(node({ onRateLimit: 'fail', concurrency: 1 }, true), byAmount(4), 'manual', { hints });
 		expect(out.map((i) => i.json.errorCode ?? 'ok')).toEqual(['ok', 'ok', 'rate_limited', 'rate_limited']);
 		expect((await quotes()).map((r) => r.status)).toEqual([200, 200, 429, 429]);
+		// The batch's own account: no time spent waiting for the limit (it adds a hint when there was).
+		expect(hints).toEqual([]);
 	});
 
 	it('Wait with a maximum shorter than the window (a key limiter): the denied item fails at once naming the wait, nothing more is sent', async () => {
-		await limitQuotes(2, 30_000);
-		const started = Date.now();
-		const [out] = await executeNode(node({ maxRateLimitWait: 5, concurrency: 1 }, true), byAmount(3));
-		expect(Date.now() - started).toBeLessThan(3000);
+		await limitQuotes(2, HOUR_MS);
+		const hints: NodeExecutionHint[] = [];
+		// A maximum of 30 min: an item that waited it out before failing could not end within the test's timeout.
+		const [out] = await executeNode(node({ maxRateLimitWait: 1800, concurrency: 1 }, true), byAmount(3), 'manual', { hints });
 		// Nothing told the node the window was spent before the denial: the third quote was sent once.
 		expect(out[2].json).toMatchObject({ errorCode: 'rate_limited' });
-		expect(JSON.stringify(out[2].json)).toMatch(/the service asks to wait 3\d s \(Retry-After\), past the item's Max Rate Limit Wait of 5 s/);
+		expect(JSON.stringify(out[2].json)).toMatch(/the service asks to wait 3[56]\d\d s \(Retry-After\), past the item's Max Rate Limit Wait of 1800 s \(already waited 0 s\)/);
 		expect((await quotes()).map((r) => r.status)).toEqual([200, 200, 429]);
+		expect(hints).toEqual([]);
 	});
 
 	it('Stop ends a wait for the limit at once; nothing more is sent', async () => {
-		await limitQuotes(2, 30_000);
+		await limitQuotes(2, HOUR_MS);
 		const stop = new AbortController();
-		const started = Date.now();
-		const running = executeNode(node({ concurrency: 1 }), byAmount(5), 'manual', { abortSignal: stop.signal });
-		// The third item is denied (a key limiter says nothing before) and waits for a window that opens in 30 s.
-		for (let i = 0; i < 100 && (await quotes()).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+		const running = executeNode(node({ concurrency: 1, maxRateLimitWait: 7200 }), byAmount(5), 'manual', { abortSignal: stop.signal });
+		// The third item is denied (a key limiter says nothing before) and waits for a window that opens in an hour.
+		while ((await quotes()).length < 3) await new Promise((r) => setTimeout(r, 50));
 		await new Promise((r) => setTimeout(r, 200));
 		stop.abort();
+		// Only Stop can end this run within the test's timeout.
 		await expect(running).rejects.toThrow(/stopped/);
-		expect(Date.now() - started).toBeLessThan(5000);
 		expect((await quotes()).map((r) => r.status)).toEqual([200, 200, 429]);
 	});
 });

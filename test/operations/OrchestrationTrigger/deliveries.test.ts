@@ -332,6 +332,7 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 		delete credential.previousSecret;
 		const after = await fundedOrder(sb);
 		const afterDeliveries = await settled(sb, after);
+		expect(afterDeliveries.length).toBeGreaterThan(0);
 		expect(afterDeliveries.every((d) => d.webhookId === next.webhookId)).toBe(true);
 
 		const all = [...firstDeliveries, ...duringDeliveries, ...afterDeliveries];

@@ -200,15 +200,17 @@ describe('Orchestration Trigger: forged and malformed deliveries', () => {
 
 	describe('replays and the clock window', () => {
 		it('answers a replay inside the tolerance 200 as a replay, and 401 stale once the tolerance has passed', async () => {
-			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { toleranceSeconds: 1 } } });
+			// 3 s: room for a loaded machine to send both before the tolerance passes
+			const h = triggerHarness({ parameters: { registration: 'existingEndpoint', webhookSecret: SECRET, options: { toleranceSeconds: 3 } } });
 			const server = await serveTrigger(h);
 			servers.push(server);
 			const body = JSON.stringify(envelope());
-			const headers = signedHeaders(SECRET, body);
+			const signedAt = Date.now();
+			const headers = signedHeaders(SECRET, body, signedAt);
 			expect((await post(server.url, body, headers)).status).toBe(200);
 			const replay = await post(server.url, body, headers);
 			expect([replay.status, replay.json?.ignored]).toEqual([200, 'duplicate']);
-			await sleep(1200);
+			await sleep(signedAt + 3200 - Date.now());
 			const late = await post(server.url, body, headers);
 			expect([late.status, late.json?.error]).toEqual([401, 'stale_timestamp']);
 			expect(server.runs).toHaveLength(1);

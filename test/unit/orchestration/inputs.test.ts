@@ -87,6 +87,7 @@ describe('amountInputText', () => {
 	});
 
 	it('property: a number is accepted only when its text converts to the same value it holds', () => {
+		const seen = { accepted: 0, refused: 0 };
 		fc.assert(
 			fc.property(fc.double({ min: 0, max: 1e20, noNaN: true }), (n) => {
 				let text: string;
@@ -94,12 +95,19 @@ describe('amountInputText', () => {
 					text = amountInputText(n, 'decimal');
 				} catch (error) {
 					expect(error).toBeInstanceOf(AmountError);
+					seen.refused++;
 					return;
 				}
 				expect(Number(text)).toBe(n);
 				expect(text).not.toMatch(/e/i);
+				seen.accepted++;
 			}),
+			{ numRuns: 1000, examples: [[125.5], [0.1], [1e21 / 100], [5e-324]] },
 		);
+		// precondition: both sides of the rule were exercised (refusing every number would pass the property)
+		expect(seen.accepted).toBeGreaterThan(0);
+		expect(seen.refused).toBeGreaterThan(0);
+		expect(amountInputText(125.5, 'decimal')).toBe('125.5');
 	});
 });
 

@@ -62,12 +62,10 @@ describe('redact', () => {
 		expect(redact(text, ['zzzzzzzzzz', undefined, ''])).toBe(text);
 	});
 
-	it('is linear: a 1 MB text with a long secret is redacted quickly', () => {
+	it('is linear: a 1 MB text with a long secret is redacted', () => {
 		const secret = 'k'.repeat(200) + 'q';
 		const text = 'a'.repeat(1_000_000) + secret;
-		const started = Date.now();
+		// About 0.1 s (`npm run bench -- bounds`); quadratic matching would take hours, past the test's timeout.
 		expect(redact(text, [secret]).endsWith('a[redacted]')).toBe(true);
-		// A worst-case bound, not a benchmark (about 0.1 s idle; loose for a loaded 2-core machine): quadratic matching would take hours.
-		expect(Date.now() - started).toBeLessThan(15_000);
 	});
 });

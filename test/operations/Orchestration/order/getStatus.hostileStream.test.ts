@@ -16,8 +16,11 @@ import { HostileService, SSE_HEADERS, type StreamConnection } from '../../../har
 const KEY = 'fn_hostile_stream_test_key';
 /** The wait's Timeout (Seconds) in these tests. */
 const TIMEOUT_S = 2;
-/** Far past the timeout: a wait still running then is stuck (the old code's fate); it is stopped and the test fails. */
-const STUCK_MS = 20_000;
+/**
+ * Past the test's own timeout: a wait still running then is stuck (the old code's fate) and the test
+ * has already failed by its timeout; the run is stopped so it does not outlive the test.
+ */
+const STUCK_MS = 60_000;
 
 let service: HostileService;
 let baseUrl: string;
@@ -79,14 +82,12 @@ async function waitOnStream(timeoutSeconds = TIMEOUT_S): Promise<WaitRun> {
 async function expectEndedByTimeout(run: WaitRun, onDeadline = true): Promise<StreamConnection> {
 	expect(run.stuck).toBe(false);
 	expect(run.error).toBeUndefined();
+	// ended by the node's own timeout (never before it on the stream), however late a busy machine lets it end
 	expect(run.out).toMatchObject({ id: 'ord_hostile', status: 'processing', waitEndedBy: 'timeout', waitTimedOut: true });
 	if (onDeadline) expect(run.elapsedMs).toBeGreaterThanOrEqual(TIMEOUT_S * 1000 - 50);
-	// a busy machine may be late by seconds, never by the STUCK_MS the old code took
-	expect(run.elapsedMs).toBeLessThan(TIMEOUT_S * 1000 + 8000);
 	expect(service.streams).toHaveLength(1);
 	const [conn] = service.streams;
-	for (let i = 0; i < 100 && !conn.closed; i++) await sleep(20);
-	expect(conn.closed).toBe(true);
+	while (!conn.closed) await sleep(20);
 	return conn;
 }
 
@@ -122,14 +123,20 @@ describe('a wait on the event stream ends by its own timeout, whatever the strea
 		await expectEndedByTimeout(run);
 		expect(run.out).toMatchObject({ waitedVia: 'polling', waitFallback: 'the event stream was refused (no answer headers in time)' });
 
-		// a long wait gives the opening its own bound (10 s in use), then polls and finds the change
+		// a long wait gives the opening its own bound (10 s in use), then polls and finds the change;
+		// without that bound the opening would last the wait's 10 minutes, past the test's timeout
 		streamTiming.openMs = 500;
 		service.streams.length = 0;
-		setTimeout(() => (service.status = 'completed'), 1000);
-		const polled = await waitOnStream(30);
+		service.status = 'processing';
+		// the order completes once the node gave up the opening
+		const flipped = (async () => {
+			while (service.streams.length === 0 || !service.streams[0].closed) await sleep(10);
+			service.status = 'completed';
+		})();
+		const polled = await waitOnStream(600);
+		await flipped;
 		expect(polled.stuck).toBe(false);
 		expect(polled.out).toMatchObject({ status: 'completed', waitEndedBy: 'final', waitedVia: 'polling', waitFallback: 'the event stream was refused (no answer headers in time)' });
-		expect(polled.elapsedMs).toBeLessThan(15_000);
 	});
 
 	it('a refusal whose body trickles forever: the opening still ends at the timeout', async () => {
@@ -146,11 +153,22 @@ describe('a wait on the event stream ends by its own timeout, whatever the strea
 	it('one endless data line: dropped at the 64 KiB line cap, then polled until the timeout', async () => {
 		streamEvery(10, 'x'.repeat(4096), 'data: ');
 		const run = await waitOnStream();
-		const conn = await expectEndedByTimeout(run, false);
+		await expectEndedByTimeout(run, false);
 		expect(run.out).toMatchObject({ waitedVia: 'polling', waitFallback: `the event stream broke (an event-stream line is longer than ${MAX_SSE_LINE} characters)` });
 		expect(MAX_SSE_LINE).toBe(65_536);
-		// the node hung up soon after the cap, not at the end of the wait
-		expect(conn.closedAt! - (Date.now() - run.elapsedMs)).toBeLessThan(TIMEOUT_S * 1000);
+	});
+
+	it('one endless data line: the node hangs up soon after the cap, not at the end of its wait', async () => {
+		streamEvery(10, 'x'.repeat(4096), 'data: ');
+		// The order completes once the node has hung up: only a node that hung up at the cap can poll
+		// and see it before its 10-minute wait ends (after the test's timeout).
+		const flipped = (async () => {
+			while (service.streams.length === 0 || !service.streams[0].closed) await sleep(10);
+			service.status = 'completed';
+		})();
+		const run = await waitOnStream(600);
+		await flipped;
+		expect(run.out).toMatchObject({ status: 'completed', waitEndedBy: 'final', waitedVia: 'polling', waitFallback: `the event stream broke (an event-stream line is longer than ${MAX_SSE_LINE} characters)` });
 	});
 
 	it('endless data lines without the blank line that ends a frame: dropped at the 64 KiB frame cap', async () => {

@@ -71,10 +71,11 @@ describe('statuses in any spelling', () => {
 	it('expired (any case) is final: waiting returns at once', async () => {
 		const o = await order();
 		await report(o.orderId, { status: 'EXPIRED' });
-		const started = Date.now();
-		const [out] = await run(statusNode({ waitUntilFinal: true }), [{ json: o }]);
+		// A wait that went on would poll every 3 s for 10 minutes, past the test's timeout.
+		const [out] = await run(statusNode({ waitUntilFinal: true, followBy: 'polling', waitTimeoutSeconds: 600 }), [{ json: o }]);
 		expect(out).toMatchObject({ status: 'expired', isFinal: true, waitTimedOut: false });
-		expect(Date.now() - started).toBeLessThan(2500);
+		// one read: the first answer ended the wait
+		expect((await control(sb).requests({ path: '/v1/orchestration/status' })).filter((r) => r.query?.id === o.orderId)).toHaveLength(1);
 	});
 
 	it('an answer without stages is valid (empty list), nested and flat', async () => {
@@ -93,13 +94,11 @@ describe('statuses in any spelling', () => {
 });
 
 describe('hostile response fields (issue 14 point 6)', () => {
-	it.each([100_000, 1_000_000])('a %i-character amountIn is refused by its length, quickly', async (n) => {
+	it.each([100_000, 1_000_000])('a %i-character amountIn is refused by its length', async (n) => {
 		const o = await order();
 		await report(o.orderId, { amountIn: `${'0'.repeat(n)}1` });
-		const started = performance.now();
+		// No pattern scans it: test/unit/orchestration/redos.test.ts; the time the whole run takes: `npm run bench -- bounds`.
 		const error = await runError(statusNode(), [{ json: o }]);
-		// the whole run, HTTP included; the checks alone are bounded at 50 ms in test/unit/orchestration/redos.test.ts
-		expect(performance.now() - started).toBeLessThan(1000);
 		expect(error.message).toBe('The status response has an unexpected shape');
 		expect(String(error.description)).toContain('order.amountIn: must be an integer string of digits in smallest units (at most 100)');
 	});
@@ -116,12 +115,11 @@ describe('Wait Until Final by quote ID', () => {
 	it('keeps polling through not_found while the quote is unpaid, then follows the order to its final status', async () => {
 		const q = await quote(CLIENT_ALL);
 		await control(sb).clearRequests();
-		// the deposit arrives while the node is already waiting
-		const paying = new Promise((resolve) => setTimeout(resolve, 1000)).then(() =>
-			control(sb).deposit({ depositAddress: q.depositAddress, amount: q.amountIn, autoAdvance: true }),
-		);
-		const [out] = await run(byQuote({}, CLIENT_ALL), [{ json: q }]);
-		await paying;
+		const running = run(byQuote({}, CLIENT_ALL), [{ json: q }]);
+		// the deposit arrives while the node is already waiting: after its first read found no order
+		while ((await control(sb).requests({ path: '/v1/orchestration/status' })).length === 0) await new Promise((r) => setTimeout(r, 20));
+		await control(sb).deposit({ depositAddress: q.depositAddress, amount: q.amountIn, autoAdvance: true });
+		const [out] = await running;
 		expect(out).toMatchObject({ quoteId: q.quoteId, status: 'completed', isFinal: true, waitTimedOut: false, waitEndedBy: 'final', readToken: q.readToken });
 		const reads = await control(sb).requests({ path: '/v1/orchestration/status' });
 		expect(reads[0]).toMatchObject({ status: 404 });
@@ -137,9 +135,8 @@ describe('Wait Until Final by quote ID', () => {
 		expect(error.message).toBe(
 			`Quote ${String(q.quoteId)} expired at ${String(q.expiresAt)} and no order appeared within the grace period: its deposit was not paid`,
 		);
-		const elapsed = Date.now() - started;
-		expect(elapsed).toBeGreaterThanOrEqual(2900);
-		expect(elapsed).toBeLessThan(20_000);
+		// not before the quote's expiry (the wait timeout, 60 s, would have said so instead)
+		expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
 		const [last] = await run(byQuote({ quoteGraceSeconds: 0, onTimeout: 'returnLastState' }), [{ json: q }]);
 		expect(last).toMatchObject({ quoteId: q.quoteId, id: null, status: null, orderFound: false, quoteExpiresAt: q.expiresAt, waitTimedOut: true, waitEndedBy: 'quoteExpired' });
 	});

@@ -53,11 +53,19 @@ function waitParameters(extra: INodeParameters = {}): INodeParameters {
 	};
 }
 
-/** The stream openings the sandbox recorded (a stream is recorded once it closes: give it a moment). */
+/** The stream openings the sandbox recorded (a stream is recorded once the sandbox sees it closed). */
 async function streamRequests(): Promise<any[]> {
-	await sleep(300);
 	const all = await control(sb).requests();
 	return all.filter((r: any) => r.route === '/v1/sse/operations/:id');
+}
+
+/** The stream openings once at least `n` are recorded. */
+async function streamRequestsAtLeast(n: number): Promise<any[]> {
+	for (;;) {
+		const streams = await streamRequests();
+		if (streams.length >= n) return streams;
+		await sleep(20);
+	}
 }
 
 describe('stream openings are paced to the service\'s limit (30 a minute per IP)', () => {
@@ -73,7 +81,7 @@ describe('stream openings are paced to the service\'s limit (30 a minute per IP)
 		expect(streamed).toHaveLength(30);
 		expect(polled).toHaveLength(4);
 		for (const o of polled) expect(o.waitFallback).toBe(NO_STREAM.pace);
-		const streams = await streamRequests();
+		const streams = await streamRequestsAtLeast(30);
 		expect(streams).toHaveLength(30);
 		expect(streams.map((r: any) => r.status ?? r.statusCode).filter((s: number) => s === 429)).toEqual([]);
 	});
@@ -97,10 +105,11 @@ describe('no stream for a quote-bound read token', () => {
 		expect(typeof q.readToken).toBe('string');
 		const params = waitParameters({ lookupBy: 'quoteId', quoteId: '={{ $json.quoteId }}', id: undefined, readToken: '={{ $json.readToken }}', waitTimeoutSeconds: 30 });
 		const waiting = executeNodeWithHints(orchestrationNode({ sb, key: CLIENT_ALL, parameters: params }), [{ json: q }]);
-		await sleep(300);
+		// precondition: a read while the quote was unpaid
+		while ((await control(sb).requests({ path: '/v1/orchestration/status' })).length === 0) await sleep(20);
 		const { orderId } = await control(sb).deposit({ depositAddress: q.depositAddress, amount: q.amountIn });
 		// the order exists: the wait now follows it, by polling
-		for (let i = 0; i < 200 && !(await control(sb).requests({ path: '/v1/orchestration/status' })).some((r: any) => r.status === 200); i++) await sleep(50);
+		while (!(await control(sb).requests({ path: '/v1/orchestration/status' })).some((r: any) => r.status === 200)) await sleep(50);
 		await control(sb).advance(orderId, 'completed');
 		const { output, error } = await waiting;
 		expect(error).toBeUndefined();

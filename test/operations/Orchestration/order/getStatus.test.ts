@@ -105,7 +105,8 @@ describe('Order > Get Status: waiting until final (polling)', () => {
 
 	it('on timeout returns the last state when asked to, or fails', async () => {
 		const order = await submit(await quote());
-		const started = Date.now();
+		const reads = async () => (await control(sb).requests({ path: '/v1/orchestration/status' })).length;
+		const before = await reads();
 		const [last] = await run(
 			statusNode(SERVER_KEY, { waitUntilFinal: true, waitTimeoutSeconds: 1, onTimeout: 'returnLastState' }),
 			[{ json: order }],
@@ -113,25 +114,27 @@ describe('Order > Get Status: waiting until final (polling)', () => {
 		expect(last).toMatchObject({ status: 'processing', isFinal: false, waitTimedOut: true });
 		const error = await runError(statusNode(SERVER_KEY, { waitUntilFinal: true, waitTimeoutSeconds: 1 }), [{ json: order }]);
 		expect(error.message).toBe('The order is still "processing" after waiting 1 s (wait timeout)');
-		// The 3 s poll interval does not fit in 1 s: no sleep, no second read.
-		expect(Date.now() - started).toBeLessThan(2500);
+		// The 3 s poll interval does not fit in 1 s: no sleep, no second read (one read per run).
+		expect((await reads()) - before).toBe(2);
 	});
 
 	it('polls with n8n sleep, never faster than every 3 s, until the order completes', async () => {
 		const order = await submit(await quote());
-		const before = (await control(sb).requests({ path: '/v1/orchestration/status' })).length;
-		const started = Date.now();
-		// Follow By: Polling (version 3 follows the event stream by default: getStatus.wait.test.ts)
-		const waiting = run(statusNode(SERVER_KEY, { waitUntilFinal: true, followBy: 'polling', pollIntervalSeconds: 1, waitTimeoutSeconds: 30 }), [{ json: order }]);
-		await new Promise((r) => setTimeout(r, 500));
+		const reads = async () => (await control(sb).requests({ path: '/v1/orchestration/status' })).filter((r) => r.query?.id === order.orderId);
+		const before = (await reads()).length;
+		// Follow By: Polling (version 3 follows the event stream by default: getStatus.wait.test.ts); a
+		// timeout far past the test's own, so only the completed order can end the wait in time.
+		const waiting = run(statusNode(SERVER_KEY, { waitUntilFinal: true, followBy: 'polling', pollIntervalSeconds: 1, waitTimeoutSeconds: 600 }), [{ json: order }]);
+		// precondition: the first read saw the order still processing
+		while ((await reads()).length === before) await new Promise((r) => setTimeout(r, 20));
 		await control(sb).advance(order.orderId as string, 'completed');
 		const [out] = await waiting;
-		const elapsed = Date.now() - started;
 		expect(out).toMatchObject({ status: 'completed', isFinal: true, waitTimedOut: false });
 		expect(out.stages).toEqual(expect.arrayContaining(['delivered']));
-		expect(elapsed).toBeGreaterThanOrEqual(3000);
-		expect(elapsed).toBeLessThan(6000);
-		expect((await control(sb).requests({ path: '/v1/orchestration/status' })).length - before).toBe(2);
+		// Two reads, the second 3 s after the first was answered (asked for 1 s), as the sandbox saw them
+		const [first, second, ...more] = (await reads()).slice(before);
+		expect(more).toEqual([]);
+		expect(Date.parse(second.at) - Date.parse(first.at)).toBeGreaterThanOrEqual(3000);
 	});
 });
 

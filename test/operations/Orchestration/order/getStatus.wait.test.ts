@@ -48,8 +48,12 @@ async function statusReads(orderId: unknown): Promise<number> {
 
 /** Until the node is on the stream (it read the order's status first): the sandbox has a listener for status changes. */
 async function onStream(): Promise<void> {
-	for (let i = 0; i < 500 && sb.orchestration.ctx.events.listenerCount('status') === 0; i++) await sleep(20);
-	expect(sb.orchestration.ctx.events.listenerCount('status')).toBeGreaterThan(0);
+	while (sb.orchestration.ctx.events.listenerCount('status') === 0) await sleep(20);
+}
+
+/** Until the sandbox answered `path` (a request of the node it logged). */
+async function requested(path: string): Promise<void> {
+	while ((await control(sb).requests({ path })).length === 0) await sleep(20);
 }
 
 /** Moves the order through `steps`, `gapMs` apart, once the node's stream is open. */
@@ -79,7 +83,8 @@ describe('Wait Until Final follows the event stream (version 3)', () => {
 	it('falls back to polling when the stream is refused (a client key without orders:sse)', async () => {
 		const o = await order(NO_STREAM);
 		const waiting = executeNodeWithHints(waitNode({ readToken: '={{ $json.readToken }}' }, NO_STREAM), [{ json: o }]);
-		await sleep(300);
+		// precondition: the stream was refused before the order completed
+		await requested(`/v1/sse/operations/${String(o.orderId)}`);
 		await control(sb).advance(String(o.orderId), 'completed');
 		const { output, error, hints } = await waiting;
 		expect(error).toBeUndefined();
@@ -104,8 +109,11 @@ describe('Wait Until Final follows the event stream (version 3)', () => {
 	it('by Quote ID: polls while the quote is unpaid, then follows the order that appears on its stream', async () => {
 		const [q] = await run(orchestrationNode({ sb, parameters: quoteParams() }));
 		const params = { lookupBy: 'quoteId', quoteId: '={{ $json.quoteId }}', id: undefined };
+		await control(sb).clearRequests();
 		const waiting = executeNodeWithHints(waitNode(params), [{ json: q }]);
-		await sleep(300);
+		// precondition: a read found no order for the unpaid quote
+		await requested('/v1/orchestration/status');
+		expect((await control(sb).requests({ path: '/v1/orchestration/status' }))[0].status).toBe(404);
 		const { orderId } = await control(sb).deposit({ depositAddress: q.depositAddress, amount: q.amountIn });
 		await moveAlong(String(orderId), ['confirming', 'completed'], 100);
 		const { output, hints } = await waiting;
@@ -113,16 +121,29 @@ describe('Wait Until Final follows the event stream (version 3)', () => {
 		expect(hints[0].message).toMatch(new RegExp(`^Item 0: quote ${String(q.quoteId)} reached completed after`));
 	});
 
-	it('ends at once on awaiting_approval with what to do; the timeout is not waited for', async () => {
+	it('ends at once on awaiting_approval without an offer (an operator hold) with what to do; the timeout is not waited for', async () => {
 		const o = await order();
 		const waiting = executeNodeWithHints(waitNode({ waitTimeoutSeconds: 600 }), [{ json: o }]);
 		await moveAlong(String(o.orderId), ['swapping', 'awaiting_approval'], 100);
 		const { output, hints } = await waiting;
 		const out = output![0][0].json as any;
-		expect(out).toMatchObject({ status: 'awaiting_approval', waitEndedBy: 'actionRequired', waitTimedOut: false, waitedVia: 'stream' });
-		expect(out.actionRequired.reason).toMatch(/^(zeroconfOffer|operatorHold)$/);
-		if (out.zeroconfOffer) expect(out.actionRequired.operations).toEqual(['Order > Accept ZeroConf Offer', 'Order > Decline ZeroConf Offer']);
+		expect(out).toMatchObject({ status: 'awaiting_approval', waitEndedBy: 'actionRequired', waitTimedOut: false, waitedVia: 'stream', zeroconfOffer: null });
+		expect(out.actionRequired).toMatchObject({ reason: 'operatorHold', operations: [] });
 		expect(hints[0]).toMatchObject({ type: 'warning', message: expect.stringContaining('needs an answer (awaiting_approval)') });
+	});
+
+	it('ends at once on a ZeroConf offer with the operations that answer it', async () => {
+		// A Bitcoin deposit to a ZeroConf opt-in quote whose order gets an offer on entering awaiting_approval.
+		const [q] = await run(orchestrationNode({ sb, parameters: { ...quoteParams({ sourceChain: 'bitcoin', sourceAsset: 'BTC', destinationChain: 'base', destinationAsset: 'USDC', amount: '100000', recipientAddress: '0x1111111111111111111111111111111111111111' }), options: { zeroconfEnabled: 'optIn' } } }));
+		const { orderId } = await control(sb).deposit({ depositAddress: q.depositAddress, amount: q.amountIn, outcome: 'zeroconf_offer', autoAdvance: false });
+		const waiting = executeNodeWithHints(waitNode({ waitTimeoutSeconds: 600 }), [{ json: { ...q, orderId } }]);
+		await moveAlong(String(orderId), ['awaiting_approval'], 100);
+		const { output, error } = await waiting;
+		expect(error).toBeUndefined();
+		const out = output![0][0].json as any;
+		expect(out).toMatchObject({ status: 'awaiting_approval', waitEndedBy: 'actionRequired', waitTimedOut: false, waitedVia: 'stream' });
+		expect(out.zeroconfOffer).toMatchObject({ status: 'pending' });
+		expect(out.actionRequired).toMatchObject({ reason: 'zeroconfOffer', operations: ['Order > Accept ZeroConf Offer', 'Order > Decline ZeroConf Offer'] });
 	});
 
 	it('version 2 keeps polling through awaiting_approval until its timeout (old versions unchanged)', async () => {
@@ -139,14 +160,16 @@ describe('Wait Until Final follows the event stream (version 3)', () => {
 		for (const followBy of ['polling', 'stream']) {
 			const o = await order();
 			const stop = new AbortController();
-			const started = Date.now();
+			const reads = await statusReads(o.orderId);
 			const waiting = executeNodeWithHints(waitNode({ followBy, pollIntervalSeconds: 60, waitTimeoutSeconds: 120 }), [{ json: o }], stop.signal);
-			await sleep(300);
+			// precondition: the wait began (its first read answered; on the stream, the stream open)
+			while ((await statusReads(o.orderId)) === reads) await sleep(20);
+			if (followBy === 'stream') await onStream();
 			stop.abort();
 			const { error } = await waiting;
 			expect(error?.message).toBe('The wait was stopped: the execution was cancelled');
-			// the poll sleeps 60 s and the stream's heartbeat gap is 45 s: neither was waited out
-			expect(Date.now() - started).toBeLessThan(10_000);
+			// the poll sleeps 60 s and the stream's heartbeat gap is 45 s: neither can be waited out within the test's timeout
+			expect(await statusReads(o.orderId)).toBe(reads + 1);
 		}
 	});
 
