@@ -147,7 +147,7 @@ describe('example workflows', () => {
 	});
 
 	it('stamp every ledger write with checkedAt, and the reconciliation writes a row back only if no other flow wrote it since it read it', () => {
-		const writes = ['exRecurringPayout', 'exOrderEventsLedger', 'exDailyReconciliation'].flatMap((id) =>
+		const writes = ['exRecurringPayout', 'exOrderEventsLedger', 'exApprovedPayout', 'exDailyReconciliation'].flatMap((id) =>
 			byId(id).nodes.filter(
 				(n) => n.type === 'n8n-nodes-base.dataTable' && ['insert', 'update', 'upsert'].includes(String(n.parameters.operation)) && (n.parameters.dataTableId as { value: string }).value === PAYOUT_TABLES.ledger,
 			),
@@ -164,6 +164,33 @@ describe('example workflows', () => {
 			condition: "={{ $('Open ledger rows').item.json.checkedAt ? 'eq' : 'isEmpty' }}",
 			keyValue: "={{ $('Open ledger rows').item.json.checkedAt }}",
 		});
+	});
+
+	it('go on after asking a person only on a click on Approve: no answer or a decline quotes, pays or accepts nothing', () => {
+		// n8n 2.41.1 hands on { data: { approved } } after a click, and the step's input item unchanged when the wait runs out (test/e2e/sendAndWait.e2e.ts)
+		const pays = (n: Node) =>
+			(n.type.startsWith(PACKAGE_PREFIX) && ['create', 'acceptZeroconfOffer'].includes(String(n.parameters.operation))) ||
+			(n.type === 'n8n-nodes-base.httpRequest' && (String(n.parameters.url).includes('/sandbox/') || (n.credentials !== undefined && 'httpHeaderAuth' in n.credentials)));
+		const asks: string[] = [];
+		for (const { file, wf } of examples) {
+			for (const ask of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.slack' && n.parameters.operation === 'sendAndWait')) {
+				asks.push(`${file}: ${ask.name}`);
+				const next = wf.connections[ask.name].main.flat().map((t) => wf.nodes.find((n) => n.name === t.node)!);
+				expect({ ask: ask.name, next: next.map((n) => n.type) }).toEqual({ ask: ask.name, next: ['n8n-nodes-base.if'] });
+				const conditions = (next[0].parameters.conditions as { conditions: Array<{ leftValue: string; operator: Record<string, unknown> }>; combinator: string });
+				expect(conditions).toMatchObject({ combinator: 'and', conditions: [{ leftValue: '={{ $json.data?.approved === true }}', operator: { type: 'boolean', operation: 'true' } }] });
+				expect(conditions.conditions).toHaveLength(1);
+				const [approved, notApproved] = wf.connections[next[0].name].main.map((out) => out.map((t) => wf.nodes.find((n) => n.name === t.node)!));
+				expect(approved.length).toBe(1);
+				expect({ ask: ask.name, notApproved: notApproved.filter(pays).map((n) => n.name) }).toEqual({ ask: ask.name, notApproved: [] });
+				expect(notApproved.length).toBe(1);
+			}
+		}
+		expect(asks).toEqual(['01-recurring-payout.json: Ask a person', '06-approved-payout-qr.json: Ask for approval in Slack']);
+		const six = byId('exApprovedPayout');
+		expect(six.connections['Approved?'].main.map((out) => out.map((t) => t.node))).toEqual([['Create quote'], ['Ledger: not approved, nothing paid']]);
+		const row = (six.nodes.find((n) => n.name === 'Ledger: not approved, nothing paid')!.parameters.columns as { value: Record<string, unknown> }).value;
+		expect(row).toMatchObject({ status: "={{ $json.data?.approved === false ? 'not_approved' : 'approval_timed_out' }}", final: true });
 	});
 
 	it('example 1 takes a new quote when a lost answer is replayed after its quote expired (the wallet pays under the payout reference)', () => {
