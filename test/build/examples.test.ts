@@ -116,6 +116,26 @@ describe('example workflows', () => {
 		expect(standIns.map((n) => n.parameters.url).sort()).toEqual(['http://127.0.0.1:8787/sandbox/deposits', 'http://127.0.0.1:8788/sandbox/transfers']);
 	});
 
+	it('build no HTTP Request URL from item data: each is written in the node, or is a fixed value of the Settings node', () => {
+		const problems: string[] = [];
+		let fromSettings = 0;
+		for (const { file, wf } of examples) {
+			const settings = wf.nodes.find((n) => n.name === 'Settings');
+			const fixed = new Map(((settings?.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> } | undefined)?.assignments ?? []).map((a) => [a.name, a.value]));
+			for (const node of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.httpRequest')) {
+				const url = String(node.parameters.url);
+				if (/^https?:\/\/[^{}$]+$/.test(url)) continue;
+				const setting = /^=\{\{ \$\('Settings'\)\.first\(\)\.json\.(\w+) \}\}$/.exec(url)?.[1];
+				const value = setting === undefined ? undefined : fixed.get(setting);
+				if (typeof value === 'string' && /^https:\/\/[^{}$]+$/.test(value)) fromSettings++;
+				else problems.push(`${file} ${node.name}: ${url}${setting ? ` (Settings.${setting} = ${String(value)})` : ''}`);
+			}
+		}
+		expect(problems).toEqual([]);
+		// the two wallet hand-offs of example 1
+		expect(fromSettings).toBe(2);
+	});
+
 	it('read and write only the Data Tables and columns example 0 creates', () => {
 		const created = new Map<string, Set<string>>();
 		for (const n of byId(TABLES_WORKFLOW).nodes.filter((x) => x.parameters.operation === 'create')) {
@@ -204,7 +224,9 @@ describe('example workflows', () => {
 			const settings = wf.nodes.find((n) => n.name === 'Settings')!;
 			const names = new Set((settings.parameters.assignments as { assignments: Array<{ name: string }> }).assignments.map((a) => a.name));
 			const text = JSON.stringify(wf.nodes.filter((n) => n !== settings));
-			const used = new Set([...text.matchAll(/(?:settings|\$\('Settings'\)\.first\(\)\.json)\.(\w+)/g)].map((m) => m[1]));
+			const used = new Set([...text.matchAll(/\$\('Settings'\)\.first\(\)\.json\.(\w+)/g)].map((m) => m[1]));
+			// never a copy of the settings carried in item data (a payout row or a caller could change it)
+			expect({ id, fromItems: text.match(/json\.settings\b/g) ?? [] }).toEqual({ id, fromItems: [] });
 			expect({ id, unknown: [...used].filter((u) => !names.has(u)) }).toEqual({ id, unknown: [] });
 			if (id === 'exRecurringPayout') expect([...used].sort()).toEqual(expect.arrayContaining(['approvalChannel', 'depositCheckSeconds', 'intentCheckSeconds', 'maxOrderChecks', 'orderCheckSeconds', 'quoteGraceSeconds', 'walletUrl']));
 		}
@@ -215,7 +237,7 @@ describe('example workflows', () => {
 			for (const n of byId(id).nodes) expect({ id, node: n.name, waitUntilFinal: n.parameters.waitUntilFinal === true }).toEqual({ id, node: n.name, waitUntilFinal: false });
 		}
 		const waits = byId('exRecurringPayout').nodes.filter((n) => n.type === 'n8n-nodes-base.wait');
-		expect(waits.map((n) => n.parameters.amount)).toEqual(waits.map(() => expect.stringMatching(/^=\{\{ \$\('One payout'\)\.first\(\)\.json\.settings\.\w+Seconds \}\}$/)));
+		expect(waits.map((n) => n.parameters.amount)).toEqual(waits.map(() => expect.stringMatching(/^=\{\{ \$\('Settings'\)\.first\(\)\.json\.\w+Seconds \}\}$/)));
 		expect(waits.map((n) => n.name).sort()).toEqual(['Wait for the deposit', 'Wait for the intent', 'Wait for the order']);
 	});
 });

@@ -31,9 +31,14 @@ const SCHEDULE = [
 /** Example 6 as imported twice more: nobody answers the approval before the wait runs out, and the person declines. */
 const NO_ANSWER = { id: 'exApprovedPayoutNoAnswer', invoice: 'INV-E2E-NO-ANSWER' };
 const DECLINED = { id: 'exApprovedPayoutDeclined', invoice: 'INV-E2E-DECLINED' };
+/** Example 1 as imported twice more: nobody answers a ZeroConf offer before it expires, and the person declines it. */
+const ZC_NO_ANSWER = { id: 'exRecurringPayoutNoAnswer', payoutKey: 'e2e-zc-noanswer' };
+const ZC_DECLINED = { id: 'exRecurringPayoutDeclined', payoutKey: 'e2e-zc-declined' };
 const VARIANTS: Variant[] = [
 	{ of: 'exApprovedPayout', id: NO_ANSWER.id, approval: 'timeout', values: { node: 'Payout request', set: { invoice: NO_ANSWER.invoice } } },
 	{ of: 'exApprovedPayout', id: DECLINED.id, approval: 'decline', values: { node: 'Payout request', set: { invoice: DECLINED.invoice } } },
+	{ of: PAYOUTS, id: ZC_NO_ANSWER.id, approval: 'timeout' },
+	{ of: PAYOUTS, id: ZC_DECLINED.id, approval: 'decline' },
 ];
 
 let env: E2eEnv;
@@ -266,6 +271,29 @@ describe('example 6: only a click on Approve pays', () => {
 		expect((await ledger()).filter((r) => r.payoutId === variant.invoice)).toEqual([
 			expect.objectContaining({ origin: 'approval', method: 'quote', final: true, amountIn: '250', source: 'base:USDC', destination: 'bitcoin:BTC', ...expected }),
 		]);
+	});
+});
+
+describe('example 1 accepts a ZeroConf offer only on a click on Accept', () => {
+	it.each([
+		['nobody answers before the offer expires', ZC_NO_ANSWER, /^ZeroConf offer not answered before it expired: declined at /],
+		['the person declines', ZC_DECLINED, /^ZeroConf offer declined by a person at /],
+	])('%s: the flow declines the offer, never accepts it, and the payout completes after the confirmation', async (_case, variant, note) => {
+		const payoutId = `${variant.payoutKey}-once`;
+		// one payout, as example 1's planning run hands it to its own execution (through "One payout")
+		const id = await env.n8n.runManually(running.cookie, variant.id, 'One payout', { ...SCHEDULE[1], payoutKey: variant.payoutKey, payoutId, amountSats: '' });
+		const run = await endedExecution(env.n8n, apiKey, id, 300_000);
+		expect({ status: run.status, error: errorOf(run) }).toEqual({ status: 'success', error: undefined });
+		expect(runsOf(run, 'Ask a person')).toHaveLength(1);
+		expect(runsOf(run, 'Accept ZeroConf offer')).toHaveLength(0);
+		expect(runsOf(run, 'Decline ZeroConf offer')).toHaveLength(1);
+		const row = await ledgerRow((r) => r.payoutId === payoutId, `${payoutId} final`, (r) => r.final === true);
+		expect(row).toMatchObject({ status: 'completed', attention: '' });
+		expect(String(row.note)).toMatch(note);
+		const o = await call('GET', orch(`/sandbox/orders/${String(row.orderId)}`));
+		expect((o.order ?? o).zeroconfOffer.status).toBe('declined');
+		const answers = (await call('GET', orch('/sandbox/requests?method=POST'))).requests.filter((r: any) => /^\/v1\/orchestration\/zeroconf\//.test(r.path) && r.body?.orderId === row.orderId);
+		expect(answers.map((r: any) => r.path)).toEqual(['/v1/orchestration/zeroconf/decline']);
 	});
 });
 
