@@ -116,6 +116,28 @@ describe('example workflows', () => {
 		expect(standIns.map((n) => n.parameters.url).sort()).toEqual(['http://127.0.0.1:8787/sandbox/deposits', 'http://127.0.0.1:8788/sandbox/transfers']);
 	});
 
+	it("hand the custody system the deposit transaction the Quote step verified, and none the service sent unverified", () => {
+		const handOff = byId('exRecurringPayout').nodes.find((n) => n.name === 'Hand off to wallet')!;
+		const expression = /^=\{\{([\s\S]*)\}\}$/.exec(String(handOff.parameters.jsonBody))![1];
+		const payout = { payoutId: 'rent-alice-2026-W18', sourceChain: 'base', sourceAsset: 'USDC' };
+		/** The body n8n builds from these outputs of "One payout" and "Quote". */
+		const bodyFor = (quote: Record<string, unknown>) => {
+			const $ = (node: string) => ({ first: () => ({ json: node === 'Quote' ? quote : payout }) });
+			return JSON.parse((new Function('$', `return (${expression});`) as (s: typeof $) => string)($)) as Record<string, unknown>;
+		};
+		const quote = { depositAddress: '0x5555555555555555555555555555555555555555', depositMemo: null, amountIn: '125500000', amountInFormatted: '125.5', paymentUri: null, expiresAt: '2026-05-01T10:02:00Z' };
+		// what the service sent, and what Quote > Create checked against the quote and the routes listing
+		const unverified = { chainId: 8453, to: '0x6666666666666666666666666666666666666666', value: '0x0', data: '0xa9059cbbbad' };
+		const verified = { chainId: '8453', to: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', value: '0', data: '0xa9059cbb0000000000000000000000005555555555555555555555555555555555555555' };
+		const sent = bodyFor({ ...quote, depositTransaction: unverified, verifiedDepositTransaction: verified });
+		expect(sent).toMatchObject({ idempotencyKey: payout.payoutId, to: quote.depositAddress, amount: quote.amountIn, unsignedTransaction: verified });
+		expect(JSON.stringify(sent)).not.toMatch(/6666|a9059cbbbad|"chainId":8453/);
+		// no verified transaction (the service sent none, or Include Calldata is off): the hand-off sends none
+		const without = bodyFor({ ...quote, depositTransaction: unverified });
+		expect(without.unsignedTransaction).toBeNull();
+		expect(JSON.stringify(without)).not.toMatch(/6666|a9059cbb/);
+	});
+
 	it('build no HTTP Request URL from item data: each is written in the node, or is a fixed value of the Settings node', () => {
 		const problems: string[] = [];
 		let fromSettings = 0;
