@@ -6,7 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { OrchestrationClientApi } from '../credentials/OrchestrationClientApi.credentials';
 import { OrchestrationServerApi } from '../credentials/OrchestrationServerApi.credentials';
-import { clearRoutesCache } from '../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../nodes/Orchestration/helpers/routes';
 import type { Orchestration as OrchestrationNode } from '../nodes/Orchestration/Orchestration.node';
 import { startSandbox } from '../sandbox';
 import { createHarness, executeNode, loadOptions } from '../test/harness/n8n';

@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { OrchestrationServerApi } from '../credentials/OrchestrationServerApi.credentials';
 import type { Orchestration as OrchestrationNode } from '../nodes/Orchestration/Orchestration.node';
-import { clearRoutesCache } from '../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../nodes/Orchestration/helpers/routes';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { quoteParams } from '../test/e2e/orchestration.flows';
 import { createHarness, executeNode } from '../test/harness/n8n';

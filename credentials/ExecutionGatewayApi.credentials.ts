@@ -15,14 +15,26 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { authDeadline, DeadlineExceeded, withDeadline } from '../nodes/n8n/deadline';
+import { authDeadline, DeadlineExceeded, startDeadline } from '../nodes/n8n/transport';
 import { ProtocolError } from '../nodes/shared/errors';
-import { parsePrivateKey, publicKeyFromPrivateKey, signChallenge, unsafeChallengeReason } from '../nodes/shared/gateway/keys';
+import {
+	parsePrivateKey,
+	publicKeyFromPrivateKey,
+	signChallenge,
+	unsafeChallengeReason,
+} from '../nodes/shared/gateway/keys';
 import { challengeTextOf, VerifyResponseSchema } from '../nodes/shared/gateway/responses';
-import { assertSecureUrl, baseUrlOf, isUnderBase, REDIRECT_STATUSES, redirectRefusal, requestUrlOf } from '../nodes/shared/secureUrl';
+import {
+	assertNoOwnedHeaders,
+	assertSecureUrl,
+	baseUrlOf,
+	isUnderBase,
+	REDIRECT_STATUSES,
+	redirectRefusal,
+	requestUrlOf,
+} from '../nodes/shared/secureUrl';
 
 const CREDENTIAL_NAME = 'Execution Gateway credential';
-
 
 /** Base URL without trailing slashes joined with an API path; only https (or loopback http). */
 function gatewayEndpoint(gatewayUrl: unknown, path: string): string {
@@ -42,7 +54,12 @@ function redirectTarget(location: unknown, from: string): string {
 /** The gateway's `{error: {code, message}}` (or the HTTP status) of a failed request, without secrets. */
 function describeFailure(error: unknown, url: string): string {
 	const e = error as {
-		response?: { status?: number; data?: unknown; body?: unknown; headers?: Record<string, unknown> };
+		response?: {
+			status?: number;
+			data?: unknown;
+			body?: unknown;
+			headers?: Record<string, unknown>;
+		};
 		httpCode?: string;
 		code?: string;
 		cause?: { code?: string };
@@ -64,7 +81,8 @@ function describeFailure(error: unknown, url: string): string {
 	const body = (data as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
 	const code = typeof body?.code === 'string' ? body.code : undefined;
 	const message = typeof body?.message === 'string' ? body.message : undefined;
-	if (code || message) return `${code ?? 'error'}: ${message ?? 'no message'}${status ? ` (HTTP ${status})` : ''}`;
+	if (code || message)
+		return `${code ?? 'error'}: ${message ?? 'no message'}${status ? ` (HTTP ${status})` : ''}`;
 	if (status) return `HTTP ${status}`;
 	const network = e.code ?? e.cause?.code;
 	return network ? `could not reach the gateway (${network})` : 'request failed';
@@ -73,9 +91,15 @@ function describeFailure(error: unknown, url: string): string {
 /** Reads and validates the key; the message names the field and never repeats the value. */
 function privateKeyOf(credentials: ICredentialDataDecryptedObject): Uint8Array {
 	try {
-		return parsePrivateKey(typeof credentials.privateKey === 'string' ? credentials.privateKey : '', 'privateKey');
+		return parsePrivateKey(
+			typeof credentials.privateKey === 'string' ? credentials.privateKey : '',
+			'privateKey',
+		);
 	} catch (error) {
-		const reason = error instanceof ProtocolError ? error.message : 'privateKey is not a valid secp256k1 private key';
+		const reason =
+			error instanceof ProtocolError
+				? error.message
+				: 'privateKey is not a valid secp256k1 private key';
 		throw new Error(`Execution Gateway credential: invalid "Private Key": ${reason}`);
 	}
 }
@@ -85,9 +109,13 @@ export class ExecutionGatewayApi implements ICredentialType {
 
 	displayName = 'Execution Gateway Keypair API';
 
-	icon: Icon = { light: 'file:../icons/executionGateway.svg', dark: 'file:../icons/executionGateway.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/executionGateway.svg',
+		dark: 'file:../icons/executionGateway.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#execution-gateway';
+	documentationUrl =
+		'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#execution-gateway';
 
 	properties: INodeProperties[] = [
 		{
@@ -108,7 +136,7 @@ export class ExecutionGatewayApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The signer\'s secp256k1 private key: 64 hex characters (32 bytes), 0x optional. The public key is derived from it. The key stays in n8n: only the public key and signatures are sent. Use a key dedicated to this gateway, never one of a wallet or another service: it signs the gateway\'s login challenges (short printable text only) and your intents.',
+				"The signer's secp256k1 private key: 64 hex characters (32 bytes), 0x optional. The public key is derived from it. The key stays in n8n: only the public key and signatures are sent. Use a key dedicated to this gateway, never one of a wallet or another service: it signs the gateway's login challenges (short printable text only) and your intents.",
 		},
 		{
 			displayName: 'Access Token',
@@ -135,7 +163,11 @@ export class ExecutionGatewayApi implements ICredentialType {
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const privateKey = privateKeyOf(credentials);
 		const publicKey = publicKeyFromPrivateKey(privateKey);
-		const post = async (path: string, body: Record<string, string>, step: string): Promise<unknown> => {
+		const post = async (
+			path: string,
+			body: Record<string, string>,
+			step: string,
+		): Promise<unknown> => {
 			const url = gatewayEndpoint(credentials.gatewayUrl, path);
 			const options: IHttpRequestOptions = {
 				method: 'POST',
@@ -149,24 +181,39 @@ export class ExecutionGatewayApi implements ICredentialType {
 			};
 			try {
 				// The whole request ends at the deadline (n8n's `timeout` would only bound idle time).
-				return await withDeadline(authDeadline.ms, undefined, async (signal) => await this.helpers.httpRequest({ ...options, abortSignal: signal }));
+				const deadline = startDeadline(authDeadline.ms, undefined);
+				return await deadline.settle(
+					this.helpers.httpRequest({ ...options, abortSignal: deadline.signal }),
+				);
 			} catch (error) {
-				throw new Error(`Execution Gateway authentication failed at ${step}: ${describeFailure(error, url)}`);
+				throw new Error(
+					`Execution Gateway authentication failed at ${step}: ${describeFailure(error, url)}`,
+				);
 			}
 		};
-		const challenge = challengeTextOf(await post('/api/v1/auth/challenge', { publicKey }, 'the challenge'));
+		const challenge = challengeTextOf(
+			await post('/api/v1/auth/challenge', { publicKey }, 'the challenge'),
+		);
 		if (challenge === undefined) {
-			throw new Error('Execution Gateway authentication failed: the challenge response has no challengeString');
+			throw new Error(
+				'Execution Gateway authentication failed: the challenge response has no challengeString',
+			);
 		}
 		const unsafe = unsafeChallengeReason(challenge);
 		if (unsafe !== undefined) {
 			// A challenge that could be an intent turns authentication into a signing oracle.
-			throw new Error(`Execution Gateway authentication refused: ${unsafe}. Nothing was signed; check that "Gateway URL" is the real gateway.`);
+			throw new Error(
+				`Execution Gateway authentication refused: ${unsafe}. Nothing was signed; check that "Gateway URL" is the real gateway.`,
+			);
 		}
 		const signature = signChallenge(challenge, privateKey);
-		const verified = VerifyResponseSchema.safeParse(await post('/api/v1/auth/verify', { publicKey, signature }, 'verify'));
+		const verified = VerifyResponseSchema.safeParse(
+			await post('/api/v1/auth/verify', { publicKey, signature }, 'verify'),
+		);
 		if (!verified.success) {
-			throw new Error('Execution Gateway authentication failed: the verify response has no accessToken');
+			throw new Error(
+				'Execution Gateway authentication failed: the verify response has no accessToken',
+			);
 		}
 		// The key and the URL the token stands for are stored with it: it never outlives a key change
 		// and never goes to another URL.
@@ -183,12 +230,23 @@ export class ExecutionGatewayApi implements ICredentialType {
 	 * user replaces the key or the URL the gateway answers 401 without a header and n8n renews the
 	 * token through preAuthentication; a request elsewhere never carries it.
 	 */
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		assertSecureUrl(credentials.gatewayUrl, CREDENTIAL_NAME, 'Gateway URL');
+		assertNoOwnedHeaders(requestOptions.headers, CREDENTIAL_NAME);
 		const token = credentials.accessToken;
 		if (typeof token !== 'string' || token === '') return requestOptions;
-		const boundUrl = typeof credentials.accessTokenGatewayUrl === 'string' ? credentials.accessTokenGatewayUrl : '';
-		if (boundUrl !== baseUrlOf(credentials.gatewayUrl) || !isUnderBase(requestUrlOf(requestOptions), boundUrl)) return requestOptions;
+		const boundUrl =
+			typeof credentials.accessTokenGatewayUrl === 'string'
+				? credentials.accessTokenGatewayUrl
+				: '';
+		if (
+			boundUrl !== baseUrlOf(credentials.gatewayUrl) ||
+			!isUnderBase(requestUrlOf(requestOptions), boundUrl)
+		)
+			return requestOptions;
 		let currentPublicKey: string;
 		try {
 			currentPublicKey = publicKeyFromPrivateKey(privateKeyOf(credentials));
@@ -197,7 +255,10 @@ export class ExecutionGatewayApi implements ICredentialType {
 			return requestOptions;
 		}
 		if (credentials.accessTokenPublicKey !== currentPublicKey) return requestOptions;
-		return { ...requestOptions, headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${token}` } };
+		return {
+			...requestOptions,
+			headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${token}` },
+		};
 	}
 
 	/**
@@ -213,6 +274,11 @@ export class ExecutionGatewayApi implements ICredentialType {
 			disableFollowRedirect: true,
 			sendCredentialsOnCrossOriginRedirect: false,
 		},
-		rules: REDIRECT_STATUSES.map((value): IAuthenticateRuleResponseCode => ({ type: 'responseCode', properties: { value, message: redirectRefusal('Gateway URL') } })),
+		rules: REDIRECT_STATUSES.map(
+			(value): IAuthenticateRuleResponseCode => ({
+				type: 'responseCode',
+				properties: { value, message: redirectRefusal('Gateway URL') },
+			}),
+		),
 	};
 }

@@ -8,7 +8,15 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 import { REDIRECT_STATUSES } from '../nodes/shared/secureUrl';
-import { allowEventStreamProperty, apiKeyProperty, baseUrlProperty, NO_REDIRECTS, redirectRules, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
+import {
+	allowEventStreamProperty,
+	apiKeyProperty,
+	baseUrlProperty,
+	NO_REDIRECTS,
+	redirectRules,
+	TEST_BASE_URL,
+	withBearerKey,
+} from './orchestrationKey';
 
 /** A browser-safe partner key restricted by scopes and origins (orchestration-service.md §5). */
 export class OrchestrationClientApi implements ICredentialType {
@@ -16,13 +24,20 @@ export class OrchestrationClientApi implements ICredentialType {
 
 	displayName = 'Orchestration Client Key API';
 
-	icon = { light: 'file:../icons/orchestration.svg', dark: 'file:../icons/orchestration.dark.svg' } as const;
+	icon = {
+		light: 'file:../icons/orchestration.svg',
+		dark: 'file:../icons/orchestration.dark.svg',
+	} as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#credentials';
 
 	properties: INodeProperties[] = [
 		baseUrlProperty,
-		apiKeyProperty('fnp_', 'Client key of the partner account (starts with fnp_). Its scopes decide which operations it may call.'),
+		apiKeyProperty(
+			'fnp_',
+			'Client key of the partner account (starts with fnp_). Its scopes decide which operations it may call.',
+		),
 		{
 			displayName: 'Origin',
 			name: 'origin',
@@ -30,7 +45,7 @@ export class OrchestrationClientApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://app.example.com',
 			description:
-				'Sent as the Origin header. Required for browser-mode keys; it must be one of the key\'s allowed origins. Leave empty for server-mode keys.',
+				"Sent as the Origin header. Required for browser-mode keys; it must be one of the key's allowed origins. Leave empty for server-mode keys.",
 		},
 		allowEventStreamProperty,
 	];
@@ -41,7 +56,12 @@ export class OrchestrationClientApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const origin = String(credentials.origin ?? '').trim();
-		return withBearerKey(credentials, requestOptions, 'client', origin !== '' ? { Origin: origin } : {});
+		return withBearerKey(
+			credentials,
+			requestOptions,
+			'client',
+			origin !== '' ? { Origin: origin } : {},
+		);
 	}
 
 	/**
@@ -74,12 +94,16 @@ export class OrchestrationClientApi implements ICredentialType {
 				properties: {
 					key: 'error.code',
 					value: 'origin_not_allowed',
-					message: 'The Origin is not among the key\'s allowed origins',
+					message: "The Origin is not among the key's allowed origins",
 				},
 			},
 			{
 				type: 'responseSuccessBody',
-				properties: { key: 'error.code', value: 'partner_disabled', message: 'The partner account is disabled' },
+				properties: {
+					key: 'error.code',
+					value: 'partner_disabled',
+					message: 'The partner account is disabled',
+				},
 			},
 			{
 				type: 'responseSuccessBody',
@@ -91,7 +115,11 @@ export class OrchestrationClientApi implements ICredentialType {
 			},
 			{
 				type: 'responseSuccessBody',
-				properties: { key: 'error.code', value: 'account_rejected', message: 'The partner account was rejected' },
+				properties: {
+					key: 'error.code',
+					value: 'account_rejected',
+					message: 'The partner account was rejected',
+				},
 			},
 			{
 				type: 'responseSuccessBody',
@@ -101,6 +129,8 @@ export class OrchestrationClientApi implements ICredentialType {
 					message: 'The service refused this key for client-key requests',
 				},
 			},
-		] as Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> as ICredentialTestRequest['rules'],
+		] as Array<
+			IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody
+		> as ICredentialTestRequest['rules'],
 	};
 }

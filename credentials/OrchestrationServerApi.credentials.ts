@@ -5,7 +5,15 @@ import type {
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
-import { allowEventStreamProperty, apiKeyProperty, baseUrlProperty, NO_REDIRECTS, redirectRules, TEST_BASE_URL, withBearerKey } from './orchestrationKey';
+import {
+	allowEventStreamProperty,
+	apiKeyProperty,
+	baseUrlProperty,
+	NO_REDIRECTS,
+	redirectRules,
+	TEST_BASE_URL,
+	withBearerKey,
+} from './orchestrationKey';
 
 /** A backend secret of a partner account: every partner endpoint (orchestration-service.md §5). */
 export class OrchestrationServerApi implements ICredentialType {
@@ -13,13 +21,20 @@ export class OrchestrationServerApi implements ICredentialType {
 
 	displayName = 'Orchestration Server Key API';
 
-	icon = { light: 'file:../icons/orchestration.svg', dark: 'file:../icons/orchestration.dark.svg' } as const;
+	icon = {
+		light: 'file:../icons/orchestration.svg',
+		dark: 'file:../icons/orchestration.dark.svg',
+	} as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#credentials';
 
 	properties: INodeProperties[] = [
 		baseUrlProperty,
-		apiKeyProperty('fn_', 'Server key of the partner account (starts with fn_). Keep it on the server: it reaches every partner endpoint.'),
+		apiKeyProperty(
+			'fn_',
+			'Server key of the partner account (starts with fn_). Keep it on the server: it reaches every partner endpoint.',
+		),
 		allowEventStreamProperty,
 	];
 
@@ -49,7 +64,8 @@ export class OrchestrationServerApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message: 'This key cannot reach server-key endpoints: it is a client key, or the partner account is not approved',
+					message:
+						'This key cannot reach server-key endpoints: it is a client key, or the partner account is not approved',
 				},
 			},
 		],

@@ -11,9 +11,13 @@ export class OrchestrationWebhookSecretApi implements ICredentialType {
 
 	displayName = 'Orchestration Webhook Secret API';
 
-	icon = { light: 'file:../icons/orchestration.svg', dark: 'file:../icons/orchestration.dark.svg' } as const;
+	icon = {
+		light: 'file:../icons/orchestration.svg',
+		dark: 'file:../icons/orchestration.dark.svg',
+	} as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#orchestration-trigger';
+	documentationUrl =
+		'https://github.com/n8n-nodes-orchestration/n8n-nodes-orchestration#orchestration-trigger';
 
 	properties: INodeProperties[] = [
 		{
@@ -25,6 +29,15 @@ export class OrchestrationWebhookSecretApi implements ICredentialType {
 			required: true,
 			description:
 				'The secret the service returned when the endpoint was registered (shown once). At least 16 characters. It verifies every event but Order Recovery Required.',
+		},
+		{
+			displayName: 'Previous Webhook Secret',
+			name: 'previousSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional, while a secret is being replaced: the secret of the endpoint being retired. Deliveries signed with either secret are accepted (an event both endpoints deliver runs once). Delete the old endpoint (Orchestration > Webhook > Delete), then clear this field.',
 		},
 		{
 			displayName: 'Recovery Secret',

@@ -1,8 +1,22 @@
 /** What the two Orchestration key credentials share: the base URL field and the bearer key (§5). */
-import type { IAuthenticateRuleResponseCode, ICredentialDataDecryptedObject, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticateRuleResponseCode,
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { KEY_PREFIXES, keyTypeOf } from '../nodes/shared/orchestration/keyType';
-import { assertSecureUrl, baseUrlOf, insecureUrlReason, isUnderBase, REDIRECT_STATUSES, redirectRefusal, requestUrlOf } from '../nodes/shared/secureUrl';
+import {
+	assertNoOwnedHeaders,
+	assertSecureUrl,
+	baseUrlOf,
+	insecureUrlReason,
+	isUnderBase,
+	REDIRECT_STATUSES,
+	redirectRefusal,
+	requestUrlOf,
+} from '../nodes/shared/secureUrl';
 
 export const baseUrlProperty: INodeProperties = {
 	displayName: 'Base URL',
@@ -49,11 +63,17 @@ export const TEST_BASE_URL = '={{String($credentials.baseUrl).trim().replace(/\\
  * The credential test's request never follows a redirect (n8n would follow it and, by default,
  * send the key along to another origin); a redirect fails the test with redirectRules' message.
  */
-export const NO_REDIRECTS = { disableFollowRedirect: true, sendCredentialsOnCrossOriginRedirect: false } as const;
+export const NO_REDIRECTS = {
+	disableFollowRedirect: true,
+	sendCredentialsOnCrossOriginRedirect: false,
+} as const;
 
 /** One rule per redirect status: the test fails naming the Base URL's redirect. */
 export function redirectRules(field = 'Base URL'): IAuthenticateRuleResponseCode[] {
-	return REDIRECT_STATUSES.map((value) => ({ type: 'responseCode', properties: { value, message: redirectRefusal(field) } }));
+	return REDIRECT_STATUSES.map((value) => ({
+		type: 'responseCode',
+		properties: { value, message: redirectRefusal(field) },
+	}));
 }
 
 /** Where a request may go: `scheme://host[:port]` only, never its path or query (they may carry data). */
@@ -72,7 +92,11 @@ function hostOf(url: string): string {
  * port, path prefix) that passes the https-or-loopback rule; any other request fails here, before it
  * is sent, naming the credential and the refused host.
  */
-function assertOwnService(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions, credentialName: string): void {
+function assertOwnService(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+	credentialName: string,
+): void {
 	const base = baseUrlOf(credentials.baseUrl);
 	const target = requestUrlOf(requestOptions as IHttpRequestOptions & { uri?: unknown });
 	if (isUnderBase(target, base) && insecureUrlReason(target) === undefined) return;
@@ -92,21 +116,31 @@ export function withBearerKey(
 	kind: 'server' | 'client',
 	extraHeaders: Record<string, string> = {},
 ): IHttpRequestOptions {
-	const credentialName = kind === 'server' ? 'Orchestration Server Key credential' : 'Orchestration Client Key credential';
+	const credentialName =
+		kind === 'server'
+			? 'Orchestration Server Key credential'
+			: 'Orchestration Client Key credential';
 	assertSecureUrl(credentials.baseUrl, credentialName, 'Base URL');
 	assertOwnService(credentials, requestOptions, credentialName);
+	assertNoOwnedHeaders(requestOptions.headers, credentialName);
 	const apiKey = String(credentials.apiKey ?? '').trim();
 	const keyType = keyTypeOf(apiKey);
 	if (keyType !== kind) {
 		const other = keyType === 'client' ? 'Client' : 'Server';
 		throw new Error(
 			`The "API Key" of the ${credentialName} must start with "${KEY_PREFIXES[kind]}" (a ${kind} key)${
-				keyType === undefined ? '' : `; this is a ${keyType} key: use the Orchestration ${other} Key credential`
+				keyType === undefined
+					? ''
+					: `; this is a ${keyType} key: use the Orchestration ${other} Key credential`
 			}`,
 		);
 	}
 	return {
 		...requestOptions,
-		headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${apiKey}`, ...extraHeaders },
+		headers: {
+			...(requestOptions.headers ?? {}),
+			Authorization: `Bearer ${apiKey}`,
+			...extraHeaders,
+		},
 	};
 }

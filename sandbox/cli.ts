@@ -14,6 +14,7 @@ const HELP = `Usage: npm run sandbox -- [options]
   --turnstile                  submit and onramp need cf-turnstile-response for client keys
   --rate-limits                client-key rate limits (public-notes defaults)
   --duplicate-deliveries       deliver every webhook twice
+  --live-webhook-envelope      webhook envelopes as the live service sends them: timestamp per attempt, data without updatedAt
   --status-shape <nested|flat> status answer layout (default nested)
   --help                       this text
 `;
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
 			turnstile: { type: 'boolean' },
 			'rate-limits': { type: 'boolean' },
 			'duplicate-deliveries': { type: 'boolean' },
+			'live-webhook-envelope': { type: 'boolean' },
 			'status-shape': { type: 'string' },
 			help: { type: 'boolean' },
 		},
@@ -76,6 +78,7 @@ async function main(): Promise<void> {
 	if (values.turnstile) switches.turnstile = { enabled: true };
 	if (values['rate-limits']) switches.rateLimits = { enabled: true };
 	if (values['duplicate-deliveries']) switches.duplicateDeliveries = true;
+	if (values['live-webhook-envelope']) switches.webhookEnvelope = { timestamp: 'delivery', updatedAt: false };
 	if (values['status-shape'] !== undefined) {
 		if (values['status-shape'] !== 'nested' && values['status-shape'] !== 'flat') throw new Error('--status-shape must be nested or flat');
 		switches.statusShape = values['status-shape'];

@@ -94,11 +94,25 @@ export const SwitchesSchema = z.object({
 		serverKeys: z.boolean(),
 	}),
 	duplicateDeliveries: z.boolean(),
+	/**
+	 * The webhook envelope (public-notes, fourth harvest): `timestamp` at the event (the same bytes on
+	 * every attempt, spec §6 rule 2) or at each delivery attempt (the live service's); `updatedAt` in
+	 * `data` (spec §6's duplicate key) or left out (the docs' examples).
+	 */
+	webhookEnvelope: z
+		.object({ timestamp: z.enum(['event', 'delivery']).default('event'), updatedAt: z.boolean().default(true) })
+		.default({ timestamp: 'event', updatedAt: true }),
 	/** Divides the webhook retry delays on top of the clock's scale (fault suites: retries within minutes). */
 	deliveryRetryDivisor: z.number().int().min(1).optional(),
 	largeCatalogue: z.boolean(),
 	statusShape: z.enum(['nested', 'flat']),
 	tokenizedEquityAdmission: z.record(z.boolean()),
+	/** Partners billed by invoice (public-notes, fourth harvest): their quotes show `feeAmount: "0"`, the platform fee goes to a fee invoice. */
+	invoiceBilling: z.record(z.boolean()).default({}),
+	/** How GET /v1/partner/dashboard/fee-invoices answers (the docs show no shape): `{invoices}`, `{data}` or a bare array, with or without `nextOffset`. */
+	feeInvoices: z
+		.object({ shape: z.enum(['invoices', 'data', 'array']).default('invoices'), nextOffset: z.boolean().default(true) })
+		.default({ shape: 'invoices', nextOffset: true }),
 	faults: z.array(FaultRuleSchema),
 	processingDelayMs: z.number().int().min(0),
 	orderStepMs: z.number().int().min(0),
@@ -111,6 +125,8 @@ export const SwitchesSchema = z.object({
 		.default({ enabled: true, perIp: 30, windowMs: 60_000 }),
 	/** How long a ZeroConf offer stays open (spec ms, scaled; public-notes `zeroconfOffer.expiresAt`). */
 	zeroconfOfferMs: z.number().int().min(1).default(600_000),
+	/** How a ZeroConf offer writes `confirmationProbability` (public-notes, fourth harvest: its type is not shown). */
+	zeroconfProbabilityAs: z.enum(['number', 'string']).default('number'),
 	/** How long an affiliate claim's payout attempt takes (spec ms, scaled); claims move only while autoAdvance is on. */
 	claimPayoutMs: z.number().int().min(0).default(20_000),
 	/** How claims end: paid (txHash), failed (errorMessage), or one retried attempt (errorMessage + nextAttemptAt) then paid. */

@@ -70,6 +70,7 @@ function report(name: string, operationFile: string, stack: string, showStack: b
 	console.log(`  from the node's execute():      ${fromNode.length} package frames in ${files(fromNode)} files`);
 	console.log(`  from the operation's execute(): ${fromOperation.length} package frames in ${files(fromOperation)} files`);
 	if (showStack) for (const f of fromNode) console.log(`    ${f.fn}  ${f.file}`);
+	if (process.env.RAW_STACK) console.log(stack);
 }
 
 async function main(): Promise<void> {

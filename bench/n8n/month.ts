@@ -17,9 +17,12 @@
  *   declines; example 3's workflow is re-published once and n8n restarted once along the way;
  * - at the end, measured against the sandbox's own records (bench/n8n/month/checks.ts).
  *
- * Prints the figures and writes them as JSON (BENCH_OUT, default a temp file); exits 1 when a figure
- * that must be 0 is not, or a fault or scenario never happened. Wall time and executions are
- * reported, never asserted. `--short` (or BENCH_MONTH=short): 100 payouts in 5 days, a local check.
+ * Prints the figures and writes them as JSON (BENCH_OUT, default a temp file), and the figures the
+ * README quotes to bench/results/month-<full|short>.json (commit it). Exits 1 where a user would
+ * lose (month/checks.ts, problemsOf): a payout unpaid, paid twice or handed off to the wallet twice,
+ * a ledger row missing or wrong, an event never acknowledged or emitted while a workflow had no
+ * endpoint, a person not reached, a month that did not settle; or when an armed fault rule never
+ * hit or a scenario never happened. Wall time and executions are reported, never asserted. `--short` (or BENCH_MONTH=short): 100 payouts in 5 days, a local check.
  * BENCH_TIME_SCALE (default 5: a quote lives 24 s, an order step takes 6 s, a webhook retry comes
  * after 2 s, 6 s, 24 s ...; the wallet must pay within the quote's life on a loaded machine too),
  * BENCH_DAY_SECONDS (real seconds a day lasts; 110 full, 75 short).
@@ -34,8 +37,9 @@ import { OWNER, PAYOUT_TABLES, TABLES_WORKFLOW, forSandbox, loadExamples, pickSa
 import { endedExecution, errorOf, executionOf, executionsOf, type Execution } from '../../scripts/lib/executions';
 import { API_KEY_SCOPES, CUSTOM_PREFIX, N8nInstance, REPO_ROOT, ensureN8nInstalled, fetchN8n, freePort, withNodePrefix } from '../../scripts/lib/n8n-instance';
 import { until } from '../../test/e2e/sandbox-client';
-import { measure, readSandbox, type Figures } from './month/checks';
-import { FaultBook, type FaultFigures } from './month/faults';
+import { measure, problemsOf, readSandbox, type Figures } from './month/checks';
+import { watchEmissions } from './month/emissions';
+import { FaultBook, type FaultReport } from './month/faults';
 import { Operator } from './month/operator';
 import { FULL, SHORT, faultsOfDay, planMonth, type MonthConfig } from './month/plan';
 import { StandIns, withSlackToStandIn } from './month/standIns';
@@ -55,6 +59,8 @@ const short = process.argv.includes('--short') || process.env.BENCH_MONTH === 's
 const CONFIG: MonthConfig = { ...(short ? SHORT : FULL), ...(process.env.BENCH_DAY_SECONDS ? { daySeconds: Number(process.env.BENCH_DAY_SECONDS) } : {}) };
 const TIME_SCALE = Number(process.env.BENCH_TIME_SCALE ?? 5);
 const OUT = process.env.BENCH_OUT ?? path.join(os.tmpdir(), `month-${CONFIG.label}-${Date.now()}.json`);
+/** The figures the README quotes, committed: bench/results/month-full.json (or -short.json). */
+const RESULTS = process.env.BENCH_RESULTS ?? path.join(REPO_ROOT, 'bench', 'results', `month-${CONFIG.label}.json`);
 
 const log = (...args: unknown[]) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...args);
 
@@ -237,6 +243,7 @@ async function standingAddress(env: Env): Promise<string> {
 }
 
 const ledgerUrl = (env: Env) => `${env.n8n.url}/webhook/example-order-events-ledger/webhook`;
+const routerUrl = (env: Env) => `${env.n8n.url}/webhook/example-order-events-slack/webhook`;
 
 interface Republish {
 	day: number;
@@ -318,6 +325,22 @@ async function restartN8n(env: Env, load: LoadMeter, day: number): Promise<Resta
 	return { day, downMs: Date.now() - t0, waitingPayoutsAtStop };
 }
 
+/** What the run reports besides the figures (the JSON written to BENCH_OUT). */
+interface Report {
+	mode: string;
+	config: MonthConfig & { timeScale: number };
+	wallMs: { total: number; month: number; settle: number };
+	settled: boolean;
+	load: Record<string, number>;
+	executions: { total: number; byWorkflow: Record<string, Record<string, number>> };
+	republish?: Republish;
+	restart?: { day: number; downMs: number; waitingPayoutsAtStop: number; thoseEndedSuccess: number };
+	standingDeposits: number;
+	reconciliations: Array<{ day: number; status?: string; error?: string; seconds: number | null }>;
+	planners: Array<{ day: number; status?: string; error?: string }>;
+	[more: string]: unknown;
+}
+
 interface TrackedRun {
 	day: number;
 	id: string;
@@ -332,6 +355,7 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	log(`month (${CONFIG.label}): ${month.payouts.length} payouts in ${CONFIG.days} days of ${CONFIG.daySeconds} s, sandbox time x${TIME_SCALE}`);
 	const sandbox = await sandboxForTheMonth();
+	const emissions = watchEmissions(sandbox);
 	const standIns = new StandIns(sandbox, new Map(month.payouts.map((p) => [p.payoutId, p])));
 	await standIns.start();
 	let env: Env | undefined;
@@ -438,7 +462,7 @@ async function main(): Promise<void> {
 
 		const ledger: Row[] = await e.tables.rows(PAYOUT_TABLES.ledger);
 		const records = await readSandbox(e.sandbox.orchestrationUrl, e.sandbox.gatewayUrl, e.serverKey);
-		const figures = measure(month, ledger, records, standIns, operator);
+		const figures = measure(month, ledger, records, standIns, operator, emissions, { 'example 3 (the ledger)': ledgerUrl(e), 'example 2 (Slack)': routerUrl(e) });
 		const executions: Record<string, Record<string, number>> = {};
 		let executionTotal = 0;
 		for (const id of WORKFLOWS) {
@@ -448,7 +472,7 @@ async function main(): Promise<void> {
 			}
 		}
 		const restartSurvivors = restart ? await Promise.all(restart.waitingPayoutsAtStop.map(async (id) => (await executionOf(e.n8n, e.apiKey, id)).status)) : [];
-		const report = {
+		const report: Report = {
 			mode: CONFIG.label,
 			config: { ...CONFIG, timeScale: TIME_SCALE },
 			wallMs: { total: Date.now() - started, month: monthMs, settle: settleMs },
@@ -466,9 +490,11 @@ async function main(): Promise<void> {
 			operatorSteps: operator.pending.map((p) => ({ payoutId: p.payout.payoutId, orderId: p.orderId, kind: p.kind, done: p.doneAt !== undefined, withoutMessage: p.withoutMessage, error: p.error })),
 			walletRefusals: standIns.payments.filter((p) => p.result !== 'paid'),
 		};
-		fs.writeFileSync(OUT, JSON.stringify(report, null, 2));
 		const problems = print(report, figures, faultFigures);
-		log(`figures written to ${OUT}`);
+		fs.writeFileSync(OUT, JSON.stringify({ ...report, problems }, null, 2));
+		fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+		fs.writeFileSync(RESULTS, `${JSON.stringify(resultsOf(report, figures, faultFigures, problems), null, 2)}\n`);
+		log(`figures written to ${OUT}; the results to commit to ${path.relative(REPO_ROOT, RESULTS)}`);
 		if (problems.length) {
 			console.log(`\nNOT 0 WHERE IT MUST BE, OR NOT SHOWN TO HAVE HAPPENED:\n- ${problems.join('\n- ')}`);
 			process.exitCode = 1;
@@ -484,47 +510,74 @@ async function main(): Promise<void> {
 
 /** The report for people, and what broke the month's rules. */
 function print(
-	report: { wallMs: Record<string, number>; load: Record<string, number>; executions: { total: number; byWorkflow: Record<string, Record<string, number>> }; republish?: Republish; restart?: Record<string, unknown>; settled: boolean; standingDeposits: number },
+	report: Report,
 	f: Figures,
-	faults: Record<string, FaultFigures>,
+	faults: FaultReport,
 ): string[] {
 	const min = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
 	console.log(`\n## A month of payouts (${CONFIG.label}): ${f.payouts.planned} payouts, ${CONFIG.days} days`);
 	console.log(`wall time ${min(report.wallMs.total)} (month ${min(report.wallMs.month)}, settling and the last reconciliation ${min(report.wallMs.settle)}); settled: ${report.settled}`);
 	console.log(`machine: ${JSON.stringify(report.load)}`);
 	console.log(`n8n executions: ${report.executions.total} ${JSON.stringify(report.executions.byWorkflow)}`);
-	console.log(`payouts: planned ${f.payouts.planned}, in the ledger ${f.payouts.inLedger}, paid ${f.payouts.paid}, wallet hand-offs ${f.payouts.handOffs} (repeated ${f.payouts.handOffsRepeated.length})`);
+	console.log(`payouts: planned ${f.payouts.planned}, in the ledger ${f.payouts.inLedger}, paid ${f.payouts.paid}, wallet hand-offs ${f.payouts.handOffs} (at most ${f.payouts.handOffsMaxPerReference} per reference; repeated ${f.payouts.handOffsRepeated.length})`);
 	console.log(`orders: ${f.orders.total} (${f.orders.ofPayouts} of payouts, ${f.orders.ofStandingAddress} of the standing address from ${report.standingDeposits} deposits); gateway intents ${f.intents.total}`);
 	console.log(`ledger: ${f.ledger.rows} rows, ${f.ledger.matched} matching an order or intent exactly; missing ${f.ledger.missing.length}, duplicated ${f.ledger.duplicated.length}, mismatched fields ${f.ledger.mismatched.length}, not final ${f.ledger.notFinal.length}, unmatched rows ${f.ledger.unmatched.length}`);
 	console.log(`paid twice: ${f.paidTwice.length}; not paid: ${f.payouts.notPaid.length}`);
 	console.log(`people: needed ${JSON.stringify(f.people.needed)}, reached ${JSON.stringify(f.people.reached)}, not reached ${f.people.notReached.length}`);
+	console.log(`events emitted: ${f.events.emitted}; emitted while a workflow had no endpoint: ${JSON.stringify(Object.fromEntries(Object.entries(f.events.withoutEndpoint).map(([k, v]) => [k, v.length])))}, recovery events without a subscription: ${f.events.recoveryWithoutSubscription.length}`);
 	console.log(`events: ${f.events.deliveries} deliveries ${JSON.stringify(f.events.byEvent)}, ${f.events.attempts} attempts, acknowledged ${f.events.acknowledged}, never acknowledged ${f.events.notAcknowledged.length}; refused attempts ${JSON.stringify(f.events.refusedAttempts)}`);
-	console.log('faults armed / hit:');
-	for (const [kind, x] of Object.entries(faults)) console.log(`  ${kind}: ${x.armed} / ${x.hit} ${JSON.stringify(x.byRule)}`);
-	const injectedQuote429 = faults['429 (live-shaped)']?.byRule['POST /v1/orchestration/quote status 429'] ?? 0;
+	console.log(`fault rules: ${faults.rules.length} armed, ${faults.rules.filter((r) => r.hit > 0).length} hit; by kind, armed / hit:`);
+	for (const [kind, x] of Object.entries(faults.byKind)) console.log(`  ${kind}: ${x.armed} / ${x.hit} ${JSON.stringify(x.byRule)}`);
+	const injectedQuote429 = faults.byKind['429 (live-shaped)']?.byRule['POST /v1/orchestration/quote status 429'] ?? 0;
 	console.log(`  quotes answered 429: ${f.quoteLimiter.answered429} (${injectedQuote429} injected, ${f.quoteLimiter.answered429 - injectedQuote429} by the sandbox's limiter at the live limits); quote answers replayed after a lost answer: ${f.quoteLimiter.replaysAfterLostAnswers}`);
 	console.log(`service scenarios: ${JSON.stringify(f.serviceScenarios)}`);
 	console.log(`re-publish: ${JSON.stringify(report.republish)}; restart: ${JSON.stringify(report.restart)}`);
-	const problems: string[] = [];
-	const zero = (what: string, list: unknown[]) => {
-		if (list.length) problems.push(`${what}: ${list.length} ${JSON.stringify(list.slice(0, 10))}`);
+	return problemsOf(f, faults, { settled: report.settled, republished: report.republish !== undefined, restarted: report.restart !== undefined });
+}
+
+/** The run's figures for bench/results (what the README quotes): counts, and the lists that must be empty. */
+function resultsOf(report: Report, f: Figures, faults: FaultReport, problems: string[]) {
+	const count = (xs: unknown[]) => xs.length;
+	return {
+		benchmark: 'npm run bench:month',
+		mode: CONFIG.label,
+		ranAt: new Date().toISOString(),
+		n8n: '2.41.1',
+		config: report.config,
+		wallMinutes: { total: Number((report.wallMs.total / 60_000).toFixed(1)), month: Number((report.wallMs.month / 60_000).toFixed(1)), settle: Number((report.wallMs.settle / 60_000).toFixed(1)) },
+		settled: report.settled,
+		machine: report.load,
+		executions: report.executions,
+		payouts: { ...f.payouts, notPaid: count(f.payouts.notPaid) },
+		handOffs: { total: f.payouts.handOffs, maxPerReference: f.payouts.handOffsMaxPerReference, repeated: f.payouts.handOffsRepeated },
+		paidTwice: f.paidTwice,
+		orders: { ...f.orders, notFinal: count(f.orders.notFinal) },
+		intents: f.intents,
+		ledger: { rows: f.ledger.rows, matched: f.ledger.matched, missing: count(f.ledger.missing), duplicated: count(f.ledger.duplicated), mismatched: count(f.ledger.mismatched), notFinal: count(f.ledger.notFinal), unmatched: count(f.ledger.unmatched) },
+		people: { needed: f.people.needed, reached: f.people.reached, notReached: count(f.people.notReached) },
+		events: {
+			emitted: f.events.emitted,
+			withoutEndpoint: Object.fromEntries(Object.entries(f.events.withoutEndpoint).map(([k, v]) => [k, v.length])),
+			recoveryWithoutSubscription: count(f.events.recoveryWithoutSubscription),
+			deliveries: f.events.deliveries, byEvent: f.events.byEvent, attempts: f.events.attempts, acknowledged: f.events.acknowledged,
+			notAcknowledged: count(f.events.notAcknowledged), refusedAttempts: f.events.refusedAttempts,
+		},
+		faults: {
+			rulesArmed: faults.rules.length,
+			rulesHit: faults.rules.filter((r) => r.hit > 0).length,
+			neverHit: faults.rules.filter((r) => r.hit === 0).map((r) => `day ${r.day}: ${r.rule}`),
+			byKind: Object.fromEntries(Object.entries(faults.byKind).map(([k, x]) => [k, { armed: x.armed, hit: x.hit }])),
+		},
+		quoteLimiter: f.quoteLimiter,
+		serviceScenarios: f.serviceScenarios,
+		republish: report.republish && { day: report.republish.day, keptEndpoint: report.republish.keptEndpoint, ms: report.republish.ms },
+		restart: report.restart,
+		failedRuns: {
+			reconciliations: report.reconciliations.filter((r) => r.status !== 'success'),
+			planners: report.planners.filter((r) => r.status !== 'success'),
+		},
+		problems,
 	};
-	zero('payouts not paid', f.payouts.notPaid);
-	zero('payouts paid twice', f.paidTwice);
-	zero('orders or intents missing from the ledger', f.ledger.missing);
-	zero('orders or intents with more than one row', f.ledger.duplicated);
-	zero('rows that do not match their order', f.ledger.mismatched);
-	zero('rows not final', f.ledger.notFinal);
-	zero('rows that match nothing at the service', f.ledger.unmatched);
-	zero('orders that needed a person and reached none', f.people.notReached);
-	zero('orders not final at the service', f.orders.notFinal);
-	zero('events n8n never acknowledged (lost)', f.events.notAcknowledged);
-	if (f.payouts.inLedger !== f.payouts.planned) problems.push(`payouts in the ledger: ${f.payouts.inLedger} of ${f.payouts.planned}`);
-	for (const [kind, x] of Object.entries(faults)) if (x.hit === 0) problems.push(`fault never hit: ${kind}`);
-	for (const [what, n] of Object.entries(f.serviceScenarios)) if (n === 0) problems.push(`never happened: ${what}`);
-	if (!report.republish) problems.push('example 3 was not re-published');
-	if (!report.restart) problems.push('n8n was not restarted');
-	return problems;
 }
 
 main().then(

@@ -1,34 +1,28 @@
 /**
  * Execution Gateway node: network discovery and health, signed intents (execute) and their status
- * (execution-gateway.md). The description lives here; each operation is one file under
- * actions/<resource>/<operation>.ts, dispatched by actions/router.ts (the Orchestration node's convention).
+ * (execution-gateway.md). The description and the wiring; each operation is
+ * actions/<resource>/<operation>.ts, its requests go through transport/ (gatewayApiRequest).
  */
-import {
-	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-} from 'n8n-workflow';
-
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { toolActionsProperty } from '../n8n/toolMode';
-import * as intent from './actions/intent';
-import * as network from './actions/network';
-import { resourceProperty } from './actions/resourceProperty';
-import { router } from './actions/router';
+import { resourceProperty, resources, router } from './actions/router';
 
 export class ExecutionGateway implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Execution Gateway',
 		name: 'executionGateway',
-		icon: { light: 'file:../../icons/executionGateway.svg', dark: 'file:../../icons/executionGateway.dark.svg' },
+		icon: {
+			light: 'file:../../icons/executionGateway.svg',
+			dark: 'file:../../icons/executionGateway.dark.svg',
+		},
 		group: ['transform'],
 		// 1.1: "paused" in Network Info is advisory (a warning) unless Refuse When Paused; 1 keeps refusing.
 		// 1.2: Intent > Get / Execute wait with the Orchestration node's top-level wait parameters (at least 3 s apart)
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Submit signed intents that fund EVM actions with Spark transfers, and follow their status',
+		description:
+			'Submit signed intents that fund EVM actions with Spark transfers, and follow their status',
 		defaults: { name: 'Execution Gateway' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -36,13 +30,11 @@ export class ExecutionGateway implements INodeType {
 		credentials: [{ name: 'executionGatewayApi', required: true }],
 		properties: [
 			resourceProperty,
-			...intent.description,
-			...network.description,
+			...Object.values(resources).flatMap((r) => r.description),
 			toolActionsProperty('Intent > Execute (it signs intents that move deposits)'),
 		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
+	// The router is the node's execute(): no frame between n8n and the operation's loop.
+	execute = router;
 }

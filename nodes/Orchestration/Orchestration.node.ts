@@ -1,34 +1,21 @@
 /**
  * Orchestration: quotes, orders, routes, affiliates and webhooks of the cross-chain orchestration
- * service (orchestration-service.md). This file holds the description and the wiring only; each
- * operation lives in actions/<resource>/<operation>.ts, requests go through the Orchestration client
- * (nodes/n8n/orchestrationClient.ts) and the one transport (nodes/n8n/transport.ts).
+ * service (orchestration-service.md). The description and the wiring; each operation is
+ * actions/<resource>/<operation>.ts, its requests go through transport/ (orchestrationApiRequest).
  */
-import {
-	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-} from 'n8n-workflow';
-import * as accumulationAddress from './actions/accumulationAddress';
-import * as affiliate from './actions/affiliate';
-import * as liquidationAddress from './actions/liquidationAddress';
-import * as order from './actions/order';
-import * as quote from './actions/quote';
-import * as route from './actions/route';
-import { resourceProperty } from './actions/resourceProperty';
-import { router } from './actions/router';
-import * as standingAddress from './actions/standingAddress';
-import * as webhook from './actions/webhook';
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { resourceProperty, resources, router, TOOL_ACTIONS } from './actions/router';
 import { listSearch, loadOptions } from './methods';
-import { toolActionsProperty } from '../n8n/toolMode';
+import { toolActionsProperty, toolActionsText } from '../n8n/toolMode';
 
 export class Orchestration implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Orchestration',
 		name: 'orchestration',
-		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
+		icon: {
+			light: 'file:../../icons/orchestration.svg',
+			dark: 'file:../../icons/orchestration.dark.svg',
+		},
 		group: ['transform'],
 		// 2: "Amount Format" defaults to Decimal, Bitcoin output index sent only when given
 		// 3: Quote > Create shows "Refund Address" at the top level (required for Exact Out and Lightning destinations);
@@ -37,7 +24,8 @@ export class Orchestration implements INodeType {
 		version: [1, 2, 3],
 		defaultVersion: 3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Quote and track cross-chain transfers: quotes, orders, routes, affiliates and webhooks',
+		description:
+			'Quote and track cross-chain transfers: quotes, orders, routes, affiliates and webhooks',
 		defaults: { name: 'Orchestration' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -74,24 +62,13 @@ export class Orchestration implements INodeType {
 				default: 'serverKey',
 			},
 			resourceProperty,
-			...quote.description,
-			...order.description,
-			...route.description,
-			...affiliate.description,
-			...webhook.description,
-			...accumulationAddress.description,
-			...liquidationAddress.description,
-			...standingAddress.description,
-			// The operations that declare toolAction (TOOL_ACTIONS in actions/router.ts), as the node names them.
-			toolActionsProperty(
-				'the operations that change something at the service (Order > Submit, Order > Create Onramp, Webhook > Create, Quote > Create, Quote > Create Offramp, Accumulation Address (Deprecated) > Reindex, Accumulation Address (Deprecated) > Sync, Affiliate > Claim, Affiliate > Create or Update, Affiliate > Disable, Standing Deposit Address > Create or Get, Standing Deposit Address > Pause, Standing Deposit Address > Resume, Webhook > Delete, Order > Accept ZeroConf Offer, Order > Decline ZeroConf Offer: they move funds, fix where a deposit goes, register or remove a webhook and show its secret, or change state)',
-			),
+			...Object.values(resources).flatMap((r) => r.description),
+			toolActionsProperty(toolActionsText(TOOL_ACTIONS)),
 		],
 	};
 
 	methods = { loadOptions, listSearch };
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
+	// The router is the node's execute(): no frame between n8n and the operation's loop.
+	execute = router;
 }

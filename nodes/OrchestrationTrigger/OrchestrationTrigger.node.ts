@@ -44,8 +44,15 @@ function eventsOf(ctx: IWebhookFunctions): EventSelection | undefined {
 }
 
 /** Refusals at warn level (reason only: never the secret, the signature or the body). */
-function logDecision(ctx: IWebhookFunctions, decision: Exclude<DeliveryDecision, { outcome: 'accepted' }>): void {
-	const where = { workflowId: ctx.getWorkflow().id, node: ctx.getNode().name, url: ctx.getMode() === 'manual' ? 'test' : 'production' };
+function logDecision(
+	ctx: IWebhookFunctions,
+	decision: Exclude<DeliveryDecision, { outcome: 'accepted' }>,
+): void {
+	const where = {
+		workflowId: ctx.getWorkflow().id,
+		node: ctx.getNode().name,
+		url: ctx.getMode() === 'manual' ? 'test' : 'production',
+	};
 	if (decision.outcome === 'rejected') {
 		ctx.logger.warn(`Orchestration Trigger refused a delivery: ${decision.error}`, {
 			...where,
@@ -54,7 +61,11 @@ function logDecision(ctx: IWebhookFunctions, decision: Exclude<DeliveryDecision,
 			message: decision.message,
 		});
 	} else {
-		ctx.logger.debug(`Orchestration Trigger ignored a delivery: ${decision.reason}`, { ...where, reason: decision.reason, event: decision.event });
+		ctx.logger.debug(`Orchestration Trigger ignored a delivery: ${decision.reason}`, {
+			...where,
+			reason: decision.reason,
+			event: decision.event,
+		});
 	}
 }
 
@@ -63,19 +74,29 @@ function logDecision(ctx: IWebhookFunctions, decision: Exclude<DeliveryDecision,
  * Deduplicate is off, or on the test URL) the event (runCheck.ts). The test URL is only guarded
  * against a copy of a signed request a production run already had.
  */
-function runStartedCheck(ctx: IWebhookFunctions, options: TriggerOptions, nowMs: number, toleranceSeconds: number): (keys: { replayKey: string; duplicateKey: string }) => boolean {
+function runStartedCheck(
+	ctx: IWebhookFunctions,
+	options: TriggerOptions,
+	nowMs: number,
+	toleranceSeconds: number,
+): (keys: { replayKey: string; duplicateKey: string }) => boolean {
 	const deduplicate = options.deduplicate !== false && ctx.getMode() !== 'manual';
 	const events = runCheckNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'event');
 	const requests = runCheckNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'request');
 	const horizonMs = hoursOf(options.deduplicationHours) * 3_600_000 + toleranceSeconds * 1000;
-	return (keys) => runStartedFor(requests, keys.replayKey, nowMs, horizonMs) || (deduplicate && runStartedFor(events, keys.duplicateKey, nowMs, horizonMs));
+	return (keys) =>
+		runStartedFor(requests, keys.replayKey, nowMs, horizonMs) ||
+		(deduplicate && runStartedFor(events, keys.duplicateKey, nowMs, horizonMs));
 }
 
 export class OrchestrationTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Orchestration Trigger',
 		name: 'orchestrationTrigger',
-		icon: { light: 'file:../../icons/orchestration.svg', dark: 'file:../../icons/orchestration.dark.svg' },
+		icon: {
+			light: 'file:../../icons/orchestration.svg',
+			dark: 'file:../../icons/orchestration.dark.svg',
+		},
 		group: ['trigger'],
 		// 1.1: the secret of an existing endpoint comes from a credential (encrypted by n8n).
 		// 1.2: the end of a test event deletes the test URL's endpoint unless "Keep Endpoint Registered".
@@ -119,13 +140,24 @@ export class OrchestrationTrigger implements INodeType {
 	methods = {
 		credentialTest: {
 			/** No service endpoint checks a secret; this refuses one that cannot be an HMAC key. */
-			async webhookSecretCheck(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
-				const recovery = credential.data?.recoverySecret;
+			async webhookSecretCheck(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				const optional = (value: unknown, name: string) =>
+					value === undefined || value === ''
+						? undefined
+						: webhookSecretProblem(value)?.replace('webhook secret', name);
 				const problem =
 					webhookSecretProblem(credential.data?.secret) ??
-					(recovery === undefined || recovery === '' ? undefined : webhookSecretProblem(recovery)?.replace('webhook secret', 'recovery secret'));
+					optional(credential.data?.recoverySecret, 'recovery secret') ??
+					optional(credential.data?.previousSecret, 'previous webhook secret');
 				return problem === undefined
-					? { status: 'OK', message: 'The secret can verify deliveries (it is checked against each delivery signature)' }
+					? {
+							status: 'OK',
+							message:
+								'The secret can verify deliveries (it is checked against each delivery signature)',
+						}
 					: { status: 'Error', message: `Not usable: ${problem}` };
 			},
 		},
@@ -165,6 +197,7 @@ export class OrchestrationTrigger implements INodeType {
 			headers: req.headers,
 			secret: endpoint.secret,
 			recoverySecret: endpoint.recoverySecret,
+			previousSecret: endpoint.previousSecret,
 			toleranceSeconds,
 			nowMs,
 			events: eventsOf(this),
@@ -179,17 +212,23 @@ export class OrchestrationTrigger implements INodeType {
 				replayKey: decision.replayKey,
 				signatureTimestampMs: decision.signatureTimestampMs,
 				receivedAtMs: nowMs,
-				webhookId: decision.subscription === 'recovery' ? endpoint.recoveryWebhookId : endpoint.webhookId,
+				webhookId:
+					decision.subscription === 'recovery' ? endpoint.recoveryWebhookId : endpoint.webhookId,
 				headers: req.headers as IDataObject,
 			};
-			const headers = { include: options.includeHeaders === true, sensitive: options.includeSensitiveHeaders === true };
+			const headers = {
+				include: options.includeHeaders === true,
+				sensitive: options.includeSensitiveHeaders === true,
+			};
 			// Not answered here: n8n answers 200 once the execution exists, 500 when it cannot create it
 			// (the service then retries). Nothing is remembered before that (spec §6).
 			return { workflowData: [[deliveryItem(delivery, headers)]] };
 		}
 		logDecision(this, decision);
 		if (decision.outcome === 'ignored') {
-			res.status(decision.status).json({ received: true, ignored: decision.reason, event: decision.event });
+			res
+				.status(decision.status)
+				.json({ received: true, ignored: decision.reason, event: decision.event });
 		} else {
 			res.status(decision.status).json({ error: decision.error, message: decision.message });
 		}

@@ -13,12 +13,18 @@ import {
 	MAX_WEBHOOK_JSON_DEPTH,
 	payloadHash,
 	verifyWebhookDelivery,
+	eventDuplicateKey,
 	webhookDuplicateKey,
 	webhookSecretProblem,
 	type WebhookRejectionReason,
 } from '../shared/orchestration/webhooks';
 import { RECOVERY_EVENT, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
-import { MAX_WEBHOOK_BODY_BYTES, MAX_WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_RETRY_SCHEDULE_MS, WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
+import {
+	MAX_WEBHOOK_BODY_BYTES,
+	MAX_WEBHOOK_TOLERANCE_SECONDS,
+	WEBHOOK_RETRY_SCHEDULE_MS,
+	WEBHOOK_TOLERANCE_SECONDS,
+} from '../shared/orchestration/limits';
 import type { EventSelection } from './events';
 
 /** The `error` member of a rejection answer. */
@@ -83,6 +89,8 @@ export interface DeliveryInput {
 	 * (public-notes: recovery events go to recovery subscriptions only). Set but unusable: refused.
 	 */
 	recoverySecret?: unknown;
+	/** While a secret is replaced: the retired endpoint's secret, verifying what `secret` verifies. */
+	previousSecret?: unknown;
 	toleranceSeconds: number;
 	nowMs: number;
 	/** Event kinds that start a run; undefined when the filter is not a list (fails closed). */
@@ -95,7 +103,11 @@ export interface DeliveryInput {
 	runStarted?: (keys: { duplicateKey: string; replayKey: string }) => boolean;
 }
 
-function reject(status: 400 | 401 | 413 | 500, error: RejectionCode, message: string): DeliveryDecision {
+function reject(
+	status: 400 | 401 | 413 | 500,
+	error: RejectionCode,
+	message: string,
+): DeliveryDecision {
 	return { outcome: 'rejected', status, error, message };
 }
 
@@ -108,39 +120,71 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * members this package does not know (or null until a step is reached, spec 2.10) still runs.
  */
 export function envelopeProblem(body: unknown): string | undefined {
-	if (!isObject(body)) return 'The body must be a JSON object: the event envelope {event, data} (spec §6)';
-	if (typeof body.event !== 'string' || body.event === '') return '"event" must be a non-empty string';
+	if (!isObject(body))
+		return 'The body must be a JSON object: the event envelope {event, data} (spec §6)';
+	if (typeof body.event !== 'string' || body.event === '')
+		return '"event" must be a non-empty string';
 	if (!isObject(body.data)) return '"data" must be an object: the order snapshot';
-	if (typeof body.data.id !== 'string' || body.data.id === '') return '"data.id" must be a non-empty string';
+	if (typeof body.data.id !== 'string' || body.data.id === '')
+		return '"data.id" must be a non-empty string';
 	return undefined;
 }
 
 /**
- * spec §6 duplicate key (data.id, event, data.updatedAt); without an updatedAt, the other safe
- * key of §6, a hash of the payload (retries carry the same payload).
+ * spec §6 duplicate key (data.id, event, data.updatedAt); without an updatedAt, a hash of the
+ * event and its data only: the envelope's delivery `timestamp` changes on a retry (public-notes).
  */
-export function duplicateKeyOf(envelope: DeliveryEnvelope, rawBody: Buffer | string): string {
+export function duplicateKeyOf(envelope: DeliveryEnvelope): string {
 	const { updatedAt } = envelope.data;
 	if (typeof updatedAt === 'string' && updatedAt !== '') {
-		return webhookDuplicateKey({ event: envelope.event, data: { id: envelope.data.id, updatedAt } });
+		return webhookDuplicateKey({
+			event: envelope.event,
+			data: { id: envelope.data.id, updatedAt },
+		});
 	}
-	return `sha256:${payloadHash(rawBody)}`;
+	return eventDuplicateKey(envelope.event, envelope.data);
 }
 
 function configurationProblem(input: DeliveryInput): DeliveryDecision | undefined {
 	const secretProblem = webhookSecretProblem(input.secret);
 	if (secretProblem !== undefined) {
-		return reject(500, 'secret_unavailable', `This endpoint cannot verify deliveries: ${secretProblem}. Set the endpoint's secret, or deactivate and activate the workflow`);
+		return reject(
+			500,
+			'secret_unavailable',
+			`This endpoint cannot verify deliveries: ${secretProblem}. Set the endpoint's secret, or deactivate and activate the workflow`,
+		);
 	}
-	const recoveryProblem = input.recoverySecret === undefined ? undefined : webhookSecretProblem(input.recoverySecret);
+	const recoveryProblem =
+		input.recoverySecret === undefined ? undefined : webhookSecretProblem(input.recoverySecret);
 	if (recoveryProblem !== undefined) {
-		return reject(500, 'secret_unavailable', `This endpoint cannot verify recovery deliveries: ${recoveryProblem.replace('webhook secret', 'recovery secret')}. Set the recovery secret or remove it`);
+		return reject(
+			500,
+			'secret_unavailable',
+			`This endpoint cannot verify recovery deliveries: ${recoveryProblem.replace('webhook secret', 'recovery secret')}. Set the recovery secret or remove it`,
+		);
+	}
+	const previousProblem =
+		input.previousSecret === undefined ? undefined : webhookSecretProblem(input.previousSecret);
+	if (previousProblem !== undefined) {
+		return reject(
+			500,
+			'secret_unavailable',
+			`This endpoint cannot verify deliveries: ${previousProblem.replace('webhook secret', 'previous webhook secret')}. Fix it or clear it`,
+		);
 	}
 	if (input.events === undefined) {
-		return reject(500, 'invalid_event_filter', 'The "Events" filter is not a list of event kinds; no delivery starts a run until it is fixed');
+		return reject(
+			500,
+			'invalid_event_filter',
+			'The "Events" filter is not a list of event kinds; no delivery starts a run until it is fixed',
+		);
 	}
 	if (input.rawBody === undefined) {
-		return reject(500, 'raw_body_unavailable', 'The raw request body was not kept, so the signature cannot be verified');
+		return reject(
+			500,
+			'raw_body_unavailable',
+			'The raw request body was not kept, so the signature cannot be verified',
+		);
 	}
 	return undefined;
 }
@@ -151,7 +195,8 @@ function configurationProblem(input: DeliveryInput): DeliveryDecision | undefine
  * name (plainly or with \u escapes) pays for the reviver.
  */
 function parseJson(text: string): { value: unknown; protoMember: boolean } {
-	if (!text.includes('__proto__') && !text.includes('\\u')) return { value: JSON.parse(text), protoMember: false };
+	if (!text.includes('__proto__') && !text.includes('\\u'))
+		return { value: JSON.parse(text), protoMember: false };
 	let protoMember = false;
 	const value: unknown = JSON.parse(text, (key, member: unknown) => {
 		if (key === '__proto__') protoMember = true;
@@ -160,18 +205,29 @@ function parseJson(text: string): { value: unknown; protoMember: boolean } {
 	return { value, protoMember };
 }
 
-function parseEnvelope(rawBody: Buffer | string): { envelope: DeliveryEnvelope } | { refused: DeliveryDecision } {
+function parseEnvelope(
+	rawBody: Buffer | string,
+): { envelope: DeliveryEnvelope } | { refused: DeliveryDecision } {
 	// Parsed from the verified bytes themselves, never from a body another layer parsed.
 	let body: unknown;
 	try {
 		const parsed = parseJson(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
-		if (parsed.protoMember) return { refused: reject(400, 'invalid_envelope', 'The body has a member named "__proto__", which no order event carries') };
+		if (parsed.protoMember)
+			return {
+				refused: reject(
+					400,
+					'invalid_envelope',
+					'The body has a member named "__proto__", which no order event carries',
+				),
+			};
 		body = parsed.value;
 	} catch {
 		return { refused: reject(400, 'invalid_json', 'The body is not JSON') };
 	}
 	const problem = envelopeProblem(body);
-	return problem === undefined ? { envelope: body as DeliveryEnvelope } : { refused: reject(400, 'invalid_envelope', problem) };
+	return problem === undefined
+		? { envelope: body as DeliveryEnvelope }
+		: { refused: reject(400, 'invalid_envelope', problem) };
 }
 
 interface SubscriptionSecret {
@@ -189,16 +245,49 @@ function subscriptionSecrets(input: DeliveryInput): SubscriptionSecret[] {
 	const orders = input.secret as string;
 	const recovery = input.recoverySecret as string | undefined;
 	const isRecovery = (event: string) => event === RECOVERY_EVENT;
-	const ordersOnly: SubscriptionSecret = { secret: orders, kind: 'orders', subscriptionFor: (e) => (isRecovery(e) ? undefined : 'orders') };
-	if (recovery === undefined) return [ordersOnly];
-	if (recovery === orders) return [{ secret: orders, kind: 'both', subscriptionFor: (e) => (isRecovery(e) ? 'recovery' : 'orders') }];
-	return [ordersOnly, { secret: recovery, kind: 'recovery', subscriptionFor: (e) => (isRecovery(e) ? 'recovery' : undefined) }];
+	const ordersOnly: SubscriptionSecret = {
+		secret: orders,
+		kind: 'orders',
+		subscriptionFor: (e) => (isRecovery(e) ? undefined : 'orders'),
+	};
+	// the retired endpoint's secret, while it is replaced, verifies the order events its endpoint sends
+	const previous =
+		typeof input.previousSecret === 'string' && input.previousSecret !== orders
+			? [{ ...ordersOnly, secret: input.previousSecret }]
+			: [];
+	if (recovery === undefined) return [ordersOnly, ...previous];
+	if (recovery === orders)
+		return [
+			{
+				secret: orders,
+				kind: 'both',
+				subscriptionFor: (e) => (isRecovery(e) ? 'recovery' : 'orders'),
+			},
+			...previous,
+		];
+	return [
+		ordersOnly,
+		...previous,
+		{
+			secret: recovery,
+			kind: 'recovery',
+			subscriptionFor: (e) => (isRecovery(e) ? 'recovery' : undefined),
+		},
+	];
 }
 
 function wrongSubscription(event: string, signedBy: SubscriptionSecret['kind']): DeliveryDecision {
 	return signedBy === 'recovery'
-		? reject(401, 'wrong_subscription', `${event} was signed with the recovery subscription's secret, which the service uses only for ${RECOVERY_EVENT}`)
-		: reject(401, 'wrong_subscription', `${RECOVERY_EVENT} is delivered only to recovery subscriptions, but this one was signed with the order endpoint's secret`);
+		? reject(
+				401,
+				'wrong_subscription',
+				`${event} was signed with the recovery subscription's secret, which the service uses only for ${RECOVERY_EVENT}`,
+			)
+		: reject(
+				401,
+				'wrong_subscription',
+				`${RECOVERY_EVENT} is delivered only to recovery subscriptions, but this one was signed with the order endpoint's secret`,
+			);
 }
 
 /** The key of one signed request (its signature, hashed: the header itself is kept out of outputs). */
@@ -211,7 +300,11 @@ export function handleDelivery(input: DeliveryInput): DeliveryDecision {
 	if (refused !== undefined) return refused;
 	const rawBody = input.rawBody as Buffer | string;
 	if (rawBody.length > MAX_WEBHOOK_BODY_BYTES) {
-		return reject(413, 'payload_too_large', `The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (the service's own limit); it is not verified`);
+		return reject(
+			413,
+			'payload_too_large',
+			`The body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes (the service's own limit); it is not verified`,
+		);
 	}
 	// One pass: the endpoint's secret first (order events are the common case), then the recovery one.
 	const secrets = subscriptionSecrets(input);
@@ -224,29 +317,49 @@ export function handleDelivery(input: DeliveryInput): DeliveryDecision {
 	});
 	if (!verified.ok) return reject(401, SIGNATURE_REJECTIONS[verified.reason], verified.message);
 	if (jsonNestingExceeds(rawBody, MAX_WEBHOOK_JSON_DEPTH)) {
-		return reject(400, 'json_too_deep', `The body nests objects or arrays more than ${MAX_WEBHOOK_JSON_DEPTH} levels deep; an order event nests a few, and n8n could not store it`);
+		return reject(
+			400,
+			'json_too_deep',
+			`The body nests objects or arrays more than ${MAX_WEBHOOK_JSON_DEPTH} levels deep; an order event nests a few, and n8n could not store it`,
+		);
 	}
 	const parsed = parseEnvelope(rawBody);
 	if ('refused' in parsed) return parsed.refused;
 	const { envelope } = parsed;
 	const subscription = secrets[verified.secretIndex].subscriptionFor(envelope.event);
-	if (subscription === undefined) return wrongSubscription(envelope.event, secrets[verified.secretIndex].kind);
+	if (subscription === undefined)
+		return wrongSubscription(envelope.event, secrets[verified.secretIndex].kind);
 	if (!(input.events as EventSelection).accepts(envelope.event)) {
 		return { outcome: 'ignored', status: 200, reason: 'event_not_selected', event: envelope.event };
 	}
-	const duplicateKey = duplicateKeyOf(envelope, rawBody);
+	const duplicateKey = duplicateKeyOf(envelope);
 	// A verified signature is 64 hex characters; lower-cased, so an upper-cased copy is the same request.
 	const replayKey = replayKeyOf(verified.signature);
 	if (input.runStarted?.({ duplicateKey, replayKey }) === true) {
-		return { outcome: 'ignored', status: 200, reason: 'duplicate', event: envelope.event, duplicateKey };
+		return {
+			outcome: 'ignored',
+			status: 200,
+			reason: 'duplicate',
+			event: envelope.event,
+			duplicateKey,
+		};
 	}
-	return { outcome: 'accepted', envelope, duplicateKey, replayKey, signatureTimestampMs: verified.timestampMs, subscription };
+	return {
+		outcome: 'accepted',
+		envelope,
+		duplicateKey,
+		replayKey,
+		signatureTimestampMs: verified.timestampMs,
+		subscription,
+	};
 }
 
 /** The configured tolerance, bounded: at most MAX_WEBHOOK_TOLERANCE_SECONDS, the default when unset or invalid. */
 export function toleranceOf(value: unknown): number {
 	const n = Number(value);
-	return Number.isFinite(n) && n > 0 ? Math.min(n, MAX_WEBHOOK_TOLERANCE_SECONDS) : WEBHOOK_TOLERANCE_SECONDS;
+	return Number.isFinite(n) && n > 0
+		? Math.min(n, MAX_WEBHOOK_TOLERANCE_SECONDS)
+		: WEBHOOK_TOLERANCE_SECONDS;
 }
 
 /** Hours a run of this process keeps answering copies itself (at least the service's retry horizon). */

@@ -1,6 +1,9 @@
 /** Parameters of the Orchestration Trigger. Names are a public contract. */
 import type { INodeProperties } from 'n8n-workflow';
-import { MAX_WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_TOLERANCE_SECONDS } from '../shared/orchestration/limits';
+import {
+	MAX_WEBHOOK_TOLERANCE_SECONDS,
+	WEBHOOK_TOLERANCE_SECONDS,
+} from '../shared/orchestration/limits';
 import { DEDUPLICATION_HOURS } from './delivery';
 import { ALL_EVENTS, SELECTABLE_EVENTS } from './events';
 
@@ -31,7 +34,7 @@ function eventLabel(event: string): string {
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Every delivery is verified (X-Service-Signature or the live X-Flashnet-Signature, over the timestamp and the raw body); forged, stale and repeated deliveries start no run. Activation registers this URL (and a recovery subscription for Order Recovery Required). Deactivating, re-publishing or updating the workflow keeps them: events meanwhile are retried by the service (about 33 hours) and run once the workflow is active again. To delete them at the service, set "Keep Endpoint Registered" off, publish, then deactivate. A test event\'s endpoint is deleted after the test.',
+			'Every delivery is verified (X-Service-Signature or the live X-Flashnet-Signature, over the timestamp and the raw body); forged, stale and repeated deliveries start no run. Activation registers this URL (and a recovery subscription for Order Recovery Required). Deactivating, re-publishing or updating the workflow keeps them: events meanwhile are retried by the service (about 33 hours) and run once the workflow is active again. To delete them at the service, set "Keep Endpoint Registered" off, publish, then deactivate, or run Orchestration > Webhook > Delete with the webhookId each output item names (delivery.webhookId). A test event\'s endpoint is deleted after the test.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -45,7 +48,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Automatic',
 				value: 'automatic',
-				description: "Register this node's URL with POST /v1/webhooks on activation and keep the secret in the workflow",
+				description:
+					"Register this node's URL with POST /v1/webhooks on activation and keep the secret in the workflow",
 			},
 			{
 				name: 'Existing Endpoint',
@@ -73,7 +77,8 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { password: true },
 		required: true,
 		default: '',
-		description: "The secret returned when this node's URL was registered (shown once by the service)",
+		description:
+			"The secret returned when this node's URL was registered (shown once by the service)",
 		displayOptions: { show: { registration: ['existingEndpoint'], '@version': [1] } },
 	},
 	{
@@ -153,14 +158,15 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to keep the registered endpoint and its secret (and the recovery subscription) when n8n deactivates the workflow, and reuse them next time. n8n does the same when the workflow is re-published or updated, so on (and when this option is not added) no event is lost: n8n answers 404 while the workflow is off and the service retries. Off: they are deleted at the service (DELETE /v1/webhooks/{ID}) at every deactivation, re-publish of this node or removal of this node, and events sent before the next activation are lost; to remove the endpoint for good, set this off, publish, then deactivate. A test event\'s endpoint is deleted after the test unless this is on (version 1.2).',
+					'Whether to keep the registered endpoint and its secret (and the recovery subscription) when n8n deactivates the workflow, and reuse them next time. n8n does the same when the workflow is re-published or updated, so on (and when this option is not added) no event is lost: n8n answers 404 while the workflow is off and the service retries. Off: they are deleted at the service (DELETE /v1/webhooks/{ID}) at every deactivation, re-publish of this node or removal of this node, and events sent before the next activation are lost. n8n tells the node nothing when its workflow is deleted: a kept endpoint then goes on posting order data to a dead URL. To retire one, run Orchestration > Webhook > Delete with its webhookId (every output item names it in delivery.webhookId; the workflow\'s static data keeps it too) before deleting the workflow, or set this off, publish, then deactivate. To replace its secret without losing events, see the README ("Replacing a webhook secret"). A test event\'s endpoint is deleted after the test unless this is on (version 1.2).',
 			},
 			{
 				displayName: 'Output Only Data',
 				name: 'onlyData',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to output only the order snapshot (data) instead of the event, data and delivery metadata',
+				description:
+					'Whether to output only the order snapshot (data) instead of the event, data and delivery metadata',
 			},
 			{
 				displayName: 'Timestamp Tolerance (Seconds)',

@@ -26,6 +26,7 @@ const everyEvent: EventSelection = { all: true, accepts: () => true };
 export function eventSelectionOf(value: unknown): EventSelection | undefined {
 	if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return undefined;
 	const kinds = new Set<string>(value as string[]);
-	if (kinds.size === 0 || kinds.has(ALL_EVENTS) || ORDER_EVENTS.every((e) => kinds.has(e))) return everyEvent;
+	if (kinds.size === 0 || kinds.has(ALL_EVENTS) || ORDER_EVENTS.every((e) => kinds.has(e)))
+		return everyEvent;
 	return { all: false, accepts: (event) => kinds.has(event) };
 }

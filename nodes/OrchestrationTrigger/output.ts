@@ -1,8 +1,12 @@
 /** The items of a run: what webhook() hands to the run, and what execute() outputs. No secret. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { flatOrderOf, orderWithFormattedAmounts, type AssetDecimals } from '../shared/orchestration/orderView';
+import {
+	flatOrderOf,
+	orderWithFormattedAmounts,
+	type AssetDecimals,
+} from '../shared/orchestration/orderView';
 import { SIGNATURE_HEADER_NAMES } from '../shared/orchestration/webhooks';
-import { getRoutesCatalogue, serviceAccess } from '../n8n/orchestrationClient';
+import { getRoutesCatalogue } from '../Orchestration/helpers/routes';
 import type { DeliveryEnvelope } from './delivery';
 
 export interface AcceptedDelivery {
@@ -19,11 +23,21 @@ export interface AcceptedDelivery {
 }
 
 /** Headers that carry credentials or the signature (the spec's names and the live ones): kept out of execution data by default. */
-export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization', 'cookie', ...SIGNATURE_HEADER_NAMES]);
+export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([
+	'authorization',
+	'proxy-authorization',
+	'cookie',
+	...SIGNATURE_HEADER_NAMES,
+]);
 
 /** The request headers for the output, without the sensitive ones unless asked. */
-export function outputHeaders(headers: Record<string, unknown>, keepSensitive: boolean): IDataObject {
-	const kept = Object.entries(headers).filter(([name]) => keepSensitive || !SENSITIVE_HEADERS.has(name.toLowerCase()));
+export function outputHeaders(
+	headers: Record<string, unknown>,
+	keepSensitive: boolean,
+): IDataObject {
+	const kept = Object.entries(headers).filter(
+		([name]) => keepSensitive || !SENSITIVE_HEADERS.has(name.toLowerCase()),
+	);
 	return Object.fromEntries(kept) as IDataObject;
 }
 
@@ -32,10 +46,9 @@ function isPlainObject(v: unknown): v is IDataObject {
 }
 
 /**
- * The envelope as received (event, data and any other members, e.g. the live service's
- * `timestamp`), `order`: the same order in the status (flat) shape (one shape to map, whether
- * the order came by webhook, stream or status read), `delivery` metadata, and the
- * request headers when asked.
+ * What webhook() hands to the run: the envelope as received (event, data and any other members,
+ * e.g. the live service's `timestamp`), `delivery` metadata, and the request headers when asked.
+ * The run shapes it for the next node (outputItem).
  */
 export function deliveryItem(
 	delivery: AcceptedDelivery,
@@ -46,7 +59,6 @@ export function deliveryItem(
 		...(rest as IDataObject),
 		event,
 		data: data as IDataObject,
-		...(isPlainObject(data) ? { order: flatOrderOf(data) as IDataObject } : {}),
 		delivery: {
 			deliveryId: delivery.deliveryId,
 			signatureTimestamp: delivery.signatureTimestampMs,
@@ -62,14 +74,27 @@ export function deliveryItem(
 }
 
 /**
- * With "Output Only Data", the order snapshot alone. Otherwise the item, its flat `order` with
- * `...Formatted` amounts where the routes listing knows the asset.
+ * The item for the next node: with "Output Only Data", the order snapshot alone; otherwise the
+ * delivery with `order`, the same order in the status (flat) shape (one shape to map, whether it
+ * came by webhook, stream or status read), `...Formatted` amounts where the routes listing knows the asset.
  */
-export function outputItem(item: INodeExecutionData, index: number, onlyData: boolean, assets?: AssetDecimals): INodeExecutionData {
-	const data = item.json.data;
+export function outputItem(
+	item: INodeExecutionData,
+	index: number,
+	onlyData: boolean,
+	assets?: AssetDecimals,
+): INodeExecutionData {
+	const { data, delivery, headers, ...rest } = item.json;
 	if (onlyData && isPlainObject(data)) return { json: data, pairedItem: { item: index } };
-	const order = item.json.order;
-	const json = assets && isPlainObject(order) ? { ...item.json, order: orderWithFormattedAmounts(order, assets) } : item.json;
+	const flat = isPlainObject(data) ? (flatOrderOf(data) as IDataObject) : undefined;
+	const order = flat && assets ? orderWithFormattedAmounts(flat, assets) : flat;
+	const json: IDataObject = {
+		...rest,
+		data,
+		...(order ? { order } : {}),
+		delivery,
+		...(headers !== undefined ? { headers } : {}),
+	};
 	return { json, pairedItem: { item: index } };
 }
 
@@ -82,7 +107,7 @@ export function outputItem(item: INodeExecutionData, index: number, onlyData: bo
 export async function formattingAssets(ctx: IExecuteFunctions): Promise<AssetDecimals | undefined> {
 	try {
 		if (ctx.getNodeParameter('readableAmounts', 0, true) !== true) return undefined;
-		return await getRoutesCatalogue(ctx, await serviceAccess(ctx, 'serverKey'));
+		return await getRoutesCatalogue(ctx);
 	} catch {
 		return undefined;
 	}

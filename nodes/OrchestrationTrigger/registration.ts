@@ -14,10 +14,15 @@ import { randomBytes } from 'node:crypto';
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { deriveIdempotencyKey } from '../shared/orchestration/idempotency';
 import { WebhookCreateResponseSchema } from '../shared/orchestration/responseSchemas';
-import { RECOVERY_EVENT, webhookCreatePath, webhookPath, type SubscriptionKind } from '../shared/orchestration/webhookPaths';
+import {
+	RECOVERY_EVENT,
+	webhookCreatePath,
+	webhookPath,
+	type SubscriptionKind,
+} from '../shared/orchestration/webhookPaths';
 import { errorCodeOf, ItemError } from '../n8n/errors';
 import { baseUrlOf, isLoopbackHost } from '../shared/secureUrl';
-import { orchestrationRequest, SERVER_CREDENTIAL } from '../n8n/orchestrationClient';
+import { orchestrationApiRequest, SERVER_CREDENTIAL } from '../Orchestration/transport';
 import { ALL_EVENTS } from './events';
 
 export const CREDENTIAL_TYPE = SERVER_CREDENTIAL;
@@ -49,13 +54,24 @@ export interface StoredRegistration {
 	forTestUrl?: boolean;
 }
 
-const STORED_FIELDS = ['webhookId', 'secret', 'url', 'baseUrl', 'registeredAt', 'registrationNonce', 'recoveryWebhookId', 'recoverySecret', 'forTestUrl'] as const;
+const STORED_FIELDS = [
+	'webhookId',
+	'secret',
+	'url',
+	'baseUrl',
+	'registeredAt',
+	'registrationNonce',
+	'recoveryWebhookId',
+	'recoverySecret',
+	'forTestUrl',
+] as const;
 
 export function registrationModeOf(value: unknown): RegistrationMode {
 	return value === 'existingEndpoint' ? 'existingEndpoint' : 'automatic';
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = (value: unknown): string | undefined =>
+	typeof value === 'string' && value !== '' ? value : undefined;
 
 export function storedRegistration(staticData: IDataObject): StoredRegistration | undefined {
 	const { webhookId, secret, url, baseUrl, registeredAt } = staticData;
@@ -66,7 +82,15 @@ export function storedRegistration(staticData: IDataObject): StoredRegistration 
 	const recoverySecret = text(staticData.recoverySecret);
 	const recovery = recoveryWebhookId && recoverySecret ? { recoveryWebhookId, recoverySecret } : {};
 	const test = staticData.forTestUrl === true ? { forTestUrl: true } : {};
-	return { webhookId, secret, url, baseUrl, registeredAt: typeof registeredAt === 'string' ? registeredAt : '', ...recovery, ...test };
+	return {
+		webhookId,
+		secret,
+		url,
+		baseUrl,
+		registeredAt: typeof registeredAt === 'string' ? registeredAt : '',
+		...recovery,
+		...test,
+	};
 }
 
 function webhookUrlOf(ctx: IHookFunctions): string {
@@ -91,7 +115,13 @@ function hostOf(url: string): string | undefined {
 export function unreachableWebhookUrl(webhookUrl: string, baseUrl: string): string | undefined {
 	const hook = hostOf(webhookUrl);
 	const service = hostOf(baseUrl);
-	if (hook === undefined || service === undefined || !isLoopbackHost(hook) || isLoopbackHost(service)) return undefined;
+	if (
+		hook === undefined ||
+		service === undefined ||
+		!isLoopbackHost(hook) ||
+		isLoopbackHost(service)
+	)
+		return undefined;
 	return `n8n's webhook URL (${webhookUrl}) points to this machine, which the service at ${service} cannot reach`;
 }
 
@@ -133,7 +163,8 @@ function registrationNonce(attempt: string): string {
 	if (nonce === undefined) {
 		nonce = randomBytes(16).toString('hex');
 		unansweredNonces.set(attempt, nonce);
-		if (unansweredNonces.size > 1000) unansweredNonces.delete(unansweredNonces.keys().next().value as string);
+		if (unansweredNonces.size > 1000)
+			unansweredNonces.delete(unansweredNonces.keys().next().value as string);
 	}
 	return nonce;
 }
@@ -158,11 +189,17 @@ export function forgetKnownRegistrations(): void {
 const ACTIVATED_FIELD = 'activatedAt';
 
 export function isStoredStaticData(staticData: IDataObject): boolean {
-	return storedRegistration(staticData) !== undefined || typeof staticData[ACTIVATED_FIELD] === 'string';
+	return (
+		storedRegistration(staticData) !== undefined || typeof staticData[ACTIVATED_FIELD] === 'string'
+	);
 }
 
 /** The stored registration for this URL and service: from static data, else from this process's memory. */
-function reusableRegistration(ctx: IHookFunctions, url: string, baseUrl: string): StoredRegistration | undefined {
+function reusableRegistration(
+	ctx: IHookFunctions,
+	url: string,
+	baseUrl: string,
+): StoredRegistration | undefined {
 	const stored = storedRegistration(ctx.getWorkflowStaticData('node'));
 	if (stored && stored.url === url && stored.baseUrl === baseUrl) return stored;
 	return knownRegistrations.get(registrationKey(ctx, url, baseUrl));
@@ -170,37 +207,63 @@ function reusableRegistration(ctx: IHookFunctions, url: string, baseUrl: string)
 
 /** checkExists: true when a stored registration is for this URL and this service (and has the recovery subscription it needs). */
 export async function registrationExists(this: IHookFunctions): Promise<boolean> {
-	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') {
+	if (
+		registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint'
+	) {
 		// Saved by n8n with the activation (nothing to register for an existing endpoint).
 		const staticData = this.getWorkflowStaticData('node');
-		if (typeof staticData[ACTIVATED_FIELD] !== 'string') staticData[ACTIVATED_FIELD] = new Date().toISOString();
+		if (typeof staticData[ACTIVATED_FIELD] !== 'string')
+			staticData[ACTIVATED_FIELD] = new Date().toISOString();
 		return true;
 	}
 	const stored = storedRegistration(this.getWorkflowStaticData('node'));
 	if (!stored) return false;
-	if (recoveryWanted(this.getNodeParameter('events', [])).wanted && stored.recoveryWebhookId === undefined) return false;
+	if (
+		recoveryWanted(this.getNodeParameter('events', [])).wanted &&
+		stored.recoveryWebhookId === undefined
+	)
+		return false;
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	return stored.url === webhookUrlOf(this) && stored.baseUrl === baseUrlOf(credentials.baseUrl);
 }
 
 /** POST /v1/webhooks or /v1/webhooks/recovery {url}: the new subscription, checked; the answer is never echoed. */
-async function subscribe(ctx: IHookFunctions, kind: SubscriptionKind, url: string, baseUrl: string): Promise<Subscription & { nonce: string }> {
+async function subscribe(
+	ctx: IHookFunctions,
+	kind: SubscriptionKind,
+	url: string,
+	baseUrl: string,
+): Promise<Subscription & { nonce: string }> {
 	const attempt = JSON.stringify([ctx.getWorkflow().id, ctx.getNode().id, url, baseUrl, kind]);
 	const nonce = registrationNonce(attempt);
 	const path = webhookCreatePath(kind);
-	const response = await orchestrationRequest(ctx, { credentialType: CREDENTIAL_TYPE, baseUrl }, {
-		method: 'POST',
+	const response = await orchestrationApiRequest.call(
+		ctx,
+		'POST',
 		path,
-		body: { url },
-		idempotencyKey: registrationIdempotencyKey({ workflowId: ctx.getWorkflow().id, nodeId: ctx.getNode().id, url }, nonce, kind),
-	});
+		{ url },
+		{
+			baseUrl,
+			idempotencyKey: registrationIdempotencyKey(
+				{ workflowId: ctx.getWorkflow().id, nodeId: ctx.getNode().id, url },
+				nonce,
+				kind,
+			),
+		},
+	);
 	const parsed = WebhookCreateResponseSchema.safeParse(response.body);
 	if (!parsed.success) {
 		// The issues name fields only; the body itself may hold the secret and is never echoed.
-		const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(root)'))].join(', ');
-		throw new ItemError(ctx.getNode(), `The service answered POST ${path} without a usable webhookId and secret`, {
-			description: `Missing or invalid: ${fields}. No endpoint was stored; activate again to retry.`,
-		});
+		const fields = [
+			...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(root)')),
+		].join(', ');
+		throw new ItemError(
+			ctx.getNode(),
+			`The service answered POST ${path} without a usable webhookId and secret`,
+			{
+				description: `Missing or invalid: ${fields}. No endpoint was stored; activate again to retry.`,
+			},
+		);
 	}
 	unansweredNonces.delete(attempt);
 	return { webhookId: parsed.data.webhookId, secret: parsed.data.secret, nonce };
@@ -211,25 +274,33 @@ async function subscribe(ctx: IHookFunctions, kind: SubscriptionKind, url: strin
  * failure fails the activation; wanted only through All Events, it is logged and the trigger runs
  * without it (its path is taken from public docs, unconfirmed: it must not break every trigger).
  */
-async function recoverySubscription(ctx: IHookFunctions, url: string, baseUrl: string): Promise<Subscription | undefined> {
+async function recoverySubscription(
+	ctx: IHookFunctions,
+	url: string,
+	baseUrl: string,
+): Promise<Subscription | undefined> {
 	const { wanted, explicit } = recoveryWanted(ctx.getNodeParameter('events', []));
 	if (!wanted) return undefined;
 	if (explicit) return await subscribe(ctx, 'recovery', url, baseUrl);
 	try {
 		return await subscribe(ctx, 'recovery', url, baseUrl);
 	} catch (error) {
-		ctx.logger.warn('Orchestration Trigger: no recovery subscription (order.recovery_required) was registered', {
-			workflowId: ctx.getWorkflow().id,
-			node: ctx.getNode().name,
-			reason: (error as Error).message,
-		});
+		ctx.logger.warn(
+			'Orchestration Trigger: no recovery subscription (order.recovery_required) was registered',
+			{
+				workflowId: ctx.getWorkflow().id,
+				node: ctx.getNode().name,
+				reason: (error as Error).message,
+			},
+		);
 		return undefined;
 	}
 }
 
 /** create: registers this node's URL (and its recovery subscription) unless a registration for it is known, keeps webhookIds and secrets. */
 export async function createRegistration(this: IHookFunctions): Promise<boolean> {
-	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') return true;
+	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint')
+		return true;
 	const url = webhookUrlOf(this);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const baseUrl = baseUrlOf(credentials.baseUrl);
@@ -245,39 +316,67 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	if (known) registration = { ...known };
 	else {
 		const main = await subscribe(this, 'orders', url, baseUrl);
-		registration = { webhookId: main.webhookId, secret: main.secret, url, baseUrl, registeredAt: new Date().toISOString(), registrationNonce: main.nonce };
+		registration = {
+			webhookId: main.webhookId,
+			secret: main.secret,
+			url,
+			baseUrl,
+			registeredAt: new Date().toISOString(),
+			registrationNonce: main.nonce,
+		};
 	}
 	if (registration.recoveryWebhookId === undefined) {
 		const recovery = await recoverySubscription(this, url, baseUrl);
-		if (recovery) Object.assign(registration, { recoveryWebhookId: recovery.webhookId, recoverySecret: recovery.secret });
+		if (recovery)
+			Object.assign(registration, {
+				recoveryWebhookId: recovery.webhookId,
+				recoverySecret: recovery.secret,
+			});
 	}
 	if (this.getMode() === 'manual') registration.forTestUrl = true;
 	// Written whole: nothing of another registration (the production one, in a test's copy) stays mixed in.
 	const staticData = this.getWorkflowStaticData('node');
 	for (const field of STORED_FIELDS) delete staticData[field];
-	Object.assign(staticData, Object.fromEntries(Object.entries(registration).filter(([, value]) => value !== undefined)));
+	Object.assign(
+		staticData,
+		Object.fromEntries(Object.entries(registration).filter(([, value]) => value !== undefined)),
+	);
 	// A test event's static data lives only until the test ends (n8n saves it nowhere): remembered here.
-	if (this.getMode() === 'manual') knownRegistrations.set(registrationKey(this, url, baseUrl), registration);
+	if (this.getMode() === 'manual')
+		knownRegistrations.set(registrationKey(this, url, baseUrl), registration);
 	return true;
 }
 
 /** DELETE one subscription; true when it is gone (a 404: already deleted or unknown). */
-async function unsubscribe(ctx: IHookFunctions, baseUrl: string, webhookId: string, kind: SubscriptionKind): Promise<boolean> {
+async function unsubscribe(
+	ctx: IHookFunctions,
+	baseUrl: string,
+	webhookId: string,
+	kind: SubscriptionKind,
+): Promise<boolean> {
 	try {
-		await orchestrationRequest(ctx, { credentialType: CREDENTIAL_TYPE, baseUrl }, {
-			method: 'DELETE',
-			path: webhookPath(webhookId, kind),
-			idempotencyKey: deriveIdempotencyKey({ workflowId: ctx.getWorkflow().id, nodeName: ctx.getNode().id, itemIndex: 0, operation: `webhooks.${kind}.delete`, body: { webhookId } }),
+		await orchestrationApiRequest.call(ctx, 'DELETE', webhookPath(webhookId, kind), undefined, {
+			baseUrl,
+			idempotencyKey: deriveIdempotencyKey({
+				workflowId: ctx.getWorkflow().id,
+				nodeName: ctx.getNode().id,
+				itemIndex: 0,
+				operation: `webhooks.${kind}.delete`,
+				body: { webhookId },
+			}),
 		});
 		return true;
 	} catch (error) {
 		if (errorCodeOf(error) === 'not_found') return true;
-		ctx.logger.warn(`Orchestration Trigger could not delete its ${kind === 'recovery' ? 'recovery subscription' : 'webhook endpoint'}; it stays stored and is reused`, {
-			workflowId: ctx.getWorkflow().id,
-			node: ctx.getNode().name,
-			webhookId,
-			reason: (error as Error).message,
-		});
+		ctx.logger.warn(
+			`Orchestration Trigger could not delete its ${kind === 'recovery' ? 'recovery subscription' : 'webhook endpoint'}; it stays stored and is reused`,
+			{
+				workflowId: ctx.getWorkflow().id,
+				node: ctx.getNode().name,
+				webhookId,
+				reason: (error as Error).message,
+			},
+		);
 		return false;
 	}
 }
@@ -308,10 +407,15 @@ function keepEndpointOption(ctx: Pick<IHookFunctions, 'getNodeParameter'>): bool
  *   the service retries for about 33 hours); a test event's endpoint is deleted after the test from
  *   version 1.2 on (kept by versions 1 and 1.1, as in 0.1.0).
  */
-export function keepsEndpoint(ctx: Pick<IHookFunctions, 'getNode' | 'getNodeParameter'>, registration: Pick<StoredRegistration, 'forTestUrl'>): boolean {
+export function keepsEndpoint(
+	ctx: Pick<IHookFunctions, 'getNode' | 'getNodeParameter'>,
+	registration: Pick<StoredRegistration, 'forTestUrl'>,
+): boolean {
 	const option = keepEndpointOption(ctx);
 	if (option !== undefined) return option;
-	return registration.forTestUrl !== true || ctx.getNode().typeVersion < DELETES_TEST_ENDPOINTS_FROM;
+	return (
+		registration.forTestUrl !== true || ctx.getNode().typeVersion < DELETES_TEST_ENDPOINTS_FROM
+	);
 }
 
 /**
@@ -322,25 +426,35 @@ export function keepsEndpoint(ctx: Pick<IHookFunctions, 'getNode' | 'getNodePara
  * reused), so deactivation always completes.
  */
 export async function deleteRegistration(this: IHookFunctions): Promise<boolean> {
-	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint') return true;
+	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'existingEndpoint')
+		return true;
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = storedRegistration(staticData);
 	if (!stored) return true;
 	if (keepsEndpoint(this, stored) || stored.url !== this.getNodeWebhookUrl(WEBHOOK_NAME)) {
-		this.logger.info('Orchestration Trigger kept its endpoint registered: n8n removed the trigger (deactivation, re-publish or update); the service retries deliveries until it is active again', {
-			workflowId: this.getWorkflow().id,
-			node: this.getNode().name,
-			webhookId: stored.webhookId,
-		});
+		this.logger.info(
+			'Orchestration Trigger kept its endpoint registered: n8n removed the trigger (deactivation, re-publish or update); the service retries deliveries until it is active again',
+			{
+				workflowId: this.getWorkflow().id,
+				node: this.getNode().name,
+				webhookId: stored.webhookId,
+			},
+		);
 		return true;
 	}
 	const key = registrationKey(this, stored.url, stored.baseUrl);
 	if (stored.recoveryWebhookId !== undefined) {
-		if (!(await unsubscribe(this, stored.baseUrl, stored.recoveryWebhookId, 'recovery'))) return false;
+		if (!(await unsubscribe(this, stored.baseUrl, stored.recoveryWebhookId, 'recovery')))
+			return false;
 		delete staticData.recoveryWebhookId;
 		delete staticData.recoverySecret;
 		const known = knownRegistrations.get(key);
-		if (known) knownRegistrations.set(key, { ...known, recoveryWebhookId: undefined, recoverySecret: undefined });
+		if (known)
+			knownRegistrations.set(key, {
+				...known,
+				recoveryWebhookId: undefined,
+				recoverySecret: undefined,
+			});
 	}
 	if (!(await unsubscribe(this, stored.baseUrl, stored.webhookId, 'orders'))) return false;
 	for (const field of STORED_FIELDS) delete staticData[field];
@@ -364,6 +478,8 @@ export interface EndpointSecrets {
 	/** Verifies order.recovery_required only (delivery.ts). */
 	recoverySecret?: unknown;
 	recoveryWebhookId?: string;
+	/** The retired endpoint's secret while a secret is replaced (Existing Endpoint): verifies what `secret` does. */
+	previousSecret?: unknown;
 }
 
 /**
@@ -372,15 +488,27 @@ export interface EndpointSecrets {
  * credential when one is attached (version 1.1 requires it; its optional Recovery Secret verifies
  * recovery deliveries), else the version 1 parameter.
  */
-export async function endpointSecret(this: IWebhookFunctions, staticData: IDataObject): Promise<EndpointSecrets> {
+export async function endpointSecret(
+	this: IWebhookFunctions,
+	staticData: IDataObject,
+): Promise<EndpointSecrets> {
 	if (registrationModeOf(this.getNodeParameter('registration', 'automatic')) === 'automatic') {
 		const stored = storedRegistration(staticData);
-		return { secret: stored?.secret, webhookId: stored?.webhookId, recoverySecret: stored?.recoverySecret, recoveryWebhookId: stored?.recoveryWebhookId };
+		return {
+			secret: stored?.secret,
+			webhookId: stored?.webhookId,
+			recoverySecret: stored?.recoverySecret,
+			recoveryWebhookId: stored?.recoveryWebhookId,
+		};
 	}
 	if (this.getNode().credentials?.[SECRET_CREDENTIAL_TYPE] !== undefined) {
 		const credential = await settled(async () => await this.getCredentials(SECRET_CREDENTIAL_TYPE));
-		const recoverySecret = credential?.recoverySecret;
-		return { secret: credential?.secret, recoverySecret: recoverySecret === '' || recoverySecret === null ? undefined : recoverySecret };
+		const optional = (value: unknown) => (value === '' || value === null ? undefined : value);
+		return {
+			secret: credential?.secret,
+			recoverySecret: optional(credential?.recoverySecret),
+			previousSecret: optional(credential?.previousSecret),
+		};
 	}
 	return { secret: await settled(() => this.getNodeParameter('webhookSecret', undefined)) };
 }

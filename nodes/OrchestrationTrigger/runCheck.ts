@@ -12,7 +12,11 @@
  * outputs nothing (docs/trigger-queue-mode.md).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { DEFAULT_DEDUPLICATION_WINDOW, MAX_DEDUPLICATION_WINDOW, type TriggerOptions } from './description';
+import {
+	DEFAULT_DEDUPLICATION_WINDOW,
+	MAX_DEDUPLICATION_WINDOW,
+	type TriggerOptions,
+} from './description';
 import { formattingAssets, outputItem } from './output';
 
 export function windowOf(value: unknown): number {
@@ -27,10 +31,14 @@ export interface RunKeys {
 	owner: string;
 }
 
-export function runKeysOf(delivery: IDataObject | undefined, deduplicate: boolean): RunKeys | undefined {
+export function runKeysOf(
+	delivery: IDataObject | undefined,
+	deduplicate: boolean,
+): RunKeys | undefined {
 	const check = deduplicate ? delivery?.duplicateKey : delivery?.replayKey;
 	const id = delivery?.deliveryId;
-	if (typeof check !== 'string' || check === '' || typeof id !== 'string' || id === '') return undefined;
+	if (typeof check !== 'string' || check === '' || typeof id !== 'string' || id === '')
+		return undefined;
 	return { check, owner: `own:${id}` };
 }
 
@@ -79,12 +87,18 @@ async function flush(node: string): Promise<void> {
 	pendingByNode.delete(node);
 	if (batch.length === 0) return;
 	const { store } = batch[0];
-	const options = { mode: 'entries' as const, maxEntries: 2 * Math.max(...batch.map((p) => p.window)) };
+	const options = {
+		mode: 'entries' as const,
+		maxEntries: 2 * Math.max(...batch.map((p) => p.window)),
+	};
 	try {
 		// n8n's helper does not see a value twice within one call: each event key goes in once.
 		const items = [...new Set(batch.flatMap((p) => [p.keys.owner, p.keys.check]))];
 		const { processed } = await store.checkProcessedAndRecord(items, 'node', options);
-		const decisions = decideBatch(batch.map((p) => p.keys), new Set(processed.map(String)));
+		const decisions = decideBatch(
+			batch.map((p) => p.keys),
+			new Set(processed.map(String)),
+		);
 		const copies = batch.filter((_, i) => decisions[i] === 'drop').map((p) => p.keys.owner);
 		if (copies.length > 0) await store.removeProcessed(copies, 'node', options);
 		batch.forEach((p, i) => p.resolve(decisions[i]));
@@ -98,7 +112,12 @@ async function flush(node: string): Promise<void> {
  * are taken together: one read and one write of n8n's list for all of them (group commit), so the
  * store's cost per run falls as the load rises.
  */
-export async function checkInStore(store: Store, keys: RunKeys, window: number, node = ''): Promise<RunDecision> {
+export async function checkInStore(
+	store: Store,
+	keys: RunKeys,
+	window: number,
+	node = '',
+): Promise<RunDecision> {
 	return await new Promise<RunDecision>((resolve, reject) => {
 		const pending = pendingByNode.get(node);
 		if (pending !== undefined) {
@@ -118,7 +137,11 @@ const MAX_STARTED_RUNS = 20_000;
 const startedRunsByNamespace = new Map<string, Map<string, number>>();
 
 /** 'event': duplicate keys (deduplication on); 'request': signed requests (replay keys, always). */
-export function runCheckNamespace(workflowId: string | undefined, nodeId: string, kind: 'event' | 'request'): string {
+export function runCheckNamespace(
+	workflowId: string | undefined,
+	nodeId: string,
+	kind: 'event' | 'request',
+): string {
 	return JSON.stringify([workflowId ?? '', nodeId, kind]);
 }
 
@@ -127,7 +150,8 @@ function startedRunsOf(namespace: string): Map<string, number> {
 	if (map === undefined) {
 		map = new Map();
 		startedRunsByNamespace.set(namespace, map);
-		if (startedRunsByNamespace.size > 200) startedRunsByNamespace.delete(startedRunsByNamespace.keys().next().value as string);
+		if (startedRunsByNamespace.size > 200)
+			startedRunsByNamespace.delete(startedRunsByNamespace.keys().next().value as string);
 	}
 	return map;
 }
@@ -140,7 +164,12 @@ export function markRunStarted(namespace: string, key: string, nowMs: number): v
 }
 
 /** Whether a run of this process started for `key` within `horizonMs`. */
-export function runStartedFor(namespace: string, key: string, nowMs: number, horizonMs: number): boolean {
+export function runStartedFor(
+	namespace: string,
+	key: string,
+	nowMs: number,
+	horizonMs: number,
+): boolean {
 	const at = startedRunsByNamespace.get(namespace)?.get(key);
 	return at !== undefined && nowMs - at <= horizonMs;
 }
@@ -149,7 +178,11 @@ function deliveryOf(item: INodeExecutionData): IDataObject | undefined {
 	return item.json.delivery as IDataObject | undefined;
 }
 
-async function keepOwned(ctx: IExecuteFunctions, items: INodeExecutionData[], options: TriggerOptions): Promise<INodeExecutionData[]> {
+async function keepOwned(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	options: TriggerOptions,
+): Promise<INodeExecutionData[]> {
 	if (ctx.getMode() === 'manual') return items;
 	const deduplicate = options.deduplicate !== false;
 	const events = runCheckNamespace(ctx.getWorkflow().id, ctx.getNode().id, 'event');
@@ -163,7 +196,12 @@ async function keepOwned(ctx: IExecuteFunctions, items: INodeExecutionData[], op
 			continue;
 		}
 		// A store that fails fails the run: the execution stays, visible and retryable; never a blind second run.
-		const decision = await checkInStore(ctx.helpers, keys, windowOf(options.deduplicationWindow), events);
+		const decision = await checkInStore(
+			ctx.helpers,
+			keys,
+			windowOf(options.deduplicationWindow),
+			events,
+		);
 		const replayKey = deliveryOf(item)?.replayKey;
 		if (deduplicate) markRunStarted(events, keys.check, Date.now());
 		if (typeof replayKey === 'string') markRunStarted(requests, replayKey, Date.now());
@@ -176,6 +214,7 @@ async function keepOwned(ctx: IExecuteFunctions, items: INodeExecutionData[], op
 export async function keepOwnedAndShape(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', 0, {}) as TriggerOptions;
 	const items = await keepOwned(this, this.getInputData(), options);
-	const assets = options.onlyData === true || items.length === 0 ? undefined : await formattingAssets(this);
+	const assets =
+		options.onlyData === true || items.length === 0 ? undefined : await formattingAssets(this);
 	return items.map((item, index) => outputItem(item, index, options.onlyData === true, assets));
 }

@@ -9,7 +9,9 @@ import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n
 export type Choice = [name: string, value: string, description?: string];
 
 /** What a dropdown needs besides its rows; the default is the first row's value unless given. */
-export type DropdownField = Omit<INodeProperties, 'type' | 'options' | 'default'> & { default?: string };
+export type DropdownField = Omit<INodeProperties, 'type' | 'options' | 'default'> & {
+	default?: string;
+};
 
 /** A single-choice parameter (`type: 'options'`) from its rows. */
 export function dropdown(choices: Choice[], field: DropdownField): INodeProperties {
@@ -20,7 +22,10 @@ export function dropdown(choices: Choice[], field: DropdownField): INodeProperti
 }
 
 /** The "Options" collection of an operation, its options sorted by display name (n8n's convention). */
-export function optionsCollection(displayOptions: IDisplayOptions, options: INodeProperties[]): INodeProperties {
+export function optionsCollection(
+	displayOptions: IDisplayOptions,
+	options: INodeProperties[],
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',

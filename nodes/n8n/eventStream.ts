@@ -12,7 +12,7 @@
 import { sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import { SseParser, type SseEvent } from '../shared/sse';
 import { redact } from '../shared/redact';
-import { errorOf } from './serviceErrors';
+import { errorOf } from './errors';
 
 export interface StreamRequest {
 	url: string;
@@ -28,7 +28,11 @@ export interface StreamRequest {
 }
 
 /** The next thing a stream gave: a frame, its end (`closed`), silence for the time asked (`silent`), or a broken connection. */
-export type StreamStep = { frame: SseEvent } | { closed: true } | { silent: true } | { broken: string };
+export type StreamStep =
+	| { frame: SseEvent }
+	| { closed: true }
+	| { silent: true }
+	| { broken: string };
 
 /** Most characters of a refusal's body read to name its error code. */
 const REFUSAL_BODY_CHARS = 4096;
@@ -92,7 +96,16 @@ export class EventStream {
 			} catch (error) {
 				this.pending = undefined;
 				this.ended = true;
-				return { broken: redact(String((error as { code?: string; message?: string }).code ?? (error as Error).message ?? 'connection lost'), this.secrets) };
+				return {
+					broken: redact(
+						String(
+							(error as { code?: string; message?: string }).code ??
+								(error as Error).message ??
+								'connection lost',
+						),
+						this.secrets,
+					),
+				};
 			}
 			if (result === LATE) return { silent: true };
 			this.pending = undefined;
@@ -101,7 +114,8 @@ export class EventStream {
 				return { closed: true };
 			}
 			try {
-				for (const frame of this.parser.push(textOf(result.value, this.decoder))) this.queue.push(frame);
+				for (const frame of this.parser.push(textOf(result.value, this.decoder)))
+					this.queue.push(frame);
 			} catch (error) {
 				this.ended = true;
 				return { broken: (error as Error).message };
@@ -154,7 +168,10 @@ function refusalOf(statusCode: number, text: string, secrets: Array<string | und
  * not an event stream, a failed connection, no answer by `openBy`). Stop (the signal) during the
  * opening is `{ refused }` too; the caller checks its signal.
  */
-export async function openEventStream(ctx: IExecuteFunctions, request: StreamRequest): Promise<EventStream | { refused: string }> {
+export async function openEventStream(
+	ctx: IExecuteFunctions,
+	request: StreamRequest,
+): Promise<EventStream | { refused: string }> {
 	const connection = new AbortController();
 	const onStop = () => connection.abort();
 	request.signal?.addEventListener('abort', onStop, { once: true });
@@ -181,11 +198,19 @@ export async function openEventStream(ctx: IExecuteFunctions, request: StreamReq
 	} catch (error) {
 		release();
 		const e = error as { code?: string; cause?: { code?: string } };
-		return { refused: redact(`the connection failed (${e.code ?? e.cause?.code ?? 'no answer'})`, request.secrets) };
+		return {
+			refused: redact(
+				`the connection failed (${e.code ?? e.cause?.code ?? 'no answer'})`,
+				request.secrets,
+			),
+		};
 	}
 	if (res === LATE) {
 		// The answer may still come after the abort: its body is dropped, its failure ignored.
-		answer.then((late) => (late.body as StreamBody | undefined)?.destroy?.(), () => undefined);
+		answer.then(
+			(late) => (late.body as StreamBody | undefined)?.destroy?.(),
+			() => undefined,
+		);
 		connection.abort();
 		release();
 		return { refused: 'no answer headers in time' };
@@ -197,7 +222,10 @@ export async function openEventStream(ctx: IExecuteFunctions, request: StreamReq
 		(res.body as StreamBody | undefined)?.destroy?.();
 		connection.abort();
 		release();
-		const why = res.statusCode === 200 ? `HTTP 200 with content type "${contentType}", not an event stream` : refusalOf(res.statusCode, text, request.secrets);
+		const why =
+			res.statusCode === 200
+				? `HTTP 200 with content type "${contentType}", not an event stream`
+				: refusalOf(res.statusCode, text, request.secrets);
 		return { refused: redact(why, request.secrets) };
 	}
 	return new EventStream(res.body as StreamBody, connection, request.secrets, release);

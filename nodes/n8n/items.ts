@@ -1,127 +1,43 @@
 /**
- * The per-item part of both action nodes: one reader of an item's parameters (typed, the item index
- * inside it), the chosen operation, and the loop over items (bounded concurrency, order, pairing,
- * continueOnFail), where every failure of an item becomes n8n's error, once.
+ * The per-item part of both action nodes: the loop over the input items (bounded concurrency,
+ * output order and pairing, continueOnFail), where every failure of an item becomes n8n's error
+ * once, and the reads of an item's parameters through the protocol core's typed rules
+ * (nodes/shared/inputs.ts), each failure naming its field.
  */
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+} from 'n8n-workflow';
 import { inField } from '../shared/errors';
 import { integerInput, pathSegment, textInput } from '../shared/inputs';
 import { errorCodeOf, fieldError, ItemError, itemErrorOf, type FieldNaming } from './errors';
-import { runParameter } from './runParameters';
-import { assertToolActionAllowed } from './toolMode';
 
-/**
- * One item's parameters, read once through typed rules of the protocol core (nodes/shared/inputs.ts).
- * A rule's failure names its field; the per-item loop makes it `Invalid "<field>" in item N: ...`
- * (processItems), before any request leaves.
- */
-export class ItemReader {
-	private optionsRead?: IDataObject;
+// ---------------------------------------------------------------- the loop
 
-	constructor(
-		readonly ctx: IExecuteFunctions,
-		readonly itemIndex: number,
-	) {}
+/** Enough to overlap round trips, few enough to stay polite to the services. */
+export const DEFAULT_CONCURRENCY = 5;
+export const MAX_CONCURRENCY = 50;
 
-	/** Runs a rule about one input; its error names `field` (rules such as textInput do not know it). */
-	checkedField<T>(field: string, rule: () => T): T {
-		return inField(field, rule);
-	}
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Concurrency',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+	default: DEFAULT_CONCURRENCY,
+	description:
+		'How many items are sent to the service at the same time. Output order always follows the input.',
+};
 
-	/** `Invalid "<field>" in item N: <problem>`, for a rule the core cannot state. */
-	fail(field: string, problem: string, errorCode?: string): ItemError {
-		return fieldError(this.ctx.getNode(), this.itemIndex, { field, problem, errorCode });
-	}
-
-	/** `<message> (item N)`, for a failure of the whole item (not one field), with its next step and code. */
-	failure(message: string, details: { description?: string; errorCode?: string }): ItemError {
-		return new ItemError(this.ctx.getNode(), `${message} (item ${this.itemIndex})`, { itemIndex: this.itemIndex, ...details });
-	}
-
-	/** A parameter as stored (after expressions), not checked; `fallback` when unset. One without an expression is resolved once per node run. */
-	parameter<T = unknown>(name: string, fallback: unknown = ''): T {
-		return runParameter(this.ctx, name, this.itemIndex, fallback) as T;
-	}
-
-	/** The operation's "Options" collection (empty when the operation has none). */
-	get options(): IDataObject {
-		this.optionsRead ??= this.parameter<IDataObject | undefined>('options', {}) ?? {};
-		return this.optionsRead;
-	}
-
-	/** A text parameter, trimmed; '' when unset; objects, arrays, booleans and inexact numbers are refused. */
-	textParameter(name: string): string {
-		return this.textValue(name, this.parameter(name));
-	}
-
-	/** `value` as text under the name `field` (a member of a collection, a JSON entry). */
-	textValue(field: string, value: unknown): string {
-		return this.checkedField(field, () => textInput(value));
-	}
-
-	/** A text parameter that goes into the URL path: encoded, dot segments refused. */
-	pathSegment(name: string): string {
-		const value = this.textParameter(name);
-		return this.checkedField(name, () => pathSegment(value));
-	}
-
-	/** An integer parameter; fractions, exponents and text are field errors; undefined when unset. */
-	integer(name: string): number | undefined {
-		const value = this.parameter(name);
-		return this.checkedField(name, () => integerInput(value));
-	}
-
-	/** A text member of `from` (the options by default), trimmed; undefined when unset or empty. */
-	optionText(name: string, from: IDataObject = this.options, field = name): string | undefined {
-		const s = this.textValue(field, from[name]);
-		return s === '' ? undefined : s;
-	}
-
-	/** An integer member of `from` (the options by default); undefined when unset. */
-	optionInteger(name: string, from: IDataObject = this.options, field = name): number | undefined {
-		return this.checkedField(field, () => integerInput(from[name]));
-	}
-
-	/** The array member of a list answer, cut to "Limit" unless "Return All". */
-	listOf(body: IDataObject | undefined, member: string): IDataObject[] {
-		const list = body?.[member];
-		if (!Array.isArray(list)) throw new ItemError(this.ctx.getNode(), `The answer has no "${member}" list`, { itemIndex: this.itemIndex });
-		return this.limited(list as IDataObject[]);
-	}
-
-	/** `list` cut to "Limit" unless "Return All". */
-	limited(list: IDataObject[]): IDataObject[] {
-		if (this.parameter('returnAll', false)) return list;
-		const limit = Math.max(1, Number(this.parameter('limit', 50)) || 50);
-		return list.slice(0, limit);
-	}
-}
-
-/**
- * Runs `fn` over 0..count-1 with at most `limit` in flight; results keep input order. After a
- * failure no further index starts (money must not move for items after a failed one); the ones in
- * flight finish, then the failure of the lowest index is thrown.
- */
-export async function mapWithConcurrency<R>(count: number, limit: number, fn: (index: number) => Promise<R>): Promise<R[]> {
-	const results = new Array<R>(count);
-	let next = 0;
-	const state: { failure?: { index: number; error: unknown } } = {};
-	const fail = (index: number, error: unknown) => {
-		if (state.failure === undefined || index < state.failure.index) state.failure = { index, error };
-	};
-	const workers = Array.from({ length: Math.max(1, Math.min(limit, count)) }, async () => {
-		while (next < count && state.failure === undefined) {
-			const index = next++;
-			try {
-				results[index] = await fn(index);
-			} catch (error) {
-				fail(index, error);
-			}
-		}
-	});
-	await Promise.all(workers);
-	if (state.failure !== undefined) return Promise.reject(state.failure.error);
-	return results;
+/** Options > Concurrency of the first item (a node-wide setting), at most MAX_CONCURRENCY. */
+export function concurrencyOf(ctx: IExecuteFunctions, fallback = DEFAULT_CONCURRENCY): number {
+	if (ctx.getInputData().length === 0) return fallback;
+	const raw = (ctx.getNodeParameter('options.concurrency', 0, fallback) as number) ?? fallback;
+	const n = Math.floor(Number(raw));
+	return Number.isFinite(n) && n >= 1 ? Math.min(n, MAX_CONCURRENCY) : fallback;
 }
 
 /** One output item with binary data (an image, a file) next to its JSON. */
@@ -132,10 +48,15 @@ export class ItemWithBinary {
 	) {}
 }
 
-type ItemResult = IDataObject | IDataObject[] | ItemWithBinary;
+export type ItemResult = IDataObject | IDataObject[] | ItemWithBinary;
 
-/** The failure as n8n's error of the item (itemErrorOf), thrown, or under continueOnFail its error item. */
-function failedItem(ctx: IExecuteFunctions, itemIndex: number, failure: unknown, naming: FieldNaming): INodeExecutionData[] {
+/** The failure as n8n's error of the item, thrown, or under continueOnFail its error item. */
+function failedItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	failure: unknown,
+	naming: FieldNaming,
+): INodeExecutionData[] {
 	const error = itemErrorOf(ctx.getNode(), itemIndex, failure, naming);
 	if (!ctx.continueOnFail()) throw error;
 	const e = error as Error & { description?: string; httpCode?: string };
@@ -153,43 +74,195 @@ function failedItem(ctx: IExecuteFunctions, itemIndex: number, failure: unknown,
 	];
 }
 
-/**
- * Runs one operation per input item. Output order and pairedItem follow the input; a failure
- * becomes n8n's error of its item here, the core's naming its field as `naming` says (the parameter,
- * the service's code for the same mistake); with continueOnFail a failed item becomes an error item
- * instead of failing the node.
- */
-export async function processItems(
-	ctx: IExecuteFunctions,
-	concurrency: number,
-	fn: (itemIndex: number) => Promise<ItemResult>,
-	naming: FieldNaming = {},
-): Promise<INodeExecutionData[]> {
-	const items = ctx.getInputData();
-	const perItem = await mapWithConcurrency(items.length, concurrency, async (itemIndex) => {
-		let result: ItemResult;
-		try {
-			result = await fn(itemIndex);
-		} catch (error) {
-			return failedItem(ctx, itemIndex, error, naming);
-		}
-		if (result instanceof ItemWithBinary) return [{ json: result.json, binary: result.binary, pairedItem: { item: itemIndex } }];
-		const list = Array.isArray(result) ? result : [result];
-		return list.map((json) => ({ json, pairedItem: { item: itemIndex } }));
-	});
-	return perItem.flat();
+function outputOf(result: ItemResult, itemIndex: number): INodeExecutionData[] {
+	if (result instanceof ItemWithBinary)
+		return [{ json: result.json, binary: result.binary, pairedItem: { item: itemIndex } }];
+	return (Array.isArray(result) ? result : [result]).map((json) => ({
+		json,
+		pairedItem: { item: itemIndex },
+	}));
+}
+
+export interface ItemsRun {
+	concurrency: number;
+	/** How the core's fields and codes are named in this node's errors. */
+	naming?: FieldNaming;
+	/** Told after each item, whatever its outcome. */
+	onItemDone?: () => void;
 }
 
 /**
- * The operation of the chosen resource (both action nodes route the same way); one an AI agent may
- * run only with "Allow Actions as AI Tool" is refused here otherwise.
+ * Runs `execute` once per input item, at most `concurrency` at a time. Output order and pairedItem
+ * follow the input. After an item fails (without continueOnFail) no further item starts: money must
+ * not move for items after a failed one; the ones in flight finish, then the lowest failure is thrown.
  */
-export function chosenOperation<T>(ctx: IExecuteFunctions, resources: Record<string, Record<string, T>>, toolActions: Record<string, string>): T {
-	const resource = ctx.getNodeParameter('resource', 0) as string;
-	const operation = ctx.getNodeParameter('operation', 0) as string;
-	const op = resources[resource]?.[operation];
-	if (!op) throw new ItemError(ctx.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
-	const action = toolActions[`${resource}.${operation}`];
-	if (action !== undefined) assertToolActionAllowed(ctx, action);
-	return op;
+export function runItems(
+	ctx: IExecuteFunctions,
+	run: ItemsRun,
+	execute: (itemIndex: number) => Promise<ItemResult>,
+): Promise<INodeExecutionData[]> {
+	const count = ctx.getInputData().length;
+	const results = new Array<INodeExecutionData[]>(count);
+	let next = 0;
+	const state: { failure?: { index: number; error: unknown } } = {};
+	const fail = (index: number, error: unknown) => {
+		if (state.failure === undefined || index < state.failure.index)
+			state.failure = { index, error };
+	};
+	const worker = async () => {
+		while (next < count && state.failure === undefined) {
+			const itemIndex = next++;
+			try {
+				results[itemIndex] = outputOf(await execute.call(ctx, itemIndex), itemIndex);
+			} catch (error) {
+				try {
+					results[itemIndex] = failedItem(ctx, itemIndex, error, run.naming ?? {});
+				} catch (thrown) {
+					fail(itemIndex, thrown);
+				}
+			} finally {
+				run.onItemDone?.();
+			}
+		}
+	};
+	const workers = Array.from({ length: Math.max(1, Math.min(run.concurrency, count)) }, worker);
+	return Promise.all(workers).then(() => {
+		if (state.failure !== undefined) throw state.failure.error;
+		return results.flat();
+	});
+}
+
+// ---------------------------------------------------------------- an item's parameters
+
+/** One entry per node run (n8n makes a new execute context for every run of a node). */
+const runs = new WeakMap<object, { raw: INodeParameters; resolved: Map<string, unknown> }>();
+
+/** Whether a stored value holds an expression anywhere inside (a string starting with "="). */
+export function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(holdsExpression);
+	if (value !== null && typeof value === 'object')
+		return Object.values(value).some(holdsExpression);
+	return false;
+}
+
+function storedAt(parameters: INodeParameters, path: string): unknown {
+	let value: unknown = parameters;
+	for (const part of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as Record<string, unknown>)[part];
+	}
+	return value;
+}
+
+/**
+ * `ctx.getNodeParameter(name, itemIndex, fallback)`. n8n resolves a parameter anew on every call
+ * (a copy, the additional keys, a search of the node's properties); a value without an expression
+ * is the same for every item, so it is resolved once per node run and reused.
+ */
+export function getNodeParameter<T = unknown>(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: unknown = '',
+): T {
+	let run = runs.get(ctx);
+	if (run === undefined) {
+		run = { raw: ctx.getNode().parameters ?? {}, resolved: new Map() };
+		runs.set(ctx, run);
+	}
+	if (name.includes('[')) return ctx.getNodeParameter(name, itemIndex, fallback as never) as T;
+	const stored = storedAt(run.raw, name);
+	const value = stored === undefined ? fallback : stored;
+	if (holdsExpression(value)) return ctx.getNodeParameter(name, itemIndex, fallback as never) as T;
+	const key =
+		stored === undefined ? `${name}\u0000${JSON.stringify(fallback) ?? 'undefined'}` : name;
+	if (run.resolved.has(key)) return run.resolved.get(key) as T;
+	// n8n's own resolution and validation, once; an error is not kept (every item throws it again).
+	const resolved = ctx.getNodeParameter(name, itemIndex, fallback as never);
+	run.resolved.set(key, resolved);
+	return resolved as T;
+}
+
+/** A text parameter, trimmed; '' when unset; objects, booleans and inexact numbers are refused naming it. */
+export function textParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
+	const value = getNodeParameter(ctx, name, itemIndex);
+	return inField(name, () => textInput(value));
+}
+
+/** An integer parameter; fractions, exponents and text are refused naming it; undefined when unset. */
+export function integerParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+): number | undefined {
+	const value = getNodeParameter(ctx, name, itemIndex);
+	return inField(name, () => integerInput(value));
+}
+
+/** A text parameter that goes into the URL path, encoded (pathSegment's rules). */
+export function pathParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): string {
+	const value = textParameter(ctx, name, itemIndex);
+	return inField(name, () => pathSegment(value));
+}
+
+/** The operation's "Options" collection (empty when it has none). */
+export function optionsOf(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	return getNodeParameter<IDataObject | undefined>(ctx, 'options', itemIndex, {}) ?? {};
+}
+
+/** A text member of `from` (an options collection, a row), trimmed; undefined when unset or empty. */
+export function textOption(from: IDataObject, name: string, field = name): string | undefined {
+	const text = inField(field, () => textInput(from[name]));
+	return text === '' ? undefined : text;
+}
+
+/** An integer member of `from`; undefined when unset. */
+export function integerOption(from: IDataObject, name: string, field = name): number | undefined {
+	return inField(field, () => integerInput(from[name]));
+}
+
+/** `Invalid "<field>" in item N: <problem>`, for a rule the core cannot state. */
+export function invalidField(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	problem: string,
+	errorCode?: string,
+): ItemError {
+	return fieldError(ctx.getNode(), itemIndex, { field, problem, errorCode });
+}
+
+/** `<message> (item N)`, a failure of the whole item with its next step and code. */
+export function itemFailure(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	details: { description?: string; errorCode?: string } = {},
+): ItemError {
+	return new ItemError(ctx.getNode(), `${message} (item ${itemIndex})`, { itemIndex, ...details });
+}
+
+/** `list` cut to "Limit" unless "Return All". */
+export function limitedList(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	list: IDataObject[],
+): IDataObject[] {
+	if (getNodeParameter(ctx, 'returnAll', itemIndex, false)) return list;
+	const limit = Math.max(1, Number(getNodeParameter(ctx, 'limit', itemIndex, 50)) || 50);
+	return list.slice(0, limit);
+}
+
+/** The array member of a list answer, cut to "Limit" unless "Return All". */
+export function listOf(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	body: IDataObject | undefined,
+	member: string,
+): IDataObject[] {
+	const list = body?.[member];
+	if (!Array.isArray(list))
+		throw new ItemError(ctx.getNode(), `The answer has no "${member}" list`, { itemIndex });
+	return limitedList(ctx, itemIndex, list as IDataObject[]);
 }

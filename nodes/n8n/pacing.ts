@@ -5,12 +5,19 @@
  * (log lines, a closing execution hint). An item's denials are bounded: each waits at least a
  * growing back-off, counts against Max Rate Limit Wait, and a call stops after maxDenials of them.
  */
-import { sleep, type IExecuteFunctions } from 'n8n-workflow';
+import { sleep, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 import { BatchProgress, summaryLine } from '../shared/batchProgress';
-import { askedWaitMs, denialBackoffMs, RatePacer, readLimitHeaders, type LimitReport, type PacerTuning, type WaitReason } from '../shared/pacing';
-import { DEFAULT_MAX_WAIT_SECONDS } from './batchOptions';
+import {
+	askedWaitMs,
+	denialBackoffMs,
+	RatePacer,
+	readLimitHeaders,
+	type LimitReport,
+	type PacerTuning,
+	type WaitReason,
+} from '../shared/pacing';
 import { ItemError } from './errors';
-import { runParameter } from './runParameters';
+import { getNodeParameter } from './items';
 
 /** What the transport needs of an answer. */
 export interface PacedAnswer {
@@ -21,11 +28,13 @@ export interface PacedAnswer {
 /** After a 429: try again (the next `send` waits), or fail, saying why when it is more than the 429 itself. */
 export type DenialOutcome = { retry: true } | { retry: false; reason?: string };
 
-/** The pacing of one call, as transport.ts uses it. */
+/** The pacing of one call, as transport.ts uses it around each attempt. */
 export interface CallPacing {
-	/** Waits until the pacer admits the request, sends it, and tells the pacer what the answer said. */
-	send<A extends PacedAnswer>(exchange: () => Promise<A>): Promise<A>;
-	/** After a 429 answer to `send`: whether the item may wait and try again. */
+	/** Waits until the pacer admits the request. */
+	admit(): Promise<void>;
+	/** Tells the pacer what the answer said (undefined: no answer, the slot is freed). */
+	answered(answer: PacedAnswer | undefined): void;
+	/** After a 429: whether the item may wait and try again. */
 	denied(): DenialOutcome;
 }
 
@@ -42,7 +51,10 @@ export interface RateLimitPolicy {
  * the RatePacer tuning of nodes/shared/pacing.ts, how many pacers are kept, and how many 429s in
  * a row one call takes before its item fails.
  */
-export const pacerSettings: Pick<PacerTuning, 'denialWaitMs' | 'maxDenialWaitMs' | 'horizonMs'> & { maxPacers: number; maxDenials: number } = {
+export const pacerSettings: Pick<PacerTuning, 'denialWaitMs' | 'maxDenialWaitMs' | 'horizonMs'> & {
+	maxPacers: number;
+	maxDenials: number;
+} = {
 	denialWaitMs: 1000,
 	maxDenialWaitMs: 30_000,
 	horizonMs: 60_000,
@@ -106,12 +118,27 @@ async function pause(ms: number, signal: AbortSignal | undefined): Promise<void>
 	}
 }
 
+const runs = new WeakMap<object, ExecutionPacing>();
+
+/** The pacing of this node run, made on first use (n8n makes a new context for every run of a node). */
+export function executionPacing(ctx: IExecuteFunctions): ExecutionPacing {
+	let pacing = runs.get(ctx);
+	if (pacing === undefined) {
+		pacing = new ExecutionPacing(ctx, ctx.getInputData().length);
+		runs.set(ctx, pacing);
+	}
+	return pacing;
+}
+
 /** The pacing of one node run: the items' policies, their waits and the batch's progress. */
 export class ExecutionPacing {
 	private readonly progress: BatchProgress;
 	private readonly waitedByItem = new Map<number, number>();
 
-	constructor(private readonly ctx: IExecuteFunctions, total: number) {
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		total: number,
+	) {
 		this.progress = new BatchProgress(total, Date.now());
 	}
 
@@ -123,22 +150,21 @@ export class ExecutionPacing {
 		let denials = 0;
 		let notBefore = 0;
 		let last: LimitReport | undefined;
+		let admitted = false;
 		return {
-			send: async (exchange) => {
+			admit: async () => {
 				// Fail the Item: no waiting at all, the first 429 fails the item (transport.ts).
-				if (policy.onRateLimit === 'fail') return await exchange();
+				if (policy.onRateLimit === 'fail') return;
 				await this.admitted(pacer, { itemIndex, policy, what, notBefore });
-				let answer: PacedAnswer | undefined;
-				try {
-					const received = await exchange();
-					answer = received;
-					return received;
-				} finally {
-					// No answer (the connection failed) frees the slot and says nothing of the limit.
-					const now = Date.now();
-					last = answer && readLimitHeaders(answer.statusCode, answer.headers, now);
-					pacer.finish(now, last);
-				}
+				admitted = true;
+			},
+			answered: (answer) => {
+				if (!admitted) return;
+				admitted = false;
+				// No answer (the connection failed) frees the slot and says nothing of the limit.
+				const now = Date.now();
+				last = answer && readLimitHeaders(answer.statusCode, answer.headers, now);
+				pacer.finish(now, last);
 			},
 			denied: () => {
 				if (policy.onRateLimit === 'fail') return { retry: false };
@@ -148,10 +174,16 @@ export class ExecutionPacing {
 				const wait = Math.max(asked ?? 0, denialBackoffMs(pacerSettings, denials));
 				const waited = this.waitedByItem.get(itemIndex) ?? 0;
 				if (denials >= pacerSettings.maxDenials) {
-					return { retry: false, reason: `The service refused ${what} ${denials} times in a row (429); the item stopped trying after ${seconds(waited)} of waiting.` };
+					return {
+						retry: false,
+						reason: `The service refused ${what} ${denials} times in a row (429); the item stopped trying after ${seconds(waited)} of waiting.`,
+					};
 				}
 				if (waited + wait > policy.maxWaitMs) {
-					const ask = asked !== undefined && asked >= wait ? `the service asks to wait ${seconds(asked)} (${askedBy(last)})` : `the next try would wait ${seconds(wait)}`;
+					const ask =
+						asked !== undefined && asked >= wait
+							? `the service asks to wait ${seconds(asked)} (${askedBy(last)})`
+							: `the next try would wait ${seconds(wait)}`;
 					return {
 						retry: false,
 						reason: `Rate limit: ${ask}, past the item's Max Rate Limit Wait of ${seconds(policy.maxWaitMs)} (already waited ${seconds(waited)}). Nothing more was sent for this item.`,
@@ -179,15 +211,20 @@ export class ExecutionPacing {
 	}
 
 	private policyOf(itemIndex: number): RateLimitPolicy {
-		const mode = runParameter(this.ctx, 'options.onRateLimit', itemIndex, 'wait');
-		const seconds = Number(runParameter(this.ctx, 'options.maxRateLimitWait', itemIndex, DEFAULT_MAX_WAIT_SECONDS));
-		const maxWaitMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_MAX_WAIT_SECONDS * 1000;
+		const mode = getNodeParameter(this.ctx, 'options.onRateLimit', itemIndex, 'wait');
+		const seconds = Number(
+			getNodeParameter(this.ctx, 'options.maxRateLimitWait', itemIndex, DEFAULT_MAX_WAIT_SECONDS),
+		);
+		const maxWaitMs =
+			Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_MAX_WAIT_SECONDS * 1000;
 		return { onRateLimit: mode === 'fail' ? 'fail' : 'wait', maxWaitMs };
 	}
 
 	private assertRunning(itemIndex: number): void {
 		if (this.ctx.getExecutionCancelSignal?.()?.aborted) {
-			throw new ItemError(this.ctx.getNode(), 'The execution was stopped; nothing more was sent', { itemIndex });
+			throw new ItemError(this.ctx.getNode(), 'The execution was stopped; nothing more was sent', {
+				itemIndex,
+			});
 		}
 	}
 
@@ -195,14 +232,21 @@ export class ExecutionPacing {
 	 * Waits until the item's own back-off after a denial is over (`notBefore`) and `pacer` admits a
 	 * start; each wait counts against the item's maximum.
 	 */
-	private async admitted(pacer: RatePacer, call: { itemIndex: number; policy: RateLimitPolicy; what: string; notBefore: number }): Promise<void> {
+	private async admitted(
+		pacer: RatePacer,
+		call: { itemIndex: number; policy: RateLimitPolicy; what: string; notBefore: number },
+	): Promise<void> {
 		for (;;) {
 			this.assertRunning(call.itemIndex);
 			const now = Date.now();
-			const admission = now < call.notBefore ? { go: false as const, waitMs: call.notBefore - now, reason: 'retry-after' as const } : pacer.admit(now);
+			const admission =
+				now < call.notBefore
+					? { go: false as const, waitMs: call.notBefore - now, reason: 'retry-after' as const }
+					: pacer.admit(now);
 			if (admission.go) return;
 			const waited = this.waitedByItem.get(call.itemIndex) ?? 0;
-			if (waited + admission.waitMs > call.policy.maxWaitMs) throw this.waitTooLong(call, admission.waitMs, waited);
+			if (waited + admission.waitMs > call.policy.maxWaitMs)
+				throw this.waitTooLong(call, admission.waitMs, waited);
 			await this.wait(admission.waitMs, call.itemIndex, admission.reason);
 			this.waitedByItem.set(call.itemIndex, waited + admission.waitMs);
 		}
@@ -220,13 +264,18 @@ export class ExecutionPacing {
 		}
 	}
 
-	private waitTooLong(call: { itemIndex: number; policy: RateLimitPolicy; what: string }, waitMs: number, waited: number): ItemError {
+	private waitTooLong(
+		call: { itemIndex: number; policy: RateLimitPolicy; what: string },
+		waitMs: number,
+		waited: number,
+	): ItemError {
 		return new ItemError(
 			this.ctx.getNode(),
 			`Rate limit: ${call.what} is allowed again in ${Math.ceil(waitMs / 1000)} s, past the item's Max Rate Limit Wait of ${call.policy.maxWaitMs / 1000} s (already waited ${Math.round(waited / 1000)} s)`,
 			{
 				itemIndex: call.itemIndex,
-				description: 'Nothing was sent for this item. Raise "Max Rate Limit Wait", lower the batch, or run it again later.',
+				description:
+					'Nothing was sent for this item. Raise "Max Rate Limit Wait", lower the batch, or run it again later.',
 			},
 		);
 	}
@@ -236,3 +285,41 @@ export class ExecutionPacing {
 		if (line !== undefined) this.ctx.logger.info(`${this.ctx.getNode().name}: ${line}`);
 	}
 }
+
+// ---------------------------------------------------------------- the options
+
+export const DEFAULT_MAX_WAIT_SECONDS = 300;
+
+/** Options of the operations that send (quote, offramp, onramp, submit). */
+export const rateLimitOptions: INodeProperties[] = [
+	{
+		displayName: 'On Rate Limit',
+		name: 'onRateLimit',
+		type: 'options',
+		default: 'wait',
+		options: [
+			{
+				name: 'Fail the Item',
+				value: 'fail',
+				description: 'Fail the item at the first 429 rate_limited, without waiting',
+			},
+			{
+				name: 'Wait',
+				value: 'wait',
+				description:
+					"Pace the items by the service's Retry-After and X-RateLimit headers, each item waiting at most Max Rate Limit Wait",
+			},
+		],
+		description:
+			'What an item does when the service limits the key. Waiting is safe: every retry sends the same idempotency key.',
+	},
+	{
+		displayName: 'Max Rate Limit Wait (Seconds)',
+		name: 'maxRateLimitWait',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: DEFAULT_MAX_WAIT_SECONDS,
+		description:
+			'With On Rate Limit = Wait: the longest one item waits for the limit in all; past it the item fails with rate_limited',
+	},
+];

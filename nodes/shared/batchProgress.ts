@@ -53,8 +53,16 @@ export class BatchProgress {
 	figures(now: number): ProgressFigures {
 		const elapsedMs = now - this.startedAt;
 		const waitedMs = this.waitedMs + (this.waiting > 0 ? now - this.waitStartedAt : 0);
-		const remainingMs = this.done > 0 ? Math.round((elapsedMs / this.done) * (this.total - this.done)) : undefined;
-		return { total: this.total, done: this.done, elapsedMs, waitedMs, waiting: this.waiting, remainingMs };
+		const remainingMs =
+			this.done > 0 ? Math.round((elapsedMs / this.done) * (this.total - this.done)) : undefined;
+		return {
+			total: this.total,
+			done: this.done,
+			elapsedMs,
+			waitedMs,
+			waiting: this.waiting,
+			remainingMs,
+		};
 	}
 
 	/** A line when one is due (at most one per interval), else undefined. */
@@ -73,11 +81,16 @@ function seconds(ms: number): string {
 export function progressLine(f: ProgressFigures, now: number): string {
 	const parts = [`${f.done}/${f.total} items done in ${seconds(f.elapsedMs)}`];
 	if (f.waitedMs > 0 || f.waiting > 0) {
-		parts.push(`${seconds(f.waitedMs)} waiting for the rate limit${f.waiting > 0 ? ` (${f.waiting} waiting now)` : ''}`);
+		parts.push(
+			`${seconds(f.waitedMs)} waiting for the rate limit${f.waiting > 0 ? ` (${f.waiting} waiting now)` : ''}`,
+		);
 	}
 	if (f.remainingMs !== undefined) {
 		const end = new Date(now + f.remainingMs).toISOString().slice(11, 19);
-		const inText = f.remainingMs >= 120_000 ? `${Math.round(f.remainingMs / 60_000)} min` : seconds(f.remainingMs);
+		const inText =
+			f.remainingMs >= 120_000
+				? `${Math.round(f.remainingMs / 60_000)} min`
+				: seconds(f.remainingMs);
 		parts.push(`expected end ${end} UTC (in ${inText})`);
 	}
 	return parts.join(', ');

@@ -90,7 +90,11 @@ export function parseWithSchema<Output, Input>(
 	const result = schema.safeParse(value);
 	if (result.success) return result.data;
 	const first = result.error.issues[0];
-	return fail(`${what}: ${formatZodError(result.error)}`, first ? formatZodPath(first.path) : undefined, reason);
+	return fail(
+		`${what}: ${formatZodError(result.error)}`,
+		first ? formatZodPath(first.path) : undefined,
+		reason,
+	);
 }
 
 function fail(message: string, field: string | undefined, reason: string): never {
@@ -105,7 +109,10 @@ function issueText(issue: ZodIssue): string {
 }
 
 /** Parses a request or throws a ProtocolError naming its first wrong field (the others listed after it). */
-export function parseRequest<Output, Input>(schema: ZodType<Output, ZodTypeDef, Input>, value: unknown): Output {
+export function parseRequest<Output, Input>(
+	schema: ZodType<Output, ZodTypeDef, Input>,
+	value: unknown,
+): Output {
 	const result = schema.safeParse(value);
 	if (result.success) return result.data;
 	const [first, ...rest] = result.error.issues;

@@ -41,7 +41,11 @@ export function retryAfterMs(value: unknown, nowMs: number): number | undefined 
 }
 
 /** The limit headers of one answer (names lower-case, as Node gives them). */
-export function readLimitHeaders(status: number, headers: Record<string, unknown> | undefined, nowMs: number): LimitReport {
+export function readLimitHeaders(
+	status: number,
+	headers: Record<string, unknown> | undefined,
+	nowMs: number,
+): LimitReport {
 	const denied = status === 429;
 	return {
 		denied,
@@ -76,11 +80,23 @@ export interface PacerTuning {
 	horizonMs: number;
 }
 
-export const DEFAULT_PACER_TUNING: PacerTuning = { resetMarginMs: 20, inFlightPollMs: 25, denialWaitMs: 1000, maxDenialWaitMs: 30_000, horizonMs: 60_000 };
+export const DEFAULT_PACER_TUNING: PacerTuning = {
+	resetMarginMs: 20,
+	inFlightPollMs: 25,
+	denialWaitMs: 1000,
+	maxDenialWaitMs: 30_000,
+	horizonMs: 60_000,
+};
 
 /** The least wait after the `denialsInRow`-th denial in a row (1, 2, 4 ... s up to the maximum). */
-export function denialBackoffMs(tuning: Pick<PacerTuning, 'denialWaitMs' | 'maxDenialWaitMs'>, denialsInRow: number): number {
-	return Math.min(tuning.maxDenialWaitMs, tuning.denialWaitMs * 2 ** Math.max(0, Math.min(denialsInRow - 1, 30)));
+export function denialBackoffMs(
+	tuning: Pick<PacerTuning, 'denialWaitMs' | 'maxDenialWaitMs'>,
+	denialsInRow: number,
+): number {
+	return Math.min(
+		tuning.maxDenialWaitMs,
+		tuning.denialWaitMs * 2 ** Math.max(0, Math.min(denialsInRow - 1, 30)),
+	);
 }
 
 /** What a denial asks to wait, in ms: Retry-After, else the window's reset (IP limiters send no Retry-After); undefined when neither. */
@@ -114,14 +130,23 @@ export class RatePacer {
 
 	/** May a request start now? A start is counted at once (call `finish` with its answer). */
 	admit(now: number): Admission {
-		if (now < this.blockedUntil) return { go: false, waitMs: this.blockedUntil - now, reason: 'retry-after' };
+		if (now < this.blockedUntil)
+			return { go: false, waitMs: this.blockedUntil - now, reason: 'retry-after' };
 		// Nothing heard yet: the request in flight finds out what the limit is before others follow.
-		if (!this.heard && this.inFlight > 0) return { go: false, waitMs: this.tuning.inFlightPollMs, reason: 'in-flight' };
-		if (this.resetAt !== undefined && now >= this.resetAt + this.tuning.resetMarginMs) this.assumeNewWindow();
+		if (!this.heard && this.inFlight > 0)
+			return { go: false, waitMs: this.tuning.inFlightPollMs, reason: 'in-flight' };
+		if (this.resetAt !== undefined && now >= this.resetAt + this.tuning.resetMarginMs)
+			this.assumeNewWindow();
 		if (this.budget < 1) {
-			if (this.resetAt !== undefined) return { go: false, waitMs: this.resetAt + this.tuning.resetMarginMs - now, reason: 'window' };
+			if (this.resetAt !== undefined)
+				return {
+					go: false,
+					waitMs: this.resetAt + this.tuning.resetMarginMs - now,
+					reason: 'window',
+				};
 			// Nothing says when more is allowed: the answers in flight will; with none left, try one.
-			if (this.inFlight > 0) return { go: false, waitMs: this.tuning.inFlightPollMs, reason: 'in-flight' };
+			if (this.inFlight > 0)
+				return { go: false, waitMs: this.tuning.inFlightPollMs, reason: 'in-flight' };
 			this.budget = 1;
 		}
 		this.budget--;
@@ -136,7 +161,10 @@ export class RatePacer {
 		this.heard = true;
 		if (report.limit !== undefined) this.limit = report.limit;
 		// A reset beyond the horizon is not believed: the answer counts as one without a reset.
-		const resetAt = report.resetAt !== undefined && report.resetAt <= now + this.tuning.horizonMs ? report.resetAt : undefined;
+		const resetAt =
+			report.resetAt !== undefined && report.resetAt <= now + this.tuning.horizonMs
+				? report.resetAt
+				: undefined;
 		if (report.remaining !== undefined) this.takeRemaining(report.remaining, resetAt);
 		if (!report.denied) {
 			this.deniedInRow = 0;
@@ -148,7 +176,10 @@ export class RatePacer {
 		if (now >= this.blockedUntil) this.deniedInRow++;
 		this.budget = 0;
 		// A Retry-After beyond the horizon is not believed either: the denial backs off as one without it.
-		const retryAfter = report.retryAfterMs !== undefined && report.retryAfterMs <= this.tuning.horizonMs ? report.retryAfterMs : 0;
+		const retryAfter =
+			report.retryAfterMs !== undefined && report.retryAfterMs <= this.tuning.horizonMs
+				? report.retryAfterMs
+				: 0;
 		const wait = Math.max(retryAfter, denialBackoffMs(this.tuning, this.deniedInRow));
 		this.blockedUntil = Math.max(this.blockedUntil, now + Math.min(wait, this.tuning.horizonMs));
 	}
@@ -156,13 +187,30 @@ export class RatePacer {
 	/** How long a request arriving now would wait at least (0: it may start). */
 	waitFor(now: number): number {
 		if (now < this.blockedUntil) return this.blockedUntil - now;
-		if (this.budget >= 1 || this.resetAt === undefined || now >= this.resetAt + this.tuning.resetMarginMs) return 0;
+		if (
+			this.budget >= 1 ||
+			this.resetAt === undefined ||
+			now >= this.resetAt + this.tuning.resetMarginMs
+		)
+			return 0;
 		return this.resetAt + this.tuning.resetMarginMs - now;
 	}
 
 	/** What the pacer believes now (for progress lines and tests). */
-	snapshot(): { limit?: number; budget: number; resetAt?: number; blockedUntil: number; inFlight: number } {
-		return { limit: this.limit, budget: this.budget, resetAt: this.resetAt, blockedUntil: this.blockedUntil, inFlight: this.inFlight };
+	snapshot(): {
+		limit?: number;
+		budget: number;
+		resetAt?: number;
+		blockedUntil: number;
+		inFlight: number;
+	} {
+		return {
+			limit: this.limit,
+			budget: this.budget,
+			resetAt: this.resetAt,
+			blockedUntil: this.blockedUntil,
+			inFlight: this.inFlight,
+		};
 	}
 
 	private takeRemaining(remaining: number, resetAt: number | undefined): void {

@@ -27,14 +27,18 @@ export function qrMatrix(text: string): boolean[][] {
 	qr.addData(text, 'Byte');
 	qr.make();
 	const n = qr.getModuleCount();
-	return Array.from({ length: n }, (_, row) => Array.from({ length: n }, (_, col) => qr.isDark(row, col)));
+	return Array.from({ length: n }, (_, row) =>
+		Array.from({ length: n }, (_, col) => qr.isDark(row, col)),
+	);
 }
 
 /** SVG with one path of unit squares, the quiet zone included, scalable (viewBox in modules). */
 export function qrSvg(matrix: boolean[][]): string {
 	const size = matrix.length + 2 * QUIET_ZONE;
 	let path = '';
-	matrix.forEach((row, y) => row.forEach((dark, x) => (path += dark ? `M${x + QUIET_ZONE} ${y + QUIET_ZONE}h1v1h-1z` : '')));
+	matrix.forEach((row, y) =>
+		row.forEach((dark, x) => (path += dark ? `M${x + QUIET_ZONE} ${y + QUIET_ZONE}h1v1h-1z` : '')),
+	);
 	return (
 		`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" width="${size * PNG_SCALE}" height="${size * PNG_SCALE}" shape-rendering="crispEdges">` +
 		`<rect width="${size}" height="${size}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`
@@ -73,7 +77,10 @@ function zlibStored(raw: Uint8Array): Uint8Array {
 	for (let n = 0; n < blocks; n++) {
 		const block = raw.subarray(n * 0xffff, Math.min(raw.length, (n + 1) * 0xffff));
 		const len = block.length;
-		out.set([n === blocks - 1 ? 1 : 0, len & 0xff, len >>> 8, ~len & 0xff, (~len >>> 8) & 0xff], at);
+		out.set(
+			[n === blocks - 1 ? 1 : 0, len & 0xff, len >>> 8, ~len & 0xff, (~len >>> 8) & 0xff],
+			at,
+		);
 		out.set(block, at + 5);
 		at += 5 + len;
 	}
@@ -114,14 +121,24 @@ export function qrPng(matrix: boolean[][]): Uint8Array {
 	}
 	const header = new Uint8Array([...u32(side), ...u32(side), 1, 0, 0, 0, 0]);
 	const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-	return concat([signature, chunk('IHDR', header), chunk('IDAT', zlibStored(raw)), chunk('IEND', new Uint8Array())]);
+	return concat([
+		signature,
+		chunk('IHDR', header),
+		chunk('IDAT', zlibStored(raw)),
+		chunk('IEND', new Uint8Array()),
+	]);
 }
 
 /** The QR code of `text` as an image file. */
 export function qrImage(text: string, format: QrFormat): QrImage {
 	const matrix = qrMatrix(text);
 	if (format === 'svg') {
-		return { data: new TextEncoder().encode(qrSvg(matrix)), mimeType: 'image/svg+xml', extension: 'svg', modules: matrix.length };
+		return {
+			data: new TextEncoder().encode(qrSvg(matrix)),
+			mimeType: 'image/svg+xml',
+			extension: 'svg',
+			modules: matrix.length,
+		};
 	}
 	return { data: qrPng(matrix), mimeType: 'image/png', extension: 'png', modules: matrix.length };
 }

@@ -96,6 +96,9 @@ function* windowMatches(text: string, size: number, windows: Set<string>): Gener
 		// A hash hit is confirmed on the text itself, so a collision never redacts.
 		if (hashes.has(h) && windows.has(text.slice(start, start + size))) yield start;
 		if (start + size >= text.length) return;
-		h = (Math.imul((h - Math.imul(text.charCodeAt(start), top)) >>> 0, HASH_BASE) + text.charCodeAt(start + size)) >>> 0;
+		h =
+			(Math.imul((h - Math.imul(text.charCodeAt(start), top)) >>> 0, HASH_BASE) +
+				text.charCodeAt(start + size)) >>>
+			0;
 	}
 }

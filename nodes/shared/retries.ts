@@ -30,7 +30,9 @@ export function parseRetryAfter(value: unknown, nowMs = Date.now()): number | un
 
 /** 429, 5xx and 409 idempotency_in_progress are retried with the same key; other 4xx never. */
 export function isRetryableStatus(status: number, errorCode?: string): boolean {
-	return status === 429 || status >= 500 || (status === 409 && errorCode === 'idempotency_in_progress');
+	return (
+		status === 429 || status >= 500 || (status === 409 && errorCode === 'idempotency_in_progress')
+	);
 }
 
 const NETWORK_CODES = new Set([
@@ -45,12 +47,18 @@ const NETWORK_CODES = new Set([
 	'ENETUNREACH',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	'UND_ERR_SOCKET',
-	// The transport's own deadline of one attempt (nodes/n8n/deadline.ts).
+	// The transport's own deadline of one attempt (nodes/n8n/transport.ts).
 	'ERR_DEADLINE',
 ]);
 
 /** Failures before the request could be written: the connection was never made (no DNS answer, refused, no route). */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 
 /**
  * Whether a failed exchange may have reached the service: anything but a connection that was never
@@ -63,7 +71,12 @@ export function mayHaveArrived(error: unknown): boolean {
 }
 
 export function isNetworkError(error: unknown): boolean {
-	const e = error as { code?: string; cause?: { code?: string }; message?: string; response?: unknown };
+	const e = error as {
+		code?: string;
+		cause?: { code?: string };
+		message?: string;
+		response?: unknown;
+	};
 	if (e?.response) return false;
 	const code = e?.code ?? e?.cause?.code;
 	if (code && NETWORK_CODES.has(code)) return true;
@@ -76,6 +89,7 @@ export function isNetworkError(error: unknown): boolean {
  */
 export function nextDelayMs(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
 	const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-	if (retryAfterMs !== undefined) return Math.min(Math.max(retryAfterMs, backoff), policy.maxElapsedMs);
+	if (retryAfterMs !== undefined)
+		return Math.min(Math.max(retryAfterMs, backoff), policy.maxElapsedMs);
 	return backoff;
 }

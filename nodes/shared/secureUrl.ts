@@ -35,7 +35,11 @@ export function insecureUrlReason(url: unknown): string | undefined {
 /** Throws `<credential>: "<field>" <reason>` when `url` may not carry a secret. */
 export function assertSecureUrl(url: unknown, credential: string, field: string): void {
 	const reason = insecureUrlReason(url);
-	if (reason !== undefined) throw new ProtocolError(`${credential}: "${field}" is refused: ${reason}`, { field, reason: 'insecure_url' });
+	if (reason !== undefined)
+		throw new ProtocolError(`${credential}: "${field}" is refused: ${reason}`, {
+			field,
+			reason: 'insecure_url',
+		});
 }
 
 /**
@@ -51,7 +55,9 @@ export function redirectRefusal(field: string): string {
 
 /** A base URL as credentials store it: trimmed, without trailing slashes. */
 export function baseUrlOf(url: unknown): string {
-	return String(url ?? '').trim().replace(/\/+$/, '');
+	return String(url ?? '')
+		.trim()
+		.replace(/\/+$/, '');
 }
 
 /** A credential's base URL (baseUrlOf) joined with a path. */
@@ -74,7 +80,12 @@ export function isUnderBase(requestUrl: string, base: string): boolean {
 	} catch {
 		return false;
 	}
-	if (request.protocol !== root.protocol || request.hostname !== root.hostname || request.port !== root.port) return false;
+	if (
+		request.protocol !== root.protocol ||
+		request.hostname !== root.hostname ||
+		request.port !== root.port
+	)
+		return false;
 	const prefix = root.pathname.replace(/\/+$/, '');
 	return prefix === '' || request.pathname === prefix || request.pathname.startsWith(`${prefix}/`);
 }
@@ -89,4 +100,42 @@ export function requestUrlOf(options: { url?: unknown; uri?: unknown; baseURL?: 
 	const base = typeof options.baseURL === 'string' ? options.baseURL.trim() : '';
 	if (base === '' || /^([a-z][a-z\d+\-.]*:)?\/\//i.test(url)) return url;
 	return url === '' ? base : `${base.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
+}
+
+/**
+ * Headers a request made with a credential may not set itself: where the request is routed (a
+ * `Host` behind a CDN reaches another tenant with the key) and the authentication the credential adds.
+ */
+const CREDENTIAL_OWNED_HEADERS = new Set([
+	'host',
+	'authorization',
+	'proxy-authorization',
+	'cookie',
+	'origin',
+	'forwarded',
+	'x-forwarded-host',
+	'x-forwarded-server',
+	'x-forwarded-proto',
+	'x-host',
+	'x-original-url',
+	'x-rewrite-url',
+	'x-http-host-override',
+]);
+
+/**
+ * Refuses a request that sets a header the credential owns (any letter case), before the key is
+ * added. `Authorization` spelled exactly so is the credential's own (n8n repeats a request after a
+ * token renewal with the header it added): it is replaced, never sent beside another.
+ */
+export function assertNoOwnedHeaders(headers: unknown, credentialName: string): void {
+	if (typeof headers !== 'object' || headers === null) return;
+	const owned = Object.keys(headers).filter(
+		(name) => name !== 'Authorization' && CREDENTIAL_OWNED_HEADERS.has(name.toLowerCase()),
+	);
+	if (owned.length === 0) return;
+	throw new ProtocolError(
+		`${credentialName}: refused to add its key to a request that sets ${owned.map((h) => `"${h}"`).join(', ')} itself; ` +
+			'the credential decides where its key goes and how it authenticates. Remove that header from the request.',
+		{ reason: 'credential_header_overridden' },
+	);
 }

@@ -64,7 +64,10 @@ export class SseParser {
 
 	/** The unfinished line may grow by `more` characters. */
 	private checkLine(more: number): void {
-		if (this.partial.length + more > MAX_SSE_LINE) throw new ProtocolError(`an event-stream line is longer than ${MAX_SSE_LINE} characters`, { reason: 'sse_line_too_long' });
+		if (this.partial.length + more > MAX_SSE_LINE)
+			throw new ProtocolError(`an event-stream line is longer than ${MAX_SSE_LINE} characters`, {
+				reason: 'sse_line_too_long',
+			});
 	}
 
 	private line(line: string): SseEvent | undefined {
@@ -83,7 +86,11 @@ export class SseParser {
 
 	private addData(value: string): void {
 		this.dataLength += value.length + (this.hasData ? 1 : 0);
-		if (this.dataLength > MAX_SSE_FRAME_DATA) throw new ProtocolError(`an event-stream frame holds more than ${MAX_SSE_FRAME_DATA} characters of data`, { reason: 'sse_frame_too_long' });
+		if (this.dataLength > MAX_SSE_FRAME_DATA)
+			throw new ProtocolError(
+				`an event-stream frame holds more than ${MAX_SSE_FRAME_DATA} characters of data`,
+				{ reason: 'sse_frame_too_long' },
+			);
 		this.dataLines.push(value);
 		this.hasData = true;
 	}

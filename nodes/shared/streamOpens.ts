@@ -46,7 +46,8 @@ export class StreamOpenPacer {
 	note(report: StreamLimitReport, now: number): void {
 		if (!report.denied && report.remaining !== 0) return;
 		const told = report.retryAfterMs !== undefined ? now + report.retryAfterMs : report.resetAt;
-		const until = told !== undefined && told > now ? Math.min(told, now + this.windowMs) : now + this.windowMs;
+		const until =
+			told !== undefined && told > now ? Math.min(told, now + this.windowMs) : now + this.windowMs;
 		this.blockedUntil = Math.max(this.blockedUntil, until);
 	}
 
@@ -57,7 +58,8 @@ export class StreamOpenPacer {
 	}
 
 	private forget(now: number): void {
-		while (this.attempts.length > 0 && this.attempts[0] <= now - this.windowMs) this.attempts.shift();
+		while (this.attempts.length > 0 && this.attempts[0] <= now - this.windowMs)
+			this.attempts.shift();
 	}
 }
 
@@ -72,7 +74,8 @@ export class StreamOpenPacers {
 		if (pacer) return pacer;
 		if (this.pacers.size >= this.max) {
 			for (const [key, p] of this.pacers) if (p.idle(now)) this.pacers.delete(key);
-			if (this.pacers.size >= this.max) this.pacers.delete(this.pacers.keys().next().value as string);
+			if (this.pacers.size >= this.max)
+				this.pacers.delete(this.pacers.keys().next().value as string);
 		}
 		pacer = new StreamOpenPacer();
 		this.pacers.set(origin, pacer);

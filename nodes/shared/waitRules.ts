@@ -15,12 +15,20 @@ export const HEARTBEAT_GAP_MS = 45_000;
 export const STREAM_OPEN_MS = 10_000;
 
 /** When an opening stream must have answered: its own bound, never past the wait's deadline. */
-export function streamOpenDeadline(now: number, deadline: number, openMs: number = STREAM_OPEN_MS): number {
+export function streamOpenDeadline(
+	now: number,
+	deadline: number,
+	openMs: number = STREAM_OPEN_MS,
+): number {
 	return Math.min(deadline, now + openMs);
 }
 
 /** The interval between two reads, in ms: the seconds asked for, never below `minSeconds`. */
-export function intervalMsOf(seconds: unknown, minSeconds: number, fallbackSeconds: number): number {
+export function intervalMsOf(
+	seconds: unknown,
+	minSeconds: number,
+	fallbackSeconds: number,
+): number {
 	const n = typeof seconds === 'number' && Number.isFinite(seconds) ? seconds : fallbackSeconds;
 	return Math.max(minSeconds, n) * 1000;
 }
@@ -35,7 +43,12 @@ export interface PollClock {
 }
 
 /** Ms to sleep before the next read, or undefined when the wait times out instead. */
-export function nextPollDelay({ now, deadline, intervalMs, lastReadOnDeadline }: PollClock): number | undefined {
+export function nextPollDelay({
+	now,
+	deadline,
+	intervalMs,
+	lastReadOnDeadline,
+}: PollClock): number | undefined {
 	const remaining = deadline - now;
 	const fits = lastReadOnDeadline ? remaining > 0 : remaining >= intervalMs;
 	return fits ? Math.min(intervalMs, remaining) : undefined;
@@ -58,11 +71,16 @@ export interface FrameWait {
 export function nextFrameWait({ now, deadline, lastFrameAt, gapMs }: StreamClock): FrameWait {
 	const toDeadline = deadline - now;
 	const toGap = lastFrameAt + gapMs - now;
-	return toDeadline <= toGap ? { ms: Math.max(0, toDeadline), onSilence: 'timeout' } : { ms: Math.max(0, toGap), onSilence: 'dropped' };
+	return toDeadline <= toGap
+		? { ms: Math.max(0, toDeadline), onSilence: 'timeout' }
+		: { ms: Math.max(0, toGap), onSilence: 'dropped' };
 }
 
 /** A streamed status is read in full (`/status`) only when it differs from the last state read. */
-export function announcesChange(announced: string | undefined, lastKnown: string | undefined): boolean {
+export function announcesChange(
+	announced: string | undefined,
+	lastKnown: string | undefined,
+): boolean {
 	return announced !== undefined && announced !== lastKnown;
 }
 
@@ -90,10 +108,17 @@ export interface OrderReading {
  * is not final, and the replaced order never moves again); an answer the partner must give ends it
  * from the newest version on.
  */
-export function orderWaitEnd(reading: OrderReading, endOnActionRequired: boolean): OrderWaitEnd | undefined {
+export function orderWaitEnd(
+	reading: OrderReading,
+	endOnActionRequired: boolean,
+): OrderWaitEnd | undefined {
 	if (reading.isFinal) return 'final';
 	if (reading.successor !== undefined) return 'superseded';
 	if (!endOnActionRequired) return undefined;
-	const waitsForPartner = reading.status !== undefined && ACTION_REQUIRED_STATUSES.has(reading.status);
+	const waitsForPartner =
+		reading.status !== undefined && ACTION_REQUIRED_STATUSES.has(reading.status);
 	return waitsForPartner || reading.repriceApproval === true ? 'actionRequired' : undefined;
 }
+
+/** The longest wait a node run as an AI-agent tool may hold its item (an agent's call must end). */
+export const TOOL_WAIT_MAX_MS = 3_600_000;

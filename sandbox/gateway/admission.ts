@@ -11,7 +11,7 @@ import {
 	transferIdOf,
 	u64Of,
 	verifiesDer,
-	type MessageAction,
+	type IntentMessage,
 	type SignedTransaction,
 } from './intent';
 import { bytesToHex } from './hex';
@@ -71,6 +71,40 @@ function readEvmTransaction(raw: unknown, chainId: number): SignedTransaction {
 	return tx;
 }
 
+/** What the wire fields of an execute body say (§2.1), read and checked, and the message they sign (§2.4). */
+export interface WireIntent {
+	message: IntentMessage;
+	recipient?: string;
+	tx?: SignedTransaction;
+}
+
+/**
+ * The §2.4 message an execute body signs, rebuilt from its wire fields in admission's order:
+ * chainId, expiresAt (against `nowMs`, §8), nonce, action, recipient or evmTransaction (whose chain
+ * must be the body's), deposits. Throws GatewayApiError naming the field.
+ */
+export function intentMessageOfWire(body: Body, nowMs: number): WireIntent {
+	if (typeof body.chainId !== 'number' || !Number.isSafeInteger(body.chainId)) {
+		throw rejectAdmission('invalid_request', 'chainId must be an integer');
+	}
+	const chainId = body.chainId;
+	const expiresAt = check('invalid_expires_at', () => expiresAtOf(body.expiresAt, nowMs));
+	const nonce = check('invalid_nonce', () => nonceOf(body.nonce));
+	const hasRecipient = isPresent(body.recipient);
+	const hasTx = isPresent(body.evmTransaction);
+	if (hasRecipient === hasTx) {
+		throw rejectAdmission(
+			'invalid_action',
+			hasRecipient ? 'set exactly one of recipient and evmTransaction, not both' : 'set exactly one of recipient and evmTransaction',
+		);
+	}
+	const recipient = hasRecipient ? check('invalid_recipient', () => recipientOf(body.recipient)) : undefined;
+	const tx = hasTx ? readEvmTransaction(body.evmTransaction, chainId) : undefined;
+	const transfers = readTransfers(body);
+	const action = tx ? { type: 'execute' as const, signedTxHash: tx.hash } : { type: 'deposit' as const, recipient: recipient as string };
+	return { message: { chainId, transfers, action, nonce, expiresAt }, recipient, tx };
+}
+
 /**
  * Admission of POST /api/v1/execute, in order: network state, chainId, expiresAt (wall clock,
  * §8), nonce, action, recipient or evmTransaction, deposits, signature over the canonical message
@@ -90,20 +124,8 @@ export function admitExecute(state: GatewayState, signer: string, bodyRaw: unkno
 	if (body.chainId !== config.chainId) {
 		throw rejectAdmission('chain_id_mismatch', `chainId ${body.chainId} does not match execution.chainId ${config.chainId}`);
 	}
-	const expiresAt = check('invalid_expires_at', () => expiresAtOf(body.expiresAt, nowMs));
-	const nonce = check('invalid_nonce', () => nonceOf(body.nonce));
-
-	const hasRecipient = isPresent(body.recipient);
-	const hasTx = isPresent(body.evmTransaction);
-	if (hasRecipient === hasTx) {
-		throw rejectAdmission(
-			'invalid_action',
-			hasRecipient ? 'set exactly one of recipient and evmTransaction, not both' : 'set exactly one of recipient and evmTransaction',
-		);
-	}
-	const recipient = hasRecipient ? check('invalid_recipient', () => recipientOf(body.recipient)) : undefined;
-	const tx = hasTx ? readEvmTransaction(body.evmTransaction, config.chainId) : undefined;
-	const transfers = readTransfers(body);
+	const { message, recipient, tx } = intentMessageOfWire(body, nowMs);
+	const { transfers, nonce, expiresAt } = message;
 
 	if (typeof body.signature !== 'string' || body.signature.length === 0) {
 		throw rejectAdmission('invalid_signature', 'signature is required: DER hex over SHA-256 of the canonical intent message');
@@ -119,8 +141,7 @@ export function admitExecute(state: GatewayState, signer: string, bodyRaw: unkno
 		}
 	});
 	// §2.4: the message rebuilt from the wire fields already checked, hashed and checked against the bearer's key
-	const action: MessageAction = tx ? { type: 'execute', signedTxHash: tx.hash } : { type: 'deposit', recipient: recipient as string };
-	const digest = sha256(canonicalMessage({ chainId: config.chainId, transfers, action, nonce, expiresAt }));
+	const digest = sha256(canonicalMessage(message));
 	if (!verifiesDer(body.signature, digest, signer)) {
 		throw rejectAdmission(
 			'invalid_signature',

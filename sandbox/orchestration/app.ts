@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { SandboxClock } from '../clock';
 import type { SandboxConfig } from '../config';
-import { guardControlEndpoints, isControlPath } from '../control-guard';
+import { guardControlEndpoints, isControlRequest } from '../control-guard';
 import { FaultInjector } from '../faults';
 import { buildKeyRegistry } from './auth';
 import { Catalogue } from './catalogue';
@@ -17,7 +17,10 @@ import { registerControlEndpoints } from './endpoints/control';
 import { registerLegacyEndpoints } from './endpoints/legacy';
 import { registerOrderEndpoints } from './endpoints/orders';
 import { registerPartnerEndpoints } from './endpoints/partner';
+import { registerFeeInvoiceEndpoints } from './endpoints/feeInvoices';
+import { registerPayLinkEndpoints } from './endpoints/payLinks';
 import { registerQuoteEndpoints } from './endpoints/quotes';
+import { registerRepriceEndpoints } from './endpoints/reprice';
 import { registerStandingEndpoints } from './endpoints/standing';
 import { registerStatusEndpoints } from './endpoints/status';
 import { registerZeroconfEndpoints } from './endpoints/zeroconf';
@@ -70,24 +73,24 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	const app = Fastify({ logger, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
 	// JSON bodies only: anything else is 415 unsupported_media_type (public-notes).
 	app.removeContentTypeParser('text/plain');
+	guardControlEndpoints(app);
 	ctx.faults.install(app);
 	ctx.faults.onAnswerWithheld = (request, status, mode) => recordRequest(ctx, request, undefined, status, { answerWithheld: mode });
-	guardControlEndpoints(app);
 	app.addHook('onSend', async (request, reply, payload) => {
 		const origin = request.headers.origin;
 		// Browser keys need CORS (spec §5); the control endpoints never answer another origin.
-		if (origin && !isControlPath(request.url)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+		if (origin && !isControlRequest(request)) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
 		return payload;
 	});
 	// A client that gave up before the answer (its timeout) gets no onResponse: record the request now.
 	app.addHook('onSend', async (request, reply, payload) => {
-		if (!isControlPath(request.url) && request.raw.socket?.destroyed && !recorded.has(request)) {
+		if (!isControlRequest(request) && request.raw.socket?.destroyed && !recorded.has(request)) {
 			recordRequest(ctx, request, reply, reply.statusCode, { clientGone: true });
 		}
 		return payload;
 	});
 	app.addHook('onResponse', async (request, reply) => {
-		if (!request.url.startsWith('/sandbox') && !recorded.has(request)) recordRequest(ctx, request, reply, reply.statusCode);
+		if (!isControlRequest(request) && !recorded.has(request)) recordRequest(ctx, request, reply, reply.statusCode);
 	});
 	// An event stream (a hijacked reply) that the client closes gets no onResponse: record it when it closes.
 	app.addHook('onRequest', async (request, reply) => {
@@ -136,6 +139,9 @@ export async function buildOrchestrationApp(opts: OrchestrationAppOptions): Prom
 	registerPartnerEndpoints(app, ctx);
 	registerAffiliateEndpoints(app, ctx);
 	registerStandingEndpoints(app, ctx);
+	registerRepriceEndpoints(app, ctx);
+	registerPayLinkEndpoints(app, ctx);
+	registerFeeInvoiceEndpoints(app, ctx);
 	registerLegacyEndpoints(app, ctx);
 	registerControlEndpoints(app, ctx, opts.keysJson, reset);
 	registerZeroconfEndpoints(app, ctx);

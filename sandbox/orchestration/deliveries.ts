@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { WEBHOOK_RETRY_DELAYS_MS } from './spec';
 import type { SandboxClock } from '../clock';
 import type { Switches } from '../config';
+import { badRequest } from './errors';
 import { orderSnapshot, publicStatus } from './order-view';
 import type { DeliveryRecord, OrderRecord, SandboxState, WebhookRecord } from './state';
 
@@ -37,10 +38,20 @@ export class WebhookDispatcher {
 	emit(order: OrderRecord, kind?: string): void {
 		if (!order.partnerId) return;
 		const event = kind ?? `order.${publicStatus(order)}`;
-		const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data: orderSnapshot(order) });
+		const body = this.envelope(event, orderSnapshot(order));
 		for (const hook of this.activeHooks(order.partnerId, undefined)) {
-			void this.start(hook, { event, orderId: order.id, body });
+			void this.start(hook, { event, orderId: order.id, body, ...this.stamping() });
 		}
+	}
+
+	/** `{event, timestamp, data}` (public-notes); `data` without `updatedAt` when the envelope switch says so (the docs' examples). */
+	private envelope(event: string, data: Record<string, unknown>): string {
+		if (!this.switches.webhookEnvelope.updatedAt) delete data.updatedAt;
+		return JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data });
+	}
+
+	private stamping(): { stampedPerAttempt?: true } {
+		return this.switches.webhookEnvelope.timestamp === 'delivery' ? { stampedPerAttempt: true } : {};
 	}
 
 	/** Enabled endpoints of a partner of one kind (order events, or recovery subscriptions). */
@@ -56,9 +67,9 @@ export class WebhookDispatcher {
 		if (!order.partnerId) return [];
 		const event = 'order.recovery_required';
 		const data = { ...orderSnapshot(order), status: 'processing', reviewStatus, updatedAt: new Date(this.clock.now()).toISOString() };
-		const body = JSON.stringify({ event, timestamp: new Date(this.clock.now()).toISOString(), data });
+		const body = this.envelope(event, data);
 		return this.activeHooks(order.partnerId, 'recovery').map((hook) => {
-			void this.start(hook, { event, orderId: order.id, body });
+			void this.start(hook, { event, orderId: order.id, body, ...this.stamping() });
 			return this.state.deliveries[this.state.deliveries.length - 1].deliveryId;
 		});
 	}
@@ -70,18 +81,22 @@ export class WebhookDispatcher {
 	}
 
 	/**
-	 * Sends a recorded delivery once more (same bytes, fresh signature, spec §6 rule 1), to `url` when
-	 * given (one process behind a load balancer); resolves after its first attempt.
+	 * Sends a recorded delivery once more (same event and data, fresh signature, spec §6 rule 1), to
+	 * `url` when given (one process behind a load balancer); resolves after its first attempt. The same
+	 * bytes, unless the original stamped its envelope per attempt or `restamp` asks for a new delivery
+	 * `timestamp` (public-notes, fourth harvest). A body that is not a JSON object cannot be restamped.
 	 */
-	async redeliver(deliveryId: string, url?: string): Promise<DeliveryRecord | undefined> {
+	async redeliver(deliveryId: string, opts: { url?: string; restamp?: boolean } = {}): Promise<DeliveryRecord | undefined> {
 		const original = this.state.deliveries.find((d) => d.deliveryId === deliveryId);
 		const hook = this.state.webhooks.find((w) => w.webhookId === original?.webhookId);
 		if (!original || !hook) return undefined;
-		const what = { event: original.event, orderId: original.orderId, body: original.body };
-		return await this.start({ ...hook, url: url ?? hook.url }, what, original.deliveryId);
+		const restamp = opts.restamp ?? original.stampedPerAttempt === true;
+		if (restamp && parsedObject(original.body) === undefined) throw badRequest('restamp: the delivery body is not a JSON object');
+		const what = { event: original.event, orderId: original.orderId, body: original.body, ...(restamp ? { stampedPerAttempt: true as const } : {}) };
+		return await this.start({ ...hook, url: opts.url ?? hook.url }, what, original.deliveryId);
 	}
 
-	private async start(hook: WebhookRecord, what: { event: string; orderId: string; body: string }, duplicateOf?: string): Promise<DeliveryRecord> {
+	private async start(hook: WebhookRecord, what: { event: string; orderId: string; body: string; stampedPerAttempt?: true }, duplicateOf?: string): Promise<DeliveryRecord> {
 		const delivery: DeliveryRecord = {
 			deliveryId: this.state.nextId('dlv'),
 			webhookId: hook.webhookId,
@@ -98,10 +113,15 @@ export class WebhookDispatcher {
 
 	private async attempt(hook: WebhookRecord, delivery: DeliveryRecord): Promise<void> {
 		const generation = this.generation;
-		const timestamp = String(this.clock.now());
-		const signature = webhookSignature(hook.secret, timestamp, delivery.body);
+		const now = this.clock.now();
+		const timestamp = String(now);
+		// the live envelope: the delivery time, the same instant as the signature's timestamp
+		const body = delivery.stampedPerAttempt ? stampedBody(delivery.body, new Date(now).toISOString()) : delivery.body;
+		if (delivery.stampedPerAttempt && delivery.attempts.length === 0) delivery.body = body;
+		const signature = webhookSignature(hook.secret, timestamp, body);
 		const attempt: DeliveryRecord['attempts'][number] = {
 			attempt: delivery.attempts.length + 1, at: new Date().toISOString(), timestamp, signature, status: null,
+			...(delivery.stampedPerAttempt ? { body } : {}),
 		};
 		delivery.attempts.push(attempt);
 		delivery.nextAttemptAt = undefined;
@@ -117,7 +137,7 @@ export class WebhookDispatcher {
 					'X-Service-Timestamp': timestamp,
 					'User-Agent': 'orchestration-sandbox-webhooks/1',
 				},
-				body: delivery.body,
+				body,
 				signal: abort.signal,
 			});
 			attempt.status = res.status;
@@ -134,7 +154,8 @@ export class WebhookDispatcher {
 			delivery.state = 'delivered';
 			// The duplicate switch sends every successful delivery a second time (spec §6 rule 1).
 			if (this.switches.duplicateDeliveries && !delivery.duplicateOf) {
-				void this.start(hook, { event: delivery.event, orderId: delivery.orderId, body: delivery.body }, delivery.deliveryId);
+				const { event, orderId, body: sent, stampedPerAttempt } = delivery;
+				void this.start(hook, { event, orderId, body: sent, ...(stampedPerAttempt ? { stampedPerAttempt } : {}) }, delivery.deliveryId);
 			}
 			return;
 		}
@@ -160,4 +181,18 @@ export class WebhookDispatcher {
 		for (const a of this.inFlight) a.abort();
 		this.inFlight.clear();
 	}
+}
+
+function parsedObject(body: string): Record<string, unknown> | undefined {
+	try {
+		const parsed: unknown = JSON.parse(body);
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The envelope `body` with its `timestamp` set to `iso`, members in their order (bodies were checked to be JSON objects). */
+function stampedBody(body: string, iso: string): string {
+	return JSON.stringify({ ...parsedObject(body), timestamp: iso });
 }

@@ -47,6 +47,17 @@ export function orderFromQuote(
 			autoAdvance: options.autoAdvance ?? ctx.switches.autoAdvance,
 			...(quote.amountless ? { amountless: true } : {}),
 			...(options.txHash ? { depositTxHash: options.txHash } : {}),
+			lock: {
+				quotedAmountIn: BigInt(r.amountIn as string),
+				quotedAmountOut: BigInt(r.estimatedOut as string),
+				lockedMinAmountOut: BigInt(r.lockedMinAmountOut as string),
+				slippageBps: quote.slippageBps ?? 100,
+				createdAt: new Date(quote.createdAtMs).toISOString(),
+				expiresAt: r.expiresAt as string,
+			},
+			...(quote.refundAddress ? { refundAddress: quote.refundAddress } : {}),
+			...(quote.payLink ? { payLink: quote.payLink } : {}),
+			...(quote.invoiceBilled ? { invoiceBilled: true } : {}),
 		},
 		null,
 	);

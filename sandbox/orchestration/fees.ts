@@ -22,8 +22,8 @@ export interface FeeInput {
 	affiliateIds?: Array<string | { affiliateId: string; feeBps: number }>;
 }
 
-/** App and affiliate fees beyond this total are refused (the platform fee comes on top). */
-const MAX_APP_FEE_BPS = 5000;
+/** public-notes (fourth harvest): inline app fees add up to at most 10000 bps (100 %). */
+const MAX_APP_FEE_BPS = 10_000;
 
 /**
  * Builds the fee plan. Client keys may name a registered affiliate but not set fees (spec §5:
@@ -37,6 +37,10 @@ export function resolveFeePlan(caller: Caller | undefined, input: FeeInput): Fee
 			throw forbidden('client_key_fee_fields_forbidden', 'client keys cannot set appFees or affiliate fee overrides');
 		}
 		if (!caller) throw forbidden('forbidden', 'appFees and affiliate fee overrides need a server key');
+	}
+	// public-notes (fourth harvest): inline app fees go not together with affiliate fields
+	if (input.appFees !== undefined && (input.affiliateId !== undefined || input.affiliateIds !== undefined)) {
+		throw badRequest(`${input.affiliateIds !== undefined ? 'affiliateIds' : 'affiliateId'}: cannot be combined with appFees; send one or the other`);
 	}
 	const entries: FeePlanEntry[] = (input.appFees ?? []).map((f, n) => ({
 		recipient: f.recipient,
@@ -56,16 +60,18 @@ export function resolveFeePlan(caller: Caller | undefined, input: FeeInput): Fee
 	}
 	if (entries.length === 0) return undefined;
 	const appBps = entries.reduce((sum, e) => sum + e.feeBps, 0);
-	if (appBps > MAX_APP_FEE_BPS) throw badRequest(`app and affiliate fees add up to ${appBps} bps; at most ${MAX_APP_FEE_BPS} are allowed`, 'unsupported_fee_plan');
+	if (appBps > MAX_APP_FEE_BPS) throw badRequest(`${input.appFees ? 'appFees' : 'affiliateIds'}: the fees add up to ${appBps} bps; at most ${MAX_APP_FEE_BPS} are allowed`);
+	// the sandbox's own rule: with its platform fee on top, nothing would be left to deliver
+	if (PLATFORM_FEE_BPS + appBps >= 10_000) throw badRequest(`${input.appFees ? 'appFees' : 'affiliateIds'}: ${appBps} bps of fees and the ${PLATFORM_FEE_BPS} bps platform fee leave nothing to deliver`);
 	return { platformFeeBps: PLATFORM_FEE_BPS, appFees: entries, totalFeeBps: PLATFORM_FEE_BPS + appBps };
 }
 
-/** The basis points of one app fee entry in either form; exactly one of `feeBps` and `fee`, a whole number 0..10000. */
+/** The basis points of one app fee entry in either form; exactly one of `feeBps` and `fee`, a whole number 1..10000. */
 function appFeeBps(entry: AppFeeInput, n: number): number {
 	const given = [entry.feeBps, entry.fee].filter((v) => v !== undefined);
 	if (given.length !== 1) throw badRequest(`appFees[${n}]: give the fee in basis points once, as feeBps or as fee`);
 	const bps = given[0];
-	if (!Number.isSafeInteger(bps) || (bps as number) < 0 || (bps as number) > 10_000) throw badRequest(`appFees[${n}]: the fee must be a whole number of basis points from 0 to 10000`);
+	if (!Number.isSafeInteger(bps) || (bps as number) < 1 || (bps as number) > 10_000) throw badRequest(`appFees[${n}]: the fee must be a whole number of basis points from 1 to 10000`);
 	return bps as number;
 }
 

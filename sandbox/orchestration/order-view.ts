@@ -1,6 +1,9 @@
 import type { PublicStatus } from './spec';
 import type { OrderRecord } from './state';
 
+/** How much more than the required input an exact-out deposit may pay (the sandbox's choice). */
+const EXACT_OUT_BUFFER_BPS = 100n;
+
 /** The public status: an internally paused order shows as processing (spec §3). */
 export function publicStatus(order: OrderRecord): PublicStatus {
 	return order.paused ? 'processing' : order.status;
@@ -12,7 +15,7 @@ export function orderSnapshot(order: OrderRecord): Record<string, unknown> {
 	const paymentIntent = exactOut || order.fiat
 		? {
 			amountMode: order.amountMode,
-			...(exactOut ? { amountOut: order.estimatedOut.toString() } : {}),
+			...(exactOut ? { amountOut: order.estimatedOut.toString(), ...exactOutIntent(order) } : {}),
 			...(order.fiat ? { amountFiatUsd: order.fiat.amountFiatUsd, amountFiatCurrency: 'USD' } : {}),
 		}
 		: undefined;
@@ -38,7 +41,9 @@ export function orderSnapshot(order: OrderRecord): Record<string, unknown> {
 		...(order.fiat
 			? { amountFiatUsd: order.fiat.amountFiatUsd, amountFiatCurrency: 'USD', spotUsdPerBtc: order.fiat.spotUsdPerBtc }
 			: {}),
-		payLinkId: null,
+		payLinkId: order.payLink?.id ?? null,
+		// spec 2.10: present only when the pay link was created with a label
+		...(order.payLink?.label !== undefined ? { payLinkLabel: order.payLink.label } : {}),
 		zeroconfOffer: order.zeroconfOffer,
 		...(order.feePlan ? { feePlan: order.feePlan } : {}),
 		...(order.feePayouts ? { feePayouts: order.feePayouts } : {}),
@@ -46,6 +51,26 @@ export function orderSnapshot(order: OrderRecord): Record<string, unknown> {
 		// public-notes: an RBF replacement links the two orders (the original stays unfulfilled)
 		...(order.supersededByOperationId ? { supersededByOperationId: order.supersededByOperationId } : {}),
 		...(order.recoveredFromOperationId ? { recoveredFromOperationId: order.recoveredFromOperationId } : {}),
+		// public-notes (fourth harvest): a re-approval; `error` as webhooks nest it, `errorCode` as the status order keeps it
+		...(order.priceLock ? { priceLock: order.priceLock } : {}),
+		...(order.reprice ? { reprice: order.reprice } : {}),
+		...(order.error !== undefined ? { error: order.error, errorCode: order.error?.code ?? null } : {}),
+		...(order.refund ? { refund: { ...order.refund } } : {}),
+	};
+}
+
+/** public-notes (fourth harvest): an exact-out order's `paymentIntent` members; the buffer and execution shape are the sandbox's. */
+function exactOutIntent(order: OrderRecord): Record<string, unknown> {
+	const required = order.lock?.quotedAmountIn ?? order.amountIn;
+	return {
+		version: 1,
+		targetAmountOut: (order.lock?.quotedAmountOut ?? order.estimatedOut).toString(),
+		requiredAmountIn: required.toString(),
+		maxAcceptedAmountIn: ((required * (10_000n + EXACT_OUT_BUFFER_BPS)) / 10_000n).toString(),
+		inputBufferBps: Number(EXACT_OUT_BUFFER_BPS),
+		actualAmountIn: order.fundedAt ? order.amountIn.toString() : null,
+		refundAddress: order.refundAddress ?? null,
+		exactOutExecution: order.swap ? { status: 'executed', amountOut: order.estimatedOut.toString(), executedAt: (order.swap.execution as { executedAt: string }).executedAt } : null,
 	};
 }
 

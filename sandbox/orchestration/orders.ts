@@ -4,10 +4,12 @@ import type { SandboxClock } from '../clock';
 import type { Switches } from '../config';
 import type { CatalogueAsset } from './catalogue';
 import { ApiError, conflict } from './errors';
-import { priceExactIn, splitFee } from './pricing';
+import { convert, PLATFORM_FEE_BPS, priceExactIn, splitFee } from './pricing';
+import { INVOICE_ASSET } from './partnerBook';
 import type { FeePlan, OrderOrigin, OrderRecord, Outcome, SandboxState } from './state';
 import { canMove, isTerminal } from './transitions';
 import { pendingOffer, type OfferDecision } from './zeroconf';
+import { repriceOf, type RepriceAnswer, type RepriceTerms } from './reprice';
 
 type Step = PublicStatus | 'paused';
 
@@ -45,6 +47,10 @@ export interface NewOrder {
 	depositTxHash?: string;
 	/** The order whose replaced (RBF) deposit this one carries on. */
 	recoveredFromOperationId?: string;
+	lock?: OrderRecord['lock'];
+	refundAddress?: string;
+	payLink?: OrderRecord['payLink'];
+	invoiceBilled?: boolean;
 }
 
 /**
@@ -92,7 +98,7 @@ export class OrderEngine {
 			this.rescale(order, amountPaid);
 		} else this.reconcile(order, amountPaid);
 		if (order.outcome === 'zeroconf' || order.outcome === 'zeroconf_declined') {
-			order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs);
+			order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs, this.switches.zeroconfProbabilityAs);
 			this.addStage(order, 'zeroconf_offer_pending');
 			this.touch(order);
 		}
@@ -151,6 +157,7 @@ export class OrderEngine {
 				feeAmount: order.feeAmount, feeBps: order.feeBps, amountMode: order.amountMode, feePlan: order.feePlan,
 				fiat: order.fiat, outcome: 'completed', autoAdvance: replacement.autoAdvance ?? order.autoAdvance,
 				depositTxHash: replacement.txHash, recoveredFromOperationId: order.id,
+				lock: order.lock, refundAddress: order.refundAddress, payLink: order.payLink, invoiceBilled: order.invoiceBilled,
 			},
 			null,
 		);
@@ -258,6 +265,8 @@ export class OrderEngine {
 			if (!declined) this.addStage(order, 'zeroconf_accepted');
 		}
 		if (next === 'awaiting_approval' && order.outcome === 'zeroconf_offer' && !order.zeroconfOffer) this.offer(order);
+		if (next === 'awaiting_approval' && order.outcome === 'reprice' && !order.reprice) this.askReprice(order, {});
+		if (next === 'refunded' && order.refund && order.refund.txHash === null) order.refund = { ...order.refund, txHash: simulatedRefundTx(order.source.chain) };
 		if (order.status === 'unfulfilled' && next !== 'unfulfilled') order.resumedAt = this.isoNow();
 		order.paused = false;
 		order.status = next;
@@ -266,9 +275,62 @@ export class OrderEngine {
 		this.notify(order);
 	}
 
+	/**
+	 * A re-approval (public-notes, fourth harvest): the locked price can no longer be honoured, the
+	 * order waits in `awaiting_approval` for the partner's approve, reject or refund. From
+	 * processing or swapping (the edges into awaiting_approval), by hand or by the `reprice` outcome.
+	 */
+	requestReprice(order: OrderRecord, terms: RepriceTerms): void {
+		if (order.paused || (order.status !== 'processing' && order.status !== 'swapping')) {
+			throw conflict('invalid_state', `order ${order.id} is ${publicStatusOf(order)}: a re-approval is asked from processing or swapping`);
+		}
+		if (order.reprice?.status === 'awaiting_approval') throw conflict('invalid_state', `order ${order.id} already waits for a re-approval`);
+		this.clock.cancel(order.timer);
+		order.plan = [];
+		this.askReprice(order, terms);
+		this.enter(order, 'awaiting_approval');
+	}
+
+	private askReprice(order: OrderRecord, terms: RepriceTerms): void {
+		const { priceLock, reprice } = repriceOf(order, terms, this.isoNow());
+		order.priceLock = priceLock;
+		order.reprice = reprice;
+		order.error = { code: 'reprice_approval_required', message: `the locked price can no longer be honoured (${String(reprice.reason)}): approve a new minimum, reject, or refund` };
+	}
+
+	/** The partner's answer to a pending re-approval (POST /v1/orchestration/reprice/*). */
+	answerReprice(order: OrderRecord, answer: RepriceAnswer): void {
+		this.clock.cancel(order.timer);
+		const resolvedAt = this.isoNow();
+		const reprice = order.reprice as Record<string, unknown>;
+		if (answer.kind === 'approve') {
+			const latest = BigInt(reprice.latestExpectedAmountOut as string);
+			order.reprice = { ...reprice, status: 'approved', approvedMinAmountOut: answer.approvedMinAmountOut.toString(), resolvedAt };
+			const lock = order.priceLock as Record<string, unknown>;
+			order.priceLock = { ...lock, version: Number(lock.version) + 1, lockedMinAmountOut: answer.approvedMinAmountOut.toString() };
+			order.error = null;
+			// what the swap now gives, never below the approved minimum
+			order.estimatedOut = latest > answer.approvedMinAmountOut ? latest : answer.approvedMinAmountOut;
+			order.plan = afterLock(order);
+			this.enter(order, 'swapping');
+		} else if (answer.kind === 'reject') {
+			order.reprice = { ...reprice, status: 'rejected', resolvedAt, ...(answer.reason ? { rejectReason: answer.reason } : {}) };
+			order.error = { code: 'reprice_rejected', message: answer.reason ?? 'the partner rejected the new price' };
+			order.plan = [];
+			this.enter(order, 'failed');
+		} else {
+			order.reprice = { ...reprice, status: 'refund_requested', resolvedAt, ...(answer.reason ? { refundReason: answer.reason } : {}) };
+			order.error = null;
+			order.refund = { asset: order.source.asset, amount: order.amountIn.toString(), txHash: null, address: answer.refundAddress };
+			order.plan = ['refunded'];
+			this.enter(order, 'refunding');
+		}
+		this.schedule(order);
+	}
+
 	/** A pending offer that expires unanswered: the order then waits for a confirmation (public-notes). */
 	private offer(order: OrderRecord): void {
-		order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs);
+		order.zeroconfOffer = pendingOffer(order, this.clock, this.switches.zeroconfOfferMs, this.switches.zeroconfProbabilityAs);
 		this.addStage(order, 'zeroconf_offer_pending');
 		order.timer = this.clock.schedule(this.switches.zeroconfOfferMs, () => {
 			if (order.status === 'awaiting_approval' && order.zeroconfOffer?.status === 'pending') this.resolveOffer(order, 'expired');
@@ -285,7 +347,8 @@ export class OrderEngine {
 			if (order.source.chain === 'bitcoin' || order.origin === 'accumulation' || order.origin === 'liquidation') this.addStage(order, 'swept');
 		}
 		if (from === 'bridging' && onward) this.addStage(order, 'bridged');
-		if (from === 'swapping' && onward && to !== 'bridging') {
+		// a swap that stops for a re-approval has not executed yet
+		if (from === 'swapping' && onward && to !== 'bridging' && to !== 'awaiting_approval') {
 			this.addStage(order, 'swapped');
 			order.swap = {
 				simulation: { amountIn: order.amountIn.toString(), expectedAmountOut: order.estimatedOut.toString(), priceImpactBps: 3 },
@@ -310,8 +373,14 @@ export class OrderEngine {
 				recipientAmount: recipientAmount.toString(),
 			};
 		});
-		const platformFee = (order.amountIn * BigInt(order.feePlan?.platformFeeBps ?? order.feeBps)) / 10_000n;
-		entries.push({ role: 'platform_fee', leg: 'full', amount: platformFee.toString(), platformCutAmount: platformFee.toString(), recipientAmount: '0' });
+		if (order.invoiceBilled && order.partnerId) {
+			// public-notes (fourth harvest): billed by invoice, the platform fee was not taken; it accrues to the partner's invoice
+			const platformFee = (order.amountIn * BigInt(PLATFORM_FEE_BPS)) / 10_000n;
+			this.state.partnerBook.accrueInvoice(order.partnerId, order.id, convert(platformFee, order.source, INVOICE_ASSET), this.clock.now());
+		} else {
+			const platformFee = (order.amountIn * BigInt(order.feePlan?.platformFeeBps ?? order.feeBps)) / 10_000n;
+			entries.push({ role: 'platform_fee', leg: 'full', amount: platformFee.toString(), platformCutAmount: platformFee.toString(), recipientAmount: '0' });
+		}
 		entries.push({ role: 'recipient_payout', leg: 'full', amount: order.estimatedOut.toString(), platformCutAmount: null, recipientAmount: null });
 		order.feePayouts = { entries };
 	}
@@ -332,6 +401,23 @@ export class OrderEngine {
 	private isoNow(): string {
 		return new Date(this.clock.now()).toISOString();
 	}
+}
+
+/** What is left of the completed path once an approved order swaps: the steps after swapping, or after confirming. */
+function afterLock(order: OrderRecord): PublicStatus[] {
+	const happy = happyPath(order);
+	const swap = happy.indexOf('swapping');
+	return swap < 0 ? happy.slice(2) : happy.slice(swap + 1);
+}
+
+function publicStatusOf(order: OrderRecord): string {
+	return order.paused ? 'paused' : order.status;
+}
+
+/** A refund transaction id as the source chain writes it. */
+function simulatedRefundTx(chain: string): string {
+	const hex = randomBytes(32).toString('hex');
+	return chain === 'bitcoin' || chain === 'litecoin' || chain === 'spark' || chain === 'lightning' ? hex : `0x${hex}`;
 }
 
 /** The path of a completed order: confirming, bridging across chains, swapping across assets. */
@@ -368,6 +454,11 @@ function planFor(order: OrderRecord): Step[] {
 			return ['awaiting_approval'];
 		case 'zeroconf_offer':
 			return ['awaiting_approval'];
+		case 'reprice': {
+			// the price is checked at the swap; an order without one is checked once its deposit is in
+			const swap = happy.indexOf('swapping');
+			return swap < 0 ? ['awaiting_approval'] : [...happy.slice(0, swap + 1), 'awaiting_approval'];
+		}
 		case 'paused':
 			return ['confirming', 'paused', 'paused', ...happy.slice(1)];
 		default:

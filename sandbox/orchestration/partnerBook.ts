@@ -39,7 +39,7 @@ export interface StandingRecord {
  * sourceTxIndex, senderAddress, observedAt, status, code, batchId, orderId, quoteId, batchState,
  * refundTxId, zeroconfOffer}`). The status, code and batch-state values are not shown: the sandbox's
  * own are `converted` (an order was created) and `held` (paid while paused; code
- * `standing_address_paused`, batch state `held`).
+ * `standing_address_paused`, batch state `held`), then `refund_requested` and `refunded` (or `refund_failed`).
  */
 export interface StandingDeposit {
 	id: string;
@@ -50,13 +50,18 @@ export interface StandingDeposit {
 	sourceTxIndex: number | null;
 	senderAddress: string | null;
 	observedAt: string;
-	status: 'converted' | 'held';
+	status: 'converted' | HeldState;
 	code: string | null;
 	batchId: string | null;
-	batchState: 'held' | null;
+	batchState: HeldState | null;
 	orderId: string | null;
 	refundTxId: string | null;
+	/** Where a requested refund goes (not a listed member). */
+	refundAddress?: string;
 }
+
+/** A held deposit and its refund (the sandbox's names: the docs show none): held, refund_requested, then refunded or refund_failed. */
+export type HeldState = 'held' | 'refund_requested' | 'refunded' | 'refund_failed';
 
 /** An affiliate profile: the seed's fields plus its timestamps (spec §2.7). */
 export type AffiliateRecord = SeedAffiliate & { createdAt?: string; updatedAt?: string; disabledAt?: string | null };
@@ -106,10 +111,35 @@ export interface Balance {
 	available: bigint;
 }
 
+/** What fee invoices count in (the docs show no invoice; the sandbox's choice): USDC, 6 decimals. */
+export const INVOICE_ASSET = { asset: 'USDC', decimals: 6 } as const;
+/** Days after its period an invoice falls due (the sandbox's choice). */
+const INVOICE_DUE_DAYS = 15;
+
+/**
+ * A fee invoice of a partner billed by invoice (public-notes, fourth harvest; its shape is not
+ * shown, this one is the sandbox's): the platform fees of the orders completed in one calendar
+ * month (UTC), in USDC; `open` while the month runs.
+ */
+export interface InvoiceRecord {
+	id: string;
+	partnerId: string;
+	periodStart: string;
+	periodEnd: string;
+	status: 'open' | 'issued' | 'paid' | 'overdue' | 'void';
+	amount: bigint;
+	orderIds: string[];
+	createdAt: string;
+	issuedAt: string | null;
+	dueAt: string;
+	paidAt: string | null;
+}
+
 export class PartnerBook {
 	standing = new Map<string, StandingRecord>();
 	accruals: Accrual[] = [];
 	claims: ClaimRecord[] = [];
+	invoices: InvoiceRecord[] = [];
 	private readonly seeds: SeedAffiliate[][];
 
 	constructor(private readonly config: SandboxConfig) {
@@ -120,8 +150,33 @@ export class PartnerBook {
 		this.standing.clear();
 		this.accruals = [];
 		this.claims = [];
+		this.invoices = [];
 		// the partners' affiliate lists are the ones fees.ts reads: restored in place
 		this.config.partners.forEach((p, n) => p.affiliates.splice(0, p.affiliates.length, ...structuredClone(this.seeds[n])));
+	}
+
+	/** Adds an order's platform fee (USDC smallest units) to the partner's open invoice of the month of `atMs`. */
+	accrueInvoice(partnerId: string, orderId: string, amount: bigint, atMs: number): InvoiceRecord {
+		const at = new Date(atMs);
+		const start = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+		let invoice = this.invoices.find((i) => i.partnerId === partnerId && i.status === 'open' && i.periodStart === start.toISOString());
+		if (!invoice) {
+			invoice = PartnerBook.newInvoice(partnerId, start, at.toISOString());
+			this.invoices.push(invoice);
+		}
+		invoice.amount += amount;
+		invoice.orderIds.push(orderId);
+		return invoice;
+	}
+
+	/** An empty invoice for the month starting at `start`. */
+	static newInvoice(partnerId: string, start: Date, createdAt: string): InvoiceRecord {
+		const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+		const due = new Date(end.getTime() + INVOICE_DUE_DAYS * 86_400_000);
+		return {
+			id: `inv_${randomBytes(8).toString('hex')}`, partnerId, periodStart: start.toISOString(), periodEnd: end.toISOString(),
+			status: 'open', amount: 0n, orderIds: [], createdAt, issuedAt: null, dueAt: due.toISOString(), paidAt: null,
+		};
 	}
 
 	static standingKey(partnerId: string, reference: string): string {
@@ -193,5 +248,26 @@ export function claimView(c: ClaimRecord): Record<string, unknown> {
 		attempts: c.attempts,
 		createdAt: c.createdAt,
 		completedAt: c.completedAt,
+	};
+}
+
+/** A fee invoice as GET /v1/partner/dashboard/fee-invoices lists it (the sandbox's shape). */
+export function invoiceView(i: InvoiceRecord): Record<string, unknown> {
+	const whole = 10n ** BigInt(INVOICE_ASSET.decimals);
+	const fraction = (i.amount % whole).toString().padStart(INVOICE_ASSET.decimals, '0').replace(/0+$/, '');
+	return {
+		id: i.id,
+		periodStart: i.periodStart,
+		periodEnd: i.periodEnd,
+		status: i.status,
+		amount: i.amount.toString(),
+		asset: INVOICE_ASSET.asset,
+		decimals: INVOICE_ASSET.decimals,
+		amountUsd: fraction === '' ? (i.amount / whole).toString() : `${i.amount / whole}.${fraction}`,
+		orderCount: i.orderIds.length,
+		createdAt: i.createdAt,
+		issuedAt: i.issuedAt,
+		dueAt: i.dueAt,
+		paidAt: i.paidAt,
 	};
 }

@@ -26,7 +26,7 @@ const pow10 = (n: number) => 10n ** BigInt(n);
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b;
 
 /** Converts smallest units of `from` into smallest units of `to` at the fake prices (floored). */
-export function convert(amount: bigint, from: CatalogueAsset, to: CatalogueAsset): bigint {
+export function convert(amount: bigint, from: Pick<CatalogueAsset, 'asset' | 'decimals'>, to: Pick<CatalogueAsset, 'asset' | 'decimals'>): bigint {
 	return (amount * priceNanoUsd(from.asset) * pow10(to.decimals)) / (priceNanoUsd(to.asset) * pow10(from.decimals));
 }
 
@@ -35,15 +35,31 @@ export function usdToUnits(usd: bigint, asset: CatalogueAsset): bigint {
 	return ceilDiv(usd * pow10(PRICE_SCALE) * pow10(asset.decimals), priceNanoUsd(asset.asset));
 }
 
-export interface RouteLimits {
-	minAmount: bigint;
-	maxAmount: bigint;
+/** The whole US cents `amount` smallest units of `asset` are worth (floored). */
+export function usdCentsOf(amount: bigint, asset: Pick<CatalogueAsset, 'asset' | 'decimals'>): bigint {
+	return (amount * priceNanoUsd(asset.asset) * 100n) / (pow10(asset.decimals) * pow10(PRICE_SCALE));
 }
 
-/** Min and max source amounts of a route (public-notes `GET /limits`, enforced on quotes). */
+/** Smallest units of `asset` a USD decimal string buys (floored). */
+export function usdDecimalToUnits(usd: string, asset: Pick<CatalogueAsset, 'asset' | 'decimals'>): bigint {
+	const [whole, fraction = ''] = usd.split('.');
+	const nano = BigInt(whole + fraction.padEnd(PRICE_SCALE, '0'));
+	return (nano * pow10(asset.decimals)) / priceNanoUsd(asset.asset);
+}
+
+export interface RouteLimits {
+	/** Source smallest units: `exactIn.requestAmount.minAmountSmallest` / `maxAmountSmallest` of /limits. */
+	minAmount: bigint;
+	maxAmount: bigint;
+	/** The order notional in US cents: `orderNotionalUsd.minCents` / `maxCents` of /limits. */
+	minCents: bigint;
+	maxCents: bigint;
+}
+
+/** Min and max amounts of a route (public-notes `GET /limits`, enforced on quotes as amount_too_small / amount_too_large). */
 export function routeLimits(source: CatalogueAsset, destination: CatalogueAsset): RouteLimits {
 	const maxUsd = source.chain === 'lightning' || destination.chain === 'lightning' ? LIGHTNING_MAX_USD : MAX_USD;
-	return { minAmount: usdToUnits(MIN_USD, source), maxAmount: usdToUnits(maxUsd, source) };
+	return { minAmount: usdToUnits(MIN_USD, source), maxAmount: usdToUnits(maxUsd, source), minCents: MIN_USD * 100n, maxCents: maxUsd * 100n };
 }
 
 export interface Economics {

@@ -1,11 +1,14 @@
+import type { FastifyRequest } from 'fastify';
+import type { DepositTransactionRule } from '../faults';
 import { isStablecoin, parseRoutingKey, QUOTE_TTL_MS, withoutTonAlias } from './spec';
 import { isWholeCents } from './units';
 import { checkAddress, depositAddressFor, depositMemoFor } from './addresses';
 import type { CatalogueAsset, CatalogueView } from './catalogue';
 import type { Caller, OrchestrationContext } from './context';
+import { honestDepositTransaction, placeAt, ruleFits, variantDepositTransaction } from './depositTransaction';
 import { ApiError, badRequest } from './errors';
 import { type FeeInput, resolveFeePlan, totalFeeBps } from './fees';
-import { type Economics, priceExactIn, priceExactOut, routeLimits } from './pricing';
+import { type Economics, PLATFORM_FEE_BPS, priceExactIn, priceExactOut, routeLimits, usdToUnits } from './pricing';
 import type { FeePlan, Outcome, QuoteRecord } from './state';
 
 /** The quote inputs shared by quote, estimate, offramp and onramp (spec §4.1, public-notes). */
@@ -35,6 +38,8 @@ export interface PricedQuote {
 	fixed: boolean;
 	economics: Economics;
 	feePlan?: FeePlan;
+	/** The partner is billed by invoice: no platform fee in the economics (public-notes, fourth harvest). */
+	invoiced?: boolean;
 }
 
 /** Addresses the sandbox treats as sanctioned (spec §4.1: sanctioned refund addresses are rejected). */
@@ -53,6 +58,11 @@ export function resolveAsset(ctx: OrchestrationContext, chain: string, input: st
 	const found = ctx.catalogue.find(chain, symbol, view);
 	if (!found) throw badRequest(`${field}: ${symbol} on ${chain} is not in the routes listing`, 'unsupported_route');
 	return found;
+}
+
+/** Whether a partner is billed by invoice (the `invoiceBilling` switch). */
+export function isInvoiceBilled(ctx: OrchestrationContext, partnerId: string | null | undefined): boolean {
+	return partnerId !== null && partnerId !== undefined && ctx.switches.invoiceBilling[partnerId] === true;
 }
 
 /** Validation and economics without side effects (spec §4.1, §8). */
@@ -95,16 +105,27 @@ export function priceQuote(
 	}
 	checkAddresses(input, source, destination, amountMode, options);
 	const amount = BigInt(input.amount);
-	const bps = totalFeeBps(feePlan);
+	const invoiced = isInvoiceBilled(ctx, caller?.partner.partnerId);
+	const bps = totalFeeBps(feePlan) - (invoiced ? PLATFORM_FEE_BPS : 0);
 	const economics = amountMode === 'exact_out'
 		? priceExactOut(amount, source, destination, bps)
 		: priceExactIn(amount, source, destination, bps);
-	const { minAmount, maxAmount } = routeLimits(source, destination);
-	if (economics.amountIn < minAmount || economics.estimatedOut === 0n) {
-		throw badRequest(`amount: below the route minimum of ${minAmount} ${source.asset} smallest units`);
-	}
-	if (economics.amountIn > maxAmount) throw badRequest(`amount: above the route maximum of ${maxAmount} ${source.asset} smallest units`);
-	return { input, source, destination, amountMode, fixed, economics, feePlan };
+	checkAmountBounds(source, destination, amountMode, amount, economics.estimatedOut);
+	return { input, source, destination, amountMode, fixed, economics, feePlan, ...(invoiced ? { invoiced } : {}) };
+}
+
+/**
+ * public-notes (fourth harvest): 400 amount_too_small / amount_too_large outside the bounds GET /limits
+ * reports for the request's leg (`exactIn.requestAmount` in source units, `exactOut.requestAmount`
+ * in destination units; both the route's `orderNotionalUsd`); an amount that delivers nothing is too small.
+ */
+export function checkAmountBounds(source: CatalogueAsset, destination: CatalogueAsset, amountMode: string, amount: bigint, estimatedOut: bigint): void {
+	const { minAmount, maxAmount, minCents, maxCents } = routeLimits(source, destination);
+	const leg = amountMode === 'exact_out' ? destination : source;
+	const [min, max] = amountMode === 'exact_out' ? [usdToUnits(minCents / 100n, destination), usdToUnits(maxCents / 100n, destination)] : [minAmount, maxAmount];
+	const usd = (cents: bigint) => `${cents / 100n} USD`;
+	if (amount < min || estimatedOut === 0n) throw badRequest(`amount: below the route minimum of ${min} ${leg.asset} smallest units (${usd(minCents)})`, 'amount_too_small');
+	if (amount > max) throw badRequest(`amount: above the route maximum of ${max} ${leg.asset} smallest units (${usd(maxCents)})`, 'amount_too_large');
 }
 
 function checkAddresses(input: QuoteInput, source: CatalogueAsset, destination: CatalogueAsset, amountMode: string, options: PriceOptions): void {
@@ -165,7 +186,7 @@ export function createQuote(
 	p: PricedQuote,
 	kind: QuoteRecord['kind'],
 	idempotencyKey: string | null,
-	extras: { outcome?: Outcome; fiat?: QuoteRecord['fiat'] } = {},
+	extras: { outcome?: Outcome; fiat?: QuoteRecord['fiat']; request?: FastifyRequest } = {},
 ): QuoteRecord {
 	const quoteId = ctx.state.nextId('q');
 	const counter = ctx.state.nextCounter();
@@ -181,10 +202,14 @@ export function createQuote(
 		depositAddress,
 		...(depositMemo ? { depositMemo } : {}),
 		expiresAt: new Date(expiresAtMs).toISOString(),
-		...(p.input.includeCalldata ? { depositTransaction: depositTransaction(p, depositAddress) } : {}),
+		...(p.input.includeCalldata ? { depositTransaction: honestDepositTransaction(p.source, depositAddress, p.economics.amountIn) } : {}),
 		// spec §2.2: a boolean `true` marks an amountless invoice (response name unconfirmed too)
 		...(p.input.amountlessInvoice ? { amountlessInvoice: true } : {}),
 	};
+	const rule = extras.request
+		? ctx.faults.takeForHandler(extras.request, 'depositTransaction', (r) => r.depositTransaction !== undefined && ruleFits(r.depositTransaction, p.source))
+		: undefined;
+	if (rule?.depositTransaction) applyDepositTransactionRule(response, rule.depositTransaction, p, depositAddress);
 	const record: QuoteRecord = {
 		quoteId, kind, idempotencyKey, createdAtMs, expiresAtMs, response, depositAddress, depositMemo,
 		partnerId: caller?.partner.partnerId ?? null,
@@ -198,20 +223,22 @@ export function createQuote(
 		outcome: extras.outcome ?? (p.input.zeroconfEnabled && p.source.chain === 'bitcoin' ? 'zeroconf_offer' : undefined),
 		fiat: extras.fiat,
 		...(p.input.amountlessInvoice ? { amountless: true } : {}),
+		slippageBps: p.input.slippageBps ?? DEFAULT_SLIPPAGE_BPS,
+		...(p.invoiced ? { invoiceBilled: true } : {}),
+		refundAddress: p.input.refundAddress,
 	};
 	ctx.state.quotes.set(quoteId, record);
 	ctx.state.quotesByDeposit.set(depositAddress, quoteId);
 	return record;
 }
 
-/** The unsigned deposit transfer for EVM sources (spec §2.2): native value or ERC-20 transfer. */
-function depositTransaction(p: PricedQuote, depositAddress: string): Record<string, unknown> {
-	const chainId = Number(p.source.chainInfo.chainId?.split(':')[1]);
-	const amount = p.economics.amountIn;
-	if (p.source.contractAddress === null) return { chainId, to: depositAddress, value: amount.toString(), data: '0x' };
-	const word = (hex: string) => hex.padStart(64, '0');
-	const data = `0xa9059cbb${word(depositAddress.slice(2).toLowerCase())}${word(amount.toString(16))}`;
-	return { chainId, to: p.source.contractAddress, value: '0', data };
+/** A `depositTransaction` fault rule: the answer carries its variant (and the honest one too with `keepHonest`). */
+function applyDepositTransactionRule(response: Record<string, unknown>, rule: DepositTransactionRule, p: PricedQuote, depositAddress: string): void {
+	const amountIn = p.economics.amountIn;
+	const member = rule.member ?? 'depositTransaction';
+	delete response.depositTransaction;
+	if (rule.keepHonest) response.depositTransaction = honestDepositTransaction(p.source, depositAddress, amountIn, rule.chainIdForm);
+	placeAt(response, member, variantDepositTransaction(rule, p.source, depositAddress, amountIn));
 }
 
 /** 409 `quote_expired` once `expiresAt` has passed (public-notes). */

@@ -62,6 +62,22 @@ export const OrderSchema = z
 		feePlan: LooseObject.nullable().optional(),
 		feePayouts: z.object({ entries: z.array(FeePayoutEntrySchema) }).passthrough().nullable().optional(),
 		swap: LooseObject.nullable().optional(),
+		// public-notes (fourth harvest): a price re-approval
+		error: z.object({ code: z.string(), message: z.string().optional() }).passthrough().nullable().optional(),
+		errorCode: OptStr,
+		priceLock: z
+			.object({ version: int(), mode: z.string(), amountIn: OptAmount, quotedAmountOut: OptAmount, lockedMinAmountOut: OptAmount, slippageBps: int().optional(), createdAt: OptStr, expiresAt: OptStr })
+			.passthrough()
+			.nullable()
+			.optional(),
+		reprice: z
+			.object({
+				version: int(), status: z.string(), previousLockedMinAmountOut: AmountSchema, proposedMinAmountOut: AmountSchema,
+				latestExpectedAmountOut: OptAmount, requestedAt: OptStr, resolvedAt: OptStr, reason: OptStr,
+			})
+			.passthrough()
+			.nullable()
+			.optional(),
 	})
 	.passthrough();
 
@@ -275,6 +291,28 @@ export const WebhookEnvelopeSchema = z
 	})
 	.passthrough();
 export type WebhookEnvelope = z.infer<typeof WebhookEnvelopeSchema>;
+
+/** POST /v1/orchestration/reprice/{approve,reject,refund} (public-notes, fourth harvest). */
+export const RepriceAnswerSchema = z.object({ orderId: NonEmpty, status: z.enum(['swapping', 'failed', 'refunding']) }).passthrough();
+
+/** POST /v1/pay-links (public-notes, fourth harvest). */
+export const PayLinkResponseSchema = z.object({ shortId: NonEmpty, shortUrl: z.string().url() }).passthrough();
+
+/** The refund request of held standing-address deposits (public-notes: `{batchId, status: "refund_requested"}`). */
+export const HeldRefundResponseSchema = z.object({ batchId: NonEmpty, status: z.literal('refund_requested') }).passthrough();
+
+/** GET /v1/partner/dashboard/fee-invoices: its shape is not shown, so any list under `invoices` or `data`, or a bare array. */
+const InvoiceListSchema = z.array(LooseObject);
+export const FeeInvoicesResponseSchema = z.union([
+	InvoiceListSchema,
+	z.object({ invoices: InvoiceListSchema, nextOffset: int().nullable().optional() }).passthrough(),
+	z.object({ data: InvoiceListSchema, nextOffset: int().nullable().optional() }).passthrough(),
+]);
+
+/** public-notes (fourth harvest): the live envelope, `timestamp` the ISO delivery time, `data` maybe without `updatedAt`. */
+export const LiveWebhookEnvelopeSchema = z
+	.object({ event: z.string().min(1), timestamp: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time'), data: OrderSchema })
+	.passthrough();
 
 /** spec 7 error body. */
 export const ErrorBodySchema = z

@@ -2,9 +2,10 @@
  * Payments to standing deposit addresses (public-notes "Standing deposit addresses"): each one is a
  * deposit record of its reference; while the instruction is enabled it becomes an order with
  * `quoteId = null` (reported by the partner webhooks, like every order), while paused it is held
- * instead of converted. Resuming converts later payments; what was held stays held (the refund
- * request that resolves held deposits is not part of the sandbox: its path is not known).
+ * instead of converted. Resuming converts later payments; what was held stays held until the
+ * partner asks for its refund (an asynchronous refund to one address).
  */
+import { checkAddress } from './addresses';
 import { CHAIN_INFO } from './catalogue-data';
 import type { CatalogueAsset } from './catalogue';
 import { catalogueView, type OrchestrationContext } from './context';
@@ -13,6 +14,8 @@ import { ApiError, badRequest } from './errors';
 import { PLATFORM_FEE_BPS, priceExactIn } from './pricing';
 import type { OrderRecord } from './state';
 import type { StandingDeposit, StandingRecord } from './partnerBook';
+import { SANCTIONED_ADDRESSES } from './quotes';
+import { depositOfferView } from './zeroconf';
 
 /** The asset a payment to each address family is in when the control call names none. */
 const DEFAULT_SOURCE: Record<string, { chain: string; asset: string }> = {
@@ -96,6 +99,7 @@ export function payStandingAddress(
 ): { deposit: StandingDeposit; order: OrderRecord | null } {
 	const { record, family } = found;
 	const source = sourceOf(ctx, record, family, payment);
+	if (payment.outcome?.startsWith('zeroconf') && source.chain !== 'bitcoin') throw badRequest('outcome zeroconf needs a Bitcoin L1 deposit');
 	const held = !record.enabled;
 	if (held) record.heldBatchId ??= ctx.state.nextId('bat');
 	const deposit: StandingDeposit = {
@@ -127,7 +131,7 @@ export function setStandingEnabled(record: StandingRecord, enabled: boolean): vo
 }
 
 /** A deposit as the listing answers it (amounts as integer strings). */
-export function depositView(d: StandingDeposit): Record<string, unknown> {
+export function depositView(d: StandingDeposit, order?: OrderRecord): Record<string, unknown> {
 	return {
 		id: d.id,
 		chain: d.chain,
@@ -144,6 +148,36 @@ export function depositView(d: StandingDeposit): Record<string, unknown> {
 		quoteId: null,
 		batchState: d.batchState,
 		refundTxId: d.refundTxId,
-		zeroconfOffer: null,
+		zeroconfOffer: depositOfferView(order?.zeroconfOffer),
 	};
+}
+
+/**
+ * The refund of held deposits (public-notes: asynchronous eligibility checks): 400 `invalid_state`
+ * unless each is held, 400 `invalid_address` unless the address fits each deposit's chain; then
+ * `refund_requested`, and `refunded` with a `refundTxId` one order step later (scaled) while
+ * `autoAdvance` is on (by hand otherwise: POST /sandbox/standing-batches/:batchId/settle).
+ */
+export function requestHeldRefund(ctx: OrchestrationContext, record: StandingRecord, deposits: StandingDeposit[], refundAddress: string): void {
+	for (const d of deposits) {
+		if (d.status !== 'held') throw badRequest(`deposit ${d.id} is ${d.status}, not held`, 'invalid_state');
+	}
+	for (const chain of new Set(deposits.map((d) => d.chain))) {
+		const problem = checkAddress(CHAIN_INFO[chain].format, refundAddress);
+		if (problem) throw badRequest(`refundAddress ${problem} (the deposit to refund is on ${chain})`, 'invalid_address');
+	}
+	if (SANCTIONED_ADDRESSES.has(refundAddress.toLowerCase())) throw badRequest('refundAddress is sanctioned', 'invalid_address');
+	for (const d of deposits) Object.assign(d, { status: 'refund_requested', batchState: 'refund_requested', refundAddress });
+	// a batch with nothing held any more takes no later payment: the next one while paused opens a new batch
+	if (record.heldBatchId !== null && !record.deposits.some((d) => d.batchId === record.heldBatchId && d.status === 'held')) record.heldBatchId = null;
+	if (ctx.switches.autoAdvance) ctx.clock.schedule(ctx.switches.orderStepMs, () => settleHeldRefund(deposits, 'refunded'));
+}
+
+/** The end of a requested refund: `refunded` with a refund transaction, or `refund_failed` (held deposits the checks refused). */
+export function settleHeldRefund(deposits: StandingDeposit[], outcome: 'refunded' | 'failed'): void {
+	for (const d of deposits) {
+		if (d.status !== 'refund_requested') continue;
+		const state = outcome === 'refunded' ? 'refunded' : 'refund_failed';
+		Object.assign(d, { status: state, batchState: state, refundTxId: outcome === 'refunded' ? simulatedTxHash(d.chain) : null });
+	}
 }

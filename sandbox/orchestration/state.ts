@@ -11,6 +11,8 @@ export const OUTCOMES = [
 	'zeroconf_offer',
 	// unfulfilled, then a late deposit resumes it one step later, on to completed (public-notes)
 	'late_deposit',
+	// stops in awaiting_approval at its swap: the locked price can no longer be honoured (public-notes, fourth harvest)
+	'reprice',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -48,6 +50,31 @@ export interface QuoteRecord {
 	orderId?: string;
 	/** An amountless Lightning invoice was minted (spec §1, §2.2). */
 	amountless?: boolean;
+	/** The slippage the quote locked its minimum with, and its refund address (a re-approval's refund uses it). */
+	slippageBps?: number;
+	refundAddress?: string;
+	/** The pay link a payer paid through (public-notes, fourth harvest). */
+	payLink?: PayLinkRef;
+	/** The partner is billed by invoice: the platform fee was left out of the quote (public-notes, fourth harvest). */
+	invoiceBilled?: boolean;
+}
+
+/** A pay link as its orders carry it: `payLinkId` (its shortId) and `payLinkLabel` (only when labelled, spec 2.10). */
+export interface PayLinkRef {
+	id: string;
+	label?: string;
+}
+
+/** A pay link (public-notes, fourth harvest): a destination and an amount a payer pays from any source. */
+export interface PayLinkRecord {
+	shortId: string;
+	partnerId: string;
+	destination: CatalogueAsset;
+	recipientAddress: string;
+	amountOut?: bigint;
+	amountFiatUsd?: string;
+	label?: string;
+	createdAt: string;
 }
 
 export interface StageRecord {
@@ -115,6 +142,30 @@ export interface OrderRecord {
 	recoveredFromOperationId?: string;
 	/** When a late deposit resumed this order out of unfulfilled. */
 	resumedAt?: string;
+	/** The price the quote locked (public-notes `priceLock`): what a re-approval compares with. */
+	lock?: PriceLockTerms;
+	/** The source-chain refund address the quote named. */
+	refundAddress?: string;
+	/** Shown once a re-approval was asked (public-notes, fourth harvest). */
+	priceLock?: Record<string, unknown>;
+	reprice?: Record<string, unknown>;
+	/** Failure or hold details (`error` in webhooks, `errorCode` flat on the status order, public-notes). */
+	error?: { code: string; message: string } | null;
+	/** A refund on its way or done: `refund{asset, amount, txHash}` (public-notes webhook data) and where it goes. */
+	refund?: { asset: string; amount: string; txHash: string | null; address: string };
+	payLink?: PayLinkRef;
+	/** Its platform fee accrues to the partner's fee invoice instead of being taken from the amount. */
+	invoiceBilled?: boolean;
+}
+
+/** What a quote locked: the quoted output, the minimum, the slippage and the quote's lifetime. */
+export interface PriceLockTerms {
+	quotedAmountIn: bigint;
+	quotedAmountOut: bigint;
+	lockedMinAmountOut: bigint;
+	slippageBps: number;
+	createdAt: string;
+	expiresAt: string;
 }
 
 export interface ReadTokenRecord {
@@ -145,6 +196,8 @@ export interface DeliveryAttempt {
 	status: number | null;
 	error?: string;
 	responseBody?: string;
+	/** The bytes of this attempt when its envelope was stamped at delivery (the delivery's `body` is the first attempt's). */
+	body?: string;
 }
 
 export interface DeliveryRecord {
@@ -156,6 +209,8 @@ export interface DeliveryRecord {
 	body: string;
 	state: 'pending' | 'delivered' | 'failed';
 	duplicateOf?: string;
+	/** Each attempt stamps the envelope's `timestamp` with its own time (the live service's envelope). */
+	stampedPerAttempt?: boolean;
 	attempts: DeliveryAttempt[];
 	nextAttemptAt?: string;
 }
@@ -222,6 +277,7 @@ export class SandboxState {
 	accumulation = new Map<string, AccumulationRecord>();
 	liquidation = new Map<string, LiquidationRecord>();
 	rateCounters = new Map<string, { windowStart: number; count: number }>();
+	payLinks = new Map<string, PayLinkRecord>();
 	/** Standing instructions, affiliate profiles, accruals and claims (public-notes). */
 	readonly partnerBook: PartnerBook;
 	private counter = 0;
@@ -259,6 +315,7 @@ export class SandboxState {
 		this.deliveries = [];
 		this.requests = [];
 		this.rateCounters.clear();
+		this.payLinks.clear();
 		this.partnerBook.reset();
 		this.seedAddresses();
 	}

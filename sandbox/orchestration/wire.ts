@@ -24,6 +24,8 @@ const AssetSchema = z.string().refine(isAssetInput, 'must be an asset symbol, a 
 export const SlippageBpsSchema = integer().min(0).max(1000);
 /** A fee in basis points: at most 100 %. */
 const FeeBpsSchema = integer().min(0).max(10_000);
+/** public-notes (fourth harvest): an inline app fee is 1 to 10000 bps. */
+const AppFeeBpsSchema = integer().min(1).max(10_000);
 const AmountModeSchema = z.enum(['exact_in', 'exact_out']);
 const DeliveryModeSchema = z.enum(['variable', 'fixed']);
 
@@ -32,7 +34,7 @@ const DeliveryModeSchema = z.enum(['variable', 'fixed']);
  * `{recipient, fee}` (public-notes; fee in bps): the fee given exactly once.
  */
 export const AppFeeSchema = z
-	.object({ recipient: nonEmpty(), feeBps: FeeBpsSchema.optional(), fee: FeeBpsSchema.optional(), affiliateId: nonEmpty().optional() })
+	.object({ recipient: nonEmpty(), feeBps: AppFeeBpsSchema.optional(), fee: AppFeeBpsSchema.optional(), affiliateId: nonEmpty().optional() })
 	.passthrough()
 	.superRefine((entry, ctx) => {
 		if ((entry.feeBps === undefined) === (entry.fee === undefined)) {
@@ -81,6 +83,10 @@ export const QuoteRequestSchema = z
 	.superRefine((value, ctx) => {
 		if (value.appFees !== undefined && value.affiliateIds !== undefined) {
 			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['affiliateIds'], message: 'cannot be combined with appFees; send one or the other' });
+		}
+		// public-notes (fourth harvest): inline app fees go not together with affiliate fields
+		if (value.appFees !== undefined && value.affiliateId !== undefined) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['affiliateId'], message: 'cannot be combined with appFees; send one or the other' });
 		}
 		fixedNeedsExactIn(value, ctx);
 		if (value.amountlessInvoice === true) {
@@ -196,6 +202,37 @@ export const WebhookCreateRequestSchema = z.object({ url: z.string().refine(isHt
 export const ZeroconfAcceptRequestSchema = z.object({ orderId: nonEmpty() }).passthrough();
 /** POST /v1/orchestration/zeroconf/decline (public-notes): `{orderId, reason?}` (the sandbox caps a reason at 500 characters). */
 export const ZeroconfDeclineRequestSchema = ZeroconfAcceptRequestSchema.extend({ reason: z.string().min(1).max(500).optional() }).passthrough();
+
+/**
+ * POST /v1/pay-links (public-notes, fourth harvest): the destination named as in a quote, exactly one
+ * of `amountOut` (destination smallest units) or `amountFiatUsd`, an optional label (the sandbox caps it at 200 characters).
+ */
+export const PayLinkRequestSchema = z
+	.object({
+		destinationChain: ChainSchema,
+		destinationAsset: AssetSchema,
+		recipientAddress: nonEmpty(),
+		amountOut: AmountSchema.optional(),
+		amountFiatUsd: FiatUsdSchema.optional(),
+		label: z.string().min(1).max(200).optional(),
+	})
+	.passthrough()
+	.superRefine((value, ctx) => {
+		if ((value.amountOut === undefined) === (value.amountFiatUsd === undefined)) {
+			ctx.addIssue(
+				value.amountOut === undefined
+					? { code: z.ZodIssueCode.custom, path: ['amountOut'], message: 'required: amountOut (destination smallest units) or amountFiatUsd' }
+					: { code: z.ZodIssueCode.custom, path: ['amountFiatUsd'], message: 'give either amountOut or amountFiatUsd, not both' },
+			);
+		}
+	});
+
+/** POST /v1/orchestration/reprice/approve (public-notes, fourth harvest): `approvedMinAmountOut` in smallest units. */
+export const RepriceApproveRequestSchema = z.object({ orderId: nonEmpty(), approvedMinAmountOut: AmountSchema }).passthrough();
+/** POST /v1/orchestration/reprice/reject: `{orderId, reason?}` (a reason capped at 500 characters, as a ZeroConf decline's). */
+export const RepriceRejectRequestSchema = z.object({ orderId: nonEmpty(), reason: z.string().min(1).max(500).optional() }).passthrough();
+/** POST /v1/orchestration/reprice/refund: `{orderId, reason?, refundAddress?}`. */
+export const RepriceRefundRequestSchema = RepriceRejectRequestSchema.extend({ refundAddress: nonEmpty().optional() }).passthrough();
 
 // ---------------------------------------------------------------- error text
 

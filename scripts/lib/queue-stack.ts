@@ -25,6 +25,8 @@ export interface QueueStackOptions {
 	healthCheckedBalancer?: boolean;
 	/** The balancer keeps at most this many requests open on each n8n process and queues the rest (balancer.ts). */
 	maxConnsPerProcess?: number;
+	/** Postgres acknowledges a commit once its WAL is written (services.ts): a crash of it loses no acknowledged commit. */
+	durablePostgres?: boolean;
 }
 
 const ENCRYPTION_KEY = 'queue-mode-test-encryption-key-not-secret';
@@ -49,7 +51,7 @@ export class QueueStack {
 
 	/** Postgres, Redis and the balancer; the n8n processes start with `startN8n()` after imports. */
 	static async create(opts: QueueStackOptions): Promise<QueueStack> {
-		const [pg, redis] = await Promise.all([Postgres.start(), Redis.start({ aof: opts.redisAof })]);
+		const [pg, redis] = await Promise.all([Postgres.start({ durable: opts.durablePostgres }), Redis.start({ aof: opts.redisAof })]);
 		const root = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-queue-n8n-'));
 		const single = opts.mode === 'single';
 		const mainPort = await freePort();

@@ -80,22 +80,27 @@ export class Postgres {
 		private readonly bin: string,
 	) {}
 
-	static async start(): Promise<Postgres> {
+	/**
+	 * `durable`: a commit is acknowledged once its WAL is written (`synchronous_commit=on`, Postgres'
+	 * default), so a crash of the server (not of the machine: fsync stays off) loses no acknowledged
+	 * commit. Without it commits return before their WAL is written, a throwaway database's speed.
+	 */
+	static async start(opts: { durable?: boolean } = {}): Promise<Postgres> {
 		const bin = postgresBinDir();
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orch-queue-pg-'));
 		const pg = new Postgres(await freePort(), dir, bin);
-		await pg.boot();
+		await pg.boot(opts.durable === true);
 		return pg;
 	}
 
-	private async boot(): Promise<void> {
+	private async boot(durable: boolean): Promise<void> {
 		const data = path.join(this.dir, 'data');
 		fs.mkdirSync(path.join(this.dir, 'sock'), { recursive: true });
 		if (process.getuid?.() === 0) await run('chown', ['-R', 'postgres:postgres', this.dir]);
 		await run(...asPostgres(path.join(this.bin, 'initdb'), ['-D', data, '-U', this.user, '--auth=trust', '-E', 'UTF8']));
 		// A throwaway test database: durability settings off for speed.
 		const args = ['-D', data, '-p', String(this.port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${path.join(this.dir, 'sock')}`,
-			'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'];
+			'-c', 'fsync=off', '-c', `synchronous_commit=${durable ? 'on' : 'off'}`, '-c', 'full_page_writes=off', '-c', 'max_connections=200'];
 		this.args = args;
 		await this.spawnServer();
 		await this.sql(`create database ${this.database}`, 'postgres');
@@ -106,6 +111,7 @@ export class Postgres {
 	private async spawnServer(): Promise<void> {
 		const log = fs.openSync(path.join(this.dir, 'postgres.log'), 'a');
 		this.child = track(spawn(...asPostgres(path.join(this.bin, 'postgres'), this.args), { stdio: ['ignore', log, log] }));
+		fs.closeSync(log);
 		await waitForPort(this.port, 'postgres', this.child);
 		await this.waitAccepting();
 	}
@@ -115,9 +121,30 @@ export class Postgres {
 		await stopChild(this.child, 'SIGINT');
 	}
 
-	/** Starts the halted server again on the same port and data. */
+	/**
+	 * Kills the postmaster (SIGKILL), as a crash does: its backends exit when they notice, nothing is
+	 * shut down cleanly, and the next start recovers from the WAL.
+	 */
+	async crash(): Promise<void> {
+		await stopChild(this.child, 'SIGKILL');
+	}
+
+	/**
+	 * Starts the halted or crashed server again on the same port and data. After a crash it refuses
+	 * to start while a backend of the killed postmaster still holds its shared memory: tried again
+	 * every 500 ms, for 60 s at most.
+	 */
 	async resume(): Promise<void> {
-		await this.spawnServer();
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			try {
+				await this.spawnServer();
+				return;
+			} catch (error) {
+				if (Date.now() > deadline) throw error;
+				await new Promise((r) => setTimeout(r, 500));
+			}
+		}
 	}
 
 	private async waitAccepting(): Promise<void> {

@@ -1,5 +1,5 @@
 /** The fault suite's bookkeeping by event (accounting.ts), on hand-made cases: what it excuses and what it does not. */
-import { account, lineageOf, unexplained, type Effect, type Execution, type SentEvent } from './accounting';
+import { ERASURES, account, erasureOf, lineageOf, ownerOf, settle, unexplained, unsettled, type Effect, type Execution, type SentEvent } from './accounting';
 
 const EV = 'order.processing';
 
@@ -15,8 +15,11 @@ function sent(orderId: string, ...attempts: Array<[number | null, string, string
 }
 
 function exec(id: string, orderId: string, replayKey: string, more: Partial<Execution> = {}): Execution {
-	return { id, status: 'success', mode: 'webhook', orderId, event: EV, deliveryId: `d-${replayKey}`, replayKey, erased: false, ...more };
+	return { id, status: 'success', mode: 'webhook', orderId, event: EV, deliveryId: `d-${replayKey}`, replayKey, ...more };
 }
+
+/** An execution n8n erased on a known path, as world.ts reads it: failed, its data replaced by n8n's error, and n8n's log line for it. */
+const erasedBy = (path: keyof typeof ERASURES): Partial<Execution> => ({ status: 'error', replacedBy: ERASURES[path], erased: path, aborted: ERASURES[path] });
 
 const effect = (orderId: string, executionId: string): Effect => ({ orderId, event: EV, executionId });
 
@@ -39,11 +42,57 @@ describe('fault accounting, by event', () => {
 
 	it("a lost event is excused only by an erased execution of that very event, not by another event's", () => {
 		const events = [sent('o1', [200, 'k1', '']), sent('o2', [200, 'k2', ''])];
-		const executions = [exec('1', 'o1', 'k1', { status: 'error', erased: true }), exec('2', 'o2', 'k2')];
+		const executions = [exec('1', 'o1', 'k1', { ...erasedBy('stalled job'), ownsEvent: true }), exec('2', 'o2', 'k2', { ownsEvent: true })];
 		// o2's execution succeeded without running downstream (a run check that dropped it): o1's erasure does not excuse it.
 		const acc = account(events, executions, []);
-		expect(acc.lost.map((l) => [l.event, l.excused])).toEqual([['o1 order.processing', 'erased by n8n'], ['o2 order.processing', undefined]]);
+		expect(acc.lost.map((l) => [l.event, l.owner, l.excused])).toEqual([['o1 order.processing', '1', 'erased by n8n (stalled job)'], ['o2 order.processing', '2', undefined]]);
 		expect(unexplained(acc)).toEqual([expect.stringMatching(/^lost: o2 order.processing/)]);
+	});
+
+	it('a lost event is excused only by its owning execution: an erased copy excuses nothing', () => {
+		// 1 was erased but is not the owner; 2 is a copy stopped at the trigger; 3 owns the event and failed downstream.
+		const executions = [
+			exec('1', 'o1', 'k1', erasedBy('worker lost its database')),
+			exec('2', 'o1', 'k2'),
+			exec('3', 'o1', 'k3', { status: 'error', ownsEvent: true }),
+		];
+		const acc = account([sent('o1', [null, 'k1'], [null, 'k2'], [200, 'k3', ''])], executions, []);
+		expect(acc.lost).toEqual([expect.objectContaining({ event: 'o1 order.processing', owner: '3' })]);
+		expect(acc.lost[0].excused).toBeUndefined();
+		expect(unexplained(acc)).toEqual([expect.stringMatching(/^lost: o1 order.processing, executions .*"id":"3","status":"error","owns":true/)]);
+	});
+
+	it('the owner is the first execution whose delivery recorded the event; with none, the first created for it', () => {
+		const copyFirst = [exec('7', 'o', 'k2'), exec('5', 'o', 'k1', { ownsEvent: true }), exec('9', 'o', 'k1', { ownsEvent: true, retryOf: '5' })];
+		expect(ownerOf(copyFirst)?.id).toBe('5');
+		// A job the worker could not read never ran the trigger: nothing recorded the event, its first execution owns it.
+		expect(ownerOf([exec('12', 'o', 'k2'), exec('10', 'o', 'k1', erasedBy('worker lost its database'))])?.id).toBe('10');
+		expect(ownerOf([])).toBeUndefined();
+	});
+
+	it('an erasure is recognised by status, the message n8n saved and the line n8n logged for that execution, nothing else', () => {
+		expect(erasureOf(exec('1', 'o', 'k', erasedBy('stalled job')))).toBe('stalled job');
+		expect(erasureOf(exec('1', 'o', 'k', erasedBy('worker lost its database')))).toBe('worker lost its database');
+		// not failed by n8n (crashed, or still running), or no log line of n8n for it, or another message logged
+		expect(erasureOf(exec('1', 'o', 'k', { ...erasedBy('stalled job'), status: 'crashed' }))).toBeUndefined();
+		expect(erasureOf(exec('1', 'o', 'k', { ...erasedBy('stalled job'), aborted: undefined }))).toBeUndefined();
+		expect(erasureOf(exec('1', 'o', 'k', { ...erasedBy('worker lost its database'), aborted: 'Connection terminated unexpectedly' }))).toBeUndefined();
+	});
+
+	it('an owner whose data n8n replaced by any other error is lost, unexcused', () => {
+		for (const message of ["Cannot read properties of undefined (reading 'secret')", 'Unrecognized node type', 'anything at all']) {
+			const owner = exec('1', 'o1', 'k1', { status: 'error', replacedBy: message, aborted: message, ownsEvent: true });
+			const acc = account([sent('o1', [200, 'k1', ''])], [owner], []);
+			expect(acc.lost[0].excused).toBeUndefined();
+			expect(unexplained(acc)).toEqual([expect.stringContaining(`"replacedBy":${JSON.stringify(message)}`)]);
+		}
+	});
+
+	it('an event erased before any run recorded it is excused by its only execution (a job the worker could not read)', () => {
+		const acc = account([sent('o1', [200, 'k1', ''])], [exec('1', 'o1', 'k1', erasedBy('worker lost its database'))], []);
+		expect(acc.lost.map((l) => l.excused)).toEqual(['erased by n8n (worker lost its database)']);
+		expect(unexplained(acc)).toEqual([]);
+		expect(acc.erased).toBe(1);
 	});
 
 	it('a retried event dropped by the run check is lost, unexcused', () => {
@@ -113,5 +162,37 @@ describe('fault accounting, by event', () => {
 		const byId = new Map([exec('1', 'o', 'k'), exec('2', 'o', 'k', { retryOf: '1' }), exec('3', 'o', 'k', { retryOf: '2' }), exec('8', 'o', 'k', { retryOf: '9' }), exec('9', 'o', 'k', { retryOf: '8' })].map((x) => [x.id, x]));
 		expect(lineageOf('3', byId)).toEqual(['3', '2', '1']);
 		expect(lineageOf('8', byId)).toEqual(['8', '9']);
+	});
+});
+
+describe('settled by the reconciliation, by event', () => {
+	const processing = (orderId: string) => ({ orderId, status: 'processing', final: false });
+
+	it('an event n8n erased counts as recovered only once its order is in the ledger with the service\'s status', () => {
+		const events = [sent('o1', [200, 'k1', '']), sent('o2', [200, 'k2', '']), sent('o3', [200, 'k3', ''])];
+		const executions = [exec('1', 'o1', 'k1', { ownsEvent: true }), exec('2', 'o2', 'k2', erasedBy('stalled job')), exec('3', 'o3', 'k3', erasedBy('worker lost its database'))];
+		const acc = account(events, executions, [effect('o1', '1')]);
+		expect(unexplained(acc)).toEqual([]);
+		// o2's order was read back by its quote; o3's was not (its row still shows the quote, no order)
+		const s = settle(acc, events, [processing('o1'), processing('o2'), { orderId: '', status: 'quoted', final: false }], { o1: 'processing', o2: 'processing', o3: 'processing' });
+		expect(s.outcomes).toEqual({ 'run once': ['o1 order.processing'], 'run more than once': [], 'lost then recovered': ['o2 order.processing'], lost: ['o3 order.processing'] });
+		expect(unsettled(s)).toEqual(['lost and not recovered after the reconciliation: o3 order.processing (ledger null, service "processing")']);
+	});
+
+	it("an order run once must be in the ledger as the service has it too: status and final", () => {
+		const events = [sent('o1', [200, 'k1', '']), sent('o2', [200, 'k2', ''])];
+		const acc = account(events, [exec('1', 'o1', 'k1'), exec('2', 'o2', 'k2')], [effect('o1', '1'), effect('o2', '2')]);
+		const s = settle(acc, events, [processing('o1'), { orderId: 'o2', status: 'completed', final: false }], { o1: 'failed', o2: 'completed' });
+		expect(s.outcomes['run once']).toEqual(['o1 order.processing', 'o2 order.processing']);
+		expect(unsettled(s)).toEqual([
+			'not in the ledger as the service has it after the reconciliation: o1 order.processing (ledger {"status":"processing","final":false}, service "failed")',
+			'not in the ledger as the service has it after the reconciliation: o2 order.processing (ledger {"status":"completed","final":false}, service "completed")',
+		]);
+	});
+
+	it('counts an event run twice (its lineage is in the account) apart from those run once', () => {
+		const events = [sent('o1', [200, 'k1', ''])];
+		const acc = account(events, [exec('1', 'o1', 'k1', { status: 'crashed' }), exec('2', 'o1', 'k1', { mode: 'retry', retryOf: '1' })], [effect('o1', '1'), effect('o1', '2')]);
+		expect(settle(acc, events, [processing('o1')], { o1: 'processing' }).outcomes['run more than once']).toEqual(['o1 order.processing']);
 	});
 });

@@ -4,14 +4,19 @@
  * created it, before anything ran); every effect names the execution that sent it; n8n's `retryOf`
  * gives each execution's Retry lineage. An event may then be:
  *
- * - lost (no effect) only if an execution that carried THAT event was erased by n8n (a stalled
- *   queue job, whose data n8n replaced by its error);
+ * - lost (no effect) only if its owning execution (the first whose run recorded the event in the
+ *   trigger's store; without one, the first created for it) was erased by n8n on a known path:
+ *   n8n failed it with its error in place of its data and logged why (a stalled queue job; a job
+ *   the worker could not read from a database it lost);
  * - run more than once only if each extra effect came from a Retry (transitively) of an execution
  *   that had already sent that effect (n8n re-ran a crashed execution after its downstream step);
- * - acknowledged (a 2xx the trigger did not answer itself) only by a request that got an execution.
+ * - acknowledged (a 2xx the trigger did not answer itself) only by a request that got an execution;
+ * - and, once the reconciliation ran (settle), in the ledger with the service's status: a lost
+ *   event must be recovered there.
  *
  * Anything else is unexplained, and the case fails.
  */
+import { FINAL } from './ledger';
 
 /** One attempt of a delivery, as the service (sandbox) recorded it. */
 export interface Attempt {
@@ -43,8 +48,40 @@ export interface Execution {
 	event?: string;
 	deliveryId?: string;
 	replayKey?: string;
-	/** n8n failed it as a stalled job and replaced its data by that error. */
-	erased: boolean;
+	/** The error n8n saved in place of its data (processError's form: an error, no run data, no event). */
+	replacedBy?: string;
+	/** That error is one of n8n's known erasures (the path named by ERASURES). */
+	erased?: Erasure;
+	/** What n8n logged for it: `Problem with execution <id>: <message>. Aborting.` (the message). */
+	aborted?: string;
+	/** The trigger's store holds this execution's owner mark (`own:<deliveryId>`): its delivery's run recorded the event first. */
+	ownsEvent?: boolean;
+}
+
+/** The ways n8n 2.41.1 replaces a queue execution's data by an error (WorkflowRunner.processError), by the message it saves. */
+export const ERASURES = {
+	/** A job whose worker died or stalled (MaxStalledCountError). */
+	'stalled job': 'This execution failed to be processed too many times and will no longer retry. To allow this execution to complete, please break down your workflow or scale up your workers or adjust your worker settings.',
+	/** A job its worker could not read or save: TypeORM's PostgresDriver after the database went away. */
+	'worker lost its database': 'Driver not Connected',
+} as const;
+export type Erasure = keyof typeof ERASURES;
+
+/** The erasure path a saved error message names, if it is one of n8n's. */
+export function erasureNamed(message: string | undefined): Erasure | undefined {
+	return (Object.keys(ERASURES) as Erasure[]).find((k) => ERASURES[k] === message);
+}
+
+/** An execution n8n erased on a known path: failed (`error`), its data replaced by that error, and n8n's own log line for it. */
+export function erasureOf(x: Execution): Erasure | undefined {
+	if (x.status !== 'error' || x.erased === undefined || x.replacedBy !== ERASURES[x.erased]) return undefined;
+	return x.aborted === x.replacedBy ? x.erased : undefined;
+}
+
+/** The event's owning execution: the first whose delivery's owner mark is in the store, else (no run recorded it) the first created. */
+export function ownerOf(mine: Execution[]): Execution | undefined {
+	const byId = [...mine].sort((a, b) => Number(a.id) - Number(b.id));
+	return byId.find((x) => x.ownsEvent === true) ?? byId[0];
 }
 
 /** One effect at the recorder (the downstream step's request), in arrival order. */
@@ -57,9 +94,11 @@ export interface Effect {
 
 export interface LostEvent {
 	event: string;
-	executions: Array<{ id: string; status: string; erased: boolean; retryOf?: string }>;
-	/** Set when an execution of this very event was erased by n8n. */
-	excused?: 'erased by n8n';
+	/** The owning execution (ownerOf), when the event has one. */
+	owner?: string;
+	executions: Array<{ id: string; status: string; owns?: true; replacedBy?: string; aborted?: string; retryOf?: string }>;
+	/** Set when its owning execution was erased by n8n on a known path. */
+	excused?: `erased by n8n (${Erasure})`;
 }
 
 export interface TwiceEvent {
@@ -158,7 +197,7 @@ export function account(events: SentEvent[], executions: Execution[], effects: E
 	let serviceRetries = 0;
 	const acc: Account = {
 		events: events.length, neverSent: [], delivered: 0, givenUp: [], pending: [], answers, serviceRetries: 0,
-		executions: executions.length, executionsByStatus, erased: executions.filter((x) => x.erased).length,
+		executions: executions.length, executionsByStatus, erased: executions.filter((x) => erasureOf(x) !== undefined).length,
 		stoppedAtTrigger: 0, effectiveRuns: 0, ranByRetry: 0, lost: [], twice: [], acknowledgedWithoutExecution: [], strayEffects,
 	};
 	for (const x of executions) count(executionsByStatus, x.status);
@@ -183,11 +222,16 @@ export function account(events: SentEvent[], executions: Execution[], effects: E
 		if (ran.length > 0 && byId.get(ran[0].executionId)?.retryOf !== undefined) acc.ranByRetry++;
 		const mine = executionsOf.get(key) ?? [];
 		if (ran.length === 0) {
-			const erased = mine.some((x) => x.erased);
+			const owner = ownerOf(mine);
+			const erased = owner ? erasureOf(owner) : undefined;
 			acc.lost.push({
 				event: key,
-				executions: mine.map((x) => ({ id: x.id, status: x.status, erased: x.erased, ...(x.retryOf ? { retryOf: x.retryOf } : {}) })),
-				...(erased ? { excused: 'erased by n8n' as const } : {}),
+				...(owner ? { owner: owner.id } : {}),
+				executions: mine.map((x) => ({
+					id: x.id, status: x.status, ...(x.ownsEvent ? { owns: true as const } : {}), ...(x.replacedBy !== undefined ? { replacedBy: x.replacedBy } : {}),
+					...(x.aborted !== undefined ? { aborted: x.aborted } : {}), ...(x.retryOf ? { retryOf: x.retryOf } : {}),
+				})),
+				...(erased ? { excused: `erased by n8n (${erased})` as const } : {}),
 			});
 		}
 		if (ran.length > 1) acc.twice.push(twiceOf(key, ran, byId));
@@ -210,4 +254,41 @@ export function unexplained(acc: Account): string[] {
 	}
 	for (const f of acc.strayEffects) out.push(`effect of unknown or other execution: ${JSON.stringify(f)}`);
 	return out;
+}
+
+/** What became of each event once the case ended and example 7's reads ran (reconcile.ts). */
+export type EventOutcome = 'run once' | 'run more than once' | 'lost then recovered' | 'lost';
+
+export interface Settlement {
+	/** Events by outcome. */
+	outcomes: Record<EventOutcome, string[]>;
+	/** Events whose order the ledger does not show with the service's status after the reconciliation. */
+	notInLedger: Array<{ event: string; ledger: { status: string; final: boolean } | null; service: string | null }>;
+}
+
+/**
+ * Each event's outcome: its effect ran once or more, or it was lost and the reconciliation then
+ * brought its order into the ledger with the service's status (recovered), or not (lost). Every
+ * event's order must end in the ledger with the service's status, whatever happened to the event.
+ */
+export function settle(acc: Account, events: SentEvent[], ledger: Array<{ orderId: string; status: string; final: boolean }>, service: Record<string, string>): Settlement {
+	const lost = new Set(acc.lost.map((l) => l.event));
+	const twice = new Set(acc.twice.map((t) => t.event));
+	const out: Settlement = { outcomes: { 'run once': [], 'run more than once': [], 'lost then recovered': [], lost: [] }, notInLedger: [] };
+	for (const e of events) {
+		const key = eventKey(e.orderId, e.event);
+		const row = ledger.find((r) => r.orderId === e.orderId);
+		const status = service[e.orderId] ?? null;
+		const right = row !== undefined && status !== null && row.status === status && row.final === FINAL.includes(status.toLowerCase());
+		if (!right) out.notInLedger.push({ event: key, ledger: row ? { status: row.status, final: row.final } : null, service: status });
+		if (lost.has(key)) out.outcomes[right ? 'lost then recovered' : 'lost'].push(key);
+		else out.outcomes[twice.has(key) ? 'run more than once' : 'run once'].push(key);
+	}
+	return out;
+}
+
+/** Every way the settlement breaks the promise: an event lost and not recovered, an order not in the ledger as the service has it. */
+export function unsettled(s: Settlement): string[] {
+	const lost = new Set(s.outcomes.lost);
+	return s.notInLedger.map((n) => `${lost.has(n.event) ? 'lost and not recovered' : 'not in the ledger as the service has it'} after the reconciliation: ${n.event} (ledger ${JSON.stringify(n.ledger)}, service ${JSON.stringify(n.service)})`);
 }

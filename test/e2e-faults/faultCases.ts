@@ -10,22 +10,30 @@
  * inside the case, so a delivery n8n never accepts is given up and fails the case.
  *
  * The workflow: the trigger, then "Effect", an HTTP Request to a recorder in this process (the side
- * effect a ledger would have; it names the execution that sent it), then "Received". Per case: 200
- * events while the fault happens, the fault timed to hit work in flight; once every delivery ended
- * and nothing runs, every execution that crashed or failed is retried through n8n's own Retry.
- * Then, by event (accounting.ts): every event sent to a registered endpoint and delivered; every
- * 2xx backed by an execution of that request; no event lost unless an execution of that very event
- * was erased by n8n; every extra effect a Retry of an execution that had already run it. The cases
- * that n8n itself does not break (a restart, a re-publish, a deactivation) allow no loss and no
- * second run at all. And each case checks that its fault took effect.
+ * effect a ledger would have; it names the execution that sent it and updates the payout's ledger
+ * row), then "Received". Per case: 200 payouts, each quoted and written to the ledger before the
+ * wallet pays it (payouts.ts), their events while the fault happens, the fault timed to hit work in
+ * flight; once every delivery ended and nothing runs, every execution that crashed or failed is
+ * retried through n8n's own Retry, then the shipped reconciliation's reads run (example 7,
+ * reconcile.ts). Then, by event (accounting.ts): every event sent to a registered endpoint and
+ * delivered; every 2xx backed by an execution of that request; no event lost unless its owning
+ * execution was erased by n8n on a known path (a stalled job, a worker that lost its database);
+ * every extra effect a Retry of an execution that had already run it; after the reconciliation
+ * every event's order in the ledger with the service's status, each event reported as run once,
+ * lost then recovered, or lost (which fails). The cases that n8n itself does not break (a restart,
+ * a re-publish, a deactivation) allow no loss and no second run at all. And each case checks that
+ * its fault took effect.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensureN8nInstalled } from '../../scripts/lib/n8n-instance';
 import { bundleForN8n, removeDist } from '../e2e/env';
-import { TRIGGER_VERSION, emitEvents } from '../e2e-queue/events';
-import { account, unexplained, type Account, type Execution } from './accounting';
+import { pickSandboxKeys } from '../../scripts/lib/examples';
+import { TRIGGER_VERSION } from '../e2e-queue/events';
+import { account, settle, unexplained, unsettled, type Account, type Execution, type Settlement } from './accounting';
+import { payMany } from './payouts';
+import { reconcile, type Reconciliation } from './reconcile';
 import { SCHEDULE_END_MS, World, sleep } from './world';
 
 const EVENTS = Number(process.env.FAULT_EVENTS ?? 200);
@@ -85,6 +93,10 @@ interface CaseReport {
 	uncommittedEffects: number;
 	/** Attempts the service got no answer to (its 10 s timeout), with what the balancer saw of them. */
 	noAnswer: ReturnType<World['unanswered']>;
+	/** Example 7's reads once the case ended (reconcile.ts). */
+	reconciliation: Reconciliation;
+	/** Each event: run once, more than once, lost then recovered, lost; and orders not in the ledger as the service has them. */
+	settlement: Settlement;
 	violations: string[];
 }
 
@@ -93,8 +105,14 @@ const non2xx = (r: CaseReport) => Object.entries(r.account.answers).filter(([s])
 const failedExecutions = (r: CaseReport) => ['crashed', 'error', 'failed'].reduce((n, s) => n + (r.account.executionsByStatus[s] ?? 0), 0);
 const need = (ok: boolean, what: string) => (ok ? [] : [`the fault did not take effect: ${what}`]);
 
+/** Where a running case is, appended to `$TMPDIR/orch-fault-progress-<mode>.log` (a case runs for minutes). */
+function progress(w: World, c: FaultCase, what: string): void {
+	fs.appendFileSync(path.join(os.tmpdir(), `orch-fault-progress-${w.mode}.log`), `${new Date().toISOString()} ${c.name}: ${what}\n`);
+}
+
 async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<CaseReport> {
 	const started = Date.now();
+	progress(w, c, 'start');
 	await w.allUp();
 	if (w.registration() === undefined) throw new Error(`${c.name}: no endpoint of the trigger is registered at the case start`);
 	const firstId = (await w.lastExecutionId()) + 1;
@@ -114,11 +132,14 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 	};
 	let held = false;
 	let emittedAll = false;
-	const emitted = emitEvents(w.sb, EVENTS, { perSecond: EVENTS_PER_SECOND, timeoutMs: 600_000, held: () => held }).finally(() => {
+	const ledger = w.recorder.newLedger();
+	const emitted = payMany(w.sb, ledger, EVENTS, { perSecond: EVENTS_PER_SECOND, timeoutMs: 600_000, held: () => held }).finally(() => {
 		emittedAll = true;
 	});
 	const fault = await c.fault(w, ctx);
+	progress(w, c, `fault done: ${JSON.stringify(fault)}`);
 	const ids = await emitted;
+	progress(w, c, `${ids.length} payouts made`);
 	// Every delivery ends: a 2xx, or the service gives up (its scaled schedule ends inside the case).
 	// An event sent to no endpoint already fails the case: then wait only a minute for the others.
 	const emittedAt = Date.now();
@@ -129,11 +150,21 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 		return ids.some((id) => !sent.has(id)) && Date.now() - emittedAt > 60_000;
 	};
 	await w.until('every delivery of the case ended', ended, SCHEDULE_END_MS + 120_000).catch(() => undefined);
+	progress(w, c, 'every delivery ended');
 	await w.allUp();
 	await w.settle(firstId);
+	progress(w, c, 'settled');
 	const n8nRetries = await w.retryFailed(firstId, retried);
+	progress(w, c, `n8n's Retries: ${JSON.stringify(n8nRetries)}`);
 	const executions = await w.executions(firstId);
-	const acc = account(w.sentEvents(ids), executions, w.recorder.effects);
+	progress(w, c, `${executions.length} executions read`);
+	const sent = w.sentEvents(ids);
+	const acc = account(sent, executions, w.recorder.effects);
+	// The next morning's reconciliation, then each order as the ledger and the service show it.
+	const reconciliation = await reconcile(ledger, w.sb, pickSandboxKeys(w.sb).server.key);
+	progress(w, c, `reconciled: ${JSON.stringify(reconciliation)}`);
+	const settlement = settle(acc, sent, ledger.rows, await w.serviceStatuses(ids));
+	progress(w, c, 'settlement done');
 	const byMode: Record<string, number> = {};
 	for (const x of executions) byMode[x.mode] = (byMode[x.mode] ?? 0) + 1;
 	const r: CaseReport = {
@@ -149,12 +180,17 @@ async function runCase(w: World, c: FaultCase, retried: Set<string>): Promise<Ca
 		balancerMaxQueued: w.stack.balancer.maxQueued,
 		noAnswer: w.unanswered(ids),
 		uncommittedEffects: w.recorder.uncommitted - uncommittedBefore,
+		reconciliation,
+		settlement,
 		violations: [],
 	};
-	r.violations = [...c.tookEffect(r, ctx), ...unexplained(acc), ...(c.strict ? strictViolations(acc) : [])];
+	r.violations = [
+		...c.tookEffect(r, ctx), ...unexplained(acc), ...unsettled(settlement), ...(c.strict ? strictViolations(acc) : []),
+		...reconciliation.errors.map((e) => `the reconciliation could not read ${e}`),
+	];
 	// Everything the case saw, by event, for reading a failure afterwards.
 	const file = path.join(os.tmpdir(), `orch-fault-case-${c.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.json`);
-	fs.writeFileSync(file, JSON.stringify({ report: r, events: w.sentEvents(ids), executions, effects: w.recorder.effects.filter((f) => ids.includes(f.orderId)), balancer: w.stack.balancer.log.slice(balancerFrom) }, null, 1));
+	fs.writeFileSync(file, JSON.stringify({ report: r, events: sent, ledger: ledger.rows, executions, effects: w.recorder.effects.filter((f) => ids.includes(f.orderId)), balancer: w.stack.balancer.log.slice(balancerFrom) }, null, 1));
 	return r;
 }
 
@@ -280,6 +316,20 @@ const QUEUE_CASES: FaultCase[] = [
 		],
 	},
 	{
+		name: 'queue: Postgres crashed (SIGKILL of the postmaster), back 15 s later',
+		async fault(w, c) {
+			const at = await moment(w, c, 'an execution is in its effect step and a request is in flight', () => c.inFlight() > 0 && effectOpen(w)());
+			await w.stack.pg.crash();
+			await sleep(15_000);
+			await w.stack.pg.resume();
+			return at;
+		},
+		tookEffect: (r) => [
+			...need(non2xx(r) > 0, 'deliveries were refused while Postgres was down'),
+			...need(failedExecutions(r) > 0, 'an execution running when Postgres died failed'),
+		],
+	},
+	{
 		name: 'queue: one webhook process killed (SIGKILL) with a request in flight',
 		async fault(w, c) {
 			const at = await moment(w, c, 'webhook process 1 has a request in flight', () => w.stack.balancer.inFlight[0] > 0);
@@ -354,7 +404,14 @@ function summary(r: CaseReport) {
 		serviceRetries: a.serviceRetries, n8nRetries: r.n8nRetries, executions: a.executions, executionsByStatus: a.executionsByStatus,
 		executionsByMode: r.executionsByMode, erased: a.erased, stoppedAtTrigger: a.stoppedAtTrigger, effectiveRuns: a.effectiveRuns,
 		ranByRetry: a.ranByRetry, uncommittedEffects: r.uncommittedEffects,
-		lost: a.lost.map((l) => `${l.event}${l.excused ? ` (${l.excused}: ${l.executions.filter((x) => x.erased).map((x) => x.id).join(', ')})` : ''}`),
+		lost: a.lost.map((l) => `${l.event}${l.excused ? ` (${l.excused}: its owner ${l.owner})` : ''}`),
+		byEvent: {
+			runOnce: r.settlement.outcomes['run once'].length,
+			runMoreThanOnce: r.settlement.outcomes['run more than once'],
+			lostThenRecovered: r.settlement.outcomes['lost then recovered'],
+			lost: r.settlement.outcomes.lost,
+		},
+		reconciliation: r.reconciliation,
 		twice: a.twice.map((t) => `${t.event}: ${t.effects.map((f) => lineage(f.lineage)).join(', ')}`),
 		restarts: r.restarts, fault: r.fault, balancerMaxQueued: r.balancerMaxQueued, noAnswer: r.noAnswer, violations: r.violations,
 	};

@@ -5,6 +5,8 @@
  * reads back: every execution tied to the delivery it carries, n8n's Retry, and the workflow's
  * publication through n8n's REST API (what the editor calls).
  */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
 import { replayKeyOf } from '../../nodes/OrchestrationTrigger/delivery';
 import { WEBHOOK_RETRY_SCHEDULE_MS } from '../../nodes/shared/orchestration/limits';
 import { startSandbox, type Sandbox } from '../../sandbox';
@@ -12,8 +14,8 @@ import { sandboxCredentials } from '../../scripts/lib/examples';
 import { bodyHash } from '../../scripts/lib/balancer';
 import { QueueStack } from '../../scripts/lib/queue-stack';
 import { CREDS, T, linearWorkflow } from '../e2e/workflows';
-import { TRIGGER_VERSION } from '../e2e-queue/events';
-import type { Execution, SentEvent } from './accounting';
+import { TRIGGER_VERSION, pool } from '../e2e-queue/events';
+import { erasureNamed, type Erasure, type Execution, type SentEvent } from './accounting';
 import { Recorder } from './recorder';
 
 export const WORKFLOW = 'faultTrigger';
@@ -57,7 +59,8 @@ function faultWorkflow(recorderUrl: string) {
 				sendBody: true,
 				specifyBody: 'json',
 				// The execution that sent the effect (n8n's Retry lineage names it) and the delivery it ran for.
-				jsonBody: '={{ JSON.stringify({ orderId: $json.data.id, event: $json.event, executionId: $execution.id, deliveryId: $json.delivery.deliveryId }) }}',
+				// The ledger's update too: the order's quote and status (example 3 finds a payout by its quote).
+				jsonBody: '={{ JSON.stringify({ orderId: $json.data.id, event: $json.event, executionId: $execution.id, deliveryId: $json.delivery.deliveryId, quoteId: $json.data.quoteId, status: $json.data.status }) }}',
 				options: {},
 			},
 		},
@@ -84,19 +87,39 @@ create trigger orch_fault_mark after insert on execution_data for each row execu
 type Flatted = { parse: (text: string) => unknown };
 
 /**
- * Whether n8n erased an execution: the data it was created with carried the event (which n8n's
- * Retry would run again), and the data saved now is what `WorkflowRunner.processError` writes in
- * its place: an error, no run data of any node and no event. n8n does so to a queue job that
- * stalled ("failed to be processed too many times") and to one that failed before it ran (the
- * worker could not read it from a stopped Postgres: "Driver not Connected"). A run that stopped at
- * the trigger (a copy) has the trigger's run data and is not erased; neither is an execution
- * without saved data.
+ * The error n8n saved in place of an execution's data, when the data it was created with carried the
+ * event and the data saved now is what `WorkflowRunner.processError` writes: an error, no run data of
+ * any node and no event. A run that stopped at the trigger (a copy) or failed in a later node has
+ * run data; an execution without saved data has none of it.
  */
-export function erasedByN8n(flatted: Flatted, created: string | null, saved: string | null): boolean {
-	if (saved === null || triggerItemOf(flatted, created ?? '').deliveryId === undefined) return false;
-	const result = (flatted.parse(saved) as { resultData?: { error?: unknown; runData?: Record<string, unknown> } } | null)?.resultData;
+export function replacedBy(flatted: Flatted, created: string | null, saved: string | null): string | undefined {
+	if (saved === null || triggerItemOf(flatted, created ?? '').deliveryId === undefined) return undefined;
+	const result = (flatted.parse(saved) as { resultData?: { error?: { message?: unknown }; runData?: Record<string, unknown> } } | null)?.resultData;
 	const ranNothing = result?.runData !== undefined && Object.keys(result.runData).length === 0;
-	return result?.error !== undefined && ranNothing && triggerItemOf(flatted, saved).deliveryId === undefined;
+	if (result?.error === undefined || !ranNothing || triggerItemOf(flatted, saved).deliveryId !== undefined) return undefined;
+	return String(result.error.message ?? '');
+}
+
+/**
+ * Whether n8n erased an execution on one of its known paths (ERASURES): its data replaced by the
+ * error n8n saves for a stalled job, or for a job the worker could not read from a database it
+ * lost. Any other error in that form (a node type n8n could not load, a crash in the package) is
+ * not n8n's erasure and excuses nothing.
+ */
+export function erasedByN8n(flatted: Flatted, created: string | null, saved: string | null): Erasure | undefined {
+	return erasureNamed(replacedBy(flatted, created, saved));
+}
+
+/** n8n's `Problem with execution <id>: <message>. Aborting.` lines (processError, before it saves the error), by execution. */
+export function abortedIn(logText: string): Map<string, string> {
+	const out = new Map<string, string>();
+	for (const m of logText.matchAll(/Problem with execution (\d+): (.*)\. Aborting\./g)) out.set(m[1], m[2]);
+	return out;
+}
+
+/** The owner marks (`own:<deliveryId>`) as n8n's processed-data store keeps them: MD5, base64 (DeduplicationHelper.createValueHash). */
+export function ownerMarkHash(deliveryId: string): string {
+	return createHash('md5').update(`own:${deliveryId}`).digest('base64');
 }
 
 /** The trigger item an execution's data carries (the first object with `delivery.deliveryId`, `data.id` and `event`). */
@@ -152,7 +175,7 @@ export class World {
 			if (config.status >= 300) throw new Error(`sandbox config: ${config.status} ${await config.text()}`);
 			await recorder.listen();
 			stack = await QueueStack.create({
-				installDir, extensions: dist, mode, redisAof: true, healthCheckedBalancer: true, maxConnsPerProcess: MAX_CONNS,
+				installDir, extensions: dist, mode, redisAof: true, durablePostgres: true, healthCheckedBalancer: true, maxConnsPerProcess: MAX_CONNS,
 				// Crashed queue executions are found by the main's queue recovery: every minute here (default 3 h).
 				extraEnv: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1', QUEUE_WORKER_LOCK_DURATION: '10000', QUEUE_WORKER_STALLED_INTERVAL: '10000' },
 			});
@@ -250,6 +273,17 @@ export class World {
 		return [...bySecond.values()].map((s) => ({ at: s.at, attempts: s.attempts, errors: [...s.errors], forwarded: [...s.forwarded].map(([k, n]) => `${n} x ${k}`) }));
 	}
 
+	/** Each order's status as the service shows it (its control endpoint), 8 reads at a time. */
+	async serviceStatuses(orderIds: string[]): Promise<Record<string, string>> {
+		const out: Record<string, string> = {};
+		await pool(orderIds, 8, async (id) => {
+			const res = await fetch(`${this.sb.orchestrationUrl}/sandbox/orders/${id}`);
+			if (res.status >= 300) throw new Error(`GET /sandbox/orders/${id}: ${res.status} ${await res.text()}`);
+			out[id] = String(((await res.json()) as { order: { status: string } }).order.status);
+		});
+		return out;
+	}
+
 	async lastExecutionId(): Promise<number> {
 		const [max] = await this.stack.pg.sql(`select coalesce(max(id), 0) from execution_entity`);
 		return Number(max);
@@ -260,7 +294,23 @@ export class World {
 		return Object.fromEntries(rows.map((r) => r.split('\t')).map(([s, n]) => [s, Number(n)]));
 	}
 
-	/** Executions from `sinceId` on, each with the delivery it carried when n8n created it and its Retry lineage. */
+	/** Every `Problem with execution N: ... Aborting.` line the n8n processes logged so far. */
+	private aborted(): Map<string, string> {
+		const text = this.stack.processes().map((p) => (fs.existsSync(p.stdoutLog) ? fs.readFileSync(p.stdoutLog, 'utf8') : '')).join('\n');
+		return abortedIn(text);
+	}
+
+	/** The trigger's run-check store as n8n keeps it (`processed_data`): every value's hash. */
+	private async storedHashes(): Promise<Set<string>> {
+		const rows = await this.stack.pg.sql(`select value from processed_data where "workflowId" = '${WORKFLOW}'`);
+		return new Set(rows.flatMap((r) => ((JSON.parse(r) as { data?: unknown }).data as string[] | undefined) ?? []));
+	}
+
+	/**
+	 * Executions from `sinceId` on, each with the delivery it carried when n8n created it, its Retry
+	 * lineage, whether its delivery owns the event (its owner mark is in the trigger's store), and,
+	 * when n8n replaced its data by an error, that error and what n8n logged for it.
+	 */
 	async executions(sinceId: number): Promise<Execution[]> {
 		const [json] = await this.stack.pg.sql(
 			`select coalesce(json_agg(row_to_json(t) order by t.id), '[]') from (
@@ -271,9 +321,18 @@ export class World {
 				where e."workflowId" = '${WORKFLOW}' and e.id >= ${sinceId}) t`,
 		);
 		const rows = JSON.parse(json ?? '[]') as Array<{ id: number; status: string; mode: string; retryOf: string | null; mark: string | null; saved: string | null }>;
+		const stored = await this.storedHashes();
+		const aborted = this.aborted();
 		return rows.map((r) => {
+			const item = triggerItemOf(this.flatted, r.mark ?? '');
+			const replaced = replacedBy(this.flatted, r.mark, r.saved);
 			const erased = erasedByN8n(this.flatted, r.mark, r.saved);
-			return { id: String(r.id), status: r.status, mode: r.mode, erased, ...(r.retryOf ? { retryOf: String(r.retryOf) } : {}), ...triggerItemOf(this.flatted, r.mark ?? '') };
+			const logged = aborted.get(String(r.id));
+			return {
+				id: String(r.id), status: r.status, mode: r.mode, ...(r.retryOf ? { retryOf: String(r.retryOf) } : {}), ...item,
+				...(item.deliveryId !== undefined && stored.has(ownerMarkHash(item.deliveryId)) ? { ownsEvent: true } : {}),
+				...(replaced !== undefined ? { replacedBy: replaced } : {}), ...(erased ? { erased } : {}), ...(logged !== undefined ? { aborted: logged } : {}),
+			};
 		});
 	}
 
@@ -307,14 +366,18 @@ export class World {
 					const x = failed[next++];
 					done.add(x.id);
 					out.requested++;
-					const res = await fetch(`${this.stack.main.url}/rest/executions/${x.id}/retry`, {
-						method: 'POST', headers: { 'content-type': 'application/json', cookie: this.cookie }, body: JSON.stringify({ loadWorkflow: false }),
-					});
-					const text = await res.text();
-					if (res.status < 300) out.started++;
-					else {
-						const message = (() => { try { return (JSON.parse(text) as { message?: string }).message ?? text; } catch { return text; } })();
-						out.refused[`${res.status} ${message}`.slice(0, 120)] = (out.refused[`${res.status} ${message}`.slice(0, 120)] ?? 0) + 1;
+					const refused = (why: string) => (out.refused[why.slice(0, 120)] = (out.refused[why.slice(0, 120)] ?? 0) + 1);
+					try {
+						const res = await fetch(`${this.stack.main.url}/rest/executions/${x.id}/retry`, {
+							method: 'POST', headers: { 'content-type': 'application/json', cookie: this.cookie }, body: JSON.stringify({ loadWorkflow: false }),
+							// n8n answers once the retried run ended; a run it started shows in the executions (retryOf) either way
+							signal: AbortSignal.timeout(300_000),
+						});
+						const text = await res.text();
+						if (res.status < 300) out.started++;
+						else refused(`${res.status} ${(() => { try { return (JSON.parse(text) as { message?: string }).message ?? text; } catch { return text; } })()}`);
+					} catch (error) {
+						refused(`no answer: ${(error as Error).name}`);
 					}
 				}
 			}));

@@ -7,7 +7,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { OrchestrationClientApi } from '../../credentials/OrchestrationClientApi.credentials';
 import { OrchestrationServerApi } from '../../credentials/OrchestrationServerApi.credentials';
 import { Orchestration } from '../../nodes/Orchestration/Orchestration.node';
-import { clearRoutesCache } from '../../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../../nodes/Orchestration/helpers/routes';
 import { startSandbox, type Sandbox, type StartSandboxOptions } from '../../sandbox';
 import { createHarness, executeNode, loadOptions, type CredentialStore, type NodeHarness } from './n8n';
 

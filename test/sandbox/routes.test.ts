@@ -111,7 +111,18 @@ describe('limits (public-notes)', () => {
 		expect(r.status).toBe(200);
 		expect(LimitsResponseSchema.safeParse(r.body).success).toBe(true);
 		expect(r.body.routes).toEqual([
-			{ sourceChain: 'base', sourceAsset: 'USDC', destinationChain: 'bitcoin', destinationAsset: 'BTC', minAmount: '1000000', maxAmount: '1000000000000', decimals: 6, exactOut: true, fixed: false },
+			{
+				sourceChain: 'base', sourceAsset: 'USDC', destinationChain: 'bitcoin', destinationAsset: 'BTC', minAmount: '1000000', maxAmount: '1000000000000', decimals: 6, exactOut: true, fixed: false,
+				exactOutEligible: true, fixedEligible: false,
+				source: { chain: 'base', asset: 'USDC', contractAddress: expect.stringMatching(/^0x/), decimals: 6, chainId: 'eip155:8453' },
+				destination: { chain: 'bitcoin', asset: 'BTC', contractAddress: null, decimals: 8, chainId: expect.stringMatching(/^bip122:/) },
+				limits: {
+					orderNotionalUsd: { minCents: '100', maxCents: '100000000' },
+					exactIn: { supported: true, requestAmount: { leg: 'source', chain: 'base', asset: 'USDC', minAmountSmallest: '1000000', maxAmountSmallest: '1000000000000', minUsdCents: '100', maxUsdCents: '100000000' } },
+					exactOut: { supported: true, requestAmount: { leg: 'destination', chain: 'bitcoin', asset: 'BTC', minAmountSmallest: '1000', maxAmountSmallest: '1000000000', minUsdCents: '100', maxUsdCents: '100000000' } },
+					fiatUsd: null,
+				},
+			},
 		]);
 		// {except}: base:USDC has no route to litecoin:LTC, and a quote for it is refused
 		expect((await api.get('/v1/orchestration/limits?sourceChain=base&sourceAsset=USDC&destinationChain=litecoin')).body.routes).toEqual([]);

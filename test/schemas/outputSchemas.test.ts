@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { resources as gatewayResources } from '../../nodes/ExecutionGateway/actions/router';
-import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/intentWaitParameters';
+import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/helpers/intentWait';
 import { LIVE_WAIT_VERSION } from '../../nodes/Orchestration/actions/order/getStatus';
 import { resources as orchestrationResources } from '../../nodes/Orchestration/actions/router';
 import { inferSchema, schemaProblems, type JsonSchema } from '../../scripts/lib/jsonSchema';
@@ -76,8 +76,8 @@ describe('output schemas', () => {
 		expect(missing).toEqual([]);
 		// every operation the routers run is listed by its node's description, and nothing else
 		const routed = [
-			...Object.entries(orchestrationResources).flatMap(([r, ops]) => Object.keys(ops).map((o) => `Orchestration:${r}/${o}`)),
-			...Object.entries(gatewayResources).flatMap(([r, ops]) => Object.keys(ops).map((o) => `ExecutionGateway:${r}/${o}`)),
+			...Object.entries(orchestrationResources).flatMap(([r, { operations }]) => Object.keys(operations).map((o) => `Orchestration:${r}/${o}`)),
+			...Object.entries(gatewayResources).flatMap(([r, { operations }]) => Object.keys(operations).map((o) => `ExecutionGateway:${r}/${o}`)),
 			'OrchestrationTrigger:output',
 		];
 		expect(listed.sort()).toEqual(routed.sort());

@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/intentWaitParameters';
+import { SHARED_WAIT_VERSION } from '../../nodes/ExecutionGateway/helpers/intentWait';
 import { signEip1559 } from '../../nodes/shared/gateway/eip1559';
 import type { Sandbox } from '../../sandbox';
 import { SCHEMA_NODES, versionsOf, type SchemaNode } from '../../scripts/lib/outputSchemas';
@@ -86,7 +86,9 @@ async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters)
 	await take({ resource: 'standingAddress', operation: 'pause', reference: 'schemas-1' });
 	await control(sb).deposit({ depositAddress: addresses.evm, amount: '1000000' });
 	await take({ resource: 'standingAddress', operation: 'resume', reference: 'schemas-1' });
-	await take({ resource: 'standingAddress', operation: 'getDeposits', reference: 'schemas-1', returnAll: true });
+	const deposits = await take({ resource: 'standingAddress', operation: 'getDeposits', reference: 'schemas-1', returnAll: true });
+	const held = deposits.find((d) => d.status === 'held');
+	await take({ resource: 'standingAddress', operation: 'refundHeldDeposits', reference: 'schemas-1', batchId: String(held?.batchId), refundAddress: ADDR.evm });
 	const payout = { payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: '0x2222222222222222222222222222222222222222' };
 	await take({ resource: 'affiliate', operation: 'upsert', affiliateId: 'aff_schemas', feeBps: 30, ...payout });
 	await take({ resource: 'affiliate', operation: 'upsert', affiliateId: 'aff_schemas', feeBps: 30, ...payout, payoutAddress: ADDR.evm, options: { allowPayoutChange: true } });
@@ -100,7 +102,7 @@ async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters)
 	await take({ resource: 'affiliate', operation: 'getClaim', affiliateId: 'aff_sandbox_alpha', claimId: String(claim.id), ...wait });
 	await accrue();
 	// paid in another asset (a relay and an operation), then one that fails, then one retried (read while it waits)
-	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', ...wait, options: { payoutChain: 'ethereum', payoutAsset: 'USDT', payoutAddress: ADDR.evm } });
+	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', ...wait, options: { payoutChain: 'ethereum', payoutAsset: 'USDT', payoutAddress: ADDR.evm, allowPayoutChange: true } });
 	await control(sb).config({ claimOutcome: 'failed' });
 	await accrue();
 	await take({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', ...wait });
@@ -119,6 +121,27 @@ async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters)
 	// A wait that ends on an order waiting for an answer (node version 3 on: actionRequired; before, it times out)
 	const answerWait = { waitUntilFinal: true, pollIntervalSeconds: 3, waitTimeoutSeconds: 4, onTimeout: 'returnLastState' };
 	await take({ resource: 'order', operation: 'getStatus', lookupBy: 'id', id: await offeredOrder(sb), ...answerWait });
+	// a pay link, and the fee invoices of a partner billed by invoice
+	await take({ resource: 'payLink', operation: 'create', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: ADDR.evm, amountFormat: 'decimal', amount: '25', label: 'Invoice 42' });
+	await take({ resource: 'payLink', operation: 'create', destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: ADDR.evm, amountIn: 'usd', amount: '19.99' });
+	for (const amount of ['1500000', '2750000']) {
+		await fetch(`${sb.orchestrationUrl}/sandbox/fee-invoices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount, status: 'paid' }) });
+	}
+	await take({ resource: 'partner', operation: 'getFeeInvoices', returnAll: true });
+	// a price re-approval: the wait's answer, then each answer (Refund on a Bitcoin source)
+	await take({ resource: 'order', operation: 'getStatus', lookupBy: 'id', id: await repricedOrder(sb), ...answerWait });
+	await take({ resource: 'order', operation: 'approveReprice', orderId: await repricedOrder(sb) });
+	await take({ resource: 'order', operation: 'rejectReprice', orderId: await repricedOrder(sb), reason: 'price too low' });
+	await take({ resource: 'order', operation: 'refundReprice', orderId: await repricedOrder(sb) });
+}
+
+/** A Bitcoin order stopped in awaiting_approval for a price re-approval (the sandbox's `reprice` outcome). */
+async function repricedOrder(sb: Sandbox): Promise<string> {
+	const btc = quoteParams({ sourceChain: 'bitcoin', sourceAsset: 'BTC', destinationChain: 'base', destinationAsset: 'USDC', amount: '100000', recipientAddress: ADDR.evm, refundAddress: ADDR.bitcoin });
+	const [quote] = await runOrchestration(orchestrationNode({ sb, parameters: btc }));
+	const { orderId } = (await control(sb).deposit({ depositAddress: quote.depositAddress, amount: quote.amountIn, outcome: 'reprice', autoAdvance: true })) as { orderId: string };
+	await control(sb).untilOrder(orderId, 'awaiting_approval');
+	return orderId;
 }
 
 /** A Bitcoin order waiting in awaiting_approval with a ZeroConf offer (the node's opt-in, paid). */

@@ -22,6 +22,8 @@ import { publicKeyFromPrivateKey } from '../../nodes/shared/gateway/keys';
 import { sha256Bytes, signChallenge, signDigestDer, verifyDerSignature } from '../../nodes/shared/gateway/keys';
 import { computeWebhookSignature, verifyWebhookSignature } from '../../nodes/shared/orchestration/webhooks';
 import { startSandbox, webhookSignature } from '../../sandbox';
+import { intentMessageOfWire } from '../../sandbox/gateway/admission';
+import { canonicalMessage, parseIntentJson, publicKeyOfPrivateKey, sha256, verifiesDer } from '../../sandbox/gateway/intent';
 import { receiver } from '../sandbox/helpers';
 
 const intents = JSON.parse(readFileSync(join(__dirname, 'canonical-intent.json'), 'utf8'));
@@ -49,11 +51,39 @@ describe('canonical intent (execution-gateway.md §2.4): the node side', () => {
 	});
 });
 
-describe('canonical intent: the sandbox gateway admits the reference request over HTTP', () => {
-	const admissible = intentCases.filter(([, v]) => v.sandboxAdmission);
+describe('canonical intent: the sandbox side, its own reading of §2.1 and §2.4', () => {
+	const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
+	it('the fixed key gives the fixed public key', () => {
+		expect(publicKeyOfPrivateKey(intents.privateKey)).toBe(intents.publicKey);
+	});
+
+	it.each(intentCases)('%s: the wire fields (as typed, and as the request text parses) give the reference message, digest and a verifying signature', (_name, v) => {
+		const now = v.wire.expiresAt - 3_600_000;
+		for (const body of [v.wire, parseIntentJson(v.wireBody)]) {
+			const { message, tx } = intentMessageOfWire(body, now);
+			const canonical = canonicalMessage(message);
+			expect(canonical).toBe(v.canonical);
+			expect(hex(sha256(canonical))).toBe(v.sha256);
+			expect(verifiesDer(v.signatureRfc6979LowS, sha256(canonical), intents.publicKey)).toBe(true);
+			expect(verifiesDer(v.signatureRfc6979LowS, sha256(`${canonical} `), intents.publicKey)).toBe(false);
+			if (v.wire.evmTransaction !== undefined) {
+				// §2.4 signedTxHash: keccak256 of the signed transaction, for the transaction's own chain
+				expect(tx?.hash).toBe(JSON.parse(v.canonical).action.signedTxHash);
+				expect(tx?.chainId).toBe(BigInt(v.wire.chainId));
+			} else expect(tx).toBeUndefined();
+		}
+	});
+
+	it('the deposit-and-execute vector is among them', () => {
+		expect(intentCases.map(([, v]) => JSON.parse(v.canonical).action.type)).toContain('execute');
+	});
+});
+
+describe('canonical intent: the sandbox gateway admits the reference request over HTTP', () => {
+	/** A sandbox whose execution chain is the vector's (the deposit-and-execute transaction is signed for chain 1). */
 	async function admit(v: any, body: string): Promise<{ status: number; json: any }> {
-		const sb = await startSandbox({ quiet: true });
+		const sb = await startSandbox({ quiet: true, config: { gateway: { chainId: v.wire.chainId, privateKeys: [intents.privateKey] } } });
 		// Injected wall clock: the vectors expire in 2030; admission compares expiresAt with "now" (§8).
 		sb.clock.now = () => v.wire.expiresAt - 3_600_000;
 		try {
@@ -74,13 +104,13 @@ describe('canonical intent: the sandbox gateway admits the reference request ove
 		}
 	}
 
-	it.each(admissible)('%s: accepted with the reference signature', async (_name, v) => {
+	it.each(intentCases)('%s: accepted with the reference signature', async (_name, v) => {
 		const res = await admit(v, v.wireBody);
 		expect(res.status).toBe(200);
 		expect(res.json.status).toBe('ACCEPTED');
 	});
 
-	it.each(admissible)('%s: the same signature over another nonce is refused', async (_name, v) => {
+	it.each(intentCases)('%s: the same signature over another nonce is refused', async (_name, v) => {
 		const tampered = v.wireBody.replace(`"nonce":${JSON.stringify(v.wire.nonce)}`, `"nonce":${JSON.stringify(`${v.wire.nonce}x`)}`);
 		expect(tampered).not.toBe(v.wireBody);
 		const res = await admit(v, tampered);

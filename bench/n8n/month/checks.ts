@@ -7,6 +7,8 @@
  * the reconciliation's report).
  */
 import type { Row } from '../../../scripts/lib/dataTables';
+import type { Emission } from './emissions';
+import type { FaultReport } from './faults';
 import type { Operator } from './operator';
 import type { Month } from './plan';
 import { sparkTransferIdOf, type StandIns } from './standIns';
@@ -116,7 +118,17 @@ function compareOrder(order: Json, row: Row, decimals: Map<string, number>): Mis
 export type PersonKind = 'zeroconf offer (approval)' | 'hold' | 'recovery decision' | 'unfulfilled' | 'failed' | 'refunded' | 'paused (no webhook)';
 
 export interface Figures {
-	payouts: { planned: number; inLedger: number; paid: number; notPaid: string[]; handOffs: number; handOffsRepeated: string[] };
+	payouts: {
+		planned: number;
+		inLedger: number;
+		paid: number;
+		notPaid: string[];
+		handOffs: number;
+		/** The most hand-offs the wallet got for one payout reference (1: each paid once). */
+		handOffsMaxPerReference: number;
+		/** References handed off more than once, with their count. */
+		handOffsRepeated: string[];
+	};
 	orders: { total: number; ofPayouts: number; ofStandingAddress: number; notFinal: string[] };
 	intents: { total: number };
 	ledger: {
@@ -137,12 +149,44 @@ export interface Figures {
 		notAcknowledged: Array<{ deliveryId: string; url: string; event: string; orderId: string; state: string; lastStatus: unknown }>;
 		attempts: number;
 		refusedAttempts: Record<string, number>;
+		/** Order events the service emitted (its status changes), and those emitted while a workflow had no endpoint, by workflow. */
+		emitted: number;
+		withoutEndpoint: Record<string, Array<{ orderId: string; event: string; at: string }>>;
+		/** Recovery events emitted while no recovery subscription existed. */
+		recoveryWithoutSubscription: string[];
 	};
 	serviceScenarios: Record<string, number>;
 	quoteLimiter: { answered429: number; replaysAfterLostAnswers: number };
 }
 
-export function measure(month: Month, ledger: Row[], sb: SandboxRecords, standIns: StandIns, operator: Operator): Figures {
+/** Events emitted while the workflow at `url` had no endpoint: the service sent them nowhere, so they never reached it. */
+export function emittedWithoutEndpoint(emissions: Emission[], url: string): Array<{ orderId: string; event: string; at: string }> {
+	return emissions.filter((e) => !e.endpoints.includes(url)).map((e) => ({ orderId: e.orderId, event: e.event, at: new Date(e.at).toISOString() }));
+}
+
+/** How many times the wallet was handed each reference: the most, and those above one. */
+export function handOffsOf(handOffs: ReadonlyMap<string, number>): { total: number; max: number; repeated: string[] } {
+	const counts = [...handOffs.values()];
+	return {
+		total: counts.reduce((a, b) => a + b, 0),
+		max: Math.max(0, ...counts),
+		repeated: [...handOffs.entries()].filter(([, n]) => n > 1).map(([k, n]) => `${k} (${n})`),
+	};
+}
+
+/**
+ * `endpoints`: the URL of each workflow that takes every order event (examples 2 and 3), by name.
+ * `emissions`: every order event the service emitted, with the endpoints it had then (emissions.ts).
+ */
+export function measure(
+	month: Month,
+	ledger: Row[],
+	sb: SandboxRecords,
+	standIns: StandIns,
+	operator: Operator,
+	emissions: Emission[],
+	endpoints: Record<string, string>,
+): Figures {
 	const partnerOrders = sb.orders.filter((o) => o.partnerId !== null);
 	const planned = new Map(month.payouts.map((p) => [p.payoutId, p]));
 	const byOrder = new Map<string, Row[]>();
@@ -271,15 +315,16 @@ export function measure(month: Month, ledger: Row[], sb: SandboxRecords, standIn
 
 	const history = (pred: (h: string[], o: Json) => boolean) => partnerOrders.filter((o) => pred(o.statusHistory, o.order)).length;
 	const payoutOrders = partnerOrders.filter((o) => o.order.quoteId && payoutOfQuote.has(String(o.order.quoteId)));
-	const handOffsRepeated = [...standIns.handOffs.entries()].filter(([, n]) => n > 1).map(([k, n]) => `${k} (${n})`);
+	const handOffs = handOffsOf(standIns.handOffs);
 	return {
 		payouts: {
 			planned: month.payouts.length,
 			inLedger: month.payouts.filter((p) => ledger.some((r) => r.payoutId === p.payoutId)).length,
 			paid: month.payouts.length - notPaid.length,
 			notPaid,
-			handOffs: [...standIns.handOffs.values()].reduce((a, b) => a + b, 0),
-			handOffsRepeated,
+			handOffs: handOffs.total,
+			handOffsMaxPerReference: handOffs.max,
+			handOffsRepeated: handOffs.repeated,
 		},
 		orders: {
 			total: partnerOrders.length,
@@ -300,6 +345,9 @@ export function measure(month: Month, ledger: Row[], sb: SandboxRecords, standIn
 				.map((d) => ({ deliveryId: d.deliveryId, url: d.url, event: d.event, orderId: d.orderId, state: d.state, lastStatus: d.attempts.at(-1)?.status ?? d.attempts.at(-1)?.error })),
 			attempts: sb.deliveries.reduce((s, d) => s + d.attempts.length, 0),
 			refusedAttempts,
+			emitted: emissions.length,
+			withoutEndpoint: Object.fromEntries(Object.entries(endpoints).map(([name, url]) => [name, emittedWithoutEndpoint(emissions, url)])),
+			recoveryWithoutSubscription: operator.recoveries.filter((r) => r.deliveryIds.length === 0).map((r) => r.orderId),
 		},
 		serviceScenarios: {
 			'ZeroConf offers': history((_h, o) => !!o.zeroconfOffer),
@@ -319,4 +367,39 @@ export function measure(month: Month, ledger: Row[], sb: SandboxRecords, standIn
 			replaysAfterLostAnswers: sb.quoteRequests.filter((r) => r.replayed === true).length,
 		},
 	};
+}
+
+/** What the run itself did, besides the figures: whether it settled, and its re-publish and restart. */
+export interface RunFacts {
+	settled: boolean;
+	republished: boolean;
+	restarted: boolean;
+}
+
+/** Everything that makes the month fail: where a user would lose, or a fault or scenario that never happened. */
+export function problemsOf(f: Figures, faults: FaultReport, run: RunFacts): string[] {
+	const problems: string[] = [];
+	const zero = (what: string, list: unknown[]) => {
+		if (list.length) problems.push(`${what}: ${list.length} ${JSON.stringify(list.slice(0, 10))}`);
+	};
+	if (!run.settled) problems.push('the month did not settle: orders, payouts, deliveries or runs were still open when the wait ended');
+	zero('payouts not paid', f.payouts.notPaid);
+	zero('payouts paid twice', f.paidTwice);
+	zero('payout references handed off to the wallet more than once', f.payouts.handOffsRepeated);
+	zero('orders or intents missing from the ledger', f.ledger.missing);
+	zero('orders or intents with more than one row', f.ledger.duplicated);
+	zero('rows that do not match their order', f.ledger.mismatched);
+	zero('rows not final', f.ledger.notFinal);
+	zero('rows that match nothing at the service', f.ledger.unmatched);
+	zero('orders that needed a person and reached none', f.people.notReached);
+	zero('orders not final at the service', f.orders.notFinal);
+	zero('events n8n never acknowledged (lost)', f.events.notAcknowledged);
+	for (const [workflow, list] of Object.entries(f.events.withoutEndpoint)) zero(`events emitted while ${workflow} had no endpoint (sent nowhere, never reached it)`, list);
+	zero('recovery events emitted while no recovery subscription existed', f.events.recoveryWithoutSubscription);
+	if (f.payouts.inLedger !== f.payouts.planned) problems.push(`payouts in the ledger: ${f.payouts.inLedger} of ${f.payouts.planned}`);
+	zero('fault rules armed that never hit', faults.rules.filter((r) => r.hit === 0).map((r) => `day ${r.day}: ${r.rule}`));
+	for (const [what, n] of Object.entries(f.serviceScenarios)) if (n === 0) problems.push(`never happened: ${what}`);
+	if (!run.republished) problems.push('example 3 was not re-published');
+	if (!run.restarted) problems.push('n8n was not restarted');
+	return problems;
 }

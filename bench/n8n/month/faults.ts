@@ -5,14 +5,14 @@
  */
 import type { FaultArm, FaultKind } from './plan';
 
-interface Armed extends FaultArm {
+export interface Armed extends FaultArm {
 	service: 'orchestration' | 'gateway';
 	id: number;
 	times: number;
 	day: number;
 }
 
-interface ListedRule {
+export interface ListedRule {
 	id: number;
 	applied: number;
 }
@@ -24,9 +24,50 @@ export interface FaultFigures {
 	byRule: Record<string, number>;
 }
 
+/** One armed rule: the day it was armed, what it does, how often it was armed and how often it hit. */
+export interface RuleHit {
+	day: number;
+	kind: FaultKind;
+	rule: string;
+	armed: number;
+	hit: number;
+}
+
+export interface FaultReport {
+	byKind: Record<FaultKind, FaultFigures>;
+	rules: RuleHit[];
+}
+
+/** The sandbox's rule lists (GET /sandbox/faults): the rules not used up yet, each with its hits so far. */
+export interface ListedFaults {
+	faults: ListedRule[];
+	gatewayFaults: ListedRule[];
+}
+
+const ruleName = (a: Armed) => `${a.service === 'gateway' ? 'gateway ' : ''}${String(a.rule.method)} ${String(a.rule.path)} ${String(a.rule.mode)}${a.rule.status ? ` ${String(a.rule.status)}` : ''}`;
+
+/** Each armed rule's hits (a rule gone from the list was used up: it hit as often as armed), and the sums per kind. */
+export function hitsOf(armed: Armed[], listed: ListedFaults): FaultReport {
+	const left = new Map<string, number>();
+	for (const r of listed.faults) left.set(`orchestration|${r.id}`, r.applied);
+	for (const r of listed.gatewayFaults) left.set(`gateway|${r.id}`, r.applied);
+	const byKind = {} as Record<FaultKind, FaultFigures>;
+	const rules: RuleHit[] = [];
+	for (const a of armed) {
+		const applied = left.get(`${a.service}|${a.id}`);
+		const hit = applied === undefined ? a.times : applied;
+		const f = (byKind[a.kind] ??= { armed: 0, hit: 0, byRule: {} });
+		f.armed += a.times;
+		f.hit += hit;
+		f.byRule[ruleName(a)] = (f.byRule[ruleName(a)] ?? 0) + hit;
+		rules.push({ day: a.day, kind: a.kind, rule: ruleName(a), armed: a.times, hit });
+	}
+	return { byKind, rules };
+}
+
 export class FaultBook {
 	private readonly armed: Armed[] = [];
-	private final?: Record<FaultKind, FaultFigures>;
+	private final?: FaultReport;
 
 	constructor(private readonly orchestrationUrl: string) {}
 
@@ -45,31 +86,17 @@ export class FaultBook {
 		}
 	}
 
-	/** Armed and hit per kind, from the sandbox's list of rules not used up yet. */
-	async figures(): Promise<Record<FaultKind, FaultFigures>> {
+	/** Armed and hit per rule and per kind, from the sandbox's list of rules not used up yet. */
+	async figures(): Promise<FaultReport> {
 		if (this.final) return this.final;
-		const listed = (await (await fetch(`${this.orchestrationUrl}/sandbox/faults`)).json()) as { faults: ListedRule[]; gatewayFaults: ListedRule[] };
-		const left = new Map<string, number>();
-		for (const r of listed.faults) left.set(`orchestration|${r.id}`, r.applied);
-		for (const r of listed.gatewayFaults) left.set(`gateway|${r.id}`, r.applied);
-		const out = {} as Record<FaultKind, FaultFigures>;
-		for (const a of this.armed) {
-			const applied = left.get(`${a.service}|${a.id}`);
-			const hit = applied === undefined ? a.times : applied;
-			const f = (out[a.kind] ??= { armed: 0, hit: 0, byRule: {} });
-			f.armed += a.times;
-			f.hit += hit;
-			const rule = `${a.service === 'gateway' ? 'gateway ' : ''}${String(a.rule.method)} ${String(a.rule.path)} ${String(a.rule.mode)}${a.rule.status ? ` ${String(a.rule.status)}` : ''}`;
-			f.byRule[rule] = (f.byRule[rule] ?? 0) + hit;
-		}
-		return out;
+		return hitsOf(this.armed, (await (await fetch(`${this.orchestrationUrl}/sandbox/faults`)).json()) as ListedFaults);
 	}
 
 	/**
 	 * Counts the hits, then removes the rules not used up (before the month's last reconciliation
 	 * and the measurement); the counts are kept.
 	 */
-	async disarm(): Promise<Record<FaultKind, FaultFigures>> {
+	async disarm(): Promise<FaultReport> {
 		this.final = await this.figures();
 		await fetch(`${this.orchestrationUrl}/sandbox/faults`, { method: 'DELETE' });
 		return this.final;

@@ -1,28 +1,34 @@
-/** Dispatches one node run to the operation of the chosen resource, item by item. */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { concurrencyOf } from '../../n8n/batchOptions';
-import { chosenOperation, ItemReader, processItems } from '../../n8n/items';
-import { GATEWAY_FIELDS } from '../gateway';
+/** The node's execute(): the operation of the chosen resource, run per item. */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { concurrencyOf, runItems } from '../../n8n/items';
+import { chosenOperation, toolActionsOf } from '../../n8n/toolMode';
+import { GATEWAY_FIELDS } from '../helpers/gateway';
 import * as intent from './intent';
 import * as network from './network';
 import type { OperationModule } from './types';
-import { resourceProperty } from './resourceProperty';
-import { toolActionsOf } from '../../n8n/toolMode';
 
-/** Each resource's module: its parameters (the Operation dropdown first) and its operations. */
-const resourceModules = { intent, network };
+/** The node's resources, in the order their parameters appear. */
+export const resources = { intent, network };
 
-export const resources: Record<string, Record<string, OperationModule>> = Object.fromEntries(
-	Object.entries(resourceModules).map(([resource, { operations }]) => [resource, operations]),
-);
+/** The Resource dropdown, sorted by name (n8n's convention), shown first. */
+export const resourceProperty: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: Object.values(resources)
+		.map((r) => r.resource)
+		.sort((a, b) => a.name.localeCompare(b.name)),
+	default: 'intent',
+};
 
-/** Operations an AI agent may run only with "Allow Actions as AI Tool": each declares `toolAction` (it moves funds). */
-export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProperty, resourceModules);
+/** The operations an AI agent runs only with "Allow Actions as AI Tool" (they move funds). */
+export const TOOL_ACTIONS: Record<string, string> = toolActionsOf(resourceProperty, resources);
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const op = chosenOperation(this, resources, TOOL_ACTIONS);
+	const op = chosenOperation<OperationModule>(this, resources, TOOL_ACTIONS);
+	// GATEWAY_FIELDS: a core error names the parameter and carries the gateway's admission code for the same mistake.
 	return [
-		// GATEWAY_FIELDS: a core error names the parameter and carries the gateway's admission code for the same mistake.
-		await processItems(this, concurrencyOf(this), async (itemIndex) => await op.execute.call(this, new ItemReader(this, itemIndex)), GATEWAY_FIELDS),
+		await runItems(this, { concurrency: concurrencyOf(this), naming: GATEWAY_FIELDS }, op.execute),
 	];
 }

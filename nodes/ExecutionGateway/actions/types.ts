@@ -1,13 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ItemReader } from '../../n8n/items';
 
-/** One operation: runs for one input item, read through its ItemReader; returns its output object. */
-export type OperationExecute = (this: IExecuteFunctions, read: ItemReader) => Promise<IDataObject>;
+/** One operation's code for one item: its parameters read with `i`, its requests through gatewayApiRequest. */
+export type OperationExecute = (this: IExecuteFunctions, i: number) => Promise<IDataObject>;
 
 /** An operation module: its parameters next to its code (as in the Orchestration node). */
 export interface OperationModule {
 	description: INodeProperties[];
 	execute: OperationExecute;
-	/** An action (it moves funds, reveals a secret or changes state): an AI-agent tool runs it only when allowed (toolActionsOf). */
+	/** It moves funds: an AI-agent tool runs it only when allowed. */
 	toolAction?: boolean;
 }

@@ -1,10 +1,7 @@
-/**
- * Dropdowns of Standing Deposit Address > Create or Get: the destinations list
- * (GET /v1/standing-deposit-addresses/destinations -> {destinations: [{chain, asset}]}, public-notes).
- */
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+/** Dropdowns of Standing Deposit Address > Create or Get: GET /v1/standing-deposit-addresses/destinations (public-notes). */
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { STANDING_PATH } from '../../shared/orchestration/partnerPlan';
-import { asAuthentication, orchestrationRequest, serviceAccess } from '../../n8n/orchestrationClient';
+import { orchestrationApiRequest } from '../transport';
 
 interface Destination {
 	chain: string;
@@ -12,24 +9,33 @@ interface Destination {
 }
 
 async function destinations(ctx: ILoadOptionsFunctions): Promise<Destination[]> {
-	const access = await serviceAccess(ctx, asAuthentication(ctx.getCurrentNodeParameter('authentication')));
-	const res = await orchestrationRequest<IDataObject>(ctx, access, { method: 'GET', path: `${STANDING_PATH}/destinations` });
+	const res = await orchestrationApiRequest.call(ctx, 'GET', `${STANDING_PATH}/destinations`);
 	const list = Array.isArray(res.body?.destinations) ? (res.body.destinations as unknown[]) : [];
 	return list.filter(
-		(d): d is Destination => typeof d === 'object' && d !== null && typeof (d as Destination).chain === 'string' && typeof (d as Destination).asset === 'string',
+		(d): d is Destination =>
+			typeof d === 'object' &&
+			d !== null &&
+			typeof (d as Destination).chain === 'string' &&
+			typeof (d as Destination).asset === 'string',
 	);
 }
 
-const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byName = (a: INodePropertyOptions, b: INodePropertyOptions) =>
+	a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 
-export async function getStandingDestinationChains(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getStandingDestinationChains(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const chains = new Set((await destinations(this)).map((d) => d.chain));
 	return [...chains].map((chain) => ({ name: chain, value: chain })).sort(byName);
 }
 
-export async function getStandingDestinationAssets(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getStandingDestinationAssets(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const chosen = this.getCurrentNodeParameter('destinationChain');
-	const chain = typeof chosen === 'string' && chosen !== '' && !chosen.startsWith('=') ? chosen : undefined;
+	const chain =
+		typeof chosen === 'string' && chosen !== '' && !chosen.startsWith('=') ? chosen : undefined;
 	const list = (await destinations(this)).filter((d) => chain === undefined || d.chain === chain);
 	const seen = new Set<string>();
 	const out: INodePropertyOptions[] = [];

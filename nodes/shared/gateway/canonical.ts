@@ -27,7 +27,12 @@ import { sha256Bytes, signDigestDer, verifyDerSignature } from './keys';
 /* JSON text that keeps u64 amounts exact (§2.1, §8). */
 
 type ReviverContext = { source?: string };
-type SourceReviver = (this: unknown, key: string, value: unknown, context?: ReviverContext) => unknown;
+type SourceReviver = (
+	this: unknown,
+	key: string,
+	value: unknown,
+	context?: ReviverContext,
+) => unknown;
 
 const INTEGER_LITERAL = /^-?(0|[1-9][0-9]*)$/;
 
@@ -48,7 +53,8 @@ export interface ParseJsonOptions {
 export function parseJsonPreservingBigInts(text: string, options: ParseJsonOptions = {}): unknown {
 	const reviver: SourceReviver = (_key, value, context) => {
 		if (typeof value !== 'number' || !context?.source) return value;
-		if (INTEGER_LITERAL.test(context.source)) return Number.isSafeInteger(value) ? value : BigInt(context.source);
+		if (INTEGER_LITERAL.test(context.source))
+			return Number.isSafeInteger(value) ? value : BigInt(context.source);
 		return options.nonIntegerLiteralsAsSource ? context.source : value;
 	};
 	return JSON.parse(text, reviver as (this: unknown, key: string, value: unknown) => unknown);
@@ -62,7 +68,8 @@ export function jsonString(value: string): string {
 /** A JSON integer literal from a safe integer `number` or any `bigint`, never through a float. */
 export function jsonInteger(value: number | bigint, field: string): string {
 	if (typeof value === 'bigint') return value.toString();
-	if (!Number.isSafeInteger(value)) throw new ProtocolError(`${field} must be a safe integer`, { field, reason: 'out_of_range' });
+	if (!Number.isSafeInteger(value))
+		throw new ProtocolError(`${field} must be a safe integer`, { field, reason: 'out_of_range' });
 	return String(value);
 }
 
@@ -76,9 +83,13 @@ function buildTransfer(deposit: WireDeposit, index: number): CanonicalTransfer {
 		throw new ProtocolError(`${at} must be an object`, { field: at, reason: 'invalid_type' });
 	}
 	const asset = deposit.asset as unknown;
-	const type = typeof asset === 'object' && asset !== null ? (asset as { type?: unknown }).type : undefined;
+	const type =
+		typeof asset === 'object' && asset !== null ? (asset as { type?: unknown }).type : undefined;
 	if (type !== 'btc' && type !== 'token') {
-		throw new ProtocolError(`${at}.asset must be {type: "btc"} or {type: "token", tokenId}`, { field: `${at}.asset.type`, reason: 'invalid_asset' });
+		throw new ProtocolError(`${at}.asset must be {type: "btc"} or {type: "token", tokenId}`, {
+			field: `${at}.asset.type`,
+			reason: 'invalid_asset',
+		});
 	}
 	const transferId = validateTransferId(deposit.sparkTransferId, type, `${at}.sparkTransferId`);
 	const amountSats = parseU64(deposit.amount, `${at}.amount`);
@@ -92,7 +103,8 @@ export function decodeEvmTransaction(evmTransaction: string): DecodedEip1559 {
 	const decoded = attempt(() => decodeSignedEip1559(evmTransaction));
 	if (decoded.ok) return decoded.value;
 	const e = decoded.error;
-	if (e instanceof Eip1559Error) throw new ProtocolError(e.message, { field: 'evmTransaction', reason: e.reason });
+	if (e instanceof Eip1559Error)
+		throw new ProtocolError(e.message, { field: 'evmTransaction', reason: e.reason });
 	throw e;
 }
 
@@ -104,7 +116,10 @@ export function signedTxHashOf(evmTransaction: string): string {
 /** §2.4 transfers of the wire deposits (the list may be empty). */
 export function buildTransfers(deposits: unknown): CanonicalTransfer[] {
 	if (!Array.isArray(deposits)) {
-		throw new ProtocolError('deposits must be an array (it may be empty)', { field: 'deposits', reason: 'invalid_type' });
+		throw new ProtocolError('deposits must be an array (it may be empty)', {
+			field: 'deposits',
+			reason: 'invalid_type',
+		});
 	}
 	return (deposits as WireDeposit[]).map(buildTransfer);
 }
@@ -113,9 +128,12 @@ export function buildTransfers(deposits: unknown): CanonicalTransfer[] {
 export function assertOneAction(intent: Pick<WireIntent, 'recipient' | 'evmTransaction'>): void {
 	const hasRecipient = isPresent(intent.recipient);
 	if (hasRecipient !== isPresent(intent.evmTransaction)) return;
-	throw new ProtocolError(hasRecipient
+	throw new ProtocolError(
+		hasRecipient
 			? 'set exactly one of recipient and evmTransaction, not both'
-			: 'set exactly one of recipient (deposit-only) and evmTransaction (deposit-and-execute)', { field: 'action', reason: hasRecipient ? 'both_actions' : 'no_action' });
+			: 'set exactly one of recipient (deposit-only) and evmTransaction (deposit-and-execute)',
+		{ field: 'action', reason: hasRecipient ? 'both_actions' : 'no_action' },
+	);
 }
 
 /**
@@ -131,8 +149,15 @@ export function buildCanonicalIntent(intent: WireIntent): CanonicalIntent {
 		? { type: 'deposit', recipient: validateRecipient(intent.recipient) }
 		: { type: 'execute', signedTxHash: signedTxHashOf(intent.evmTransaction as string) };
 	const nonce = validateNonce(intent.nonce);
-	if (typeof intent.expiresAt !== 'number' || !Number.isSafeInteger(intent.expiresAt) || intent.expiresAt < 0) {
-		throw new ProtocolError('expiresAt must be an integer of unix milliseconds', { field: 'expiresAt', reason: 'invalid_type' });
+	if (
+		typeof intent.expiresAt !== 'number' ||
+		!Number.isSafeInteger(intent.expiresAt) ||
+		intent.expiresAt < 0
+	) {
+		throw new ProtocolError('expiresAt must be an integer of unix milliseconds', {
+			field: 'expiresAt',
+			reason: 'invalid_type',
+		});
 	}
 	return { chainId, transfers, action, nonce, expiresAt: intent.expiresAt };
 }
@@ -151,7 +176,9 @@ function serializeAction(a: CanonicalAction): string {
 }
 
 /** The §2.4 message before its header's nonce and expiry: chainId, transfers, action (an open JSON object). */
-export function serializeCanonicalBody(msg: Pick<CanonicalIntent, 'chainId' | 'transfers' | 'action'>): string {
+export function serializeCanonicalBody(
+	msg: Pick<CanonicalIntent, 'chainId' | 'transfers' | 'action'>,
+): string {
 	return (
 		`{"chainId":${jsonInteger(msg.chainId, 'chainId')}` +
 		`,"transfers":[${msg.transfers.map(serializeTransfer).join(',')}]` +
@@ -160,7 +187,10 @@ export function serializeCanonicalBody(msg: Pick<CanonicalIntent, 'chainId' | 't
 }
 
 /** Closes a serialized body with the nonce and expiry, the last fields of §2.4. */
-export function closeCanonicalBody(body: string, header: Pick<CanonicalIntent, 'nonce' | 'expiresAt'>): string {
+export function closeCanonicalBody(
+	body: string,
+	header: Pick<CanonicalIntent, 'nonce' | 'expiresAt'>,
+): string {
 	return `${body},"nonce":${jsonString(header.nonce)},"expiresAt":${jsonInteger(header.expiresAt, 'expiresAt')}}`;
 }
 
@@ -189,9 +219,17 @@ export function signIntent(intent: WireIntent, priv: Uint8Array | string): Signe
 }
 
 /** Rebuilds the canonical message from the wire fields and checks the signature; never throws. */
-export function verifyIntentSignature(intent: WireIntent, signatureHex: string, publicKeyHex: string): boolean {
+export function verifyIntentSignature(
+	intent: WireIntent,
+	signatureHex: string,
+	publicKeyHex: string,
+): boolean {
 	try {
-		return verifyDerSignature(signatureHex, intentDigest(buildCanonicalIntent(intent)), publicKeyHex);
+		return verifyDerSignature(
+			signatureHex,
+			intentDigest(buildCanonicalIntent(intent)),
+			publicKeyHex,
+		);
 	} catch {
 		return false;
 	}
@@ -214,7 +252,8 @@ export function serializeWireIntent(intent: SignedWireIntent): string {
 	);
 	let out = `{"chainId":${jsonInteger(intent.chainId, 'chainId')},"deposits":[${deposits.join(',')}]`;
 	if (isPresent(intent.recipient)) out += `,"recipient":${jsonString(intent.recipient as string)}`;
-	if (isPresent(intent.evmTransaction)) out += `,"evmTransaction":${jsonString(intent.evmTransaction as string)}`;
+	if (isPresent(intent.evmTransaction))
+		out += `,"evmTransaction":${jsonString(intent.evmTransaction as string)}`;
 	out += `,"signature":${jsonString(intent.signature)},"nonce":${jsonString(intent.nonce)}`;
 	return `${out},"expiresAt":${jsonInteger(intent.expiresAt, 'expiresAt')}}`;
 }

@@ -138,7 +138,8 @@ export function addressFromPublicKey(publicKey: Uint8Array | string): string {
 
 /** EIP-55 mixed-case checksum of a `0x` + 40 hex address (any input case). */
 export function toChecksumAddress(address: string): string {
-	if (!/^(0[xX])?[0-9a-fA-F]{40}$/.test(address)) fail('bad_field', 'address must be 0x followed by 40 hex characters');
+	if (!/^(0[xX])?[0-9a-fA-F]{40}$/.test(address))
+		fail('bad_field', 'address must be 0x followed by 40 hex characters');
 	return addr.addChecksum(address);
 }
 
@@ -146,22 +147,37 @@ export function toChecksumAddress(address: string): string {
 function typedBytes(hex: unknown): Uint8Array {
 	if (typeof hex !== 'string') fail('not_hex', 'evmTransaction must be a hex string');
 	const raw = tryHexToBytes(hex.trim());
-	if (!raw) fail('not_hex', 'evmTransaction is not valid hex (even number of 0-9a-f digits, optional 0x)');
+	if (!raw)
+		fail('not_hex', 'evmTransaction is not valid hex (even number of 0-9a-f digits, optional 0x)');
 	if (raw.length === 0) fail('empty', 'evmTransaction is empty');
 	if (raw[0] !== TX_TYPE) {
-		fail('wrong_type', `evmTransaction must be an EIP-1559 transaction (type byte 0x02), got 0x${raw[0].toString(16).padStart(2, '0')}`);
+		fail(
+			'wrong_type',
+			`evmTransaction must be an EIP-1559 transaction (type byte 0x02), got 0x${raw[0].toString(16).padStart(2, '0')}`,
+		);
 	}
 	return raw;
 }
 
 /** Checks the payload's RLP list first, so a field count or a bad yParity gets its own reason. */
 function checkPayloadShape(raw: Uint8Array): void {
-	const fields = orFail('bad_rlp', 'evmTransaction has malformed RLP', () => rlpDecode(raw.subarray(1)));
+	const fields = orFail('bad_rlp', 'evmTransaction has malformed RLP', () =>
+		rlpDecode(raw.subarray(1)),
+	);
 	if (!Array.isArray(fields)) fail('bad_rlp', 'evmTransaction payload must be an RLP list');
-	if (fields.length === UNSIGNED_FIELDS) fail('wrong_field_count', 'evmTransaction is unsigned (9 fields); a signed EIP-1559 transaction has 12');
-	if (fields.length !== SIGNED_FIELDS) fail('wrong_field_count', `evmTransaction must have 12 fields, got ${fields.length}`);
+	if (fields.length === UNSIGNED_FIELDS)
+		fail(
+			'wrong_field_count',
+			'evmTransaction is unsigned (9 fields); a signed EIP-1559 transaction has 12',
+		);
+	if (fields.length !== SIGNED_FIELDS)
+		fail('wrong_field_count', `evmTransaction must have 12 fields, got ${fields.length}`);
 	const yParity = fields[Y_PARITY];
-	if (!(yParity instanceof Uint8Array) || yParity.length > 1 || (yParity.length === 1 && yParity[0] !== 1)) {
+	if (
+		!(yParity instanceof Uint8Array) ||
+		yParity.length > 1 ||
+		(yParity.length === 1 && yParity[0] !== 1)
+	) {
 		fail('invalid_y_parity', 'yParity must be 0 or 1');
 	}
 }
@@ -169,9 +185,18 @@ function checkPayloadShape(raw: Uint8Array): void {
 /** 0 < r, s < n, then EIP-2 low S, then recovery: each with its own reason. */
 function recoverSigner(tx: Eip1559Tx): string {
 	const { r, s } = tx.raw;
-	const sig = orFail('invalid_signature', 'signature r and s must be in 1..n-1', () => new secp256k1.Signature(r ?? 0n, s ?? 0n));
-	if (sig.hasHighS()) fail('high_s', 'signature s is in the upper half of the curve order (EIP-2 requires low S)');
-	return orFail('invalid_signature', 'signer cannot be recovered from the signature', () => tx.sender);
+	const sig = orFail(
+		'invalid_signature',
+		'signature r and s must be in 1..n-1',
+		() => new secp256k1.Signature(r ?? 0n, s ?? 0n),
+	);
+	if (sig.hasHighS())
+		fail('high_s', 'signature s is in the upper half of the curve order (EIP-2 requires low S)');
+	return orFail(
+		'invalid_signature',
+		'signer cannot be recovered from the signature',
+		() => tx.sender,
+	);
 }
 
 const hex32 = (n: bigint | undefined) => `0x${(n ?? 0n).toString(16).padStart(64, '0')}`;
@@ -188,7 +213,10 @@ function decoded(tx: Eip1559Tx, raw: Uint8Array, fromChecksum: string): DecodedE
 		to: t.to === '0x' ? null : t.to.toLowerCase(),
 		value: t.value,
 		data: t.data.toLowerCase(),
-		accessList: t.accessList.map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys.map((k) => k.toLowerCase()) })),
+		accessList: t.accessList.map((e) => ({
+			address: e.address.toLowerCase(),
+			storageKeys: e.storageKeys.map((k) => k.toLowerCase()),
+		})),
 		yParity: t.yParity === 1 ? 1 : 0,
 		r: hex32(t.r),
 		s: hex32(t.s),
@@ -207,12 +235,15 @@ function decoded(tx: Eip1559Tx, raw: Uint8Array, fromChecksum: string): DecodedE
 export function decodeSignedEip1559(hex: string): DecodedEip1559 {
 	const raw = typedBytes(hex);
 	checkPayloadShape(raw);
-	const tx = orFail('bad_field', 'evmTransaction has an invalid field', () => Transaction.fromBytes(raw)) as Eip1559Tx;
+	const tx = orFail('bad_field', 'evmTransaction has an invalid field', () =>
+		Transaction.fromBytes(raw),
+	) as Eip1559Tx;
 	return decoded(tx, raw, recoverSigner(tx));
 }
 
 function quantity(value: Quantity | undefined, name: string): bigint {
-	const v = typeof value === 'number' ? (Number.isSafeInteger(value) ? BigInt(value) : NaN) : (value ?? 0n);
+	const v =
+		typeof value === 'number' ? (Number.isSafeInteger(value) ? BigInt(value) : NaN) : (value ?? 0n);
 	if (typeof v !== 'bigint' || v < 0n) fail('bad_field', `${name} must be a non-negative integer`);
 	return v;
 }
@@ -231,6 +262,8 @@ export function signEip1559(tx: UnsignedEip1559, priv: Uint8Array | string): str
 		data: tx.data ?? '',
 		accessList: tx.accessList ?? [],
 	};
-	const unsigned = orFail('bad_field', 'unsigned transaction', () => Transaction.prepare(fields, false));
+	const unsigned = orFail('bad_field', 'unsigned transaction', () =>
+		Transaction.prepare(fields, false),
+	);
 	return unsigned.signBy(toPrivateKeyBytes(priv), false).toHex().toLowerCase();
 }

@@ -1,5 +1,8 @@
 /** Small hex helpers shared by the gateway modules (strict: even length, hex digits only). */
-import { bytesToHex as nobleBytesToHex, hexToBytes as nobleHexToBytes } from '@noble/hashes/utils.js';
+import {
+	bytesToHex as nobleBytesToHex,
+	hexToBytes as nobleHexToBytes,
+} from '@noble/hashes/utils.js';
 import { ProtocolError } from '../errors';
 
 const HEX_RE = /^[0-9a-fA-F]*$/;
@@ -34,7 +37,10 @@ export function bytesToPrefixedHex(bytes: Uint8Array): string {
 
 /** Big-endian unsigned bytes of a bigint, minimal length (0 -> empty). */
 export function bigintToBytes(value: bigint): Uint8Array {
-	if (value < 0n) throw new ProtocolError('negative values have no unsigned encoding', { reason: 'out_of_range' });
+	if (value < 0n)
+		throw new ProtocolError('negative values have no unsigned encoding', {
+			reason: 'out_of_range',
+		});
 	if (value === 0n) return new Uint8Array(0);
 	let hex = value.toString(16);
 	if (hex.length % 2) hex = `0${hex}`;
@@ -44,7 +50,8 @@ export function bigintToBytes(value: bigint): Uint8Array {
 /** Big-endian fixed-width bytes of a bigint. */
 export function bigintToFixedBytes(value: bigint, length: number): Uint8Array {
 	const hex = value.toString(16).padStart(length * 2, '0');
-	if (hex.length > length * 2) throw new ProtocolError(`value does not fit in ${length} bytes`, { reason: 'out_of_range' });
+	if (hex.length > length * 2)
+		throw new ProtocolError(`value does not fit in ${length} bytes`, { reason: 'out_of_range' });
 	return nobleHexToBytes(hex);
 }
 

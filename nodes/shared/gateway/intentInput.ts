@@ -55,7 +55,9 @@ function depositOf(entry: Record<string, unknown>, k: number): WireDeposit {
 	const tokenId = text(`${at}.tokenId`, entry.tokenId ?? asset?.tokenId);
 	return {
 		sparkTransferId: text(`${at}.sparkTransferId`, entry.sparkTransferId),
-		asset: (assetType === 'token' ? { type: 'token', tokenId } : { type: assetType === '' ? 'btc' : assetType }) as WireDeposit['asset'],
+		asset: (assetType === 'token'
+			? { type: 'token', tokenId }
+			: { type: assetType === '' ? 'btc' : assetType }) as WireDeposit['asset'],
 		amount: amountOf(`${at}.amount`, entry.amount),
 	};
 }
@@ -66,8 +68,10 @@ function depositOf(entry: Record<string, unknown>, k: number): WireDeposit {
  */
 function depositsOf(fixed: unknown[], json: unknown): WireDeposit[] {
 	let list: unknown = json;
-	const toDeposits = (entries: unknown[]) => entries.map((e, k) => depositOf(e as Record<string, unknown>, k));
-	if (list === undefined || list === null || (typeof list === 'string' && list.trim() === '')) return toDeposits(fixed);
+	const toDeposits = (entries: unknown[]) =>
+		entries.map((e, k) => depositOf(e as Record<string, unknown>, k));
+	if (list === undefined || list === null || (typeof list === 'string' && list.trim() === ''))
+		return toDeposits(fixed);
 	if (typeof list === 'string') {
 		try {
 			list = parseJsonPreservingBigInts(list);
@@ -75,11 +79,23 @@ function depositsOf(fixed: unknown[], json: unknown): WireDeposit[] {
 			throw refuse('depositsJson', 'is not valid JSON', 'invalid_deposits');
 		}
 	}
-	if (!Array.isArray(list) || list.some((e) => typeof e !== 'object' || e === null || Array.isArray(e))) {
-		throw refuse('depositsJson', 'must be a JSON array of {sparkTransferId, assetType: "btc" | "token", tokenId?, amount} objects', 'invalid_deposits');
+	if (
+		!Array.isArray(list) ||
+		list.some((e) => typeof e !== 'object' || e === null || Array.isArray(e))
+	) {
+		throw refuse(
+			'depositsJson',
+			'must be a JSON array of {sparkTransferId, assetType: "btc" | "token", tokenId?, amount} objects',
+			'invalid_deposits',
+		);
 	}
 	if (list.length === 0) return toDeposits(fixed);
-	if (fixed.length > 0) throw refuse('depositsJson', 'set either the Deposits list or Deposits (JSON), not both', 'invalid_deposits');
+	if (fixed.length > 0)
+		throw refuse(
+			'depositsJson',
+			'set either the Deposits list or Deposits (JSON), not both',
+			'invalid_deposits',
+		);
 	return toDeposits(list);
 }
 
@@ -90,9 +106,18 @@ function expiresAtOf(value: unknown): number {
 	else if (typeof value === 'string' && /^\d+$/.test(value.trim())) ms = Number(value.trim());
 	else if (typeof value === 'string') ms = Date.parse(value.trim());
 	else ms = Number.NaN;
-	if (!Number.isSafeInteger(ms) || ms < 0) throw refuse('expiresAt', 'must be unix milliseconds or an ISO 8601 timestamp', 'invalid_expires_at');
+	if (!Number.isSafeInteger(ms) || ms < 0)
+		throw refuse(
+			'expiresAt',
+			'must be unix milliseconds or an ISO 8601 timestamp',
+			'invalid_expires_at',
+		);
 	if (ms > 0 && ms < 1e12) {
-		throw refuse('expiresAt', `${ms} looks like unix seconds; the gateway expects unix milliseconds (§2.1)`, 'invalid_expires_at');
+		throw refuse(
+			'expiresAt',
+			`${ms} looks like unix seconds; the gateway expects unix milliseconds (§2.1)`,
+			'invalid_expires_at',
+		);
 	}
 	return ms;
 }

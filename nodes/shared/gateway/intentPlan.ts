@@ -56,8 +56,12 @@ export interface IntentHeader {
 	expiresAt: number;
 }
 
-function planAction(action: IntentAction): { canonicalAction: CanonicalAction; evm?: DecodedEip1559 } {
-	if ('recipient' in action) return { canonicalAction: { type: 'deposit', recipient: validateRecipient(action.recipient) } };
+function planAction(action: IntentAction): {
+	canonicalAction: CanonicalAction;
+	evm?: DecodedEip1559;
+} {
+	if ('recipient' in action)
+		return { canonicalAction: { type: 'deposit', recipient: validateRecipient(action.recipient) } };
 	const evm = decodeEvmTransaction(action.evmTransaction);
 	return { canonicalAction: { type: 'execute', signedTxHash: evm.hash }, evm };
 }
@@ -69,7 +73,10 @@ export function assertDistinctTransfers(transfers: CanonicalTransfer[]): void {
 		const first = seen.get(t.transferId.toLowerCase());
 		if (first !== undefined) {
 			const field = `deposits[${k}].sparkTransferId`;
-			throw new ProtocolError(`repeats deposits[${first}]: each Spark transfer may appear once`, { field, reason: 'duplicate_transfer_id' });
+			throw new ProtocolError(`repeats deposits[${first}]: each Spark transfer may appear once`, {
+				field,
+				reason: 'duplicate_transfer_id',
+			});
 		}
 		seen.set(t.transferId.toLowerCase(), k);
 	});
@@ -78,26 +85,43 @@ export function assertDistinctTransfers(transfers: CanonicalTransfer[]): void {
 /** Checks and normalises the item's intent; throws the core's error naming the field. */
 export function planIntent(input: IntentInput, nowMs: number): IntentPlan {
 	if (input.expiresAt !== undefined) validateExpiresAt(input.expiresAt, nowMs);
-	const normalized: Pick<WireIntent, 'deposits' | 'recipient' | 'evmTransaction'> = normalizeWireIntent({ deposits: input.deposits, ...input.action });
+	const normalized: Pick<WireIntent, 'deposits' | 'recipient' | 'evmTransaction'> =
+		normalizeWireIntent({ deposits: input.deposits, ...input.action });
 	const action: IntentAction =
-		'recipient' in input.action ? { recipient: normalized.recipient as string } : { evmTransaction: normalized.evmTransaction as string };
+		'recipient' in input.action
+			? { recipient: normalized.recipient as string }
+			: { evmTransaction: normalized.evmTransaction as string };
 	const chainId = input.chainId === undefined ? undefined : validateChainId(input.chainId);
 	const transfers = buildTransfers(normalized.deposits);
 	assertOneAction(action);
 	const planned = planAction(action);
 	const nonce = input.nonce === undefined ? undefined : validateNonce(input.nonce);
 	assertDistinctTransfers(transfers);
-	return { deposits: normalized.deposits, action, transfers, ...planned, chainId, nonce, expiresAt: input.expiresAt };
+	return {
+		deposits: normalized.deposits,
+		action,
+		transfers,
+		...planned,
+		chainId,
+		nonce,
+		expiresAt: input.expiresAt,
+	};
 }
 
 /** §2.3a / §8: another chain, or a BTC amount under minDepositSats, never leaves. */
 export function checkAgainstNetwork(plan: IntentPlan, info: NetworkInfo): void {
 	const chainId = info.execution.chainId;
 	if (plan.chainId !== undefined && plan.chainId !== chainId) {
-		throw new ProtocolError(`is ${plan.chainId} but the gateway's execution chain ID (Network Info) is ${chainId}`, { field: 'chainId', reason: 'chain_id_mismatch' });
+		throw new ProtocolError(
+			`is ${plan.chainId} but the gateway's execution chain ID (Network Info) is ${chainId}`,
+			{ field: 'chainId', reason: 'chain_id_mismatch' },
+		);
 	}
 	if (plan.evm && plan.evm.chainId !== BigInt(chainId)) {
-		throw new ProtocolError(`is signed for chain ${plan.evm.chainId}, but the gateway executes on chain ${chainId}`, { field: 'evmTransaction', reason: 'invalid_evm_transaction' });
+		throw new ProtocolError(
+			`is signed for chain ${plan.evm.chainId}, but the gateway executes on chain ${chainId}`,
+			{ field: 'evmTransaction', reason: 'invalid_evm_transaction' },
+		);
 	}
 	assertMinDeposits(plan.transfers, info.minDepositSats);
 }
@@ -108,17 +132,30 @@ export function assertMinDeposits(transfers: CanonicalTransfer[], minDepositSats
 	transfers.forEach((t, k) => {
 		if (t.assetType === 'NativeSats' && t.amountSats < min) {
 			const message = `${t.amountSats} sats is below the gateway minimum of ${min} sats (Network Info: minDepositSats)`;
-			throw new ProtocolError(message, { field: `deposits[${k}].amount`, reason: 'below_min_deposit' });
+			throw new ProtocolError(message, {
+				field: `deposits[${k}].amount`,
+				reason: 'below_min_deposit',
+			});
 		}
 	});
 }
 
 /** The §2.4 text of the plan on `chainId` before nonce and expiry: it seeds the default nonce and is closed to sign. */
 export function canonicalBodyOf(plan: IntentPlan, chainId: number): string {
-	return serializeCanonicalBody({ chainId, transfers: plan.transfers, action: plan.canonicalAction });
+	return serializeCanonicalBody({
+		chainId,
+		transfers: plan.transfers,
+		action: plan.canonicalAction,
+	});
 }
 
 /** The §2.1 request of the plan under a header (signature added by the caller). */
 export function wireIntent(plan: IntentPlan, header: IntentHeader): WireIntent {
-	return { chainId: header.chainId, deposits: plan.deposits, ...plan.action, nonce: header.nonce, expiresAt: header.expiresAt };
+	return {
+		chainId: header.chainId,
+		deposits: plan.deposits,
+		...plan.action,
+		nonce: header.nonce,
+		expiresAt: header.expiresAt,
+	};
 }

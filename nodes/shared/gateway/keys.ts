@@ -25,14 +25,23 @@ export function parsePrivateKey(hex: string, field = 'privateKey'): Uint8Array {
 		throw new ProtocolError(`${field} is empty`, { field, reason: 'empty' });
 	}
 	if (!/^[0-9a-fA-F]*$/.test(body)) {
-		throw new ProtocolError(`${field} must contain only hex digits (0-9, a-f), optionally prefixed with 0x`, { field, reason: 'invalid_hex' });
+		throw new ProtocolError(
+			`${field} must contain only hex digits (0-9, a-f), optionally prefixed with 0x`,
+			{ field, reason: 'invalid_hex' },
+		);
 	}
 	if (!KEY_HEX_RE.test(body)) {
-		throw new ProtocolError(`${field} must be 64 hex characters (32 bytes), got ${body.length} characters`, { field, reason: 'wrong_length' });
+		throw new ProtocolError(
+			`${field} must be 64 hex characters (32 bytes), got ${body.length} characters`,
+			{ field, reason: 'wrong_length' },
+		);
 	}
 	const bytes = tryHexToBytes(body) as Uint8Array;
 	if (!secp256k1.utils.isValidSecretKey(bytes)) {
-		throw new ProtocolError(`${field} is not a valid secp256k1 private key (must be between 1 and the curve order minus 1)`, { field, reason: 'out_of_range' });
+		throw new ProtocolError(
+			`${field} is not a valid secp256k1 private key (must be between 1 and the curve order minus 1)`,
+			{ field, reason: 'out_of_range' },
+		);
 	}
 	return bytes;
 }
@@ -41,7 +50,10 @@ export function parsePrivateKey(hex: string, field = 'privateKey'): Uint8Array {
 export function toPrivateKeyBytes(priv: Uint8Array | string): Uint8Array {
 	if (typeof priv === 'string') return parsePrivateKey(priv);
 	if (!(priv instanceof Uint8Array) || !secp256k1.utils.isValidSecretKey(priv)) {
-		throw new ProtocolError('privateKey is not a valid 32-byte secp256k1 private key', { field: 'privateKey', reason: 'out_of_range' });
+		throw new ProtocolError('privateKey is not a valid 32-byte secp256k1 private key', {
+			field: 'privateKey',
+			reason: 'out_of_range',
+		});
 	}
 	return priv;
 }
@@ -64,7 +76,10 @@ export function isCompressedPublicKey(hex: unknown): hex is string {
 /** Lowercase compressed public key, or a ProtocolError naming `field`. */
 export function normalizeCompressedPublicKey(hex: unknown, field = 'publicKey'): string {
 	if (!isCompressedPublicKey(hex)) {
-		throw new ProtocolError(`${field} must be a 33-byte compressed secp256k1 public key: 66 hex characters starting with 02 or 03, without 0x`, { field, reason: 'invalid_public_key' });
+		throw new ProtocolError(
+			`${field} must be a 33-byte compressed secp256k1 public key: 66 hex characters starting with 02 or 03, without 0x`,
+			{ field, reason: 'invalid_public_key' },
+		);
 	}
 	return hex.toLowerCase();
 }
@@ -92,7 +107,11 @@ export function signDigestDer(digest: Uint8Array, priv: Uint8Array | string): st
  * Verifies a DER signature over a 32-byte digest. False (never an exception) for malformed or
  * non-canonical DER, high S, a bad public key or a wrong signature.
  */
-export function verifyDerSignature(sigHex: string, digest: Uint8Array, publicKeyHex: string): boolean {
+export function verifyDerSignature(
+	sigHex: string,
+	digest: Uint8Array,
+	publicKeyHex: string,
+): boolean {
 	try {
 		if (!(digest instanceof Uint8Array) || digest.length !== 32) return false;
 		if (!isCompressedPublicKey(strip0x(String(publicKeyHex)))) return false;
@@ -147,7 +166,9 @@ export function unsafeChallengeReason(challengeString: unknown): string | undefi
 	}
 	if (parsed === null || typeof parsed !== 'object') return undefined;
 	const keys = Array.isArray(parsed) ? [] : Object.keys(parsed);
-	const intentLike = ['chainId', 'transfers', 'action', 'nonce', 'expiresAt'].some((k) => keys.includes(k));
+	const intentLike = ['chainId', 'transfers', 'action', 'nonce', 'expiresAt'].some((k) =>
+		keys.includes(k),
+	);
 	return intentLike
 		? 'the challenge has the shape of a canonical intent: signing it would authorize moving funds'
 		: `the challenge is a JSON ${Array.isArray(parsed) ? 'array' : 'object'}, which could be mistaken for a signed intent`;
@@ -156,7 +177,11 @@ export function unsafeChallengeReason(challengeString: unknown): string | undefi
 /** The challenge signature of §5: DER over SHA-256 of the UTF-8 `challengeString`; refuses what cannot be a challenge. */
 export function signChallenge(challengeString: string, priv: Uint8Array | string): string {
 	const unsafe = unsafeChallengeReason(challengeString);
-	if (unsafe !== undefined) throw new ProtocolError(`Refusing to sign: ${unsafe}`, { field: 'challengeString', reason: 'unsafe_challenge' });
+	if (unsafe !== undefined)
+		throw new ProtocolError(`Refusing to sign: ${unsafe}`, {
+			field: 'challengeString',
+			reason: 'unsafe_challenge',
+		});
 	return signDigestDer(sha256Bytes(challengeString), priv);
 }
 
@@ -173,9 +198,14 @@ export function verifyChallengeSignature(
 /** DER hex to 64-byte compact `r || s` hex; throws a ProtocolError on malformed DER. */
 export function derToCompact(derHex: string): string {
 	const der = tryHexToBytes(derHex);
-	const parsed = der ? attempt(() => secp256k1.Signature.fromBytes(der, 'der').toBytes('compact')) : null;
+	const parsed = der
+		? attempt(() => secp256k1.Signature.fromBytes(der, 'der').toBytes('compact'))
+		: null;
 	if (!parsed?.ok) {
-		throw new ProtocolError('signature is not a valid DER-encoded ECDSA signature', { field: 'signature', reason: 'invalid_der' });
+		throw new ProtocolError('signature is not a valid DER-encoded ECDSA signature', {
+			field: 'signature',
+			reason: 'invalid_der',
+		});
 	}
 	return bytesToHex(parsed.value);
 }
@@ -184,9 +214,14 @@ export function derToCompact(derHex: string): string {
 export function compactToDer(compactHex: string): string {
 	const compact = tryHexToBytes(compactHex);
 	const parsed =
-		compact?.length === 64 ? attempt(() => secp256k1.Signature.fromBytes(compact, 'compact').toBytes('der')) : null;
+		compact?.length === 64
+			? attempt(() => secp256k1.Signature.fromBytes(compact, 'compact').toBytes('der'))
+			: null;
 	if (!parsed?.ok) {
-		throw new ProtocolError('signature must be 64 bytes (128 hex characters) of r || s with 0 < r, s < n', { field: 'signature', reason: 'invalid_compact' });
+		throw new ProtocolError(
+			'signature must be 64 bytes (128 hex characters) of r || s with 0 < r, s < n',
+			{ field: 'signature', reason: 'invalid_compact' },
+		);
 	}
 	return bytesToHex(parsed.value);
 }

@@ -10,10 +10,18 @@ import { z } from 'zod';
 import { bytesToBigint, bytesToPrefixedHex, tryHexToBytes } from './hex';
 
 /** §3: status values, SCREAMING_SNAKE_CASE. */
-export const INTENT_STATUSES = ['ACCEPTED', 'INCLUDED_PENDING_FINALITY', 'FINALIZED', 'EXPIRED'] as const;
+export const INTENT_STATUSES = [
+	'ACCEPTED',
+	'INCLUDED_PENDING_FINALITY',
+	'FINALIZED',
+	'EXPIRED',
+] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];
 /** §3: terminal states; polling stops here. */
-export const FINAL_INTENT_STATUSES = ['FINALIZED', 'EXPIRED'] as const satisfies readonly IntentStatus[];
+export const FINAL_INTENT_STATUSES = [
+	'FINALIZED',
+	'EXPIRED',
+] as const satisfies readonly IntentStatus[];
 
 export function isIntentStatus(value: unknown): value is IntentStatus {
 	return typeof value === 'string' && (INTENT_STATUSES as readonly string[]).includes(value);
@@ -32,14 +40,18 @@ export function normalizeIntentStatus(value: unknown): unknown {
 /** §3 terminal states, in any letter case. */
 export function isFinalIntentStatus(value: unknown): boolean {
 	const status = normalizeIntentStatus(value);
-	return typeof status === 'string' && (FINAL_INTENT_STATUSES as readonly string[]).includes(status);
+	return (
+		typeof status === 'string' && (FINAL_INTENT_STATUSES as readonly string[]).includes(status)
+	);
 }
 
 /**
  * A chain ID the intent is signed for: a positive safe integer, else the network info is
  * refused before anything is signed (0, -1, 1.5, 2^53 or "1" would sign an intent for no real chain).
  */
-const ChainIdSchema = z.number().refine((n) => Number.isSafeInteger(n) && n > 0, 'must be a positive safe integer (a chain ID)');
+const ChainIdSchema = z
+	.number()
+	.refine((n) => Number.isSafeInteger(n) && n > 0, 'must be a positive safe integer (a chain ID)');
 
 /** §2.3a network info. */
 export const NetworkInfoSchema = z
@@ -125,9 +137,18 @@ export type ParsedRevert = {
 };
 
 /** `key=value` pairs separated by whitespace, or by `:` when a new `key=` follows (reason=reverted:gas_used=...). */
-const PAIR_RE = /(?:^|[\s:,;])([A-Za-z_][A-Za-z0-9_]*)=([^\s]*?)(?=:[A-Za-z_][A-Za-z0-9_]*=|[\s,;]|$)/g;
+const PAIR_RE =
+	/(?:^|[\s:,;])([A-Za-z_][A-Za-z0-9_]*)=([^\s]*?)(?=:[A-Za-z_][A-Za-z0-9_]*=|[\s,;]|$)/g;
 const PREFIX_RE = /^\s*([A-Za-z0-9_.-]+):(?=\S)/;
-const KNOWN_KEYS = new Set(['stage', 'outcome', 'intent_index', 'tx_hash', 'reason', 'gas_used', 'output']);
+const KNOWN_KEYS = new Set([
+	'stage',
+	'outcome',
+	'intent_index',
+	'tx_hash',
+	'reason',
+	'gas_used',
+	'output',
+]);
 const DIGITS_RE = /^[0-9]+$/;
 
 function panicCodeHex(code: bigint): string {
@@ -151,21 +172,35 @@ export function decodeRevertOutput(hex: string): DecodedRevertOutput {
 	const bytes = tryHexToBytes(raw.trim());
 	if (!bytes) return { type: 'malformed', raw, reason: 'output is not hex' };
 	if (bytes.length === 0) return { type: 'empty' };
-	if (bytes.length < 4) return { type: 'malformed', raw, reason: 'output is shorter than a 4-byte selector' };
+	if (bytes.length < 4)
+		return { type: 'malformed', raw, reason: 'output is shorter than a 4-byte selector' };
 	const selector = bytesToPrefixedHex(bytes.subarray(0, 4));
 	const data = bytes.subarray(4);
 	if (selector === ERROR_STRING_SELECTOR) {
 		const offset = word(data, 0n);
 		const length = offset === null ? null : word(data, offset);
 		if (offset === null || length === null || offset + 32n + length > BigInt(data.length)) {
-			return { type: 'malformed', raw, selector, reason: 'Error(string) data is truncated or its offsets are out of range' };
+			return {
+				type: 'malformed',
+				raw,
+				selector,
+				reason: 'Error(string) data is truncated or its offsets are out of range',
+			};
 		}
 		const start = Number(offset) + 32;
-		const message = new TextDecoder('utf-8', { fatal: false }).decode(data.subarray(start, start + Number(length)));
+		const message = new TextDecoder('utf-8', { fatal: false }).decode(
+			data.subarray(start, start + Number(length)),
+		);
 		return { type: 'Error', message };
 	}
 	if (selector === PANIC_SELECTOR) {
-		if (data.length !== 32) return { type: 'malformed', raw, selector, reason: 'Panic(uint256) data must be exactly 32 bytes' };
+		if (data.length !== 32)
+			return {
+				type: 'malformed',
+				raw,
+				selector,
+				reason: 'Panic(uint256) data must be exactly 32 bytes',
+			};
 		const code = bytesToBigint(data);
 		return { type: 'Panic', code: panicCodeHex(code), meaning: panicMeaning(code) };
 	}
@@ -185,7 +220,11 @@ export function parseRevertLine(line: string | null | undefined): ParsedRevert |
 	if (prefix && !prefix.includes('=')) out.prefix = prefix;
 	if (fields.stage) out.stage = fields.stage;
 	if (fields.outcome) out.outcome = fields.outcome;
-	if (fields.intent_index && DIGITS_RE.test(fields.intent_index) && fields.intent_index.length < 16) {
+	if (
+		fields.intent_index &&
+		DIGITS_RE.test(fields.intent_index) &&
+		fields.intent_index.length < 16
+	) {
 		out.intentIndex = Number(fields.intent_index);
 	}
 	if (fields.tx_hash) out.txHash = fields.tx_hash;
@@ -217,7 +256,10 @@ function failureKind(code: string | undefined): string {
 export function statusReasonOf(statusMessage: string | null): StatusReason | null {
 	if (statusMessage === null || statusMessage.trim() === '') return null;
 	const revert = parseRevertLine(statusMessage);
-	if (revert && (revert.stage !== undefined || revert.outcome !== undefined || revert.output !== undefined)) {
+	if (
+		revert &&
+		(revert.stage !== undefined || revert.outcome !== undefined || revert.output !== undefined)
+	) {
 		const reason: StatusReason = { kind: 'revert' };
 		if (revert.prefix !== undefined) reason.code = revert.prefix;
 		if (revert.stage !== undefined) reason.stage = revert.stage;

@@ -105,17 +105,29 @@ function precheck(value: unknown, noun: string): string {
 	}
 	if (value.length > MAX_AMOUNT_LENGTH) {
 		// capped before any scan: a pasted megabyte must not block the event loop
-		throw new AmountError('too_long', `${noun} is ${value.length} characters long; at most ${MAX_AMOUNT_LENGTH} are allowed`);
+		throw new AmountError(
+			'too_long',
+			`${noun} is ${value.length} characters long; at most ${MAX_AMOUNT_LENGTH} are allowed`,
+		);
 	}
 	if (value.trim() === '') throw new AmountError('blank', `${noun} is empty`);
 	if (value.trim() !== value) {
-		throw new AmountError('whitespace', `${noun} ${show(value)} has leading or trailing whitespace`);
+		throw new AmountError(
+			'whitespace',
+			`${noun} ${show(value)} has leading or trailing whitespace`,
+		);
 	}
 	if (value[0] === '+' || value[0] === '-') {
-		throw new AmountError('sign', `${noun} ${show(value)} must not have a sign (+ or -); amounts are never negative`);
+		throw new AmountError(
+			'sign',
+			`${noun} ${show(value)} must not have a sign (+ or -); amounts are never negative`,
+		);
 	}
 	if (isExponentNotation(value)) {
-		throw new AmountError('exponent', `${noun} ${show(value)} uses exponent notation; write all digits out`);
+		throw new AmountError(
+			'exponent',
+			`${noun} ${show(value)} uses exponent notation; write all digits out`,
+		);
 	}
 	return value;
 }
@@ -124,14 +136,22 @@ function precheck(value: unknown, noun: string): string {
  * "1.5" with 6 decimals -> "1500000". `assetLabel` (e.g. "USDC") only improves the message.
  * Throws AmountError (see the module comment for the accepted forms).
  */
-export function decimalToSmallestUnit(value: string, decimals: number, assetLabel?: string): string {
+export function decimalToSmallestUnit(
+	value: string,
+	decimals: number,
+	assetLabel?: string,
+): string {
 	assertDecimals(decimals);
 	const text = precheck(value, 'amount');
 	let dot = -1;
 	for (let i = 0; i < text.length; i++) {
 		const c = text.charCodeAt(i);
 		if (c === 46) {
-			if (dot !== -1) throw new AmountError('multiple_dots', `amount ${show(text)} has more than one decimal point`);
+			if (dot !== -1)
+				throw new AmountError(
+					'multiple_dots',
+					`amount ${show(text)} has more than one decimal point`,
+				);
 			dot = i;
 		} else if (!isDigit(c)) {
 			throw new AmountError(
@@ -171,7 +191,9 @@ export function smallestUnitToDecimal(value: string, decimals: number): string {
 			);
 		}
 	}
-	const digits = BigInt(text).toString().padStart(decimals + 1, '0');
+	const digits = BigInt(text)
+		.toString()
+		.padStart(decimals + 1, '0');
 	const whole = digits.slice(0, digits.length - decimals);
 	const fraction = trimTrailingZeros(digits.slice(digits.length - decimals));
 	return fraction === '' ? whole : `${whole}.${fraction}`;
@@ -181,7 +203,10 @@ export function smallestUnitToDecimal(value: string, decimals: number): string {
 function parseSmallest(amountSmallest: string): bigint {
 	const text = precheck(amountSmallest, 'smallest-unit amount');
 	if (!isDigits(text)) {
-		throw new AmountError('not_integer', `smallest-unit amount ${show(text)} must be a whole number of digits only (spec 2)`);
+		throw new AmountError(
+			'not_integer',
+			`smallest-unit amount ${show(text)} must be a whole number of digits only (spec 2)`,
+		);
 	}
 	return BigInt(text);
 }
@@ -198,7 +223,11 @@ export function isWholeCents(amountSmallest: string, decimals: number): boolean 
 }
 
 /** Throws AmountError `not_whole_cents` naming the two nearest valid amounts. */
-export function assertWholeCents(amountSmallest: string, decimals: number, assetLabel?: string): void {
+export function assertWholeCents(
+	amountSmallest: string,
+	decimals: number,
+	assetLabel?: string,
+): void {
 	if (isWholeCents(amountSmallest, decimals)) return;
 	const step = unitsPerCent(decimals);
 	const amount = BigInt(amountSmallest);
@@ -216,12 +245,16 @@ export function assertWholeCents(amountSmallest: string, decimals: number, asset
  * Returns a copy of `data` with `<field>Formatted` (decimal text) right after each field that has
  * known decimals and holds a smallest-unit integer string; other fields stay as they are.
  */
-export function withFormattedAmounts<T extends Record<string, unknown>>(data: T, decimalsByField: Record<string, number | undefined>): T {
+export function withFormattedAmounts<T extends Record<string, unknown>>(
+	data: T,
+	decimalsByField: Record<string, number | undefined>,
+): T {
 	const out: Record<string, unknown> = {};
 	for (const [key, value] of Object.entries(data)) {
 		out[key] = value;
 		const decimals = decimalsByField[key];
-		if (decimals === undefined || typeof value !== 'string' || !isDigits(value, MAX_AMOUNT_LENGTH)) continue;
+		if (decimals === undefined || typeof value !== 'string' || !isDigits(value, MAX_AMOUNT_LENGTH))
+			continue;
 		if (Object.prototype.hasOwnProperty.call(data, `${key}Formatted`)) continue;
 		out[`${key}Formatted`] = smallestUnitToDecimal(value, decimals);
 	}
@@ -233,7 +266,10 @@ export function withFormattedAmounts<T extends Record<string, unknown>>(data: T,
 export type AmountFormat = 'smallestUnit' | 'decimal';
 
 function tooLong(text: string, max: number): AmountError {
-	return new AmountError('too_long', `is ${text.length} characters long; at most ${max} are allowed`);
+	return new AmountError(
+		'too_long',
+		`is ${text.length} characters long; at most ${max} are allowed`,
+	);
 }
 
 /** Significant digits of a plain decimal text ("0.0012" -> 2, "120.5" -> 4). */
@@ -249,19 +285,30 @@ function significantDigits(text: string): number {
  * for decimals whose text has no exponent and at most 15 significant digits.
  */
 function numberText(value: number, allowFraction: boolean): string {
-	if (!Number.isFinite(value)) throw new AmountError('type', `${String(value)} is not a finite number`);
-	if (value < 0) throw new AmountError('sign', `${String(value)} is negative; amounts are never negative`);
+	if (!Number.isFinite(value))
+		throw new AmountError('type', `${String(value)} is not a finite number`);
+	if (value < 0)
+		throw new AmountError('sign', `${String(value)} is negative; amounts are never negative`);
 	if (Number.isSafeInteger(value)) return String(value);
 	const text = String(value);
 	const asText = '(in an expression: quotes around it, or the source field as text)';
 	if (Number.isInteger(value)) {
-		throw new AmountError('unsafe_number', `${text} is a JS number above 9007199254740991 (2^53 - 1), so its last digits are already lost; pass it as a string of digits instead, e.g. "1234567890123456789" ${asText}`);
+		throw new AmountError(
+			'unsafe_number',
+			`${text} is a JS number above 9007199254740991 (2^53 - 1), so its last digits are already lost; pass it as a string of digits instead, e.g. "1234567890123456789" ${asText}`,
+		);
 	}
 	if (!allowFraction) {
-		throw new AmountError('not_integer', `${text} is not a whole number; smallest units are whole (for a decimal amount set "Amount Format" to Decimal)`);
+		throw new AmountError(
+			'not_integer',
+			`${text} is not a whole number; smallest units are whole (for a decimal amount set "Amount Format" to Decimal)`,
+		);
 	}
 	if (text.includes('e') || significantDigits(text) > EXACT_DOUBLE_DIGITS) {
-		throw new AmountError('unsafe_number', `${text} is a JS number that does not hold this decimal exactly; pass the amount as a string instead, e.g. "0.3" ${asText}`);
+		throw new AmountError(
+			'unsafe_number',
+			`${text} is a JS number that does not hold this decimal exactly; pass the amount as a string instead, e.g. "0.3" ${asText}`,
+		);
 	}
 	return text;
 }
@@ -270,12 +317,16 @@ function numberText(value: number, allowFraction: boolean): string {
 export function amountInputText(value: unknown, format: AmountFormat): string {
 	if (typeof value === 'number') return numberText(value, format === 'decimal');
 	if (typeof value === 'bigint') {
-		if (value < 0n) throw new AmountError('sign', `${value} is negative; amounts are never negative`);
+		if (value < 0n)
+			throw new AmountError('sign', `${value} is negative; amounts are never negative`);
 		return value.toString();
 	}
 	if (value === undefined || value === null) return '';
 	if (typeof value !== 'string') {
-		throw new AmountError('type', `got ${describeValue(value)}; pass the amount as a string of digits, e.g. "1500000"`);
+		throw new AmountError(
+			'type',
+			`got ${describeValue(value)}; pass the amount as a string of digits, e.g. "1500000"`,
+		);
 	}
 	const text = value.trim();
 	if (text.length > MAX_AMOUNT_LENGTH) throw tooLong(text, MAX_AMOUNT_LENGTH);
@@ -298,7 +349,10 @@ export function assertAmountText(text: string, format: AmountFormat): void {
 		if (isDigits(text)) return;
 		const decimal = text.includes('.') && isDigits(text.replace('.', ''));
 		const hint = decimal ? ' (for a decimal amount set "Amount Format" to Decimal)' : '';
-		throw new AmountError('not_integer', `${showInput(text)} must be a whole number of smallest units, digits only${hint}`);
+		throw new AmountError(
+			'not_integer',
+			`${showInput(text)} must be a whole number of smallest units, digits only${hint}`,
+		);
 	}
 	// precision needs the asset's decimals, known only later: every other problem is reported now
 	const failure = amountFailureOf(() => decimalToSmallestUnit(text, MAX_DECIMALS));

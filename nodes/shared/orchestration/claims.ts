@@ -27,7 +27,8 @@ export function claimRecordOf(body: unknown): ClaimRecord | undefined {
 	return isRecord(body.claim) ? body.claim : body;
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const text = (value: unknown): string | undefined =>
+	typeof value === 'string' && value !== '' ? value : undefined;
 
 /** The claim's identifier: `id` (newer docs), else `claimId`. */
 export function claimIdOf(claim: ClaimRecord): string | undefined {
@@ -35,8 +36,14 @@ export function claimIdOf(claim: ClaimRecord): string | undefined {
 }
 
 /** The chain and asset `amount` counts in: the balance it settles (`settlementChain`/`settlementAsset`), else the older `chain`/`asset`. */
-export function claimAmountAssetOf(claim: ClaimRecord): { chain: string | undefined; asset: string | undefined } {
-	return { chain: text(claim.settlementChain) ?? text(claim.chain), asset: text(claim.settlementAsset) ?? text(claim.asset) };
+export function claimAmountAssetOf(claim: ClaimRecord): {
+	chain: string | undefined;
+	asset: string | undefined;
+} {
+	return {
+		chain: text(claim.settlementChain) ?? text(claim.chain),
+		asset: text(claim.settlementAsset) ?? text(claim.asset),
+	};
 }
 
 /** How a followed claim ended. */
@@ -55,7 +62,8 @@ export function claimEndOf(claim: ClaimRecord): ClaimEnd | undefined {
 	if (text(claim.txHash) !== undefined) return 'paid';
 	const status = typeof claim.status === 'string' ? claim.status.toLowerCase() : undefined;
 	if (status !== undefined && FAILED_CLAIM_STATUSES.has(status)) return 'failed';
-	const retried = claim.nextAttemptAt !== undefined && claim.nextAttemptAt !== null && claim.nextAttemptAt !== '';
+	const retried =
+		claim.nextAttemptAt !== undefined && claim.nextAttemptAt !== null && claim.nextAttemptAt !== '';
 	if (text(claim.errorMessage) !== undefined && !retried) return 'failed';
 	return undefined;
 }

@@ -15,9 +15,32 @@ function memberTest<T extends string>(values: readonly T[]): (x: unknown) => x i
  * chains, so a request is never refused for a chain outside this list (isChainName, checkOffered).
  */
 export const CHAINS = [
-	'arbitrum', 'arc', 'avalanche', 'base', 'bitcoin', 'bsc', 'ethereum', 'hedera', 'hypercore',
-	'hyperevm', 'lightning', 'litecoin', 'monad', 'monero', 'optimism', 'plasma', 'polygon',
-	'robinhood', 'sei', 'solana', 'spark', 'tempo', 'ton', 'tron', 'xrp', 'zcash',
+	'arbitrum',
+	'arc',
+	'avalanche',
+	'base',
+	'bitcoin',
+	'bsc',
+	'ethereum',
+	'hedera',
+	'hypercore',
+	'hyperevm',
+	'lightning',
+	'litecoin',
+	'monad',
+	'monero',
+	'optimism',
+	'plasma',
+	'polygon',
+	'robinhood',
+	'sei',
+	'solana',
+	'spark',
+	'tempo',
+	'ton',
+	'tron',
+	'xrp',
+	'zcash',
 ] as const;
 export type Chain = (typeof CHAINS)[number];
 
@@ -41,17 +64,83 @@ export const ASSET_SYMBOL_MAX_LENGTH = 64;
 
 /** An asset symbol as the listing may spell it (`USDC.e`, `USD₮0`): no whitespace, no colon, bounded. Syntax only. */
 export function isAssetSymbolText(x: unknown): boolean {
-	return typeof x === 'string' && x.length > 0 && x.length <= ASSET_SYMBOL_MAX_LENGTH && /^[^\s:]+$/u.test(x);
+	return (
+		typeof x === 'string' &&
+		x.length > 0 &&
+		x.length <= ASSET_SYMBOL_MAX_LENGTH &&
+		/^[^\s:]+$/u.test(x)
+	);
 }
 
 /** Canonical public asset symbols of spec 2.1, exactly as spelled there (case matters). */
 export const ASSET_SYMBOLS = [
-	'AAPL', 'AI', 'AMD', 'AMZN', 'BNB', 'BONER', 'BTC', 'CASHCAT', 'COIN', 'COST', 'DAI', 'DELTA',
-	'DJT', 'ETH', 'GLD', 'GME', 'GOOGL', 'GRAM', 'HIMS', 'HSUSD', 'HYPE', 'IF', 'LTC', 'META', 'MON',
-	'MSFT', 'MSTR', 'MU', 'NVDA', 'PIPEDOG', 'PLTR', 'POL', 'PONS', 'PYUSD', 'PathUSD', 'QQQ', 'RDDT',
-	'SHX', 'SKHY', 'SLV', 'SNDK', 'SOL', 'SPCX', 'SPY', 'STONKBROKER', 'TENDIES', 'TRX', 'TSLA', 'TSM',
-	'UP', 'USDB', 'USDC', 'USDC.e', 'USDG', 'USDT', 'USDe', 'USD₮0', 'USO', 'WBNB', 'WBTC', 'WEN',
-	'XMR', 'XPL', 'XRP', 'ZEC', 'cbBTC', 'tBTC',
+	'AAPL',
+	'AI',
+	'AMD',
+	'AMZN',
+	'BNB',
+	'BONER',
+	'BTC',
+	'CASHCAT',
+	'COIN',
+	'COST',
+	'DAI',
+	'DELTA',
+	'DJT',
+	'ETH',
+	'GLD',
+	'GME',
+	'GOOGL',
+	'GRAM',
+	'HIMS',
+	'HSUSD',
+	'HYPE',
+	'IF',
+	'LTC',
+	'META',
+	'MON',
+	'MSFT',
+	'MSTR',
+	'MU',
+	'NVDA',
+	'PIPEDOG',
+	'PLTR',
+	'POL',
+	'PONS',
+	'PYUSD',
+	'PathUSD',
+	'QQQ',
+	'RDDT',
+	'SHX',
+	'SKHY',
+	'SLV',
+	'SNDK',
+	'SOL',
+	'SPCX',
+	'SPY',
+	'STONKBROKER',
+	'TENDIES',
+	'TRX',
+	'TSLA',
+	'TSM',
+	'UP',
+	'USDB',
+	'USDC',
+	'USDC.e',
+	'USDG',
+	'USDT',
+	'USDe',
+	'USD₮0',
+	'USO',
+	'WBNB',
+	'WBTC',
+	'WEN',
+	'XMR',
+	'XPL',
+	'XRP',
+	'ZEC',
+	'cbBTC',
+	'tBTC',
 ] as const;
 export type AssetSymbol = (typeof ASSET_SYMBOLS)[number];
 
@@ -59,7 +148,17 @@ export const isAssetSymbol = memberTest<AssetSymbol>(ASSET_SYMBOLS);
 
 /** Dollar stablecoins: their exact_out amounts must be whole cents (spec 4.1). */
 export const STABLECOIN_SYMBOLS = [
-	'DAI', 'HSUSD', 'PYUSD', 'PathUSD', 'USDB', 'USDC', 'USDC.e', 'USDG', 'USDT', 'USDe', 'USD₮0',
+	'DAI',
+	'HSUSD',
+	'PYUSD',
+	'PathUSD',
+	'USDB',
+	'USDC',
+	'USDC.e',
+	'USDG',
+	'USDT',
+	'USDe',
+	'USD₮0',
 ] as const satisfies readonly AssetSymbol[];
 export type StablecoinSymbol = (typeof STABLECOIN_SYMBOLS)[number];
 
@@ -67,8 +166,32 @@ const STABLECOIN_SET: ReadonlySet<string> = new Set(STABLECOIN_SYMBOLS);
 
 /** Reviewed tokenized equities: visible only through v2 routes, with explicit admission (spec 1, 9). */
 export const TOKENIZED_EQUITY_SYMBOLS = [
-	'AAPL', 'AMD', 'AMZN', 'COIN', 'COST', 'GLD', 'GOOGL', 'HIMS', 'META', 'MSFT', 'MSTR', 'MU', 'NVDA',
-	'PLTR', 'QQQ', 'RDDT', 'SLV', 'SNDK', 'SPY', 'TSLA', 'TSM', 'USO', 'SPCX', 'SKHY', 'DJT', 'GME',
+	'AAPL',
+	'AMD',
+	'AMZN',
+	'COIN',
+	'COST',
+	'GLD',
+	'GOOGL',
+	'HIMS',
+	'META',
+	'MSFT',
+	'MSTR',
+	'MU',
+	'NVDA',
+	'PLTR',
+	'QQQ',
+	'RDDT',
+	'SLV',
+	'SNDK',
+	'SPY',
+	'TSLA',
+	'TSM',
+	'USO',
+	'SPCX',
+	'SKHY',
+	'DJT',
+	'GME',
 ] as const satisfies readonly AssetSymbol[];
 export type TokenizedEquitySymbol = (typeof TOKENIZED_EQUITY_SYMBOLS)[number];
 
@@ -175,28 +298,53 @@ export function checkOffered(listing: OfferedRoutes | undefined, sides: OfferedS
 	for (const side of sides) checkOfferedSide(listing, chains, side);
 }
 
-function checkOfferedSide(listing: OfferedRoutes, chains: readonly string[], side: OfferedSide): void {
+function checkOfferedSide(
+	listing: OfferedRoutes,
+	chains: readonly string[],
+	side: OfferedSide,
+): void {
 	const { chainField, chain, assetField, asset } = side;
 	if (typeof chain !== 'string' || chain === '') return;
 	if (!chains.includes(chain)) {
-		throw new ProtocolError(`${JSON.stringify(chain)} is not a chain the routes listing offers (${ROUTES_LISTING} lists ${chains.length}: ${listed(chains, CHAINS_NAMED_MAX)})`, {
-			field: chainField,
-			reason: 'unsupported_route',
-		});
+		throw new ProtocolError(
+			`${JSON.stringify(chain)} is not a chain the routes listing offers (${ROUTES_LISTING} lists ${chains.length}: ${listed(chains, CHAINS_NAMED_MAX)})`,
+			{
+				field: chainField,
+				reason: 'unsupported_route',
+			},
+		);
 	}
-	if (assetField === undefined || typeof asset !== 'string' || asset === '' || listing.find(chain, asset) !== undefined) return;
+	if (
+		assetField === undefined ||
+		typeof asset !== 'string' ||
+		asset === '' ||
+		listing.find(chain, asset) !== undefined
+	)
+		return;
 	const key = parseRoutingKey(normalizeAssetInput(asset));
 	const problem =
 		key && !chains.includes(key.chain)
 			? `names the chain ${JSON.stringify(key.chain)}, which the routes listing does not offer (${ROUTES_LISTING} lists ${chains.length}: ${listed(chains, CHAINS_NAMED_MAX)})`
 			: `is not an asset the routes listing offers on ${chain} (${ROUTES_LISTING} lists there: ${listed(listing.idsOnChain(chain), ASSETS_NAMED_MAX) || 'nothing'})`;
-	throw new ProtocolError(`${JSON.stringify(asset)} ${problem}`, { field: assetField, reason: 'unsupported_route' });
+	throw new ProtocolError(`${JSON.stringify(asset)} ${problem}`, {
+		field: assetField,
+		reason: 'unsupported_route',
+	});
 }
 
 /** Public order statuses of spec 3. The internal `paused` state is shown as `processing`. */
 export const PUBLIC_STATUSES = [
-	'processing', 'confirming', 'bridging', 'swapping', 'awaiting_approval', 'refunding', 'delivering',
-	'completed', 'failed', 'unfulfilled', 'refunded',
+	'processing',
+	'confirming',
+	'bridging',
+	'swapping',
+	'awaiting_approval',
+	'refunding',
+	'delivering',
+	'completed',
+	'failed',
+	'unfulfilled',
+	'refunded',
 ] as const;
 export type PublicStatus = (typeof PUBLIC_STATUSES)[number];
 
@@ -208,7 +356,11 @@ export const isPublicStatus = memberTest<PublicStatus>(PUBLIC_STATUSES);
  * deposit can still resume after a late deposit, and a replaced one names its successor order in
  * `supersededByOperationId`.
  */
-export const FINAL_STATUSES = ['completed', 'failed', 'refunded'] as const satisfies readonly PublicStatus[];
+export const FINAL_STATUSES = [
+	'completed',
+	'failed',
+	'refunded',
+] as const satisfies readonly PublicStatus[];
 export type FinalStatus = (typeof FINAL_STATUSES)[number];
 
 export const isFinalStatus = memberTest<FinalStatus>(FINAL_STATUSES);
@@ -238,9 +390,19 @@ export function isFinalOrderStatus(status: unknown): boolean {
 
 /** Stage markers of the status view, spec 3, in the spec's order. */
 export const STAGES = [
-	'deposit_confirmed', 'amount_reconciled', 'swept', 'bridged', 'swapped', 'delivered',
-	'refund_requested', 'refunded', 'zeroconf_offer_pending', 'zeroconf_offer_accepted',
-	'zeroconf_offer_declined', 'zeroconf_accepted', 'deposit_claimed',
+	'deposit_confirmed',
+	'amount_reconciled',
+	'swept',
+	'bridged',
+	'swapped',
+	'delivered',
+	'refund_requested',
+	'refunded',
+	'zeroconf_offer_pending',
+	'zeroconf_offer_accepted',
+	'zeroconf_offer_declined',
+	'zeroconf_accepted',
+	'deposit_claimed',
 ] as const;
 export type Stage = (typeof STAGES)[number];
 
@@ -248,9 +410,17 @@ export const isStage = memberTest<Stage>(STAGES);
 
 /** Webhook event kinds, one per public status (spec 6); there is no `order.paused`. */
 export const ORDER_EVENTS = [
-	'order.processing', 'order.confirming', 'order.bridging', 'order.swapping',
-	'order.awaiting_approval', 'order.refunding', 'order.delivering', 'order.completed', 'order.failed',
-	'order.unfulfilled', 'order.refunded',
+	'order.processing',
+	'order.confirming',
+	'order.bridging',
+	'order.swapping',
+	'order.awaiting_approval',
+	'order.refunding',
+	'order.delivering',
+	'order.completed',
+	'order.failed',
+	'order.unfulfilled',
+	'order.refunded',
 ] as const satisfies readonly `order.${PublicStatus}`[];
 export type OrderEvent = (typeof ORDER_EVENTS)[number];
 
@@ -274,7 +444,12 @@ export const PRICE_LOCK_MODES = ['strict_requote', 'approval_required'] as const
 export type PriceLockMode = (typeof PRICE_LOCK_MODES)[number];
 
 /** `feePayouts.entries[*].role` (spec 2.10). */
-export const FEE_PAYOUT_ROLES = ['app_fee', 'recipient_payout', 'platform_fee', 'fee_custody'] as const;
+export const FEE_PAYOUT_ROLES = [
+	'app_fee',
+	'recipient_payout',
+	'platform_fee',
+	'fee_custody',
+] as const;
 export type FeePayoutRole = (typeof FEE_PAYOUT_ROLES)[number];
 
 /** `feePayouts.entries[*].leg` (spec 2.10); `instant` appears on historical records only. */
@@ -283,8 +458,14 @@ export type FeePayoutLeg = (typeof FEE_PAYOUT_LEGS)[number];
 
 /** Scopes of client keys (spec 5). */
 export const CLIENT_KEY_SCOPES = [
-	'orders:quote', 'orders:submit', 'orders:onramp', 'orders:read', 'orders:sse',
-	'accumulation:create', 'liquidation:create', 'affiliates:read',
+	'orders:quote',
+	'orders:submit',
+	'orders:onramp',
+	'orders:read',
+	'orders:sse',
+	'accumulation:create',
+	'liquidation:create',
+	'affiliates:read',
 ] as const;
 export type ClientKeyScope = (typeof CLIENT_KEY_SCOPES)[number];
 
@@ -294,8 +475,15 @@ export type OriginMode = (typeof ORIGIN_MODES)[number];
 
 /** Error codes of spec 7 (all HTTP 403 except calldata_unsupported_source, whose status is not stated). */
 export const SPEC_ERROR_CODES = [
-	'scope_required', 'forbidden', 'origin_required', 'origin_not_allowed', 'read_token_required',
-	'invalid_read_token', 'client_key_fee_fields_forbidden', 'turnstile_required', 'turnstile_failed',
+	'scope_required',
+	'forbidden',
+	'origin_required',
+	'origin_not_allowed',
+	'read_token_required',
+	'invalid_read_token',
+	'client_key_fee_fields_forbidden',
+	'turnstile_required',
+	'turnstile_failed',
 	'calldata_unsupported_source',
 ] as const;
 export type SpecErrorCode = (typeof SPEC_ERROR_CODES)[number];

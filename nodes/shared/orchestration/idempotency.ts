@@ -29,7 +29,11 @@ export function canonicalJson(value: unknown): string {
 }
 
 function write(value: unknown, seen: Set<object>): string | undefined {
-	if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+	if (
+		value !== null &&
+		typeof value === 'object' &&
+		typeof (value as { toJSON?: unknown }).toJSON === 'function'
+	) {
 		value = (value as { toJSON: () => unknown }).toJSON();
 	}
 	switch (typeof value) {
@@ -48,7 +52,8 @@ function write(value: unknown, seen: Set<object>): string | undefined {
 	}
 	if (value === null) return 'null';
 	const obj = value as object;
-	if (seen.has(obj)) throw new ProtocolError('Cannot serialize a value that contains a cycle', { reason: 'cycle' });
+	if (seen.has(obj))
+		throw new ProtocolError('Cannot serialize a value that contains a cycle', { reason: 'cycle' });
 	seen.add(obj);
 	let out: string;
 	if (Array.isArray(obj)) {
@@ -84,14 +89,22 @@ export const IDEMPOTENCY_KEY_PREFIX = 'n8n-';
  */
 export function deriveIdempotencyKey(parts: IdempotencyKeyParts): string {
 	const { workflowId, executionId, nodeName, itemIndex, operation, body } = parts;
-	const canonical = canonicalJson({ workflowId, executionId, nodeName, itemIndex, operation, body });
+	const canonical = canonicalJson({
+		workflowId,
+		executionId,
+		nodeName,
+		itemIndex,
+		operation,
+		body,
+	});
 	return IDEMPOTENCY_KEY_PREFIX + sha256Hex(canonical);
 }
 
 /** Error text for an invalid key (1..255 chars, each 0x20..0x7E), or undefined when valid. */
 export function validateIdempotencyKey(key: string): string | undefined {
 	if (typeof key !== 'string') return `must be a string, got ${typeof key}`;
-	if (key.length < IDEMPOTENCY_KEY_MIN_LENGTH) return 'must not be empty (1 to 255 printable ASCII characters)';
+	if (key.length < IDEMPOTENCY_KEY_MIN_LENGTH)
+		return 'must not be empty (1 to 255 printable ASCII characters)';
 	if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
 		return `is ${key.length} characters long; at most ${IDEMPOTENCY_KEY_MAX_LENGTH} are allowed`;
 	}
@@ -117,7 +130,14 @@ export function assertIdempotencyKey(key: string, field = 'idempotencyKey'): voi
 export const SUBMIT_KEY_PREFIX = 'n8n-submit-';
 
 /** The members of a submit body that identify one payment: the quote and its deposit reference. */
-const SUBMIT_REFERENCE_FIELDS = ['quoteId', 'txHash', 'bitcoinTxid', 'bitcoinVout', 'sparkTxHash', 'lightningReceiveRequestId'];
+const SUBMIT_REFERENCE_FIELDS = [
+	'quoteId',
+	'txHash',
+	'bitcoinTxid',
+	'bitcoinVout',
+	'sparkTxHash',
+	'lightningReceiveRequestId',
+];
 
 /**
  * Submit's default key: the same quote and deposit reference give the same key in any execution or
@@ -136,7 +156,11 @@ export function submitIdempotencyKey(body: Record<string, unknown>): string {
 export function explicitIdempotencyKey(key: string | undefined): string | undefined {
 	if (key === undefined || key === '') return undefined;
 	const problem = validateIdempotencyKey(key);
-	if (problem !== undefined) throw new ProtocolError(problem, { field: 'idempotencyKey', reason: 'invalid_idempotency_key' });
+	if (problem !== undefined)
+		throw new ProtocolError(problem, {
+			field: 'idempotencyKey',
+			reason: 'invalid_idempotency_key',
+		});
 	return key;
 }
 

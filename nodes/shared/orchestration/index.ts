@@ -10,6 +10,7 @@ export * from './webhooks';
 export * from './idempotency';
 export * from './amounts';
 export * from '../inputs';
+export * from './additionalFields';
 export * from './quotePlan';
 export * from './orderPlan';
 export * from './orderView';

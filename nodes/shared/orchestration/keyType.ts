@@ -7,7 +7,10 @@
 export const SERVER_KEY_PREFIX = 'fn_';
 export const CLIENT_KEY_PREFIX = 'fnp_';
 export type KeyType = 'server' | 'client';
-export const KEY_PREFIXES: Record<KeyType, string> = { server: SERVER_KEY_PREFIX, client: CLIENT_KEY_PREFIX };
+export const KEY_PREFIXES: Record<KeyType, string> = {
+	server: SERVER_KEY_PREFIX,
+	client: CLIENT_KEY_PREFIX,
+};
 
 /** Key type from its prefix (spec 5); undefined for anything else. */
 export function keyTypeOf(apiKey: string): KeyType | undefined {

@@ -28,4 +28,7 @@ export const MAX_WEBHOOK_TOLERANCE_SECONDS = 900;
 /** The service caps request bodies at 1 MiB (413 payload_too_large); the trigger hashes no more. */
 export const MAX_WEBHOOK_BODY_BYTES = 1_048_576;
 /** How long the service retries one delivery: the sum of its retry delays (about 33 hours). */
-export const WEBHOOK_RETRY_SCHEDULE_MS = WEBHOOK_RETRY_DELAYS_MS.reduce((sum: number, delay) => sum + delay, 0);
+export const WEBHOOK_RETRY_SCHEDULE_MS = WEBHOOK_RETRY_DELAYS_MS.reduce(
+	(sum: number, delay) => sum + delay,
+	0,
+);

@@ -8,7 +8,6 @@ import { explicitIdempotencyKey, submitIdempotencyKey } from './idempotency';
 import { checkOffered } from './enums';
 import {
 	assertNoClientFeeFields,
-	mergeAdditionalFields,
 	normalizeAffiliateIds,
 	requestWithAmount,
 	smallestUnitAmount,
@@ -16,6 +15,7 @@ import {
 	type AmountInput,
 	type RoutesLookup,
 } from './quotePlan';
+import { checkedMembers, mergeAdditionalFields } from './additionalFields';
 import { type RouteAsset } from './responseSchemas';
 import { OnrampDraftSchema, onrampAmountProblem, SubmitRequestSchema } from './schemas';
 
@@ -37,9 +37,17 @@ export interface SubmitPlan {
  * reference, so submitting one payment again replays the first answer instead of a second submit.
  */
 export function planSubmit(input: OrderInput): SubmitPlan {
-	const request = inField('additionalFields', () => mergeAdditionalFields(withoutBlanks(input.request), input.additionalFields));
+	const request = inField('additionalFields', () =>
+		mergeAdditionalFields(
+			withoutBlanks(input.request),
+			input.additionalFields,
+			[],
+			checkedMembers(SubmitRequestSchema),
+		),
+	);
 	parseRequest(SubmitRequestSchema, request);
-	const idempotencyKey = explicitIdempotencyKey(input.idempotencyKey) ?? submitIdempotencyKey(request);
+	const idempotencyKey =
+		explicitIdempotencyKey(input.idempotencyKey) ?? submitIdempotencyKey(request);
 	return { request, idempotencyKey };
 }
 
@@ -63,14 +71,30 @@ export interface OnrampPlan {
 
 /** Checks an onramp without its amount: one of sats and USD, no client-key fee fields (§5), the key. */
 export function planOnramp(input: OnrampInput): OnrampPlan {
-	const draft = inField('additionalFields', () => mergeAdditionalFields(withoutBlanks(input.request), input.additionalFields, input.amount ? ['amount'] : []));
+	const draft = inField('additionalFields', () =>
+		mergeAdditionalFields(
+			withoutBlanks(input.request),
+			input.additionalFields,
+			input.amount ? ['amount'] : [],
+			checkedMembers(OnrampDraftSchema),
+		),
+	);
 	parseRequest(OnrampDraftSchema, draft);
 	normalizeAffiliateIds(draft);
-	const problem = onrampAmountProblem(input.amount !== undefined || draft.amount !== undefined, draft.amountFiatUsd !== undefined);
-	if (problem) throw new ProtocolError(problem.message, { field: problem.field, reason: 'invalid_request' });
+	const problem = onrampAmountProblem(
+		input.amount !== undefined || draft.amount !== undefined,
+		draft.amountFiatUsd !== undefined,
+	);
+	if (problem)
+		throw new ProtocolError(problem.message, { field: problem.field, reason: 'invalid_request' });
 	assertNoClientFeeFields(draft, input.isClientKey);
 	const idempotencyKey = explicitIdempotencyKey(input.idempotencyKey);
-	return { draft, amount: input.amount, routes: input.amount?.format === 'decimal' ? 'required' : 'optional', idempotencyKey };
+	return {
+		draft,
+		amount: input.amount,
+		routes: input.amount?.format === 'decimal' ? 'required' : 'optional',
+		idempotencyKey,
+	};
 }
 
 export interface PlannedOnramp {
@@ -85,12 +109,23 @@ export interface PlannedOnramp {
  */
 export function completeOnramp(plan: OnrampPlan, routes: RoutesLookup | undefined): PlannedOnramp {
 	const { destinationChain, destinationAsset, amountMode } = plan.draft as Record<string, string>;
-	checkOffered(routes, [{ chainField: 'destinationChain', chain: destinationChain, assetField: 'destinationAsset', asset: destinationAsset }]);
+	checkOffered(routes, [
+		{
+			chainField: 'destinationChain',
+			chain: destinationChain,
+			assetField: 'destinationAsset',
+			asset: destinationAsset,
+		},
+	]);
 	const source = routes?.byRoutingKey(ONRAMP_SOURCE);
 	const destination = routes?.find(destinationChain, destinationAsset);
 	if (plan.amount === undefined) return { request: plan.draft, source, destination };
 	const exactOut = amountMode === 'exact_out';
 	const label = exactOut ? `${destinationChain}:${destinationAsset}` : ONRAMP_SOURCE;
 	const amount = smallestUnitAmount(plan.amount, exactOut ? destination : source, label);
-	return { request: requestWithAmount(plan.draft, amount, 'recipientAddress'), source, destination };
+	return {
+		request: requestWithAmount(plan.draft, amount, 'recipientAddress'),
+		source,
+		destination,
+	};
 }

@@ -12,8 +12,19 @@ type Json = Record<string, unknown>;
  * the nesting, not the flat names. Members not listed here become `<object><Member>`.
  */
 const FLAT_NAMES: Record<string, Record<string, string>> = {
-	source: { chain: 'sourceChain', asset: 'sourceAsset', address: 'depositAddress', txHash: 'sourceTxHash', sweepTxHash: 'sweepTxHash' },
-	destination: { chain: 'destinationChain', asset: 'destinationAsset', address: 'recipientAddress', txHash: 'destinationTxHash' },
+	source: {
+		chain: 'sourceChain',
+		asset: 'sourceAsset',
+		address: 'depositAddress',
+		txHash: 'sourceTxHash',
+		sweepTxHash: 'sweepTxHash',
+	},
+	destination: {
+		chain: 'destinationChain',
+		asset: 'destinationAsset',
+		address: 'recipientAddress',
+		txHash: 'destinationTxHash',
+	},
 	refund: { asset: 'refundAsset', amount: 'refundAmount', txHash: 'refundTxHash' },
 	// public-notes: `errorCode` on the status order, `data.error.code` in webhooks
 	error: { code: 'errorCode', message: 'errorMessage' },
@@ -24,7 +35,9 @@ function isPlainObject(v: unknown): v is Json {
 }
 
 function flatName(object: string, member: string): string {
-	return FLAT_NAMES[object][member] ?? `${object}${member.charAt(0).toUpperCase()}${member.slice(1)}`;
+	return (
+		FLAT_NAMES[object][member] ?? `${object}${member.charAt(0).toUpperCase()}${member.slice(1)}`
+	);
 }
 
 /**
@@ -49,13 +62,22 @@ export interface AssetDecimals {
 	/** The entry of an asset input on a chain (symbol, routing key or alias), or undefined. */
 	find(chain: string | undefined, assetInput: string | undefined): { decimals: number } | undefined;
 	/** Decimals of a bare symbol seen from these chains, when they are unambiguous. */
-	decimalsOfSymbol(symbol: string | undefined, preferredChains: Array<string | undefined>): number | undefined;
+	decimalsOfSymbol(
+		symbol: string | undefined,
+		preferredChains: Array<string | undefined>,
+	): number | undefined;
 }
 
 // Amount fields by the asset they count (spec 2.10, public-notes): source, destination, fee, refund.
 const SOURCE_FIELDS = ['amountIn'];
 const DESTINATION_FIELDS = ['estimatedOut', 'amountOut', 'lockedMinAmountOut'];
 const PAYOUT_FIELDS = ['amount', 'platformCutAmount', 'recipientAmount'];
+const REPRICE_FIELDS = [
+	'previousLockedMinAmountOut',
+	'proposedMinAmountOut',
+	'latestExpectedAmountOut',
+	'approvedMinAmountOut',
+];
 
 /**
  * public-notes: each fee payout entry counts in the asset it is paid in. A `recipient_payout` is
@@ -80,13 +102,22 @@ interface OrderAssets {
  * The decimals of one fee payout entry: the entry's own `asset` (with its `chain`) when it names
  * one, else its role's asset.
  */
-function payoutDecimals(entry: Json, of: OrderAssets, assets: AssetDecimals, chains: Array<string | undefined>): number | undefined {
+function payoutDecimals(
+	entry: Json,
+	of: OrderAssets,
+	assets: AssetDecimals,
+	chains: Array<string | undefined>,
+): number | undefined {
 	const asset = nonEmptyText(entry.asset);
 	if (asset !== undefined) {
 		const chain = nonEmptyText(entry.chain);
-		return chain !== undefined || asset.includes(':') ? assets.find(chain, asset)?.decimals : assets.decimalsOfSymbol(asset, chains);
+		return chain !== undefined || asset.includes(':')
+			? assets.find(chain, asset)?.decimals
+			: assets.decimalsOfSymbol(asset, chains);
 	}
-	return typeof entry.role === 'string' && DESTINATION_PAYOUT_ROLES.has(entry.role) ? of.destination : of.fee;
+	return typeof entry.role === 'string' && DESTINATION_PAYOUT_ROLES.has(entry.role)
+		? of.destination
+		: of.fee;
 }
 
 /**
@@ -112,6 +143,12 @@ export function orderWithFormattedAmounts<T extends Json>(order: T, assets: Asse
 	for (const f of DESTINATION_FIELDS) decimals[f] = of.destination;
 	for (const f of FEE_FIELDS) decimals[f] = of.fee;
 	const out: Json = withFormattedAmounts(order, decimals);
+	// public-notes "Re-approvals": the figures of a price re-approval count in the destination asset
+	if (isPlainObject(order.reprice))
+		out.reprice = withFormattedAmounts(
+			order.reprice,
+			Object.fromEntries(REPRICE_FIELDS.map((f) => [f, of.destination])),
+		);
 	const payouts = order.feePayouts;
 	if (isPlainObject(payouts) && Array.isArray(payouts.entries)) {
 		out.feePayouts = {
@@ -119,7 +156,12 @@ export function orderWithFormattedAmounts<T extends Json>(order: T, assets: Asse
 			entries: payouts.entries.map((e: unknown) => {
 				if (!isPlainObject(e)) return e;
 				const entryDecimals = payoutDecimals(e, of, assets, chains);
-				return entryDecimals === undefined ? e : withFormattedAmounts(e, Object.fromEntries(PAYOUT_FIELDS.map((f) => [f, entryDecimals])));
+				return entryDecimals === undefined
+					? e
+					: withFormattedAmounts(
+							e,
+							Object.fromEntries(PAYOUT_FIELDS.map((f) => [f, entryDecimals])),
+						);
 			}),
 		};
 	}
@@ -130,10 +172,19 @@ export function orderWithFormattedAmounts<T extends Json>(order: T, assets: Asse
 
 /** Operations that answer a ZeroConf offer (Order resource). */
 export const ZEROCONF_ANSWERS = ['Order > Accept ZeroConf Offer', 'Order > Decline ZeroConf Offer'];
+/** Operations that answer a price re-approval; Refund only for Bitcoin-source orders (public-notes "Re-approvals"). */
+export const REPRICE_ANSWERS = [
+	'Order > Approve Reprice',
+	'Order > Reject Reprice',
+	'Order > Refund Reprice',
+];
 
 /** The error code of an order: `errorCode` on the status order, `error.code` in webhook data (public-notes). */
 function errorCodeOf(order: Json): string | undefined {
-	return nonEmptyText(order.errorCode) ?? (isPlainObject(order.error) ? nonEmptyText(order.error.code) : undefined);
+	return (
+		nonEmptyText(order.errorCode) ??
+		(isPlainObject(order.error) ? nonEmptyText(order.error.code) : undefined)
+	);
 }
 
 /** public-notes: the price lock's action when a locked price can no longer be honored. */
@@ -144,7 +195,10 @@ export const REPRICE_APPROVAL_CODE = 'reprice_approval_required';
  * shown): the order's `priceLock.mode` (webhook data) or a flat `priceLockMode` (the quote's name).
  */
 export function priceLockModeOf(order: Json): string | undefined {
-	return (isPlainObject(order.priceLock) ? nonEmptyText(order.priceLock.mode) : undefined) ?? nonEmptyText(order.priceLockMode);
+	return (
+		(isPlainObject(order.priceLock) ? nonEmptyText(order.priceLock.mode) : undefined) ??
+		nonEmptyText(order.priceLockMode)
+	);
 }
 
 /**
@@ -152,11 +206,19 @@ export function priceLockModeOf(order: Json): string | undefined {
  * `reprice_approval_required` (in any status that is not final), or it is in `awaiting_approval`
  * under a price lock of mode `approval_required` without a ZeroConf offer (public-notes).
  */
-export function needsRepriceApproval(order: Json, status: string | undefined, isFinal: boolean): boolean {
+export function needsRepriceApproval(
+	order: Json,
+	status: string | undefined,
+	isFinal: boolean,
+): boolean {
 	if (isFinal) return false;
 	if (errorCodeOf(order) === REPRICE_APPROVAL_CODE) return true;
 	const offer = order.zeroconfOffer;
-	return status === 'awaiting_approval' && (offer === undefined || offer === null) && priceLockModeOf(order) === 'approval_required';
+	return (
+		status === 'awaiting_approval' &&
+		(offer === undefined || offer === null) &&
+		priceLockModeOf(order) === 'approval_required'
+	);
 }
 
 /**
@@ -184,15 +246,28 @@ export function actionRequiredOf(order: Json): Json {
 	}
 	const status = typeof order.status === 'string' ? order.status : undefined;
 	if (needsRepriceApproval(order, status, false)) {
+		const operations =
+			order.sourceChain === 'bitcoin' ? REPRICE_ANSWERS : REPRICE_ANSWERS.slice(0, 2);
+		const reprice = isPlainObject(order.reprice) ? order.reprice : undefined;
+		const figure = (name: string) =>
+			reprice
+				? (nonEmptyText(reprice[`${name}Formatted`]) ?? nonEmptyText(reprice[name]))
+				: undefined;
+		const asset = nonEmptyText(order.destinationAsset) ?? 'the destination asset';
+		const proposed = figure('proposedMinAmountOut');
+		const before = figure('previousLockedMinAmountOut');
+		const numbers = proposed
+			? ` The service proposes a minimum of ${proposed} ${asset}${before ? ` (${before} ${asset} was locked)` : ''}.`
+			: '';
 		return {
 			zeroconfOffer: null,
 			actionRequired: {
 				reason: 'repriceApproval',
-				message:
-					'The price moved and this order\'s price lock (mode approval_required) needs your approval of the new price before it goes on. The public API shows no call for it: approve or refuse the new price with the service (its dashboard or support), then read the status again.',
-				operations: [],
+				message: `The price moved and this order's price lock needs your approval of the new price before it goes on.${numbers} Answer with ${operations.join(', ')} (server key); unanswered, the deposit waits.`,
+				operations,
 				priceLockMode: priceLockModeOf(order) ?? null,
 				errorCode: errorCodeOf(order) ?? null,
+				reprice: reprice ?? null,
 			},
 		};
 	}

@@ -34,11 +34,16 @@ export interface Deposit {
 
 /** RFC 3986 query value: everything but unreserved characters percent-encoded (spaces as %20, per BIP21's example). */
 function q(value: string): string {
-	return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+	return encodeURIComponent(value).replace(
+		/[!'()*]/g,
+		(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+	);
 }
 
 function query(params: Array<[string, string | undefined]>): string {
-	const parts = params.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}=${q(v as string)}`);
+	const parts = params
+		.filter(([, v]) => v !== undefined && v !== '')
+		.map(([k, v]) => `${k}=${q(v as string)}`);
 	return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
@@ -50,8 +55,16 @@ export function evmChainId(chainId: string | null | undefined): string | undefin
 }
 
 /** BIP21: `bitcoin:<address>?amount=<BTC decimal>&message=...` (the amount in whole coins, '.' as separator). */
-export function bip21Uri(scheme: string, address: string, amountDecimal?: string, message?: string): string {
-	return `${scheme}:${address}${query([['amount', amountDecimal], ['message', message]])}`;
+export function bip21Uri(
+	scheme: string,
+	address: string,
+	amountDecimal?: string,
+	message?: string,
+): string {
+	return `${scheme}:${address}${query([
+		['amount', amountDecimal],
+		['message', message],
+	])}`;
 }
 
 /**
@@ -64,9 +77,18 @@ export function eip681Uri(chainId: string, to: string, amount: string, token?: s
 }
 
 /** Solana Pay transfer request: `solana:<recipient>?amount=<decimal>&spl-token=<mint>&memo=<memo>`. */
-export function solanaPayUri(recipient: string, amountDecimal: string, extra: { mint?: string; memo?: string; message?: string } = {}): string {
+export function solanaPayUri(
+	recipient: string,
+	amountDecimal: string,
+	extra: { mint?: string; memo?: string; message?: string } = {},
+): string {
 	const { mint, memo, message } = extra;
-	return `solana:${recipient}${query([['amount', amountDecimal], ['spl-token', mint], ['message', message], ['memo', memo]])}`;
+	return `solana:${recipient}${query([
+		['amount', amountDecimal],
+		['spl-token', mint],
+		['message', message],
+		['memo', memo],
+	])}`;
 }
 
 /** A deposit's payment link, or why it has none (a sentence for the item). */
@@ -75,7 +97,13 @@ export type PaymentLink = { uri: string } | { unavailable: string };
 /** Longest memo a link carries (Solana memos and TON comments are a few hundred bytes at most). */
 const MAX_MEMO = 256;
 
-const CHAIN_NAMES: Record<string, string> = { bitcoin: 'Bitcoin', litecoin: 'Litecoin', solana: 'Solana', ton: 'TON', lightning: 'Lightning' };
+const CHAIN_NAMES: Record<string, string> = {
+	bitcoin: 'Bitcoin',
+	litecoin: 'Litecoin',
+	solana: 'Solana',
+	ton: 'TON',
+	lightning: 'Lightning',
+};
 
 /** The amount in whole units of the asset (BIP21, Solana Pay), or undefined when the decimals cannot hold it. */
 function decimalOf(amount: string, decimals: number): string | undefined {
@@ -87,9 +115,17 @@ function decimalOf(amount: string, decimals: number): string | undefined {
 }
 
 /** Why the service's `address` for `what` may not go into a link, or undefined when it may. */
-function refused(kind: AddressKind, address: string, what: string): { unavailable: string } | undefined {
+function refused(
+	kind: AddressKind,
+	address: string,
+	what: string,
+): { unavailable: string } | undefined {
 	const problem = addressProblem(kind, address);
-	return problem === undefined ? undefined : { unavailable: `no payment link: the ${what} the service answered is not valid (${problem})` };
+	return problem === undefined
+		? undefined
+		: {
+				unavailable: `no payment link: the ${what} the service answered is not valid (${problem})`,
+			};
 }
 
 /** The payment link of a deposit, or why it has none: no standard for the chain, a memo it cannot carry, an address not valid for the chain. */
@@ -98,10 +134,18 @@ export function paymentLink(deposit: Deposit): PaymentLink {
 	const token = deposit.contractAddress ?? undefined;
 	const needsMemo = memo !== undefined && memo.trim() !== '';
 	const name = CHAIN_NAMES[chain] ?? chain;
-	if (needsMemo && memo.length > MAX_MEMO) return { unavailable: `no payment link: the deposit memo is longer than ${MAX_MEMO} characters` };
-	if (!/^[0-9]{1,78}$/.test(amount)) return { unavailable: 'no payment link: the deposit amount is not a whole number of smallest units' };
+	if (needsMemo && memo.length > MAX_MEMO)
+		return {
+			unavailable: `no payment link: the deposit memo is longer than ${MAX_MEMO} characters`,
+		};
+	if (!/^[0-9]{1,78}$/.test(amount))
+		return {
+			unavailable: 'no payment link: the deposit amount is not a whole number of smallest units',
+		};
 	const decimal = decimalOf(amount, decimals);
-	const noDecimal = { unavailable: `no payment link: the amount ${amount} cannot be written with ${String(decimals)} decimals` };
+	const noDecimal = {
+		unavailable: `no payment link: the amount ${amount} cannot be written with ${String(decimals)} decimals`,
+	};
 	switch (chain) {
 		case 'lightning':
 			// A BOLT11 invoice carries its own amount and description.
@@ -109,29 +153,62 @@ export function paymentLink(deposit: Deposit): PaymentLink {
 		case 'bitcoin':
 		case 'litecoin':
 			// BIP21's message is a note for the payer, not an on-chain memo.
-			if (needsMemo) return { unavailable: `no payment link: the deposit needs a memo, which a ${chain}: link cannot carry` };
-			if (token !== undefined) return { unavailable: `no payment link: BIP21 has no token transfers (${name} asset with a contract)` };
+			if (needsMemo)
+				return {
+					unavailable: `no payment link: the deposit needs a memo, which a ${chain}: link cannot carry`,
+				};
+			if (token !== undefined)
+				return {
+					unavailable: `no payment link: BIP21 has no token transfers (${name} asset with a contract)`,
+				};
 			if (decimal === undefined) return noDecimal;
-			return refused(chain, to, `${name} deposit address`) ?? { uri: bip21Uri(chain, to, decimal, message) };
+			return (
+				refused(chain, to, `${name} deposit address`) ?? {
+					uri: bip21Uri(chain, to, decimal, message),
+				}
+			);
 		case 'solana':
 			if (decimal === undefined) return noDecimal;
 			return (
 				refused('solana', to, 'Solana deposit address') ??
-				(token === undefined ? undefined : refused('solana', token, 'token mint (routes listing)')) ?? {
-					uri: solanaPayUri(to, decimal, { mint: token, memo: needsMemo ? memo : undefined, message }),
+				(token === undefined
+					? undefined
+					: refused('solana', token, 'token mint (routes listing)')) ?? {
+					uri: solanaPayUri(to, decimal, {
+						mint: token,
+						memo: needsMemo ? memo : undefined,
+						message,
+					}),
 				}
 			);
 		case 'ton':
 			// TON transfer link: amount in nanotons, `text` the on-chain comment; jettons have no such link.
-			if (token !== undefined) return { unavailable: 'no payment link: TON transfer links carry no jettons' };
-			return refused('ton', to, 'TON deposit address') ?? { uri: `ton://transfer/${tonLinkAddress(to)}${query([['amount', amount], ['text', needsMemo ? memo : undefined]])}` };
+			if (token !== undefined)
+				return { unavailable: 'no payment link: TON transfer links carry no jettons' };
+			return (
+				refused('ton', to, 'TON deposit address') ?? {
+					uri: `ton://transfer/${tonLinkAddress(to)}${query([
+						['amount', amount],
+						['text', needsMemo ? memo : undefined],
+					])}`,
+				}
+			);
 	}
 	const evmId = evmChainId(deposit.chainId);
-	if (evmId === undefined) return { unavailable: `no payment link: ${chain} deposits have no standard payment link here` };
-	if (needsMemo) return { unavailable: 'no payment link: the deposit needs a memo, which an ethereum: link cannot carry' };
+	if (evmId === undefined)
+		return { unavailable: `no payment link: ${chain} deposits have no standard payment link here` };
+	if (needsMemo)
+		return {
+			unavailable:
+				'no payment link: the deposit needs a memo, which an ethereum: link cannot carry',
+		};
 	return (
 		refused('evm', to, 'deposit address') ??
-		(token === undefined ? undefined : refused('evm', token, 'token contract (routes listing)')) ?? { uri: eip681Uri(evmId, to, amount, token) }
+		(token === undefined
+			? undefined
+			: refused('evm', token, 'token contract (routes listing)')) ?? {
+			uri: eip681Uri(evmId, to, amount, token),
+		}
 	);
 }
 
@@ -144,10 +221,18 @@ export function paymentUri(deposit: Deposit): string | undefined {
 /** The deposit of a quote answer (§2.2) paid in `source` (the routes listing's entry), or undefined when either is missing. */
 export function depositOf(
 	quote: Record<string, unknown>,
-	source: { chain: string; decimals: number; contractAddress?: string | null; chainId?: string | null } | undefined,
+	source:
+		| { chain: string; decimals: number; contractAddress?: string | null; chainId?: string | null }
+		| undefined,
 ): Deposit | undefined {
 	const { depositAddress, amountIn, depositMemo } = quote;
-	if (source === undefined || typeof depositAddress !== 'string' || typeof amountIn !== 'string' || !/^[0-9]+$/.test(amountIn)) return undefined;
+	if (
+		source === undefined ||
+		typeof depositAddress !== 'string' ||
+		typeof amountIn !== 'string' ||
+		!/^[0-9]+$/.test(amountIn)
+	)
+		return undefined;
 	return {
 		chain: source.chain,
 		depositAddress,
@@ -191,7 +276,11 @@ interface UtxoNetwork {
 
 const UTXO: Record<'bitcoin' | 'litecoin', UtxoNetwork> = {
 	bitcoin: { name: 'Bitcoin', hrps: ['bc', 'tb', 'bcrt'], versions: [0x00, 0x05, 0x6f, 0xc4] },
-	litecoin: { name: 'Litecoin', hrps: ['ltc', 'tltc', 'rltc'], versions: [0x30, 0x32, 0x05, 0x6f, 0x3a, 0xc4] },
+	litecoin: {
+		name: 'Litecoin',
+		hrps: ['ltc', 'tltc', 'rltc'],
+		versions: [0x30, 0x32, 0x05, 0x6f, 0x3a, 0xc4],
+	},
 };
 
 /** Letters and digits only, and not longer than any address of these chains: the cheap first gate. */
@@ -215,13 +304,20 @@ function segwitProblem(address: string, network: UtxoNetwork): string | undefine
 	const v0 = bech32.decodeUnsafe(address, 90);
 	const decoded = v0 && v0.words[0] === 0 ? v0 : bech32m.decodeUnsafe(address, 90);
 	if (!decoded || decoded.words.length === 0) return 'its bech32 checksum does not match';
-	if (!network.hrps.includes(decoded.prefix)) return `its prefix "${decoded.prefix}" is not a ${network.name} one`;
+	if (!network.hrps.includes(decoded.prefix))
+		return `its prefix "${decoded.prefix}" is not a ${network.name} one`;
 	const version = decoded.words[0];
-	if (version > 16 || (version === 0) !== (decoded === v0)) return `a witness version ${version} address needs ${version === 0 ? 'bech32' : 'bech32m'}`;
+	if (version > 16 || (version === 0) !== (decoded === v0))
+		return `a witness version ${version} address needs ${version === 0 ? 'bech32' : 'bech32m'}`;
 	const program = bech32.fromWordsUnsafe(decoded.words.slice(1));
 	if (!program) return 'its witness program is not whole bytes';
-	const fits = version === 0 ? program.length === 20 || program.length === 32 : program.length >= 2 && program.length <= 40;
-	return fits ? undefined : `a witness version ${version} program of ${program.length} bytes does not exist`;
+	const fits =
+		version === 0
+			? program.length === 20 || program.length === 32
+			: program.length >= 2 && program.length <= 40;
+	return fits
+		? undefined
+		: `a witness version ${version} program of ${program.length} bytes does not exist`;
 }
 
 function base58checkProblem(address: string, network: UtxoNetwork): string | undefined {
@@ -231,8 +327,11 @@ function base58checkProblem(address: string, network: UtxoNetwork): string | und
 	} catch {
 		return 'its base58 checksum does not match';
 	}
-	if (payload.length !== 21) return `it holds ${payload.length} bytes, not a version byte and a 20-byte hash`;
-	return network.versions.includes(payload[0]) ? undefined : `its version byte ${payload[0]} is not a ${network.name} one`;
+	if (payload.length !== 21)
+		return `it holds ${payload.length} bytes, not a version byte and a 20-byte hash`;
+	return network.versions.includes(payload[0])
+		? undefined
+		: `its version byte ${payload[0]} is not a ${network.name} one`;
 }
 
 function utxoProblem(address: string, network: UtxoNetwork): string | undefined {
@@ -262,18 +361,26 @@ function tonFriendlyBytes(address: string): Uint8Array | undefined {
 function tonProblem(address: string): string | undefined {
 	if (TON_RAW.test(address)) return undefined;
 	const bytes = tonFriendlyBytes(address);
-	if (!bytes || bytes.length !== 36) return 'it is neither the raw form (workchain:64 hex digits) nor the 48-character user-friendly form';
+	if (!bytes || bytes.length !== 36)
+		return 'it is neither the raw form (workchain:64 hex digits) nor the 48-character user-friendly form';
 	// flags: 0x11 bounceable, 0x51 non-bounceable, +0x80 for testnet only
-	if (![0x11, 0x51, 0x91, 0xd1].includes(bytes[0])) return `its flags byte ${bytes[0]} is not a TON one`;
-	return bytes[1] === 0x00 || bytes[1] === 0xff ? undefined : `its workchain byte ${bytes[1]} is neither 0 nor -1`;
+	if (![0x11, 0x51, 0x91, 0xd1].includes(bytes[0]))
+		return `its flags byte ${bytes[0]} is not a TON one`;
+	return bytes[1] === 0x00 || bytes[1] === 0xff
+		? undefined
+		: `its workchain byte ${bytes[1]} is neither 0 nor -1`;
 }
 
 function bolt11Problem(invoice: string): string | undefined {
-	if (invoice.length > BOLT11_MAX || !BOLT11_CHARS.test(invoice)) return 'it is not the text of a BOLT11 invoice';
+	if (invoice.length > BOLT11_MAX || !BOLT11_CHARS.test(invoice))
+		return 'it is not the text of a BOLT11 invoice';
 	const decoded = bech32.decodeUnsafe(invoice, false);
 	if (!decoded) return 'its bech32 checksum does not match';
-	if (!BOLT11_PREFIX.test(decoded.prefix)) return `its prefix "${decoded.prefix}" is not a BOLT11 one`;
-	return decoded.words.length >= BOLT11_MIN_WORDS ? undefined : 'it is too short to hold a timestamp and a signature';
+	if (!BOLT11_PREFIX.test(decoded.prefix))
+		return `its prefix "${decoded.prefix}" is not a BOLT11 one`;
+	return decoded.words.length >= BOLT11_MIN_WORDS
+		? undefined
+		: 'it is too short to hold a timestamp and a signature';
 }
 
 /** Why `address` is not a well-formed address of `kind`, or undefined when it is. */
@@ -295,6 +402,7 @@ export function addressProblem(kind: AddressKind, address: string): string | und
 
 /** A user-friendly TON address in its URL-safe spelling (the same bytes), so a link's path never holds `+` or `/`. */
 export function tonLinkAddress(address: string): string {
-	if (TON_RAW.test(address) || !TON_FRIENDLY_STD.test(address) || TON_FRIENDLY_URL.test(address)) return address;
+	if (TON_RAW.test(address) || !TON_FRIENDLY_STD.test(address) || TON_FRIENDLY_URL.test(address))
+		return address;
 	return base64url.encode(base64.decode(address));
 }

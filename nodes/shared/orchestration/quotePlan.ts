@@ -7,7 +7,14 @@
 import { inField, parseRequest, ProtocolError } from '../errors';
 import { checkOffered, isStablecoin, type OfferedRoutes } from './enums';
 import { explicitIdempotencyKey } from './idempotency';
-import { assertWholeCents, decimalToSmallestUnit, FEE_FIELDS, withFormattedAmounts, type AmountFormat } from './amounts';
+import { checkedMembers, mergeAdditionalFields } from './additionalFields';
+import {
+	assertWholeCents,
+	decimalToSmallestUnit,
+	FEE_FIELDS,
+	withFormattedAmounts,
+	type AmountFormat,
+} from './amounts';
 import type { ZodType } from 'zod';
 import { depositOf, paymentLink } from './paymentUri';
 import { type RouteAsset } from './responseSchemas';
@@ -62,33 +69,19 @@ export interface PlannedQuote {
 	destination?: RouteAsset;
 }
 
-/**
- * The request with the "Additional Fields" members added. A member the operation already set from
- * its own, validated parameters (or sets later: `alsoSet`) is refused (it would silently override
- * them); others pass through.
- */
-export function mergeAdditionalFields(body: Record<string, unknown>, extra: Record<string, unknown>, alsoSet: string[] = []): Record<string, unknown> {
-	const collisions = Object.keys(extra).filter((key) => Object.prototype.hasOwnProperty.call(body, key) || alsoSet.includes(key));
-	if (collisions.length > 0) {
-		const names = collisions.map((key) => `"${key}"`).join(', ');
-		throw new ProtocolError(
-			`sets ${names}, which this operation already sets from its own parameter${collisions.length > 1 ? 's' : ''}; ` +
-				'change the parameter instead (additional fields may only add members the node does not set)',
-			{ reason: 'additional_field_collision' },
-		);
-	}
-	return { ...body, ...extra };
-}
-
 /** Drops undefined and empty-string members so optional parameters left blank are not sent. */
 export function withoutBlanks(body: Record<string, unknown>): Record<string, unknown> {
 	return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined && v !== ''));
 }
 
 /** The fee field a body sets (app fees, or affiliate fee overrides), which client keys may not send (§5). */
-export function feeFieldOf(body: { appFees?: unknown; affiliateIds?: unknown }): 'appFees' | 'affiliateIds' | undefined {
+export function feeFieldOf(body: {
+	appFees?: unknown;
+	affiliateIds?: unknown;
+}): 'appFees' | 'affiliateIds' | undefined {
 	if (body.appFees !== undefined) return 'appFees';
-	if (Array.isArray(body.affiliateIds) && body.affiliateIds.some((a) => typeof a !== 'string')) return 'affiliateIds';
+	if (Array.isArray(body.affiliateIds) && body.affiliateIds.some((a) => typeof a !== 'string'))
+		return 'affiliateIds';
 	return undefined;
 }
 
@@ -104,7 +97,10 @@ export function assertNoClientFeeFields(body: Record<string, unknown>, isClientK
 }
 
 /** Whether the route needs a refund address: exact_out, or a Lightning destination (public-notes, live service). */
-export function needsRefundAddress(draft: Record<string, unknown>, destinationChain: unknown = draft.destinationChain): boolean {
+export function needsRefundAddress(
+	draft: Record<string, unknown>,
+	destinationChain: unknown = draft.destinationChain,
+): boolean {
 	return draft.amountMode === 'exact_out' || destinationChain === 'lightning';
 }
 
@@ -114,21 +110,31 @@ export function needsRefundAddress(draft: Record<string, unknown>, destinationCh
  * refund address"), which is also the default. Completes `draft.refundChain` in place. An
  * operation that fixes the destination (an offramp pays lightning:BTC) names its chain.
  */
-export function checkRefund(draft: Record<string, unknown>, destinationChain: unknown = draft.destinationChain): void {
+export function checkRefund(
+	draft: Record<string, unknown>,
+	destinationChain: unknown = draft.destinationChain,
+): void {
 	const { refundAddress, refundChain, sourceChain } = draft;
 	if (refundAddress === undefined && needsRefundAddress(draft, destinationChain)) {
-		const fixed = draft.destinationChain === destinationChain ? '' : ` (this operation always pays out on ${String(destinationChain)})`;
-		const why = draft.amountMode === 'exact_out' ? 'Exact Out quotes' : `Lightning destinations${fixed}`;
+		const fixed =
+			draft.destinationChain === destinationChain
+				? ''
+				: ` (this operation always pays out on ${String(destinationChain)})`;
+		const why =
+			draft.amountMode === 'exact_out' ? 'Exact Out quotes' : `Lightning destinations${fixed}`;
 		throw new ProtocolError(
 			`is required for ${why}: give an address on the source chain (${String(sourceChain)}) where the service can send the funds back if the order cannot complete`,
 			{ field: 'refundAddress', reason: 'refund_address_required' },
 		);
 	}
 	if (refundChain !== undefined && refundChain !== sourceChain) {
-		throw new ProtocolError(`must be the source chain (${String(sourceChain)}), got ${String(refundChain)}: refunds go back to the chain the deposit was paid on`, {
-			field: 'refundChain',
-			reason: 'refund_chain_not_source',
-		});
+		throw new ProtocolError(
+			`must be the source chain (${String(sourceChain)}), got ${String(refundChain)}: refunds go back to the chain the deposit was paid on`,
+			{
+				field: 'refundChain',
+				reason: 'refund_chain_not_source',
+			},
+		);
 	}
 	if (refundAddress !== undefined && refundChain === undefined) draft.refundChain = sourceChain;
 }
@@ -141,7 +147,10 @@ function affiliateIdText(value: unknown): unknown {
 /** A list member with its affiliateId normalized (an `{affiliateId, ...}` object), others as they are. */
 function withAffiliateId(entry: unknown): unknown {
 	if (typeof entry !== 'object' || entry === null || !('affiliateId' in entry)) return entry;
-	return { ...entry, affiliateId: affiliateIdText((entry as { affiliateId: unknown }).affiliateId) };
+	return {
+		...entry,
+		affiliateId: affiliateIdText((entry as { affiliateId: unknown }).affiliateId),
+	};
 }
 
 /**
@@ -150,7 +159,10 @@ function withAffiliateId(entry: unknown): unknown {
  */
 export function normalizeAffiliateIds(draft: Record<string, unknown>): void {
 	if (draft.affiliateId !== undefined) draft.affiliateId = affiliateIdText(draft.affiliateId);
-	if (Array.isArray(draft.affiliateIds)) draft.affiliateIds = draft.affiliateIds.map((ref) => (typeof ref === 'string' ? affiliateIdText(ref) : withAffiliateId(ref)));
+	if (Array.isArray(draft.affiliateIds))
+		draft.affiliateIds = draft.affiliateIds.map((ref) =>
+			typeof ref === 'string' ? affiliateIdText(ref) : withAffiliateId(ref),
+		);
 	if (Array.isArray(draft.appFees)) draft.appFees = draft.appFees.map(withAffiliateId);
 }
 
@@ -160,18 +172,30 @@ export function normalizeAffiliateIds(draft: Record<string, unknown>): void {
  */
 export function planQuote(input: QuoteInput, draftSchema: ZodType = QuoteDraftSchema): QuotePlan {
 	const own = withoutBlanks(input.request);
-	const draft = inField('additionalFields', () => mergeAdditionalFields(own, input.additionalFields, ['amount']));
+	const draft = inField('additionalFields', () =>
+		mergeAdditionalFields(own, input.additionalFields, ['amount'], checkedMembers(draftSchema)),
+	);
 	// The request goes out as built (members in the order set); the schema only checks it.
 	parseRequest(draftSchema, draft);
 	normalizeAffiliateIds(draft);
 	assertNoClientFeeFields(draft, input.isClientKey);
-	if (input.refundRule === true) checkRefund(draft, input.destinationChain ?? draft.destinationChain);
+	if (input.refundRule === true)
+		checkRefund(draft, input.destinationChain ?? draft.destinationChain);
 	const idempotencyKey = explicitIdempotencyKey(input.idempotencyKey);
-	return { draft, amount: input.amount, routes: input.amount.format === 'decimal' ? 'required' : 'optional', idempotencyKey };
+	return {
+		draft,
+		amount: input.amount,
+		routes: input.amount.format === 'decimal' ? 'required' : 'optional',
+		idempotencyKey,
+	};
 }
 
 /** The amount in smallest units of `asset` (the routes listing's decimals for a decimal amount). */
-export function smallestUnitAmount(amount: AmountInput, asset: RouteAsset | undefined, assetLabel: string): string {
+export function smallestUnitAmount(
+	amount: AmountInput,
+	asset: RouteAsset | undefined,
+	assetLabel: string,
+): string {
 	if (amount.format === 'smallestUnit') return amount.value;
 	if (asset === undefined) {
 		const message = `the decimals of ${assetLabel} are not in the routes listing, so a decimal amount cannot be converted; give smallest units instead`;
@@ -181,7 +205,11 @@ export function smallestUnitAmount(amount: AmountInput, asset: RouteAsset | unde
 }
 
 /** The request with `amount` right after the member `after` (where the service's examples put it). */
-export function requestWithAmount(draft: Record<string, unknown>, amount: string, after: string): Record<string, unknown> {
+export function requestWithAmount(
+	draft: Record<string, unknown>,
+	amount: string,
+	after: string,
+): Record<string, unknown> {
 	const request: Record<string, unknown> = {};
 	for (const [key, value] of Object.entries(draft)) {
 		request[key] = value;
@@ -196,20 +224,37 @@ export function requestWithAmount(draft: Record<string, unknown>, amount: string
  * or asset the routes listing does not offer is refused first (checkOffered; none without a listing).
  */
 export function completeQuote(plan: QuotePlan, routes: AssetLookup | undefined): PlannedQuote {
-	const { sourceChain, sourceAsset, destinationChain, destinationAsset, amountMode } = plan.draft as Record<string, string>;
+	const { sourceChain, sourceAsset, destinationChain, destinationAsset, amountMode } =
+		plan.draft as Record<string, string>;
 	checkOffered(routes, [
-		{ chainField: 'sourceChain', chain: sourceChain, assetField: 'sourceAsset', asset: sourceAsset },
-		{ chainField: 'destinationChain', chain: destinationChain, assetField: 'destinationAsset', asset: destinationAsset },
+		{
+			chainField: 'sourceChain',
+			chain: sourceChain,
+			assetField: 'sourceAsset',
+			asset: sourceAsset,
+		},
+		{
+			chainField: 'destinationChain',
+			chain: destinationChain,
+			assetField: 'destinationAsset',
+			asset: destinationAsset,
+		},
 	]);
 	const source = routes?.find(sourceChain, sourceAsset);
 	const destination = routes?.find(destinationChain, destinationAsset);
 	const exactOut = amountMode === 'exact_out';
-	const label = exactOut ? `${destinationChain}:${destinationAsset}` : `${sourceChain}:${sourceAsset}`;
+	const label = exactOut
+		? `${destinationChain}:${destinationAsset}`
+		: `${sourceChain}:${sourceAsset}`;
 	const amount = smallestUnitAmount(plan.amount, exactOut ? destination : source, label);
 	if (exactOut && destination && isStablecoin(destination.asset)) {
 		inField('amount', () => assertWholeCents(amount, destination.decimals, destination.id));
 	}
-	return { request: requestWithAmount(plan.draft, amount, 'destinationAsset'), source, destination };
+	return {
+		request: requestWithAmount(plan.draft, amount, 'destinationAsset'),
+		source,
+		destination,
+	};
 }
 
 /**
@@ -218,10 +263,21 @@ export function completeQuote(plan: QuotePlan, routes: AssetLookup | undefined):
  */
 export function completeOfframp(plan: QuotePlan, routes: RoutesLookup | undefined): PlannedQuote {
 	const { sourceChain, sourceAsset } = plan.draft as Record<string, string>;
-	checkOffered(routes, [{ chainField: 'sourceChain', chain: sourceChain, assetField: 'sourceAsset', asset: sourceAsset }]);
+	checkOffered(routes, [
+		{
+			chainField: 'sourceChain',
+			chain: sourceChain,
+			assetField: 'sourceAsset',
+			asset: sourceAsset,
+		},
+	]);
 	const source = routes?.find(sourceChain, sourceAsset);
 	const amount = smallestUnitAmount(plan.amount, source, `${sourceChain}:${sourceAsset}`);
-	return { request: requestWithAmount(plan.draft, amount, 'sourceAsset'), source, destination: routes?.byRoutingKey(OFFRAMP_DESTINATION) };
+	return {
+		request: requestWithAmount(plan.draft, amount, 'sourceAsset'),
+		source,
+		destination: routes?.byRoutingKey(OFFRAMP_DESTINATION),
+	};
 }
 
 // ---------------------------------------------------------------- the answer
@@ -235,13 +291,17 @@ export interface QuoteSides {
 function decimalsOf(symbol: unknown, sides: QuoteSides): number | undefined {
 	if (typeof symbol !== 'string' || symbol === '') return undefined;
 	for (const side of [sides.source, sides.destination]) {
-		if (side && (side.asset === symbol || side.id === symbol || side.assetDisplaySymbol === symbol)) return side.decimals;
+		if (side && (side.asset === symbol || side.id === symbol || side.assetDisplaySymbol === symbol))
+			return side.decimals;
 	}
 	return sides.catalogue?.decimalsOfSymbol(symbol, [sides.source?.chain, sides.destination?.chain]);
 }
 
 /** `...Formatted` next to amountIn (source), estimatedOut and lockedMinAmountOut (destination) and each fee. */
-export function formatQuoteAmounts<T extends Record<string, unknown>>(body: T, sides: QuoteSides): T {
+export function formatQuoteAmounts<T extends Record<string, unknown>>(
+	body: T,
+	sides: QuoteSides,
+): T {
 	const feeDecimals = decimalsOf(body.feeAsset, sides);
 	const decimals: Record<string, number | undefined> = {
 		amountIn: sides.source?.decimals,
@@ -267,14 +327,24 @@ export function secondsUntil(expiresAt: unknown, nowMs = Date.now()): number | u
  * `paymentUri` (the deposit as a wallet link, paymentUri.ts; null where no standard one fits or the
  * answer's address is not valid for its chain, and then `paymentUriUnavailable` says why).
  */
-export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: QuoteSides, nowMs = Date.now()): T {
+export function quoteOutput<T extends Record<string, unknown>>(
+	body: T,
+	sides: QuoteSides,
+	nowMs = Date.now(),
+): T {
 	const out: Record<string, unknown> = formatQuoteAmounts(body, sides);
 	const seconds = secondsUntil(body.expiresAt, nowMs);
 	if (seconds !== undefined) out.secondsUntilExpiry = seconds;
 	if ('depositAddress' in body) {
-		out.depositMemoRequired = typeof body.depositMemo === 'string' && body.depositMemo.trim() !== '';
+		out.depositMemoRequired =
+			typeof body.depositMemo === 'string' && body.depositMemo.trim() !== '';
 		const deposit = depositOf(body, sides.source);
-		const link = deposit ? paymentLink(deposit) : { unavailable: 'no payment link: the deposit address, its amount or the source asset (routes listing) is missing' };
+		const link = deposit
+			? paymentLink(deposit)
+			: {
+					unavailable:
+						'no payment link: the deposit address, its amount or the source asset (routes listing) is missing',
+				};
 		out.paymentUri = 'uri' in link ? link.uri : null;
 		if ('unavailable' in link) out.paymentUriUnavailable = link.unavailable;
 	}
@@ -282,7 +352,6 @@ export function quoteOutput<T extends Record<string, unknown>>(body: T, sides: Q
 }
 
 // ---------------------------------------------------------------- is the quote still payable
-
 
 export interface PayableCheck {
 	/** The service replayed an earlier answer to this key (public-notes: X-Idempotency-Replayed: true). */
@@ -306,7 +375,10 @@ export interface UnpayableQuote {
  * A quote is payable until `expiresAt` (§1, §2.2); a replayed answer (public-notes) can be long
  * expired, and paying its deposit address would pay a dead quote. Needs `marginSeconds` of life left.
  */
-export function unpayableQuote(body: Record<string, unknown>, check: PayableCheck): UnpayableQuote | undefined {
+export function unpayableQuote(
+	body: Record<string, unknown>,
+	check: PayableCheck,
+): UnpayableQuote | undefined {
 	const nowMs = check.nowMs ?? Date.now();
 	const expiresMs = typeof body.expiresAt === 'string' ? Date.parse(body.expiresAt) : Number.NaN;
 	if (Number.isNaN(expiresMs)) return undefined;
@@ -329,7 +401,8 @@ export function unpayableQuote(body: Record<string, unknown>, check: PayableChec
 	}
 	return {
 		message: `${quote} ${when}, so its deposit address must not be paid`,
-		nextStep: 'Run the step again for a new quote, or lower "Expiry Margin (Seconds)" (a quote is firm for 2 minutes).',
+		nextStep:
+			'Run the step again for a new quote, or lower "Expiry Margin (Seconds)" (a quote is firm for 2 minutes).',
 		requotable: false,
 	};
 }

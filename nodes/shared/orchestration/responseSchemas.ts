@@ -37,7 +37,9 @@ export const RouteAssetSchema = z
 export type RouteAsset = z.infer<typeof RouteAssetSchema>;
 
 /** POST /v1/webhooks response (spec 2.9): the secret is shown once. */
-export const WebhookCreateResponseSchema = z.object({ webhookId: NonEmpty, secret: NonEmpty }).passthrough();
+export const WebhookCreateResponseSchema = z
+	.object({ webhookId: NonEmpty, secret: NonEmpty })
+	.passthrough();
 export type WebhookCreateResponse = z.infer<typeof WebhookCreateResponseSchema>;
 
 /**
@@ -76,7 +78,11 @@ export const OrderSchema = z
 		payLinkLabel: OptStr,
 		zeroconfOffer: z.unknown().optional(),
 		feePlan: LooseObject.nullable().optional(),
-		feePayouts: z.object({ entries: z.array(FeePayoutEntrySchema) }).passthrough().nullable().optional(),
+		feePayouts: z
+			.object({ entries: z.array(FeePayoutEntrySchema) })
+			.passthrough()
+			.nullable()
+			.optional(),
 		swap: LooseObject.nullable().optional(),
 	})
 	.passthrough();
@@ -94,7 +100,9 @@ const StagesSchema = z.array(StageEntrySchema).optional();
 /** Status view with the order fields at the top level (spec 4.6 "stages and order fields"). */
 export const FlatStatusResponseSchema = OrderSchema.extend({ stages: StagesSchema }).passthrough();
 /** Status view as the live service sends it: `{order: {...}, stages: [...]}` (public-notes). */
-export const NestedStatusResponseSchema = z.object({ order: OrderSchema, stages: StagesSchema }).passthrough();
+export const NestedStatusResponseSchema = z
+	.object({ order: OrderSchema, stages: StagesSchema })
+	.passthrough();
 
 // ---------------------------------------------------------------- status normalization
 
@@ -123,11 +131,21 @@ export function normalizeStatusResponse(body: unknown): NormalizedStatus {
 	let order: Order;
 	let stageDetails: StageEntry[];
 	if (nested) {
-		const parsed = parseWithSchema(NestedStatusResponseSchema, body, 'Invalid status response', 'invalid_status_response');
+		const parsed = parseWithSchema(
+			NestedStatusResponseSchema,
+			body,
+			'Invalid status response',
+			'invalid_status_response',
+		);
 		order = parsed.order;
 		stageDetails = parsed.stages ?? [];
 	} else {
-		const parsed = parseWithSchema(FlatStatusResponseSchema, body, 'Invalid status response', 'invalid_status_response');
+		const parsed = parseWithSchema(
+			FlatStatusResponseSchema,
+			body,
+			'Invalid status response',
+			'invalid_status_response',
+		);
 		const { stages, ...rest } = parsed;
 		order = rest;
 		stageDetails = stages ?? [];

@@ -26,7 +26,9 @@ export const RouteSetSchema = z.union([
 export type RouteSet = z.infer<typeof RouteSetSchema>;
 
 /** A route set as ids: everything (but `except`), or only `only`. */
-export type ReachableIds = { all: true; except: ReadonlySet<string> } | { all: false; only: ReadonlySet<string> };
+export type ReachableIds =
+	| { all: true; except: ReadonlySet<string> }
+	| { all: false; only: ReadonlySet<string> };
 
 function idsOf(targets: RouteTarget[]): Set<string> {
 	const ids = new Set<string>();

@@ -71,11 +71,16 @@ export class RoutesCatalogue {
 		if (!chain) return undefined;
 		const direct = this.byId.get(`${chain}:${asset}`);
 		if (direct) return direct;
-		return this.byChain.get(chain)?.find((a) => a.asset === asset || a.assetDisplaySymbol === asset);
+		return this.byChain
+			.get(chain)
+			?.find((a) => a.asset === asset || a.assetDisplaySymbol === asset);
 	}
 
 	/** Decimals of a symbol seen from a chain: that chain's entry, else one value shared by every entry. */
-	decimalsOfSymbol(symbol: string | undefined, preferredChains: Array<string | undefined>): number | undefined {
+	decimalsOfSymbol(
+		symbol: string | undefined,
+		preferredChains: Array<string | undefined>,
+	): number | undefined {
 		if (!symbol) return undefined;
 		const key = parseRoutingKey(symbol);
 		if (key) return this.byId.get(symbol)?.decimals;
@@ -131,7 +136,12 @@ export class RoutesCatalogue {
 	reaches(source: RouteAsset, destinationId: string, list: RouteList = 'to'): boolean {
 		const set = this.targets(source, list);
 		// an "all" set reaches listed assets only, never the source itself
-		if (set.all) return destinationId !== source.id && this.byId.has(destinationId) && reachableHas(set, destinationId);
+		if (set.all)
+			return (
+				destinationId !== source.id &&
+				this.byId.has(destinationId) &&
+				reachableHas(set, destinationId)
+			);
 		return reachableHas(set, destinationId);
 	}
 

@@ -39,7 +39,10 @@ export const EXPIRY_MARGIN_DEFAULT_SECONDS = 0;
 /** spec 4.1: `^[0-9]+$`, smallest units; length-capped, linear scan (requests and responses alike). */
 export const AmountSchema = z
 	.string()
-	.refine((s) => isDigits(s, MAX_AMOUNT_LENGTH), `must be an integer string of digits in smallest units (at most ${MAX_AMOUNT_LENGTH})`);
+	.refine(
+		(s) => isDigits(s, MAX_AMOUNT_LENGTH),
+		`must be an integer string of digits in smallest units (at most ${MAX_AMOUNT_LENGTH})`,
+	);
 /**
  * A chain field (spec 2.1): a chain name by syntax only. Which chains exist is the routes listing's
  * to say (enums.ts checkOffered); the spec's list (CHAINS) is never a reason to refuse one.
@@ -52,14 +55,18 @@ export const ChainSchema = z
 /** spec 2.1: a symbol, a routing key `<chain>:<asset>`, or the legacy alias TON; syntax only (the listing says what exists). */
 export const AssetInputSchema = z
 	.string()
-	.refine(isValidAssetInput, `must be an asset symbol (e.g. USDC), a routing key <chain>:<asset> (at most ${ROUTING_KEY_MAX_LENGTH} characters), or TON`);
+	.refine(
+		isValidAssetInput,
+		`must be an asset symbol (e.g. USDC), a routing key <chain>:<asset> (at most ${ROUTING_KEY_MAX_LENGTH} characters), or TON`,
+	);
 /** The same, with TON rewritten to ton:GRAM (spec 2.1). */
 export const NormalizedAssetInputSchema = AssetInputSchema.transform(normalizeAssetInput);
 export const AmountModeSchema = z.enum(AMOUNT_MODES);
 export const DeliveryModeSchema = z.enum(DELIVERY_MODES);
 export const PriceLockModeSchema = z.enum(PRICE_LOCK_MODES);
 
-export const int = () => z.number({ invalid_type_error: 'must be a number' }).int('must be an integer');
+export const int = () =>
+	z.number({ invalid_type_error: 'must be a number' }).int('must be an integer');
 export const FeeBpsSchema = int().min(0).max(FEE_BPS_MAX);
 /** spec 4.1, 8: integer 0..1000. */
 export const SlippageBpsSchema = int().min(SLIPPAGE_BPS_MIN).max(SLIPPAGE_BPS_MAX);
@@ -67,7 +74,8 @@ export const NonEmpty = z.string().min(1);
 
 /** Affiliate IDs (public-notes, the docs' rule): trimmed and lowercased, then this pattern. */
 export const AFFILIATE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-export const AFFILIATE_ID_RULE = '1 to 64 letters, digits, "_" or "-", starting with a letter or digit (trimmed and lowercased first)';
+export const AFFILIATE_ID_RULE =
+	'1 to 64 letters, digits, "_" or "-", starting with a letter or digit (trimmed and lowercased first)';
 
 /** An affiliate ID as the service reads it (trimmed, lowercased), or undefined when it breaks the docs' rule. */
 export function normalizedAffiliateId(value: string): string | undefined {
@@ -78,23 +86,52 @@ export function normalizedAffiliateId(value: string): string | undefined {
 /** An affiliate ID field, checked by the docs' rule (the plans send it normalized). */
 export const AffiliateIdSchema = z
 	.string()
-	.refine((s) => normalizedAffiliateId(s) !== undefined, `must be an affiliate ID: ${AFFILIATE_ID_RULE}`);
+	.refine(
+		(s) => normalizedAffiliateId(s) !== undefined,
+		`must be an affiliate ID: ${AFFILIATE_ID_RULE}`,
+	);
 
 /**
  * spec 2.6 app fee entry `{recipient, feeBps, affiliateId?}`, or the live service's request form
  * `{recipient, fee}` (public-notes; fee in bps): exactly one of feeBps and fee. Unknown keys kept
  * (never stripped) so nothing the user sent silently disappears.
  */
+/** public-notes (fourth harvest): each app fee is 1 to 10000 bps. */
+const AppFeeBpsSchema = int().min(1).max(10_000);
+
 export const AppFeeSchema = z
-	.object({ recipient: NonEmpty, feeBps: FeeBpsSchema.optional(), fee: FeeBpsSchema.optional(), affiliateId: AffiliateIdSchema.optional() })
+	.object({
+		recipient: NonEmpty,
+		feeBps: AppFeeBpsSchema.optional(),
+		fee: AppFeeBpsSchema.optional(),
+		affiliateId: AffiliateIdSchema.optional(),
+	})
 	.passthrough()
 	.superRefine((entry, ctx) => {
 		if ((entry.feeBps === undefined) !== (entry.fee === undefined)) return;
 		const message =
 			entry.feeBps === undefined
-				? 'Required: the fee in basis points, as feeBps (the spec\'s form) or fee (the live service\'s request form)'
-				: 'give the fee once: feeBps (the spec\'s form) or fee (the live service\'s request form), not both';
+				? "Required: the fee in basis points, as feeBps (the spec's form) or fee (the live service's request form)"
+				: "give the fee once: feeBps (the spec's form) or fee (the live service's request form), not both";
 		ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['feeBps'], message });
+	});
+
+/** public-notes (fourth harvest): at most 16 app fees, together at most 10000 bps. */
+export const AppFeesSchema = z
+	.array(AppFeeSchema)
+	.min(APP_FEES_MIN)
+	.max(APP_FEES_MAX)
+	.superRefine((fees, ctx) => {
+		const total = fees.reduce(
+			(sum, f) =>
+				sum + (typeof f.feeBps === 'number' ? f.feeBps : typeof f.fee === 'number' ? f.fee : 0),
+			0,
+		);
+		if (total > 10_000)
+			ctx.addIssue({
+				code: z.ZodIssueCode.custom,
+				message: `add up to ${total} bps; together they may be at most 10000`,
+			});
 	});
 
 /** spec 4.1 affiliate list item: a registered id, or an `{affiliateId, feeBps}` override. */
@@ -104,12 +141,18 @@ export const AffiliateRefSchema = z.union([
 ]);
 
 /** spec 2.2, 8: 1..32 reviewed token identities. */
-export const ReviewedIdentitiesSchema = z.array(NonEmpty).min(REVIEWED_IDENTITIES_MIN).max(REVIEWED_IDENTITIES_MAX);
+export const ReviewedIdentitiesSchema = z
+	.array(NonEmpty)
+	.min(REVIEWED_IDENTITIES_MIN)
+	.max(REVIEWED_IDENTITIES_MAX);
 
 // ---------------------------------------------------------------- requests
 
 /** Fixed delivery exists only for exact_in (public-notes `deliveryMode`); exact_in is the default. */
-function refineModes(value: { amountMode?: string; deliveryMode?: string }, ctx: z.RefinementCtx): void {
+function refineModes(
+	value: { amountMode?: string; deliveryMode?: string },
+	ctx: z.RefinementCtx,
+): void {
 	if (value.deliveryMode === 'fixed' && value.amountMode === 'exact_out') {
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
@@ -134,7 +177,7 @@ export const QuoteRequestObjectSchema = z
 		...ROUTE_AND_AMOUNT,
 		recipientAddress: NonEmpty,
 		includeCalldata: z.boolean().optional(),
-		appFees: z.array(AppFeeSchema).min(APP_FEES_MIN).max(APP_FEES_MAX).optional(),
+		appFees: AppFeesSchema.optional(),
 		affiliateId: AffiliateIdSchema.optional(),
 		amountMode: AmountModeSchema.optional(),
 		deliveryMode: DeliveryModeSchema.optional(),
@@ -142,7 +185,11 @@ export const QuoteRequestObjectSchema = z
 		// spec 4.1: the refund address's chain comes from the chain enum
 		refundChain: ChainSchema.optional(),
 		slippageBps: SlippageBpsSchema.optional(),
-		affiliateIds: z.array(AffiliateRefSchema).min(AFFILIATE_IDS_MIN).max(AFFILIATE_IDS_MAX).optional(),
+		affiliateIds: z
+			.array(AffiliateRefSchema)
+			.min(AFFILIATE_IDS_MIN)
+			.max(AFFILIATE_IDS_MAX)
+			.optional(),
 		zeroconfEnabled: z.boolean().optional(),
 		// spec 1, 4.1: the amountless Lightning invoice flag; its name is not shown (public-notes), so unconfirmed
 		amountlessInvoice: z.boolean().optional(),
@@ -150,21 +197,32 @@ export const QuoteRequestObjectSchema = z
 	.passthrough();
 
 /** spec 1, 4.1: an amountless invoice exists only for exact-in, variable quotes to lightning:BTC. */
-function refineAmountless(value: Omit<z.infer<typeof QuoteRequestObjectSchema>, 'amount'>, ctx: z.RefinementCtx): void {
+function refineAmountless(
+	value: Omit<z.infer<typeof QuoteRequestObjectSchema>, 'amount'>,
+	ctx: z.RefinementCtx,
+): void {
 	if (value.amountlessInvoice !== true) return;
 	const destination = normalizeAssetInput(String(value.destinationAsset));
-	const toLightningBtc = value.destinationChain === 'lightning' && (destination === 'BTC' || destination === 'lightning:BTC');
-	const exactInVariable = (value.amountMode ?? 'exact_in') === 'exact_in' && (value.deliveryMode ?? 'variable') === 'variable';
+	const toLightningBtc =
+		value.destinationChain === 'lightning' &&
+		(destination === 'BTC' || destination === 'lightning:BTC');
+	const exactInVariable =
+		(value.amountMode ?? 'exact_in') === 'exact_in' &&
+		(value.deliveryMode ?? 'variable') === 'variable';
 	if (toLightningBtc && exactInVariable) return;
 	ctx.addIssue({
 		code: z.ZodIssueCode.custom,
 		path: ['amountlessInvoice'],
-		message: 'an amountless invoice exists only for Exact In, Variable quotes to lightning:BTC (spec 1, 4.1)',
+		message:
+			'an amountless invoice exists only for Exact In, Variable quotes to lightning:BTC (spec 1, 4.1)',
 	});
 }
 
 /** The cross-field rules of a quote request, none of which involves the amount. */
-function refineQuote(value: Omit<z.infer<typeof QuoteRequestObjectSchema>, 'amount'>, ctx: z.RefinementCtx): void {
+function refineQuote(
+	value: Omit<z.infer<typeof QuoteRequestObjectSchema>, 'amount'>,
+	ctx: z.RefinementCtx,
+): void {
 	// spec 4.1: the affiliate list is mutually exclusive with appFees
 	if (value.appFees !== undefined && value.affiliateIds !== undefined) {
 		ctx.addIssue({
@@ -184,7 +242,9 @@ export const QuoteRequestSchema = QuoteRequestObjectSchema.superRefine(refineQuo
  * The quote request before its amount is in smallest units: a decimal amount needs the asset's
  * decimals from the routes listing first (§4.1), and the amount text is checked on its own.
  */
-export const QuoteDraftSchema = QuoteRequestObjectSchema.omit({ amount: true }).superRefine(refineQuote);
+export const QuoteDraftSchema = QuoteRequestObjectSchema.omit({ amount: true }).superRefine(
+	refineQuote,
+);
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
 /** A query-string integer arrives as text; digits become a number, anything else is checked as is. */
@@ -204,7 +264,9 @@ const EstimateRequestObjectSchema = z
 	.passthrough();
 export const EstimateRequestSchema = EstimateRequestObjectSchema.superRefine(refineModes);
 /** The estimate query before its amount is in smallest units (see QuoteDraftSchema). */
-export const EstimateDraftSchema = EstimateRequestObjectSchema.omit({ amount: true }).superRefine(refineModes);
+export const EstimateDraftSchema = EstimateRequestObjectSchema.omit({ amount: true }).superRefine(
+	refineModes,
+);
 export type EstimateRequest = z.infer<typeof EstimateRequestSchema>;
 
 /** POST /v1/orchestration/submit body: the quote plus the source reference (public-notes). */
@@ -223,7 +285,9 @@ export const SubmitRequestSchema = z
 export type SubmitRequest = z.infer<typeof SubmitRequestSchema>;
 
 /** A USD amount: digits with at most two decimals ("25", "25.5", "25.50"). */
-export const FiatUsdSchema = z.string().refine(isFiatUsd, 'must be a USD amount with at most 2 decimals, e.g. "25.50"');
+export const FiatUsdSchema = z
+	.string()
+	.refine(isFiatUsd, 'must be a USD amount with at most 2 decimals, e.g. "25.50"');
 
 /** Digits with an optional 1- or 2-digit fraction, capped before the scan. */
 export function isFiatUsd(s: string): boolean {
@@ -246,11 +310,16 @@ const OnrampRequestObjectSchema = z
 		slippageBps: SlippageBpsSchema.optional(),
 		refundAddress: NonEmpty.optional(),
 		affiliateId: AffiliateIdSchema.optional(),
+		// spec §5: onramp creation takes fee fields from server keys (client keys are refused)
+		appFees: AppFeesSchema.optional(),
 	})
 	.passthrough();
 
 /** Why an onramp's amounts are wrong (exactly one of sats and USD), or undefined; the field it names. */
-export function onrampAmountProblem(hasSats: boolean, hasUsd: boolean): { field: string; message: string } | undefined {
+export function onrampAmountProblem(
+	hasSats: boolean,
+	hasUsd: boolean,
+): { field: string; message: string } | undefined {
 	if (hasSats !== hasUsd) return undefined;
 	return hasSats
 		? { field: 'amountFiatUsd', message: 'give either amount (sats) or amountFiatUsd, not both' }
@@ -258,8 +327,12 @@ export function onrampAmountProblem(hasSats: boolean, hasUsd: boolean): { field:
 }
 
 export const OnrampRequestSchema = OnrampRequestObjectSchema.superRefine((value, ctx) => {
-	const problem = onrampAmountProblem(value.amount !== undefined, value.amountFiatUsd !== undefined);
-	if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [problem.field], message: problem.message });
+	const problem = onrampAmountProblem(
+		value.amount !== undefined,
+		value.amountFiatUsd !== undefined,
+	);
+	if (problem)
+		ctx.addIssue({ code: z.ZodIssueCode.custom, path: [problem.field], message: problem.message });
 });
 /** The onramp body before its amount is in smallest units (see QuoteDraftSchema); onrampAmountProblem checks the amounts. */
 export const OnrampDraftSchema = OnrampRequestObjectSchema.omit({ amount: true });
@@ -277,13 +350,13 @@ export const OfframpRequestSchema = z
 		sourceChain: ChainSchema,
 		sourceAsset: AssetInputSchema,
 		amount: AmountSchema,
-		recipientAddress: z
-			.string()
-			.refine(
-				// capped before the patterns run: outside input must not cost more than a short scan
-				(s) => s.length <= MAX_RECIPIENT_LENGTH && (PAYMENT_APP_USERNAME.test(s) || LIGHTNING_ADDRESS.test(s)),
-				'must be a payment-app $username or a Lightning address (name@domain)',
-			),
+		recipientAddress: z.string().refine(
+			// capped before the patterns run: outside input must not cost more than a short scan
+			(s) =>
+				s.length <= MAX_RECIPIENT_LENGTH &&
+				(PAYMENT_APP_USERNAME.test(s) || LIGHTNING_ADDRESS.test(s)),
+			'must be a payment-app $username or a Lightning address (name@domain)',
+		),
 		refundAddress: NonEmpty.optional(),
 		// public-notes: a Lightning destination needs the refund address and its chain (the source chain)
 		refundChain: ChainSchema.optional(),

@@ -4,9 +4,16 @@
 // "Webhooks"): both sets are read, with the same rules. Verification runs over the exact received
 // bytes and the header timestamp, never over re-serialized JSON or a payload time.
 // The hot path is kept close to a bare createHmac call: no regexes, one small allocation.
-import { createHmac, createSecretKey, timingSafeEqual, type Hmac, type KeyObject } from 'node:crypto';
+import {
+	createHmac,
+	createSecretKey,
+	timingSafeEqual,
+	type Hmac,
+	type KeyObject,
+} from 'node:crypto';
 import { ProtocolError } from '../errors';
 import { sha256Hex } from '../sha256';
+import { canonicalJson } from './idempotency';
 import { WEBHOOK_TOLERANCE_SECONDS } from './limits';
 
 /** Header names as Node lower-cases them (spec 6: X-Service-Signature, X-Service-Timestamp). */
@@ -26,12 +33,25 @@ export interface WebhookHeaderSet {
 
 /** The pairs a delivery may be signed under: the spec's first, then the live service's. */
 export const WEBHOOK_HEADER_SETS: readonly WebhookHeaderSet[] = [
-	{ signature: SIGNATURE_HEADER, timestamp: TIMESTAMP_HEADER, signatureName: 'X-Service-Signature', timestampName: 'X-Service-Timestamp' },
-	{ signature: LIVE_SIGNATURE_HEADER, timestamp: LIVE_TIMESTAMP_HEADER, signatureName: 'X-Flashnet-Signature', timestampName: 'X-Flashnet-Timestamp' },
+	{
+		signature: SIGNATURE_HEADER,
+		timestamp: TIMESTAMP_HEADER,
+		signatureName: 'X-Service-Signature',
+		timestampName: 'X-Service-Timestamp',
+	},
+	{
+		signature: LIVE_SIGNATURE_HEADER,
+		timestamp: LIVE_TIMESTAMP_HEADER,
+		signatureName: 'X-Flashnet-Signature',
+		timestampName: 'X-Flashnet-Timestamp',
+	},
 ];
 
 /** Every header that carries a signature or its timestamp, lower-cased (kept out of outputs by default). */
-export const SIGNATURE_HEADER_NAMES: readonly string[] = WEBHOOK_HEADER_SETS.flatMap((set) => [set.signature, set.timestamp]);
+export const SIGNATURE_HEADER_NAMES: readonly string[] = WEBHOOK_HEADER_SETS.flatMap((set) => [
+	set.signature,
+	set.timestamp,
+]);
 
 export type WebhookRejectionReason =
 	| 'missing_signature'
@@ -102,7 +122,11 @@ const expectedBytes = Buffer.alloc(32);
 const givenBytes = Buffer.alloc(32);
 
 /** Lowercase hex HMAC-SHA256 over `timestamp + "." + rawBody` (spec 6). */
-export function computeWebhookSignature(secret: string, timestamp: string, rawBody: Buffer | string): string {
+export function computeWebhookSignature(
+	secret: string,
+	timestamp: string,
+	rawBody: Buffer | string,
+): string {
 	return hmacHex(secret, timestamp, rawBody);
 }
 
@@ -114,10 +138,17 @@ export function signWebhookDelivery(
 ): { timestamp: string; signature: string; headers: Record<string, string> } {
 	const timestamp = String(Math.trunc(timestampMs));
 	const signature = computeWebhookSignature(secret, timestamp, rawBody);
-	return { timestamp, signature, headers: { [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: timestamp } };
+	return {
+		timestamp,
+		signature,
+		headers: { [SIGNATURE_HEADER]: signature, [TIMESTAMP_HEADER]: timestamp },
+	};
 }
 
-function reject(reason: WebhookRejectionReason, message: string): { ok: false; reason: WebhookRejectionReason; message: string } {
+function reject(
+	reason: WebhookRejectionReason,
+	message: string,
+): { ok: false; reason: WebhookRejectionReason; message: string } {
 	return { ok: false, reason, message };
 }
 
@@ -133,7 +164,10 @@ function isEpochMillis(timestamp: string): boolean {
 
 function usableSecret(secret: unknown): asserts secret is string {
 	if (typeof secret !== 'string' || secret.length === 0) {
-		throw new ProtocolError('The webhook secret is empty', { field: 'secret', reason: 'missing_secret' });
+		throw new ProtocolError('The webhook secret is empty', {
+			field: 'secret',
+			reason: 'missing_secret',
+		});
 	}
 }
 
@@ -149,23 +183,36 @@ interface SignedRequest {
  * Everything but the HMAC, in order: presence, format, clock window, so cheap rejections cost no
  * hashing. On success the given signature's bytes are in `givenBytes`.
  */
-function checkSignedRequest(input: SignedRequest): { ok: true; timestampMs: number; timestamp: string } | { ok: false; reason: WebhookRejectionReason; message: string } {
+function checkSignedRequest(
+	input: SignedRequest,
+):
+	| { ok: true; timestampMs: number; timestamp: string }
+	| { ok: false; reason: WebhookRejectionReason; message: string } {
 	const { signature, timestamp } = input;
 	const SIG = input.headerSet.signatureName;
 	const TS = input.headerSet.timestampName;
-	if (signature === undefined || signature === '') return reject('missing_signature', `Missing ${SIG} header`);
-	if (timestamp === undefined || timestamp === '') return reject('missing_timestamp', `Missing ${TS} header`);
+	if (signature === undefined || signature === '')
+		return reject('missing_signature', `Missing ${SIG} header`);
+	if (timestamp === undefined || timestamp === '')
+		return reject('missing_timestamp', `Missing ${TS} header`);
 	if (typeof signature !== 'string') {
-		return reject('malformed_signature', `${SIG} must be one header value (it was sent more than once)`);
+		return reject(
+			'malformed_signature',
+			`${SIG} must be one header value (it was sent more than once)`,
+		);
 	}
 	// Node's hex decoder stops at the first non-hex pair, so 64 chars -> 32 bytes proves all were hex.
 	if (signature.length !== 64 || givenBytes.write(signature, 'hex') !== 32) {
 		return reject('malformed_signature', `${SIG} must be 64 hexadecimal characters (HMAC-SHA256)`);
 	}
 	if (typeof timestamp !== 'string') {
-		return reject('malformed_timestamp', `${TS} must be one header value (it was sent more than once)`);
+		return reject(
+			'malformed_timestamp',
+			`${TS} must be one header value (it was sent more than once)`,
+		);
 	}
-	if (!isEpochMillis(timestamp)) return reject('malformed_timestamp', `${TS} must be epoch milliseconds (digits only)`);
+	if (!isEpochMillis(timestamp))
+		return reject('malformed_timestamp', `${TS} must be epoch milliseconds (digits only)`);
 	const timestampMs = Number(timestamp);
 	const toleranceSeconds = input.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
 	if (!(toleranceSeconds >= 0) || !Number.isFinite(toleranceSeconds)) {
@@ -177,10 +224,16 @@ function checkSignedRequest(input: SignedRequest): { ok: true; timestampMs: numb
 	const skewMs = (input.nowMs ?? Date.now()) - timestampMs;
 	const toleranceMs = toleranceSeconds * 1000;
 	if (skewMs > toleranceMs) {
-		return reject('stale', `${TS} is ${skewMs} ms old; the tolerance is ${toleranceSeconds} s (replayed or delayed delivery)`);
+		return reject(
+			'stale',
+			`${TS} is ${skewMs} ms old; the tolerance is ${toleranceSeconds} s (replayed or delayed delivery)`,
+		);
 	}
 	if (-skewMs > toleranceMs) {
-		return reject('future', `${TS} is ${-skewMs} ms in the future; the tolerance is ${toleranceSeconds} s (check the clock)`);
+		return reject(
+			'future',
+			`${TS} is ${-skewMs} ms in the future; the tolerance is ${toleranceSeconds} s (check the clock)`,
+		);
 	}
 	return { ok: true, timestampMs, timestamp };
 }
@@ -193,7 +246,11 @@ function signedWith(secret: string, timestamp: string, rawBody: Buffer | string)
 	return timingSafeEqual(expectedBytes, givenBytes);
 }
 
-function mismatch(headerSet: WebhookHeaderSet): { ok: false; reason: WebhookRejectionReason; message: string } {
+function mismatch(headerSet: WebhookHeaderSet): {
+	ok: false;
+	reason: WebhookRejectionReason;
+	message: string;
+} {
 	return reject(
 		'mismatch',
 		`${headerSet.signatureName} does not match: wrong secret, or the body was changed (verify the raw received bytes, not re-serialized JSON)`,
@@ -208,14 +265,23 @@ function mismatch(headerSet: WebhookHeaderSet): { ok: false; reason: WebhookReje
  */
 export function verifyWebhookSignature(input: WebhookVerificationInput): WebhookVerification {
 	usableSecret(input.secret);
-	const checked = checkSignedRequest({ ...input, headerSet: input.headerSet ?? WEBHOOK_HEADER_SETS[0] });
+	const checked = checkSignedRequest({
+		...input,
+		headerSet: input.headerSet ?? WEBHOOK_HEADER_SETS[0],
+	});
 	if (!checked.ok) return checked;
-	if (!signedWith(input.secret, checked.timestamp, input.rawBody)) return mismatch(input.headerSet ?? WEBHOOK_HEADER_SETS[0]);
+	if (!signedWith(input.secret, checked.timestamp, input.rawBody))
+		return mismatch(input.headerSet ?? WEBHOOK_HEADER_SETS[0]);
 	return { ok: true, timestampMs: checked.timestampMs };
 }
 
 export type WebhookHeaderRead =
-	| { ok: true; signature: string | string[] | undefined; timestamp: string | string[] | undefined; headerSet: WebhookHeaderSet }
+	| {
+			ok: true;
+			signature: string | string[] | undefined;
+			timestamp: string | string[] | undefined;
+			headerSet: WebhookHeaderSet;
+	  }
 	| { ok: false; reason: WebhookRejectionReason; message: string };
 
 /**
@@ -224,7 +290,9 @@ export type WebhookHeaderRead =
  * same set: a second one (the other set's, or the same name twice with other case) is refused,
  * never chosen from. Without any, the spec's names are reported missing.
  */
-export function readWebhookHeaders(headers: Record<string, string | string[] | undefined>): WebhookHeaderRead {
+export function readWebhookHeaders(
+	headers: Record<string, string | string[] | undefined>,
+): WebhookHeaderRead {
 	const found = new Map<string, Array<string | string[]>>();
 	for (const name of Object.keys(headers)) {
 		const lower = name.toLowerCase();
@@ -234,25 +302,46 @@ export function readWebhookHeaders(headers: Record<string, string | string[] | u
 	}
 	const signatures = WEBHOOK_HEADER_SETS.filter((set) => found.has(set.signature));
 	const timestamps = WEBHOOK_HEADER_SETS.filter((set) => found.has(set.timestamp));
-	const names = (sets: WebhookHeaderSet[], pick: (set: WebhookHeaderSet) => string) => sets.map(pick).join(' and ');
+	const names = (sets: WebhookHeaderSet[], pick: (set: WebhookHeaderSet) => string) =>
+		sets.map(pick).join(' and ');
 	if (signatures.length > 1) {
-		return reject('malformed_signature', `Exactly one signature header is accepted; this delivery carries ${names(signatures, (s) => s.signatureName)}`);
+		return reject(
+			'malformed_signature',
+			`Exactly one signature header is accepted; this delivery carries ${names(signatures, (s) => s.signatureName)}`,
+		);
 	}
 	if (timestamps.length > 1) {
-		return reject('malformed_timestamp', `Exactly one timestamp header is accepted; this delivery carries ${names(timestamps, (s) => s.timestampName)}`);
+		return reject(
+			'malformed_timestamp',
+			`Exactly one timestamp header is accepted; this delivery carries ${names(timestamps, (s) => s.timestampName)}`,
+		);
 	}
 	const twice = (name: string) => (found.get(name)?.length ?? 0) > 1;
 	if (signatures.length === 1 && twice(signatures[0].signature)) {
-		return reject('malformed_signature', `${signatures[0].signatureName} must be one header value (it was sent more than once)`);
+		return reject(
+			'malformed_signature',
+			`${signatures[0].signatureName} must be one header value (it was sent more than once)`,
+		);
 	}
 	if (timestamps.length === 1 && twice(timestamps[0].timestamp)) {
-		return reject('malformed_timestamp', `${timestamps[0].timestampName} must be one header value (it was sent more than once)`);
+		return reject(
+			'malformed_timestamp',
+			`${timestamps[0].timestampName} must be one header value (it was sent more than once)`,
+		);
 	}
 	const headerSet = signatures[0] ?? timestamps[0] ?? WEBHOOK_HEADER_SETS[0];
 	if (timestamps.length === 1 && signatures.length === 1 && timestamps[0] !== headerSet) {
-		return reject('malformed_timestamp', `${headerSet.signatureName} comes with ${headerSet.timestampName}, not ${timestamps[0].timestampName}`);
+		return reject(
+			'malformed_timestamp',
+			`${headerSet.signatureName} comes with ${headerSet.timestampName}, not ${timestamps[0].timestampName}`,
+		);
 	}
-	return { ok: true, signature: found.get(headerSet.signature)?.[0], timestamp: found.get(headerSet.timestamp)?.[0], headerSet };
+	return {
+		ok: true,
+		signature: found.get(headerSet.signature)?.[0],
+		timestamp: found.get(headerSet.timestamp)?.[0],
+		headerSet,
+	};
 }
 
 export interface WebhookDeliveryInput {
@@ -265,7 +354,13 @@ export interface WebhookDeliveryInput {
 }
 
 export type WebhookDeliveryVerification =
-	| { ok: true; timestampMs: number; signature: string; secretIndex: number; headerSet: WebhookHeaderSet }
+	| {
+			ok: true;
+			timestampMs: number;
+			signature: string;
+			secretIndex: number;
+			headerSet: WebhookHeaderSet;
+	  }
 	| { ok: false; reason: WebhookRejectionReason; message: string };
 
 /**
@@ -277,19 +372,43 @@ export function verifyWebhookDelivery(input: WebhookDeliveryInput): WebhookDeliv
 	for (const secret of input.secrets) usableSecret(secret);
 	const read = readWebhookHeaders(input.headers);
 	if (!read.ok) return read;
-	const checked = checkSignedRequest({ ...read, toleranceSeconds: input.toleranceSeconds, nowMs: input.nowMs });
+	const checked = checkSignedRequest({
+		...read,
+		toleranceSeconds: input.toleranceSeconds,
+		nowMs: input.nowMs,
+	});
 	if (!checked.ok) return checked;
-	const secretIndex = input.secrets.findIndex((secret) => signedWith(secret, checked.timestamp, input.rawBody));
+	const secretIndex = input.secrets.findIndex((secret) =>
+		signedWith(secret, checked.timestamp, input.rawBody),
+	);
 	if (secretIndex < 0) return mismatch(read.headerSet);
-	return { ok: true, timestampMs: checked.timestampMs, signature: read.signature as string, secretIndex, headerSet: read.headerSet };
+	return {
+		ok: true,
+		timestampMs: checked.timestampMs,
+		signature: read.signature as string,
+		secretIndex,
+		headerSet: read.headerSet,
+	};
 }
 
 /**
  * Duplicate key of spec 6: (data.id, event, data.updatedAt). Never the signature timestamp, which
  * changes on every retry. JSON of the tuple stays unambiguous whatever the parts contain.
  */
-export function webhookDuplicateKey(envelope: { event: string; data: { id: string; updatedAt: string } }): string {
+export function webhookDuplicateKey(envelope: {
+	event: string;
+	data: { id: string; updatedAt: string };
+}): string {
 	return JSON.stringify([envelope.data.id, envelope.event, envelope.data.updatedAt]);
+}
+
+/**
+ * The duplicate key of an event without `data.updatedAt` (the docs' `data` examples omit it): the
+ * event and its data, never the envelope's `timestamp` or the signature's time, which a retried
+ * delivery renews (public-notes: `timestamp` is the delivery time; delivery is at least once).
+ */
+export function eventDuplicateKey(event: string, data: Record<string, unknown>): string {
+	return `sha256:${sha256Hex(canonicalJson([event, data]))}`;
 }
 
 /**
@@ -310,7 +429,8 @@ export function jsonNestingExceeds(raw: Buffer | string, maxDepth: number): bool
 	for (let i = 0; i < raw.length; i++) {
 		const c = text ? (raw as string).charCodeAt(i) : (raw as Buffer)[i];
 		if (inString) {
-			if (c === 0x5c) i++; // a backslash escapes the next character (a quote included)
+			if (c === 0x5c)
+				i++; // a backslash escapes the next character (a quote included)
 			else if (c === 0x22) inString = false;
 		} else if (c === 0x22) inString = true;
 		else if (c === 0x5b || c === 0x7b) {
@@ -335,7 +455,8 @@ export const MIN_WEBHOOK_SECRET_LENGTH = 16;
  */
 export function webhookSecretProblem(secret: unknown): string | undefined {
 	if (secret === undefined || secret === null || secret === '') return 'no webhook secret is set';
-	if (typeof secret !== 'string') return `the webhook secret is not a string (it resolved to ${Array.isArray(secret) ? 'an array' : typeof secret})`;
+	if (typeof secret !== 'string')
+		return `the webhook secret is not a string (it resolved to ${Array.isArray(secret) ? 'an array' : typeof secret})`;
 	if (secret.trim().length < MIN_WEBHOOK_SECRET_LENGTH) {
 		return `the webhook secret has ${secret.trim().length} characters; at least ${MIN_WEBHOOK_SECRET_LENGTH} are expected`;
 	}

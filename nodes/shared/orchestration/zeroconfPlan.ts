@@ -26,10 +26,17 @@ export interface ZeroconfPlan {
 }
 
 /** Checks the answer before it leaves (orderId required, reason only on a decline). */
-export function planZeroconfDecision(action: ZeroconfAction, input: { orderId: string; reason?: string }): ZeroconfPlan {
+export function planZeroconfDecision(
+	action: ZeroconfAction,
+	input: { orderId: string; reason?: string },
+): ZeroconfPlan {
 	const request: Record<string, unknown> = { orderId: input.orderId };
-	if (action === 'decline' && input.reason !== undefined && input.reason !== '') request.reason = input.reason;
-	parseRequest(action === 'accept' ? ZeroconfAcceptRequestSchema : ZeroconfDeclineRequestSchema, request);
+	if (action === 'decline' && input.reason !== undefined && input.reason !== '')
+		request.reason = input.reason;
+	parseRequest(
+		action === 'accept' ? ZeroconfAcceptRequestSchema : ZeroconfDeclineRequestSchema,
+		request,
+	);
 	return {
 		path: `/v1/orchestration/zeroconf/${action}`,
 		request,

@@ -3,7 +3,7 @@ import { parseRoutingKey, withoutTonAlias } from '../spec';
 import { authenticate } from '../auth';
 import type { CatalogueAsset } from '../catalogue';
 import { catalogueView, type OrchestrationContext } from '../context';
-import { routeLimits } from '../pricing';
+import { routeLimits, usdToUnits } from '../pricing';
 import { checkIpLimit } from '../rateLimits';
 
 type Query = Record<string, string | undefined>;
@@ -14,6 +14,19 @@ function assetMatches(filter: string | undefined, a: CatalogueAsset): boolean {
 	const normalized = withoutTonAlias(filter);
 	const key = parseRoutingKey(normalized);
 	return key ? key.chain === a.chain && key.asset === a.asset : normalized === a.asset;
+}
+
+/** A route leg as the limits entries name it (public-notes: chain, asset, contractAddress, decimals, chainId). */
+function assetOf(a: CatalogueAsset): Record<string, unknown> {
+	return { chain: a.chain, asset: a.asset, contractAddress: a.contractAddress, decimals: a.decimals, chainId: a.chainInfo.chainId };
+}
+
+/** The bounds of the amount a quote request carries, in the request leg's smallest units and in US cents. */
+function requestAmount(leg: 'source' | 'destination', a: CatalogueAsset, min: bigint, max: bigint, minCents: bigint, maxCents: bigint): Record<string, unknown> {
+	return {
+		leg, chain: a.chain, asset: a.asset,
+		minAmountSmallest: min.toString(), maxAmountSmallest: max.toString(), minUsdCents: minCents.toString(), maxUsdCents: maxCents.toString(),
+	};
 }
 
 export function registerCatalogueEndpoints(app: FastifyInstance, ctx: OrchestrationContext): void {
@@ -44,7 +57,8 @@ export function registerCatalogueEndpoints(app: FastifyInstance, ctx: Orchestrat
 			const targets = src.to === 'all' ? entries.filter((e) => ctx.catalogue.reaches(src, e, 'to')) : src.to.map((id) => byId.get(id));
 			for (const dst of targets) {
 				if (!dst || (q.destinationChain && q.destinationChain !== dst.chain) || !assetMatches(q.destinationAsset, dst)) continue;
-				const { minAmount, maxAmount } = routeLimits(src, dst);
+				const { minAmount, maxAmount, minCents, maxCents } = routeLimits(src, dst);
+				const exactOut = ctx.catalogue.reaches(src, dst, 'exactOutTo');
 				routes.push({
 					sourceChain: src.chain,
 					sourceAsset: src.asset,
@@ -53,8 +67,21 @@ export function registerCatalogueEndpoints(app: FastifyInstance, ctx: Orchestrat
 					minAmount: minAmount.toString(),
 					maxAmount: maxAmount.toString(),
 					decimals: src.decimals,
-					exactOut: ctx.catalogue.reaches(src, dst, 'exactOutTo'),
+					exactOut,
 					fixed: ctx.catalogue.reaches(src, dst, 'fixedTo'),
+					exactOutEligible: exactOut,
+					fixedEligible: ctx.catalogue.reaches(src, dst, 'fixedTo'),
+					source: assetOf(src),
+					destination: assetOf(dst),
+					// public-notes (fourth harvest): the third-party client's `limits` block (cents and amounts as strings, as its live example)
+					limits: {
+						orderNotionalUsd: { minCents: minCents.toString(), maxCents: maxCents.toString() },
+						exactIn: { supported: true, requestAmount: requestAmount('source', src, minAmount, maxAmount, minCents, maxCents) },
+						exactOut: exactOut
+							? { supported: true, requestAmount: requestAmount('destination', dst, usdToUnits(minCents / 100n, dst), usdToUnits(maxCents / 100n, dst), minCents, maxCents) }
+							: { supported: false, requestAmount: null },
+						fiatUsd: null,
+					},
 				});
 			}
 		}

@@ -9,7 +9,7 @@ import { simulatedTxHash, simulateDeposit } from '../deposits';
 import { badRequest, notFound, parseInput } from '../errors';
 import { orderSnapshot, statusView } from '../order-view';
 import { OUTCOMES } from '../state';
-import { payStandingAddress, standingOf, depositView } from '../standingDeposits';
+import { payStandingAddress, settleHeldRefund, standingOf, depositView } from '../standingDeposits';
 import { settleClaim } from '../claims';
 import { claimView } from '../partnerBook';
 
@@ -28,8 +28,9 @@ const DepositSchema = z.object({
 });
 
 const SettleClaimSchema = z.object({ outcome: z.enum(['paid', 'failed', 'retry']) });
+const SettleBatchSchema = z.object({ outcome: z.enum(['refunded', 'failed']).default('refunded') });
 
-const RedeliverSchema = z.object({ url: z.string().url().optional() });
+const RedeliverSchema = z.object({ url: z.string().url().optional(), restamp: z.boolean().optional() });
 const TestWebhookSchema = z.object({
 	url: z.string().url(),
 	secret: z.string().min(1).optional(),
@@ -55,6 +56,13 @@ const ReportSchema = z.object({
 	feePayouts: z.object({ entries: z.array(z.record(z.unknown())).max(50) }).optional(),
 	// order members the sandbox does not model, as the live docs show them (priceLock, errorCode, ...)
 	fields: z.record(z.unknown()).refine((f) => Object.keys(f).length <= 50, 'at most 50 fields').optional(),
+});
+
+/** A re-approval's numbers (derived from the order when absent) and its reason (default `insufficient_input`). */
+const RepriceSchema = z.object({
+	latestExpectedAmountOut: z.string().regex(/^[0-9]+$/, 'must be an integer string in smallest units').optional(),
+	proposedMinAmountOut: z.string().regex(/^[0-9]+$/, 'must be an integer string in smallest units').optional(),
+	reason: z.string().min(1).max(200).optional(),
 });
 
 type Query = Record<string, string | undefined>;
@@ -171,8 +179,8 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 	});
 
 	app.post('/sandbox/deliveries/:id/redeliver', async (request, reply) => {
-		const { url } = parseInput(RedeliverSchema, request.body ?? {});
-		const delivery = await ctx.webhooks.redeliver((request.params as { id: string }).id, url);
+		const { url, restamp } = parseInput(RedeliverSchema, request.body ?? {});
+		const delivery = await ctx.webhooks.redeliver((request.params as { id: string }).id, { url, restamp });
 		if (!delivery) throw notFound('delivery not found');
 		return reply.code(201).send({ delivery });
 	});
@@ -185,13 +193,23 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 			const { deposit, order } = payStandingAddress(ctx, standing, body.depositAddress, BigInt(body.amount), body);
 			return reply.code(201).send({
 				orderId: order?.id ?? null, txHash: deposit.sourceTxId, sourceChain: deposit.chain,
-				order: order ? orderSnapshot(order) : null, deposit: depositView(deposit), reference: standing.record.reference,
+				order: order ? orderSnapshot(order) : null, deposit: depositView(deposit, order ?? undefined), reference: standing.record.reference,
 			});
 		}
 		const chain = depositChainOf(ctx, body.depositAddress);
 		const txHash = body.txHash ?? simulatedTxHash(chain);
 		const order = simulateDeposit(ctx, body.depositAddress, BigInt(body.amount), { ...body, txHash });
 		return reply.code(201).send({ orderId: order.id, txHash: order.depositTxHash ?? txHash, sourceChain: order.source.chain, order: orderSnapshot(order) });
+	});
+
+	// The end of a held batch's requested refund, by hand (with autoAdvance off it waits for this).
+	app.post('/sandbox/standing-batches/:batchId/settle', async (request) => {
+		const { batchId } = request.params as { batchId: string };
+		const deposits = [...ctx.state.partnerBook.standing.values()].flatMap((r) => r.deposits).filter((d) => d.batchId === batchId);
+		if (deposits.length === 0) throw notFound('batch not found');
+		if (!deposits.some((d) => d.status === 'refund_requested')) throw badRequest(`batch ${batchId} has no refund in progress`, 'invalid_state');
+		settleHeldRefund(deposits, parseInput(SettleBatchSchema, request.body ?? {}).outcome);
+		return { deposits: deposits.map((d) => depositView(d)) };
 	});
 
 	// One payout attempt of a processing claim, by hand (claims move by themselves only with autoAdvance on).
@@ -221,6 +239,16 @@ export function registerControlEndpoints(app: FastifyInstance, ctx: Orchestratio
 			autoAdvance: body.autoAdvance,
 		});
 		return reply.code(201).send({ orderId: order.id, successorOrderId: successor.id, txHash: successor.depositTxHash, order: orderSnapshot(order), successor: orderSnapshot(successor) });
+	});
+
+	// public-notes (fourth harvest): the locked price can no longer be honoured; the order waits for the partner's answer
+	app.post('/sandbox/orders/:id/reprice', async (request) => {
+		const order = ctx.state.orders.get((request.params as { id: string }).id);
+		if (!order) throw notFound('order not found');
+		const body = parseInput(RepriceSchema, request.body ?? {});
+		const big = (v: string | undefined) => (v === undefined ? undefined : BigInt(v));
+		ctx.orders.requestReprice(order, { latestExpectedAmountOut: big(body.latestExpectedAmountOut), proposedMinAmountOut: big(body.proposedMinAmountOut), reason: body.reason });
+		return statusView(order, 'nested');
 	});
 
 	app.post('/sandbox/orders/:id/advance', async (request) => {

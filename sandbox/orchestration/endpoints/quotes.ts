@@ -27,7 +27,7 @@ export function registerQuoteEndpoints(app: FastifyInstance, ctx: OrchestrationC
 			const input = parseInput(QuoteRequestSchema, request.body);
 			const view = catalogueView(ctx, caller?.partner.partnerId);
 			const priced = priceQuote(ctx, caller, input, view, { requireRefund: true });
-			return { status: 200, body: quoteAnswer(ctx, caller, createQuote(ctx, caller, priced, 'quote', key)) };
+			return { status: 200, body: quoteAnswer(ctx, caller, createQuote(ctx, caller, priced, 'quote', key, { request })) };
 		});
 	});
 
@@ -42,7 +42,7 @@ export function registerQuoteEndpoints(app: FastifyInstance, ctx: OrchestrationC
 			// public-notes: a Lightning destination needs refundAddress + refundChain on the live service
 			const priced = priceQuote(ctx, caller, quoteInput, view, { skipRecipientCheck: true, requireRefund: true });
 			const outcome = UNAVAILABLE_RECIPIENT.test(input.recipientAddress) ? 'failed' : undefined;
-			return { status: 200, body: quoteAnswer(ctx, caller, createQuote(ctx, caller, priced, 'offramp', key, { outcome })) };
+			return { status: 200, body: quoteAnswer(ctx, caller, createQuote(ctx, caller, priced, 'offramp', key, { outcome, request })) };
 		});
 	});
 

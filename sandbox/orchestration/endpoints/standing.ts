@@ -3,19 +3,21 @@
  * instruction of a reference or returns the identical one, a changed body is 409
  * instruction_conflict; unknown fields are refused; every mutation needs X-Idempotency-Key. The
  * deposits of a reference are listed newest first with `limit`/`offset` and `nextOffset`; PATCH
- * `/{ref}/enabled` pauses or resumes conversion (the path of public client code).
+ * `/{ref}/enabled` pauses or resumes conversion (the path of public client code); held deposits are
+ * refunded by batch at `/{ref}/refund` (the path is not shown: the sandbox's guess) or by deposit at
+ * `/{ref}/resolve` (one public client's).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { canonicalJson } from '../canonicalJson';
-import { AffiliateRefSchema, ChainSchema } from '../wire';
+import { ChainSchema } from '../wire';
 import { affiliateRefsOf } from '../affiliateIds';
 import { authenticate } from '../auth';
 import type { Caller, OrchestrationContext } from '../context';
 import { badRequest, conflict, notFound, parseInput } from '../errors';
 import { idempotent } from '../idempotency';
 import { PartnerBook, affiliatesOf, type StandingRecord } from '../partnerBook';
-import { depositView, setStandingEnabled } from '../standingDeposits';
+import { depositView, requestHeldRefund, setStandingEnabled } from '../standingDeposits';
 
 /** What a standing address can deliver (the live list is not shown; the sandbox's own). */
 export const STANDING_DESTINATIONS = [
@@ -30,12 +32,18 @@ export const STANDING_DESTINATIONS = [
 	{ chain: 'stellar', asset: 'USDC' },
 ];
 
+/** public-notes (fourth harvest): an affiliate override on a standing address is 1 to 9999 bps. */
+const StandingAffiliateRefSchema = z.union([
+	z.string().min(1),
+	z.object({ affiliateId: z.string().min(1), feeBps: z.number({ invalid_type_error: 'must be a number' }).int('must be an integer').min(1).max(9_999) }).passthrough(),
+]);
+
 const InstructionSchema = z
 	.object({
 		destination: z.object({ chain: ChainSchema, asset: z.string().min(1), address: z.string().min(1) }).strict(),
 		slippageBps: z.number().int().min(0).max(10_000).default(50),
 		feeBps: z.number().int().min(0).max(9_999).default(0),
-		affiliateIds: z.array(AffiliateRefSchema).max(16).optional(),
+		affiliateIds: z.array(StandingAffiliateRefSchema).max(16).optional(),
 		refundAddresses: z.record(z.unknown()).optional(),
 	})
 	.strict();
@@ -74,6 +82,10 @@ function checkFees(caller: Caller, instruction: z.infer<typeof InstructionSchema
 }
 
 const EnabledSchema = z.object({ enabled: z.boolean() }).strict();
+/** public-notes (docs): the refund of a held batch. */
+const BatchRefundSchema = z.object({ batchId: z.string().min(1), refundAddress: z.string().min(1) }).strict();
+/** public-notes (one public client, unconfirmed): the refund of held deposits by id. */
+const ResolveSchema = z.object({ depositIds: z.array(z.string().min(1)).min(1).max(100), refundAddress: z.string().min(1) }).strict();
 
 /** `limit` (1..100, default 50) and `offset` of the deposits listing; 400 invalid_query otherwise (the live bounds are not shown). */
 function depositsPage(request: FastifyRequest): { limit: number; offset: number } {
@@ -109,7 +121,7 @@ export function registerStandingEndpoints(app: FastifyInstance, ctx: Orchestrati
 		const { limit, offset } = depositsPage(request);
 		const newestFirst = [...record.deposits].reverse();
 		const page = newestFirst.slice(offset, offset + limit);
-		return { deposits: page.map(depositView), nextOffset: offset + limit < newestFirst.length ? offset + limit : null };
+		return { deposits: page.map((d) => depositView(d, d.orderId ? ctx.state.orders.get(d.orderId) : undefined)), nextOffset: offset + limit < newestFirst.length ? offset + limit : null };
 	});
 
 	app.patch('/v1/standing-deposit-addresses/:ref/enabled', async (request, reply) => {
@@ -119,6 +131,37 @@ export function registerStandingEndpoints(app: FastifyInstance, ctx: Orchestrati
 			const { enabled } = parseInput(EnabledSchema, request.body);
 			setStandingEnabled(record, enabled);
 			return { status: 200, body: { standingAddressId: record.standingAddressId, enabled: record.enabled } };
+		});
+	});
+
+	app.post('/v1/standing-deposit-addresses/:ref/refund', async (request, reply) => {
+		const caller = server(request);
+		return idempotent(ctx, request, reply, 'standing-deposit-addresses.refund', caller.partner.partnerId, () => {
+			const record = recordOf(request, caller);
+			const { batchId, refundAddress } = parseInput(BatchRefundSchema, request.body);
+			const batch = record.deposits.filter((d) => d.batchId === batchId);
+			if (batch.length === 0) throw notFound(`no batch ${JSON.stringify(batchId)} on this standing deposit address`);
+			const held = batch.filter((d) => d.status === 'held');
+			if (held.length === 0) throw badRequest(`batch ${batchId} is ${batch[0].batchState}, not held`, 'invalid_state');
+			requestHeldRefund(ctx, record, held, refundAddress);
+			return { status: 200, body: { batchId, status: 'refund_requested' } };
+		});
+	});
+
+	app.post('/v1/standing-deposit-addresses/:ref/resolve', async (request, reply) => {
+		const caller = server(request);
+		return idempotent(ctx, request, reply, 'standing-deposit-addresses.resolve', caller.partner.partnerId, () => {
+			const record = recordOf(request, caller);
+			const { depositIds, refundAddress } = parseInput(ResolveSchema, request.body);
+			const ids = [...new Set(depositIds)];
+			const deposits = ids.map((id) => {
+				const found = record.deposits.find((d) => d.id === id);
+				if (!found) throw notFound(`no deposit ${JSON.stringify(id)} on this standing deposit address`);
+				return found;
+			});
+			requestHeldRefund(ctx, record, deposits, refundAddress);
+			const batchIds = [...new Set(deposits.map((d) => d.batchId as string))];
+			return { status: 200, body: { ...(batchIds.length === 1 ? { batchId: batchIds[0] } : {}), batchIds, depositIds: ids, status: 'refund_requested' } };
 		});
 	});
 

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
+import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/helpers/gateway';
 import { signEip1559 } from '../../../nodes/shared/gateway/eip1559';
 import {
 	btcTransferId,

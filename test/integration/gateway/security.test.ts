@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { ExecutionGatewayApi } from '../../../credentials/ExecutionGatewayApi.credentials';
-import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
+import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/helpers/gateway';
 import {
 	btcTransferId,
 	CREDENTIAL,
@@ -201,6 +201,14 @@ describe('Execution Gateway credential security', () => {
 			expect(inside.headers).toEqual({ Authorization: 'Bearer tok' });
 			for (const url of ['https://collector.example/api', `${env.url}.evil.example/api`, 'http://127.0.0.2:1/x']) {
 				expect((await credential.authenticate(data, { url })).headers).toBeUndefined();
+			}
+		});
+
+		it('a request that sets Host or Authorization itself gets no token: it is refused', async () => {
+			const credential = new ExecutionGatewayApi();
+			const data = { ...credentialData(env.url, env.signerKey), accessToken: 'tok', accessTokenPublicKey: opensslPublicKey(env.signerKey), accessTokenGatewayUrl: env.url };
+			for (const headers of [{ Host: 'tenant-b.example' }, { authorization: 'Bearer mine' }, { 'X-Forwarded-Host': 'tenant-b.example' }]) {
+				await expect(credential.authenticate(data, { url: `${env.url}/api/v1/intents/x`, headers })).rejects.toThrow(/refused to add its key to a request that sets/);
 			}
 		});
 	});

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ERROR_TEXT_CHARS } from '../../../nodes/n8n/serviceErrors';
+import { ERROR_TEXT_CHARS } from '../../../nodes/n8n/errors';
 import { btcTransferId, CREDENTIAL, depositParams, gatewayHarness, run, runError, startGatewayEnv, type GatewayEnv } from '../../harness/gateway';
 
 const INTENT_ROUTE = '/api/v1/intents/:submissionId';

@@ -5,9 +5,9 @@
  * deadline (requestTimeout.ms, lowered here), the connection is closed, and the call ends with a
  * clear network error after its bounded retries.
  */
-import { authDeadline } from '../../../nodes/n8n/deadline';
+import { authDeadline } from '../../../nodes/n8n/transport';
 import { requestTimeout } from '../../../nodes/n8n/transport';
-import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
+import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/helpers/gateway';
 import { clearPacers } from '../../../nodes/n8n/pacing';
 import { gatewayHarness, runError as gatewayError } from '../../harness/gateway';
 import { orchestrationNode, runError, startTestSandbox } from '../../harness/orchestration';

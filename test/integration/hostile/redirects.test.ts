@@ -11,8 +11,8 @@ import { ExecutionGatewayApi } from '../../../credentials/ExecutionGatewayApi.cr
 import { OrchestrationClientApi } from '../../../credentials/OrchestrationClientApi.credentials';
 import { OrchestrationServerApi } from '../../../credentials/OrchestrationServerApi.credentials';
 import { clearPacers } from '../../../nodes/n8n/pacing';
-import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
-import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
+import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/helpers/gateway';
+import { clearRoutesCache } from '../../../nodes/Orchestration/helpers/routes';
 import type { Sandbox } from '../../../sandbox';
 import { executeNodeWithHints, loadOptions, runWebhookMethod } from '../../harness/n8n';
 import { credentialData, gatewayHarness, run as runGateway, runCredentialTest, runError as gatewayError } from '../../harness/gateway';

@@ -87,7 +87,7 @@ const OPERATIONS: MutatingOperation[] = [
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({ amount: '5000000', chain: 'solana', asset: 'USDC' }),
 			});
-			return { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_beta', options: { settlementChain: 'solana', settlementAsset: 'USDC', payoutAddress: ADDR.evm } };
+			return { resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_beta', options: { settlementChain: 'solana', settlementAsset: 'USDC', payoutAddress: ADDR.evm, allowPayoutChange: true } };
 		},
 		effects: async () => {
 			const claims = await claimsOf('aff_sandbox_beta');

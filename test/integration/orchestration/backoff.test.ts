@@ -10,7 +10,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { clearPacers, pacerCount, pacerFor, pacerSettings } from '../../../nodes/n8n/pacing';
 import { endpointOf } from '../../../nodes/shared/endpoints';
-import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/gateway';
+import { clearNetworkInfoCache } from '../../../nodes/ExecutionGateway/helpers/gateway';
 import type { Sandbox } from '../../../sandbox';
 import { gatewayHarness, runError as gatewayError } from '../../harness/gateway';
 import { control, executeNode, items, orchestrationNode, quoteParams, run, runError, startTestSandbox } from '../../harness/orchestration';

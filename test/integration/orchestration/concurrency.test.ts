@@ -5,8 +5,8 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_CONCURRENCY } from '../../../nodes/n8n/batchOptions';
-import { QUOTE_CONCURRENCY } from '../../../nodes/Orchestration/parameters';
+import { DEFAULT_CONCURRENCY } from '../../../nodes/n8n/items';
+import { QUOTE_CONCURRENCY } from '../../../nodes/Orchestration/actions/common.descriptions';
 import type { Sandbox } from '../../../sandbox';
 import { ADDR, control, executeNode, items, orchestrationNode, quoteParams, startTestSandbox } from '../../harness/orchestration';
 

@@ -4,7 +4,7 @@
  * 4,000-entry catalogue (Route > Get Many and Get Limits alone: test/operations/Orchestration/route).
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../../../nodes/Orchestration/helpers/routes';
 import type { Sandbox } from '../../../sandbox';
 import {
 	CLIENT_ALL,

@@ -1,5 +1,5 @@
 /** Error bodies of any shape from the orchestration service: text, status, cut, secrets removed (issue 10). */
-import { ERROR_TEXT_CHARS } from '../../../nodes/n8n/serviceErrors';
+import { ERROR_TEXT_CHARS } from '../../../nodes/n8n/errors';
 import type { Sandbox } from '../../../sandbox';
 import { control, orchestrationNode, runError, SERVER_KEY, serialized, startTestSandbox } from '../../harness/orchestration';
 

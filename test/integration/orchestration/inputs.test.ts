@@ -199,11 +199,11 @@ describe('Additional Fields cannot override the parameters the operation sets (i
 
 describe('path parameters (issue 14 point 9)', () => {
 	it('reserved characters are encoded: the sandbox receives one path segment', async () => {
-		const h = orchestrationNode({ sb, continueOnFail: true, parameters: { resource: 'accumulationAddress', operation: 'get', accumulationAddressId: 'a/../b?c#d' } });
+		const h = orchestrationNode({ sb, continueOnFail: true, parameters: { resource: 'accumulationAddress', operation: 'get', accumulationAddressId: 'a b?c#d' } });
 		const [out] = await run(h);
 		expect(out.httpCode).toBe('404');
 		const [request] = await control(sb).requests();
-		expect(request.path).toBe('/v1/accumulation-addresses/a%2F..%2Fb%3Fc%23d');
+		expect(request.path).toBe('/v1/accumulation-addresses/a%20b%3Fc%23d');
 	});
 
 	it.each([
@@ -211,10 +211,19 @@ describe('path parameters (issue 14 point 9)', () => {
 		['accumulationAddress', 'get', 'accumulationAddressId', '.'],
 		['accumulationAddress', 'reindex', 'idOrAddress', '..'],
 		['liquidationAddress', 'get', 'liquidationAddressId', '..'],
+		['accumulationAddress', 'get', 'accumulationAddressId', '..;'],
 	])('%s.%s: %s = %s is refused before any request', async (resource, operation, field, value) => {
 		await refused(
 			{ resource, operation, [field]: value },
 			`Invalid "${field}" in item 0: "${value}" is a dot segment, not an identifier; it would address another endpoint`,
 		);
+	});
+
+	it.each([
+		['accumulationAddressId', 'a/../b', 'must not contain "/" or "\\": an identifier is one path segment'],
+		['accumulationAddressId', 'a\u0000', 'must not contain control characters (a NUL, a line break, a tab)'],
+		['accumulationAddressId', '%2e%2e', 'must be the identifier itself, not percent-encoded (it is encoded when sent)'],
+	])('accumulationAddress.get: %s = %j is refused before any request', async (field, value, problem) => {
+		await refused({ resource: 'accumulationAddress', operation: 'get', [field]: value }, `Invalid "${field}" in item 0: ${problem}`);
 	});
 });

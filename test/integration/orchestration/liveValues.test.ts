@@ -6,7 +6,7 @@
  * Create Offramp and Create Onramp guarded like Quote > Create.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../../../nodes/Orchestration/helpers/routes';
 import { SandboxClock } from '../../../sandbox/clock';
 import type { Sandbox } from '../../../sandbox';
 import { ADDR, control, items, loadOptions, orchestrationNode, quoteParams, run, runError, startTestSandbox } from '../../harness/orchestration';
@@ -100,7 +100,7 @@ describe('a chain outside the spec\'s list that the routes listing offers (stell
 			body: JSON.stringify({ amount: '30000000', chain: 'stellar', asset: 'USDC' }),
 		});
 		expect(accrued.status).toBe(201);
-		const options = { settlementChain: 'stellar', settlementAsset: 'USDC', payoutChain: 'stellar', payoutAsset: 'USDC', payoutAddress: STELLAR };
+		const options = { settlementChain: 'stellar', settlementAsset: 'USDC', payoutChain: 'stellar', payoutAsset: 'USDC', payoutAddress: STELLAR, allowPayoutChange: true };
 		const [claim] = await run(node({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', options }));
 		// 3 USDC in stellar:USDC's 7 decimals
 		expect(claim).toMatchObject({ settlementChain: 'stellar', payoutChain: 'stellar', amount: '30000000', amountFormatted: '3' });

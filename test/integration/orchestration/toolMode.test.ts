@@ -100,7 +100,7 @@ describe('Orchestration as an AI-agent tool', () => {
 /**
  * The HTTP methods an operation's own files send (`method: 'POST'`): `<operation>.ts`, the parts
  * it is split into, `<operation><Part>.ts` that are not operations themselves, and the node-level
- * modules of its resource it imports (intent/execute.ts: ../../intentSubmit.ts); reads go through GET helpers.
+ * helpers of its resource it imports (intent/execute.ts: ../../helpers/intentSubmit.ts); reads go through GET helpers.
  */
 function methodsIn(file: string, operations: string[]): string[] {
 	const dir = path.dirname(file);
@@ -113,10 +113,11 @@ function methodsIn(file: string, operations: string[]): string[] {
 		if (!operations.includes(m[1]) && fs.existsSync(path.join(dir, `${m[1]}.ts`)) && !parts.includes(`${m[1]}.ts`)) parts.push(`${m[1]}.ts`);
 	}
 	const resource = path.basename(dir);
-	for (const m of own.matchAll(/from '\.\.\/\.\.\/(\w+)'/g)) {
-		if (m[1].startsWith(resource) && fs.existsSync(path.join(dir, '../..', `${m[1]}.ts`))) parts.push(`../../${m[1]}.ts`);
+	for (const m of own.matchAll(/from '\.\.\/\.\.\/helpers\/(\w+)'/g)) {
+		if (m[1].startsWith(resource) && fs.existsSync(path.join(dir, '../../helpers', `${m[1]}.ts`))) parts.push(`../../helpers/${m[1]}.ts`);
 	}
-	return parts.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/method: '([A-Z]+)'/g)].map((m) => m[1]));
+	// orchestrationApiRequest.call(this, 'POST', ...) / gatewayApiRequest.call(ctx, 'POST', ...)
+	return parts.flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/ApiRequest\s*\.call\(\s*\w+,\s*'([A-Z]+)'/g)].map((m) => m[1]));
 }
 
 /** `Resource > Operation` as the node shows them. */
@@ -143,7 +144,7 @@ describe.each([
 	['Orchestration', new Orchestration(), orchestrationResources, TOOL_ACTIONS, 'nodes/Orchestration/actions'],
 	['Execution Gateway', new ExecutionGateway(), gatewayResources, GATEWAY_TOOL_ACTIONS, 'nodes/ExecutionGateway/actions'],
 ])('every operation of %s', (_node, node, resources, toolActions, dir) => {
-	const all = Object.entries(resources).flatMap(([resource, ops]) => Object.keys(ops).map((operation) => ({ resource, operation })));
+	const all = Object.entries(resources as Record<string, { operations: object }>).flatMap(([resource, { operations }]) => Object.keys(operations).map((operation) => ({ resource, operation })));
 
 	it('that sends anything but GET is a tool action, named as the node shows it; no read is', () => {
 		expect(all.length).toBeGreaterThan(2);
@@ -151,7 +152,7 @@ describe.each([
 		for (const { resource, operation } of all) {
 			const file = path.join(root, resource, `${operation}.ts`);
 			expect({ file, exists: fs.existsSync(file) }).toEqual({ file, exists: true });
-			const acts = methodsIn(file, Object.keys(resources[resource])).some((m) => m !== 'GET' && m !== 'HEAD');
+			const acts = methodsIn(file, Object.keys((resources as Record<string, { operations: object }>)[resource].operations)).some((m) => m !== 'GET' && m !== 'HEAD');
 			const key = `${resource}.${operation}`;
 			expect({ key, label: toolActions[key] }).toEqual({ key, label: acts ? labelOf(node, resource, operation) : undefined });
 		}

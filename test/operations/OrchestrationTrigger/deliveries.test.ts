@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { storedEntries } from '../../harness/processedStore';
-import { clearRoutesCache } from '../../../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../../../nodes/Orchestration/helpers/routes';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, type NodeHarness, type WebhookServer } from '../../harness/n8n';
 import { completeRun, effectiveRuns, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from '../../harness/trigger';
@@ -198,7 +198,9 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 			const sent = JSON.parse(d.body) as { event: string; timestamp: string; data: { id: string; updatedAt: string } };
 			const { json } = run[0];
 			expect(json.data).toEqual(sent.data);
-			expect(json.order).toEqual(sent.data);
+			// the run's output adds the flat order (the snapshot is flat already)
+			const output = effectiveRuns(server).find((o) => o[0].json.event === d.event)![0].json;
+			expect(output.order).toMatchObject(sent.data);
 			expect(json.timestamp).toBe(sent.timestamp);
 			expect(json.delivery).toMatchObject({
 				signatureTimestamp: Number(d.attempts[0].timestamp),
@@ -292,6 +294,92 @@ describe('Orchestration Trigger: real deliveries from the sandbox', () => {
 			}
 			expect(JSON.stringify(server.outputs)).not.toContain(recoverySecret);
 		}
+	});
+
+	it('a secret is replaced without losing an event: the new endpoint registered first, both secrets accepted, the old endpoint deleted', async () => {
+		const register = async (url: string) => {
+			const res = await fetch(`${sb.orchestrationUrl}/v1/webhooks`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_KEY}`, 'x-idempotency-key': `rotate-${randomBytes(6).toString('hex')}` },
+				body: JSON.stringify({ url }),
+			});
+			expect(res.status).toBe(201);
+			return (await res.json()) as { webhookId: string; secret: string };
+		};
+		// the credential as n8n hands it over; edited in place as the user edits it between the steps
+		const credential: IDataObject = { secret: `whsec_placeholder_${randomBytes(8).toString('hex')}` };
+		const h = triggerHarness({ baseUrl: sb.orchestrationUrl, parameters: { registration: 'existingEndpoint' }, secretCredential: credential });
+		const server = await serveTrigger(h);
+		closers.push(() => server.close());
+		const old = await register(server.url);
+		credential.secret = old.secret;
+		const first = await fundedOrder(sb);
+		const firstDeliveries = await settled(sb, first);
+
+		// 1. a new endpoint for the same URL; 2. its secret in the credential, the old one as Previous Webhook Secret
+		const next = await register(server.url);
+		Object.assign(credential, { secret: next.secret, previousSecret: old.secret });
+		const during = await fundedOrder(sb);
+		const duringDeliveries = await settled(sb, during);
+		// precondition: both endpoints delivered every event of the order
+		expect(new Set(duringDeliveries.map((d) => d.webhookId))).toEqual(new Set([old.webhookId, next.webhookId]));
+		// 3. the old endpoint deleted; 4. Previous Webhook Secret cleared
+		const removed = await fetch(`${sb.orchestrationUrl}/v1/webhooks/${old.webhookId}`, {
+			method: 'DELETE',
+			headers: { authorization: `Bearer ${SERVER_KEY}`, 'x-idempotency-key': `rotate-del-${randomBytes(6).toString('hex')}` },
+		});
+		expect(removed.status).toBe(200);
+		delete credential.previousSecret;
+		const after = await fundedOrder(sb);
+		const afterDeliveries = await settled(sb, after);
+		expect(afterDeliveries.every((d) => d.webhookId === next.webhookId)).toBe(true);
+
+		const all = [...firstDeliveries, ...duringDeliveries, ...afterDeliveries];
+		expect(all.every((d) => d.state === 'delivered')).toBe(true);
+		// every event of the three orders ran exactly once
+		const ran = effectiveRuns(server).map((run) => `${String((run[0].json.data as IDataObject).id)} ${String(run[0].json.event)}`).sort();
+		const sent = [...new Set(all.map((d) => `${d.orderId} ${d.event}`))].sort();
+		expect(ran).toEqual(sent);
+		expect(JSON.stringify(server.outputs)).not.toContain(old.secret);
+	});
+
+	it('the live envelope (delivery time in `timestamp`, no data.updatedAt): an event delivered again with a new timestamp runs once', async () => {
+		await control(sb, '/sandbox/config', { webhookEnvelope: { timestamp: 'delivery', updatedAt: false } });
+		try {
+			const { server } = await registeredTrigger();
+			const orderId = await fundedOrder(sb);
+			const deliveries = await settled(sb, orderId);
+			const first = deliveries.find((d) => d.event === 'order.completed') as Delivery;
+			await control(sb, `/sandbox/deliveries/${first.deliveryId}/redeliver`, { restamp: true });
+			const all = await deliveriesOf(sb, orderId);
+			const again = all.find((d) => d.deliveryId !== first.deliveryId && d.event === 'order.completed') as Delivery;
+			await waitFor(async () => (await deliveriesOf(sb, orderId)).every((d) => d.state !== 'pending'), 10_000, 'the redelivery to settle');
+			// preconditions: no updatedAt, and the two bodies differ only in the delivery timestamp
+			const [a, b] = [JSON.parse(first.body), JSON.parse(again.body)] as Array<{ timestamp: string; data: IDataObject }>;
+			expect(a.data).not.toHaveProperty('updatedAt');
+			expect(b.data).toEqual(a.data);
+			expect(b.timestamp).not.toBe(a.timestamp);
+			expect(eventsOfRuns(server)).toEqual(distinctEvents(deliveries));
+		} finally {
+			await control(sb, '/sandbox/config', { webhookEnvelope: { timestamp: 'event', updatedAt: true } });
+		}
+	});
+
+	it('an order paid through a pay link carries payLinkId and payLinkLabel in the output', async () => {
+		const { server } = await registeredTrigger();
+		const created = await fetch(`${sb.orchestrationUrl}/v1/pay-links`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_KEY}`, 'x-idempotency-key': `link-${randomBytes(6).toString('hex')}` },
+			body: JSON.stringify({ destinationChain: 'base', destinationAsset: 'USDC', recipientAddress: `0x${'2'.repeat(40)}`, amountOut: '25000000', label: 'Invoice 42' }),
+		});
+		const { shortId } = (await created.json()) as { shortId: string };
+		const paid = await control(sb, `/sandbox/pay-links/${shortId}/pay`, { sourceChain: 'ethereum', sourceAsset: 'USDC' });
+		const orderId = (paid as { orderId: string }).orderId;
+		const deliveries = await settled(sb, orderId);
+		expect(deliveries.length).toBeGreaterThan(0);
+		const outputs = effectiveRuns(server).map((o) => o[0].json.order as IDataObject).filter((o) => o.id === orderId);
+		expect(outputs.length).toBe(distinctEvents(deliveries).length);
+		for (const order of outputs) expect(order).toMatchObject({ payLinkId: shortId, payLinkLabel: 'Invoice 42' });
 	});
 
 	it('answers injected duplicate deliveries 200 and runs nothing downstream for them', async () => {

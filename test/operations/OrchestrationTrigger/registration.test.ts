@@ -7,8 +7,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox } from '../../../sandbox/index';
 import { runWebhookMethod, type NodeHarness } from '../../harness/n8n';
-import { ORCHESTRATION_HINTS } from '../../../nodes/n8n/orchestrationClient';
-import { COMMON_HINTS } from '../../../nodes/n8n/serviceErrors';
+import { ORCHESTRATION_HINTS } from '../../../nodes/Orchestration/transport';
+import { COMMON_HINTS } from '../../../nodes/n8n/errors';
 import { effectiveRuns, envelope, nodeStaticData, post, serveTrigger, SERVER_KEY, signedHeaders, triggerHarness, waitFor } from '../../harness/trigger';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;

@@ -8,7 +8,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { formattedClaim } from '../../../nodes/Orchestration/actions/affiliate/claimResult';
-import { errorOf } from '../../../nodes/n8n/serviceErrors';
+import { errorOf } from '../../../nodes/n8n/errors';
 import { readLimitHeaders, RatePacer } from '../../../nodes/shared/pacing';
 import { isRetryableStatus, parseRetryAfter } from '../../../nodes/shared/retries';
 import { claimEndOf, claimRecordOf, claimRecordsOf } from '../../../nodes/shared/orchestration/claims';

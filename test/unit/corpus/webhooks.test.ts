@@ -67,8 +67,8 @@ describe('the trigger takes every documented delivery', () => {
 		expect(d.signatureTimestampMs).toBe(NOW);
 	});
 
-	test.each(cases)('%s: the run item keeps the envelope and adds the flat order, no nested value lost', (_name, e) => {
-		const { json } = deliveryItem(accepted(e), { include: false, sensitive: false });
+	test.each(cases)('%s: the output keeps the envelope and adds the flat order, no nested value lost', (_name, e) => {
+		const { json } = outputItem(deliveryItem(accepted(e), { include: false, sensitive: false }), 0, false);
 		expect(json.event).toBe(e.body.event);
 		expect(json.data).toEqual(e.body.data);
 		expect(json.timestamp).toEqual(e.body.timestamp);

@@ -70,6 +70,24 @@ describe.each(credentials)('$label', ({ label, type, key, extra }) => {
 		expect(original.headers).toEqual({ Accept: 'application/json' });
 	});
 
+	it.each(['Host', 'host', 'authorization', 'AUTHORIZATION', 'X-Forwarded-Host', 'Forwarded', 'X-Original-URL', 'Cookie'])(
+		'refuses a request under its Base URL that sets %s itself (the key would reach whatever tenant that header routes to)',
+		async (header) => {
+			const options = { url: 'https://api.example.com/v1/quote', headers: { [header]: 'tenant-b.example.com' } };
+			await expect(authenticate('https://api.example.com', options)).rejects.toThrow(new RegExp(`^${label}: refused to add its key to a request that sets "${header}" itself`));
+		},
+	);
+
+	it('replaces an Authorization header spelled as it spells it (a request repeated after a renewal carries its own)', async () => {
+		const out = await authenticate('https://api.example.com', { url: 'https://api.example.com/v1/quote', headers: { Authorization: 'Bearer stale' } });
+		expect(out.headers).toEqual({ Authorization: `Bearer ${key}`, ...(extra.origin ? { Origin: extra.origin } : {}) });
+	});
+
+	it('adds its key to a request that sets only its own headers', async () => {
+		const out = await authenticate('https://api.example.com', { url: 'https://api.example.com/v1/quote', headers: { 'X-Idempotency-Key': 'k', Accept: 'application/json' } });
+		expect(out.headers).toMatchObject({ Authorization: `Bearer ${key}`, 'X-Idempotency-Key': 'k' });
+	});
+
 	it('never names the path or query of the refused request (they may carry data)', async () => {
 		await expect(authenticate('https://api.example.com', { url: 'https://evil.example/steal?token=abc' })).rejects.toThrow(
 			/refused to send its key to https:\/\/evil\.example: /,

@@ -1,33 +1,40 @@
 /** Bounded concurrency of the action nodes: order, the in-flight bound, and stopping after a failure. */
-import { mapWithConcurrency } from '../../../nodes/n8n/items';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { runItems } from '../../../nodes/n8n/items';
 import { isRetryableStatus, nextDelayMs, parseRetryAfter, DEFAULT_RETRY } from '../../../nodes/shared/retries';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('mapWithConcurrency', () => {
-	it('keeps input order whatever the completion order, with at most `limit` in flight', async () => {
+/** What runItems uses of a node run: its items, continueOnFail, its node (for the error). */
+function nodeRun(count: number): IExecuteFunctions {
+	const node = { name: 'Test', type: 'CUSTOM.test', typeVersion: 1, position: [0, 0], parameters: {} };
+	return { getInputData: () => Array.from({ length: count }, () => ({ json: {} })), continueOnFail: () => false, getNode: () => node } as unknown as IExecuteFunctions;
+}
+
+describe('runItems', () => {
+	it('keeps input order whatever the completion order, with at most `concurrency` in flight', async () => {
 		let inFlight = 0;
 		let peak = 0;
-		const out = await mapWithConcurrency(12, 5, async (i) => {
+		const out = await runItems(nodeRun(12), { concurrency: 5 }, async (i: number) => {
 			inFlight++;
 			peak = Math.max(peak, inFlight);
 			await tick((12 - i) * 2);
 			inFlight--;
-			return i * 10;
+			return { value: i * 10 };
 		});
-		expect(out).toEqual(Array.from({ length: 12 }, (_, i) => i * 10));
+		expect(out).toEqual(Array.from({ length: 12 }, (_, i) => ({ json: { value: i * 10 }, pairedItem: { item: i } })));
 		expect(peak).toBe(5);
 	});
 
 	it('starts no item after a failure, lets the ones in flight finish, throws the lowest failing index', async () => {
 		const started: number[] = [];
 		const finished: number[] = [];
-		const run = mapWithConcurrency(20, 3, async (i) => {
+		const run = runItems(nodeRun(20), { concurrency: 3 }, async (i: number) => {
 			started.push(i);
 			await tick(i === 1 ? 5 : 20);
 			if (i === 1 || i === 2) throw new Error(`item ${i} failed`);
 			finished.push(i);
-			return i;
+			return { i };
 		});
 		await expect(run).rejects.toThrow('item 1 failed');
 		// 0, 1 and 2 start together; 1 fails first, so nothing beyond the first batch starts.

@@ -3,7 +3,7 @@
  * an expression anywhere inside, once per item. The context is n8n-core's real ExecuteContext.
  */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { holdsExpression, runParameter } from '../../../nodes/n8n/runParameters';
+import { holdsExpression, getNodeParameter as runParameter } from '../../../nodes/n8n/items';
 import { core, createHarness } from '../../harness/n8n';
 import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 

@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { waitSettingsOf } from '../../../nodes/n8n/wait';
+import { TOOL_WAIT_MAX_MS } from '../../../nodes/shared/waitRules';
 import { ExecutionGateway } from '../../../nodes/ExecutionGateway/ExecutionGateway.node';
 import { Orchestration } from '../../../nodes/Orchestration/Orchestration.node';
 
@@ -33,5 +35,21 @@ describe('both action nodes wait with the same parameters in their newest versio
 		const withWait = optionSets.filter((p) => (p.options as INodeProperties[]).some((o) => o.name === 'waitUntilFinal'));
 		expect(withWait.map((p) => p.displayOptions?.show?.['@version'])).toEqual([[{ _cnd: { lt: 1.2 } }]]);
 		expect(optionSets).toHaveLength(2);
+	});
+});
+
+describe('a wait as an AI-agent tool is bounded', () => {
+	/** A node run's context as the reader uses it: its type (…Tool as an agent's tool) and stored parameters. */
+	const reader = (type: string, parameters: Record<string, unknown>) => {
+		const ctx = { getNode: () => ({ type, parameters }), getNodeParameter: (name: string, _i: number, fallback: unknown) => parameters[name] ?? fallback };
+		return ctx as unknown as IExecuteFunctions;
+	};
+	const day = { waitUntilFinal: true, waitTimeoutSeconds: 86_400 };
+
+	it('at most one hour as a tool, whatever Timeout says; as set otherwise', () => {
+		expect(TOOL_WAIT_MAX_MS).toBe(3_600_000);
+		expect(waitSettingsOf(reader('CUSTOM.orchestrationTool', day), 0).timeoutMs).toBe(3_600_000);
+		expect(waitSettingsOf(reader('CUSTOM.orchestration', day), 0).timeoutMs).toBe(86_400_000);
+		expect(waitSettingsOf(reader('CUSTOM.orchestrationTool', { ...day, waitTimeoutSeconds: 60 }), 0).timeoutMs).toBe(60_000);
 	});
 });

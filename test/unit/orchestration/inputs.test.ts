@@ -7,10 +7,12 @@ import {
 	decimalToSmallestUnit,
 	integerInput,
 	isFinalOrderStatus,
+	checkedMembers,
 	mergeAdditionalFields,
 	normalizeStatusResponse,
 	pathSegment,
 	ProtocolError,
+	QuoteDraftSchema,
 	submitIdempotencyKey,
 	textInput,
 } from '../../../nodes/shared/orchestration';
@@ -165,16 +167,43 @@ describe('mergeAdditionalFields', () => {
 				'sets "amount", "quoteId", which this operation already sets from its own parameters; change the parameter instead (additional fields may only add members the node does not set)',
 		});
 	});
+
+	it('refuses an address-like member the operation does not check, at any depth; checked ones pass', () => {
+		const quoteChecks = checkedMembers(QuoteDraftSchema);
+		expect(quoteChecks).toEqual(expect.arrayContaining(['refundAddress', 'appFees', 'recipientAddress']));
+		expect(mergeAdditionalFields({ quoteId: 'q' }, { refundAddress: 'r', appFees: [{ recipient: 'x', fee: 5 }] }, [], quoteChecks)).toMatchObject({ refundAddress: 'r' });
+		for (const extra of [{ payoutAddress: '0x1' }, { destination: { chain: 'base' } }, { meta: [{ beneficiaryWallet: 'w' }] }]) {
+			expect(failure(() => mergeAdditionalFields({ quoteId: 'q' }, extra, [], quoteChecks)).reason).toBe('unchecked_address_field');
+		}
+		expect(failure(() => mergeAdditionalFields({}, { meta: [{ beneficiaryWallet: 'w' }] })).message).toMatch(/^sets "meta\[0\]\.beneficiaryWallet", which may say where funds go/);
+	});
 });
 
 describe('pathSegment', () => {
 	it('encodes reserved characters into one segment', () => {
-		expect(pathSegment('a/../b?c#d%2e')).toBe('a%2F..%2Fb%3Fc%23d%252e');
+		expect(pathSegment('a?b#c d%')).toBe('a%3Fb%23c%20d%25');
 		expect(pathSegment('acc_1')).toBe('acc_1');
+		expect(pathSegment('..x')).toBe('..x');
 	});
 
-	it.each(['.', '..', ''])('refuses %p', (value) => {
-		expect(() => pathSegment(value)).toThrow(ProtocolError);
+	it.each([
+		['.', 'dot_segment'],
+		['..', 'dot_segment'],
+		['..;', 'dot_segment'],
+		['..;jsessionid=1', 'dot_segment'],
+		['.;x', 'dot_segment'],
+		['', 'blank'],
+		['customer/42', 'path_separator'],
+		['a/../b', 'path_separator'],
+		['a\\b', 'path_separator'],
+		['ref\u0000', 'control_character'],
+		['ref\nx', 'control_character'],
+		['ref\u007f', 'control_character'],
+		['%00', 'percent_encoded'],
+		['%2e%2e', 'percent_encoded'],
+		['a%2Fb', 'percent_encoded'],
+	])('refuses %p (%s)', (value, reason) => {
+		expect(failure(() => pathSegment(value)).reason).toBe(reason);
 	});
 });
 

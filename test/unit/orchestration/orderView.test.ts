@@ -172,9 +172,16 @@ describe('after a wait: successors and approvals', () => {
 		const reprice = actionRequiredOf({ status: 'awaiting_approval', zeroconfOffer: null, priceLock: { mode: 'approval_required' } });
 		expect(reprice).toMatchObject({
 			zeroconfOffer: null,
-			actionRequired: { reason: 'repriceApproval', operations: [], priceLockMode: 'approval_required', errorCode: null },
+			actionRequired: { reason: 'repriceApproval', operations: ['Order > Approve Reprice', 'Order > Reject Reprice'], priceLockMode: 'approval_required', errorCode: null },
 		});
-		expect((reprice.actionRequired as { message: string }).message).toMatch(/approval of the new price/);
+		expect((reprice.actionRequired as { message: string }).message).toMatch(/approval of the new price.* Answer with Order > Approve Reprice, Order > Reject Reprice \(server key\)/);
+		// a Bitcoin-source order may also be refunded; the figures come formatted in the destination asset
+		const bitcoin = actionRequiredOf({
+			status: 'awaiting_approval', sourceChain: 'bitcoin', destinationAsset: 'USDC', zeroconfOffer: null, priceLock: { mode: 'approval_required' },
+			reprice: { proposedMinAmountOut: '96500000', proposedMinAmountOutFormatted: '96.5', previousLockedMinAmountOut: '99000000', previousLockedMinAmountOutFormatted: '99' },
+		});
+		expect(bitcoin.actionRequired).toMatchObject({ operations: ['Order > Approve Reprice', 'Order > Reject Reprice', 'Order > Refund Reprice'], reprice: { proposedMinAmountOutFormatted: '96.5' } });
+		expect((bitcoin.actionRequired as { message: string }).message).toMatch(/proposes a minimum of 96\.5 USDC \(99 USDC was locked\)/);
 		expect(actionRequiredOf({ status: 'swapping', errorCode: 'reprice_approval_required' })).toMatchObject({
 			actionRequired: { reason: 'repriceApproval', errorCode: 'reprice_approval_required', priceLockMode: null },
 		});

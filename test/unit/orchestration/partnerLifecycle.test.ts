@@ -62,8 +62,10 @@ describe('listings with nextOffset', () => {
 
 describe('standing addresses: deposits, pause and resume', () => {
 	it('the deposits of a reference and the enabled switch, the reference as one encoded segment', () => {
-		expect(standingPath('customer/42 ä', '/deposits')).toBe('/v1/standing-deposit-addresses/customer%2F42%20%C3%A4/deposits');
-		expect(planStandingEnabled('a/b', false)).toEqual({ path: '/v1/standing-deposit-addresses/a%2Fb/enabled', body: { enabled: false } });
+		expect(standingPath('customer 42 ä', '/deposits')).toBe('/v1/standing-deposit-addresses/customer%2042%20%C3%A4/deposits');
+		// issue 40: a "/" was sent as %2F, which a proxy may decode into another path
+		for (const bad of ['customer/42', '..;', 'a\u0000', '%00']) expect(() => standingPath(bad)).toThrow(ProtocolError);
+		expect(planStandingEnabled('a?b', false)).toEqual({ path: '/v1/standing-deposit-addresses/a%3Fb/enabled', body: { enabled: false } });
 		expect(planStandingEnabled('r', true, '/v2/standing/{ref}:toggle')).toEqual({ path: '/v2/standing/r:toggle', body: { enabled: true } });
 		expect(failure(() => standingPath('..', '/deposits')).field).toBe('reference');
 		expect(standingDepositsPath('a b')).toBe('/v1/standing-deposit-addresses/a%20b/deposits');
@@ -92,7 +94,7 @@ describe('standing addresses: deposits, pause and resume', () => {
 
 describe('affiliate claims', () => {
 	it('a plain claim sends no body; the optional body carries only what was set', () => {
-		expect(planClaim({ affiliateId: 'aff_1', fields: {} })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: undefined });
+		expect(planClaim({ affiliateId: 'aff_1', fields: {} })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: undefined, fields: {} });
 		expect(planClaim({ affiliateId: 'aff_1', fields: { settlementChain: 'base', settlementAsset: 'USDC', payoutAddress: '' } }).body).toEqual({
 			settlementChain: 'base',
 			settlementAsset: 'USDC',
@@ -123,7 +125,8 @@ describe('affiliate claims', () => {
 	});
 
 	it('reads one claim back under /claims/{claimId}, encoded', () => {
-		expect(claimPath('aff_1', 'clm/1')).toBe('/v1/affiliates/aff_1/claims/clm%2F1');
+		expect(claimPath('aff_1', 'clm 1')).toBe('/v1/affiliates/aff_1/claims/clm%201');
+		expect(() => claimPath('aff_1', 'clm/1')).toThrow(ProtocolError);
 		expect(failure(() => claimPath('aff_1', '..')).field).toBe('claimId');
 		expect(failure(() => claimPath('aff_1', '')).reason).toBe('blank');
 	});

@@ -30,8 +30,8 @@ const failure = (fn: () => unknown): ProtocolError => {
 
 describe('planStandingInstruction', () => {
 	it('sends only what was set, the reference as one encoded segment', () => {
-		expect(planStandingInstruction(input({ reference: 'a/b?c#d%' }))).toEqual({
-			path: '/v1/standing-deposit-addresses/a%2Fb%3Fc%23d%25',
+		expect(planStandingInstruction(input({ reference: 'a b?c#d%' }))).toEqual({
+			path: '/v1/standing-deposit-addresses/a%20b%3Fc%23d%25',
 			body: { destination: { chain: 'base', asset: 'USDC', address: '0xabc' } },
 		});
 		const full = planStandingInstruction(
@@ -85,11 +85,36 @@ describe('affiliates', () => {
 
 	it('a claim\'s chains are chain names by syntax, never the spec\'s list', () => {
 		const fields = { settlementChain: 'stellar', settlementAsset: 'USDC', payoutChain: 'stellar', payoutAsset: 'XLM', payoutAddress: 'G' };
-		expect(planClaim({ affiliateId: 'AFF_1', fields })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: fields });
+		expect(planClaim({ affiliateId: 'AFF_1', fields })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: fields, fields });
 		const bad = failure(() => planClaim({ affiliateId: 'aff_1', fields: { ...fields, settlementChain: 'Mars' } }));
 		expect([bad.field, bad.reason]).toEqual(['settlementChain', 'invalid_chain']);
 		const asset = failure(() => planClaim({ affiliateId: 'aff_1', fields: { ...fields, payoutAsset: 'X Y' } }));
 		expect([asset.field, asset.reason]).toEqual(['payoutAsset', 'invalid_asset']);
+	});
+
+	it('a claim\'s Additional Body Fields are checked as the form is: no payout destination slips past its rules', () => {
+		// issue 40: {"payoutAddress": ...} alone in the raw body skipped every check before
+		const raw = (additionalFields: Record<string, unknown>) => planClaim({ affiliateId: 'aff_1', fields: {}, additionalFields });
+		expect(raw({ payoutAddress: '0xabc' })).toEqual({ path: '/v1/affiliates/aff_1/claim', body: { payoutAddress: '0xabc' }, fields: { payoutAddress: '0xabc' } });
+		const lightning = failure(() => raw({ payoutChain: 'lightning', payoutAsset: 'BTC', payoutAddress: 'x@y.z' }));
+		expect([lightning.field, lightning.reason]).toEqual(['payoutChain', 'invalid_payout_destination']);
+		const unpaired = failure(() => raw({ payoutChain: 'base', payoutAddress: '0xabc' }));
+		expect([unpaired.field, unpaired.reason]).toEqual(['payoutAsset', 'blank']);
+		const chain = failure(() => raw({ payoutChain: 'Mars', payoutAsset: 'USDC', payoutAddress: '0xabc' }));
+		expect([chain.field, chain.reason]).toEqual(['payoutChain', 'invalid_chain']);
+		const notText = failure(() => raw({ payoutAddress: { to: '0xabc' } }));
+		expect([notText.field, notText.reason]).toEqual(['additionalFields', 'type']);
+		for (const hidden of [{ payoutDestination: { address: '0xabc' } }, { recipientAddress: '0xabc' }, { extra: { walletAddress: '0xabc' } }]) {
+			const refused = failure(() => raw(hidden));
+			expect([refused.field, refused.reason]).toEqual(['additionalFields', 'unchecked_address_field']);
+		}
+		expect(raw({ memo: 'x' }).body).toEqual({ memo: 'x' });
+	});
+
+	it('a standing-address fee override is 1 to 9999 bps (public-notes, fourth harvest)', () => {
+		const zero = failure(() => planStandingInstruction(input({ affiliates: [{ affiliateId: 'aff_a', feeBps: 0 }] })));
+		expect([zero.field, zero.reason]).toEqual(['affiliateIds[0].feeBps', 'range']);
+		expect(planStandingInstruction(input({ affiliates: [{ affiliateId: 'aff_a', feeBps: 1 }] })).body.affiliateIds).toEqual([{ affiliateId: 'aff_a', feeBps: 1 }]);
 	});
 
 	it('standing addresses and affiliate paths send the normalized ID', () => {
@@ -138,7 +163,8 @@ describe('affiliates', () => {
 
 describe('webhook paths', () => {
 	it('encodes the id as one segment, recovery under /recovery', () => {
-		expect(webhookPath('wh/1', 'orders')).toBe('/v1/webhooks/wh%2F1');
+		expect(webhookPath('wh 1', 'orders')).toBe('/v1/webhooks/wh%201');
+		expect(() => webhookPath('wh/1', 'orders')).toThrow(/must not contain "\/"/);
 		expect(webhookPath('whr_1', 'recovery')).toBe('/v1/webhooks/recovery/whr_1');
 		expect(() => webhookPath('..', 'orders')).toThrow(ProtocolError);
 	});

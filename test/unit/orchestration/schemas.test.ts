@@ -100,9 +100,11 @@ describe('QuoteRequestSchema (spec 4.1)', () => {
 		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: [{ recipient: 'r', feeBps: -1 }] })).toMatch(
 			/^appFees\[0\]\.feeBps: /,
 		);
-		expect(
-			check(QuoteRequestSchema, { ...minimalQuote, appFees: [{ recipient: 'r', feeBps: 0, affiliateId: 'a' }] }),
-		).toBe('ok');
+		// public-notes (fourth harvest): each 1 to 10000 bps, together at most 10000
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: [{ recipient: 'r', feeBps: 0, affiliateId: 'a' }] })).toMatch(/^appFees\[0\]\.feeBps: .*greater than or equal to 1/);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: [{ recipient: 'r', fee: 10001 }] })).toMatch(/^appFees\[0\]\.fee: /);
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: [{ recipient: 'r', feeBps: 6000 }, { recipient: 's', fee: 4000 }] })).toBe('ok');
+		expect(check(QuoteRequestSchema, { ...minimalQuote, appFees: [{ recipient: 'r', feeBps: 6000 }, { recipient: 's', fee: 4001 }] })).toBe('appFees: add up to 10001 bps; together they may be at most 10000');
 	});
 
 	test('affiliateIds: 0 / 1 / 16 / 17 entries, ids and overrides', () => {

@@ -88,6 +88,16 @@ describe('handleDelivery', () => {
 		expect(handleDelivery({ ...input(event), recoverySecret: 'short' })).toMatchObject({ status: 500, error: 'secret_unavailable', message: expect.stringMatching(/recovery secret has 5 characters/) });
 	});
 
+	it('while a secret is replaced, the previous secret verifies order events as the current one does, never recovery events', () => {
+		const PREVIOUS = 'whsec_previous_0123456789abcdef';
+		const rotating = (body: string, secret: string) => ({ ...input(body, { secret }), secret: SECRET, previousSecret: PREVIOUS });
+		expect(handleDelivery(rotating(event, PREVIOUS))).toMatchObject({ outcome: 'accepted', subscription: 'orders' });
+		expect(handleDelivery(rotating(event, SECRET))).toMatchObject({ outcome: 'accepted', subscription: 'orders' });
+		expect(handleDelivery(rotating(recovery, PREVIOUS))).toMatchObject({ outcome: 'rejected', status: 401, error: 'wrong_subscription' });
+		expect(handleDelivery({ ...input(event, { secret: PREVIOUS }) })).toMatchObject({ outcome: 'rejected', status: 401 });
+		expect(handleDelivery({ ...input(event), previousSecret: 'short' })).toMatchObject({ status: 500, error: 'secret_unavailable', message: expect.stringMatching(/previous webhook secret has 5 characters/) });
+	});
+
 	it('refuses JSON nested deeper than 64 levels with 400 before parsing it; 64 levels pass', () => {
 		const nested = (depth: number) => JSON.stringify({ event: 'order.completed', data: { id: 'ord_deep', x: JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) } });
 		expect(handleDelivery(input(nested(62)))).toMatchObject({ outcome: 'accepted' });
@@ -141,5 +151,29 @@ describe('the run decision (n8n store answered for [owner, check], both now reco
 		expect(windowOf(0)).toBe(10_000);
 		expect(windowOf(5)).toBe(5);
 		expect(windowOf(1e9)).toBe(250_000);
+	});
+});
+
+describe('the duplicate key never includes a delivery time', () => {
+	const data = { id: 'ord_1', status: 'completed', amountIn: '100', source: { chain: 'base', asset: 'USDC' } };
+	const keyOf = (body: Record<string, unknown>, ts: number) => {
+		const decision = handleDelivery(input(JSON.stringify(body), { ts }));
+		expect(decision.outcome).toBe('accepted');
+		return (decision as { duplicateKey: string }).duplicateKey;
+	};
+
+	it('without data.updatedAt: the same event with two delivery timestamps (envelope and signature) has one key', () => {
+		// issue 42: the key was a hash of the raw body, the envelope's delivery timestamp included
+		const first = keyOf({ event: 'order.completed', timestamp: '2026-11-28T10:00:00.000Z', data }, NOW);
+		const retried = keyOf({ event: 'order.completed', timestamp: '2026-11-28T10:00:01.500Z', data }, NOW + 1500);
+		expect(retried).toBe(first);
+		// members in another order are the same data
+		expect(keyOf({ data: { source: { asset: 'USDC', chain: 'base' }, amountIn: '100', status: 'completed', id: 'ord_1' }, event: 'order.completed' }, NOW)).toBe(first);
+	});
+
+	it('another event or other data is another key', () => {
+		const first = keyOf({ event: 'order.completed', data }, NOW);
+		expect(keyOf({ event: 'order.refunded', data }, NOW)).not.toBe(first);
+		expect(keyOf({ event: 'order.completed', data: { ...data, amountIn: '101' } }, NOW)).not.toBe(first);
 	});
 });

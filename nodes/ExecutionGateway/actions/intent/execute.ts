@@ -7,13 +7,17 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { dropdown } from '../../../n8n/descriptions';
-import type { ItemReader } from '../../../n8n/items';
+import { getNodeParameter, optionsOf } from '../../../n8n/items';
 import { actionFieldOf, intentInputOf, type IntentItem } from '../../../shared/gateway/intentInput';
-import { canonicalBodyOf, checkAgainstNetwork, planIntent } from '../../../shared/gateway/intentPlan';
-import { getNetworkInfo, signerOf } from '../../gateway';
-import { deriveNonce, expiryFor, rememberedIntent } from '../../intentIdentity';
-import { pausedWarning, submit, type Submission } from '../../intentSubmit';
-import { waitForFinal, waitOptionsFor } from '../../intentWait';
+import {
+	canonicalBodyOf,
+	checkAgainstNetwork,
+	planIntent,
+} from '../../../shared/gateway/intentPlan';
+import { getNetworkInfo, signerOf } from '../../helpers/gateway';
+import { deriveNonce, expiryFor, rememberedIntent } from '../../helpers/intentIdentity';
+import { pausedWarning, submit, type Submission } from '../../helpers/intentSubmit';
+import { waitForFinal, waitOptionsFor } from '../../helpers/intentWait';
 
 export const show = { resource: ['intent'], operation: ['execute'] };
 
@@ -66,7 +70,8 @@ export const description: INodeProperties[] = [
 						type: 'string',
 						default: '',
 						placeholder: '100000',
-						description: 'Amount in base units (sats for BTC) as decimal digits, up to 18446744073709551615 (unsigned 64-bit)',
+						description:
+							'Amount in base units (sats for BTC) as decimal digits, up to 18446744073709551615 (unsigned 64-bit)',
 					},
 				],
 			},
@@ -112,7 +117,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '0x02f8...',
 		displayOptions: { show: { ...show, action: ['execute'] } },
-		description: 'Hex of the signed EIP-1559 transaction (RLP); its signer is the account the deposits credit',
+		description:
+			'Hex of the signed EIP-1559 transaction (RLP); its signer is the account the deposits credit',
 	},
 ];
 
@@ -123,7 +129,8 @@ export const optionFields: INodeProperties[] = [
 		name: 'chainId',
 		type: 'number',
 		default: 0,
-		description: "Execution chain ID; 0 takes it from Network Info. A given value must equal the gateway's chain ID, checked before sending.",
+		description:
+			"Execution chain ID; 0 takes it from Network Info. A given value must equal the gateway's chain ID, checked before sending.",
 	},
 	{
 		displayName: 'Deposits (JSON)',
@@ -139,7 +146,8 @@ export const optionFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: '2030-01-01T12:00:00Z',
-		description: 'Unix milliseconds or an ISO 8601 timestamp, at most 24 hours ahead. Empty: now + 15 minutes, kept the same when n8n retries the item.',
+		description:
+			'Unix milliseconds or an ISO 8601 timestamp, at most 24 hours ahead. Empty: now + 15 minutes, kept the same when n8n retries the item.',
 	},
 	{
 		displayName: 'Nonce',
@@ -160,43 +168,51 @@ export const optionFields: INodeProperties[] = [
 ];
 
 /** The item's parameters as stored (after expressions): the core reads and checks them. */
-function intentItemOf(read: ItemReader): IntentItem {
-	const { options } = read;
-	const action = read.parameter<string>('action');
+function intentItemOf(ctx: IExecuteFunctions, i: number): IntentItem {
+	const options = optionsOf(ctx, i);
+	const action = getNodeParameter<string>(ctx, 'action', i);
 	return {
-		depositList: read.parameter<IDataObject[]>('deposits.deposit', []),
+		depositList: getNodeParameter<IDataObject[]>(ctx, 'deposits.deposit', i, []),
 		depositsJson: options.depositsJson,
 		action,
-		actionValue: read.parameter(actionFieldOf(action)),
+		actionValue: getNodeParameter(ctx, actionFieldOf(action), i),
 		expiresAt: options.expiresAt,
 		nonce: options.nonce,
 		chainId: options.chainId,
 	};
 }
 
-export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	// Field rules of §2.1/§2.4/§8 (ids, amounts, recipient, signed transaction, expiry) before any request.
-	const plan = planIntent(intentInputOf(intentItemOf(read)), Date.now());
-	const signer = await signerOf(read);
-	const info = await getNetworkInfo(read, signer.gatewayUrl);
-	const warning = pausedWarning(read, info, read.options);
+	const plan = planIntent(intentInputOf(intentItemOf(this, i)), Date.now());
+	const signer = await signerOf(this, i);
+	const info = await getNetworkInfo(this, i);
+	const warning = pausedWarning(this, i, info, optionsOf(this, i));
 	checkAgainstNetwork(plan, info);
 	const chainId = info.execution.chainId;
 
 	// The body (chain, transfers, action) seeds the default nonce and is closed with the header to sign.
 	const canonicalBody = canonicalBodyOf(plan, chainId);
-	const nonce = plan.nonce ?? deriveNonce(read, canonicalBody);
-	const remembered = rememberedIntent(read, nonce, canonicalBody);
+	const nonce = plan.nonce ?? deriveNonce(this, i, canonicalBody);
+	const remembered = rememberedIntent(this, nonce, canonicalBody);
 	if (!remembered.submission) {
 		const header = { chainId, nonce, expiresAt: expiryFor(remembered, plan.expiresAt, Date.now()) };
 		const intent: Submission = { signer, plan, header, canonicalBody };
-		remembered.submission = await submit(read, intent, remembered);
+		remembered.submission = await submit(this, i, intent, remembered);
 		if (remembered.submission.outcome === 'accepted_earlier') return { ...remembered.submission };
 	}
-	const submission: IDataObject = { ...(remembered.submission as IDataObject), ...(warning ? { warning } : {}) };
-	const wait = waitOptionsFor(read);
+	const submission: IDataObject = {
+		...(remembered.submission as IDataObject),
+		...(warning ? { warning } : {}),
+	};
+	const wait = waitOptionsFor(this, i);
 	// After a lost answer the submission id is unknown, so there is nothing to poll.
 	if (!wait.waitUntilFinal || submission.submissionId === null) return submission;
-	const final = await waitForFinal(read, { gatewayUrl: signer.gatewayUrl, submissionId: String(submission.submissionId) }, wait);
+	const final = await waitForFinal(
+		this,
+		i,
+		{ submissionId: String(submission.submissionId) },
+		wait,
+	);
 	return { ...submission, ...final };
 }

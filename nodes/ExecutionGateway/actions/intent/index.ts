@@ -1,9 +1,17 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as execute from './execute';
 import * as get from './get';
 import { optionsCollection } from '../../../n8n/descriptions';
-import { OPTION_WAIT_VERSIONS, optionsWithWait, sharedWaitParameters, waitOptionFields } from '../../intentWaitParameters';
+import {
+	OPTION_WAIT_VERSIONS,
+	optionsWithWait,
+	sharedWaitParameters,
+	waitOptionFields,
+} from '../../helpers/intentWait';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = { name: 'Intent', value: 'intent' };
 
 export const operations: Record<string, OperationModule> = { execute, get };
 

@@ -1,9 +1,8 @@
 /** network.getInfo: GET /api/v1/network/info (execution-gateway.md §2.3a, §4), cached 60 s per gateway URL. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
-
-import type { ItemReader } from '../../../n8n/items';
-import { gatewayUrlOf, getNetworkInfo } from '../../gateway';
+import { optionsOf } from '../../../n8n/items';
+import { getNetworkInfo } from '../../helpers/gateway';
 
 const show = { resource: ['network'], operation: ['getInfo'] };
 
@@ -14,14 +13,13 @@ export const description: INodeProperties[] = [
 			name: 'forceRefresh',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to bypass the 60-second cache and send forceRefresh=1 to the gateway, for example after a suspected re-key',
+			description:
+				'Whether to bypass the 60-second cache and send forceRefresh=1 to the gateway, for example after a suspected re-key',
 		},
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: ItemReader): Promise<IDataObject> {
-	const options = read.options;
-	const gatewayUrl = await gatewayUrlOf(read);
-	const info = await getNetworkInfo(read, gatewayUrl, options.forceRefresh === true);
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const info = await getNetworkInfo(this, i, optionsOf(this, i).forceRefresh === true);
 	return structuredClone(info) as IDataObject;
 }

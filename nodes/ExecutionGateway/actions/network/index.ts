@@ -1,7 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as getHealth from './getHealth';
 import * as getInfo from './getInfo';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = { name: 'Network', value: 'network' };
 
 export const operations: Record<string, OperationModule> = { getHealth, getInfo };
 

@@ -1,8 +1,8 @@
 /** accumulationAddress.get (deprecated): GET /v1/accumulation-addresses/{id} (orchestration-service.md §2.4, §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
-import { showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+import { pathParameter } from '../../../n8n/items';
+import { showFor } from '../common.descriptions';
+import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('accumulationAddress', ['get']);
 
@@ -17,12 +17,14 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const id = read.pathSegment('accumulationAddressId');
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'GET',
-		path: `/v1/accumulation-addresses/${id}`,
-		itemIndex: read.itemIndex,
-	});
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const id = pathParameter(this, 'accumulationAddressId', i);
+	const res = await orchestrationApiRequest.call(
+		this,
+		'GET',
+		`/v1/accumulation-addresses/${id}`,
+		undefined,
+		{ itemIndex: i },
+	);
 	return res.body;
 }

@@ -1,8 +1,16 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as get from './get';
 import * as reindex from './reindex';
 import * as sync from './sync';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = {
+	name: 'Accumulation Address (Deprecated)',
+	value: 'accumulationAddress',
+	description:
+		'Legacy standing addresses that accumulate deposits; use standing deposit addresses instead',
+};
 
 export const operations: Record<string, OperationModule> = { get, reindex, sync };
 

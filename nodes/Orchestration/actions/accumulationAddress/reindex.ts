@@ -1,14 +1,12 @@
-/**
- * accumulationAddress.reindex (deprecated): POST /v1/accumulation-addresses/{idOrAddress}/reindex
- * (orchestration-service.md §2.8, §4.4); the path takes the ID or the deposit address.
- */
+/** accumulationAddress.reindex (deprecated): POST /v1/accumulation-addresses/{idOrAddress}/reindex, the ID or the deposit address (orchestration-service.md §2.8, §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { pathParameter } from '../../../n8n/items';
 import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
-import { idempotencyKeyOption, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor } from '../../idempotencyKey';
+import { idempotencyKeyProperty, showFor } from '../common.descriptions';
+import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
+import { idempotencyKeyOption } from '../../helpers/parameters';
+import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('accumulationAddress', ['reindex']);
 
@@ -25,18 +23,23 @@ export const description: INodeProperties[] = [
 		description: 'The accumulation address ID or its deposit address',
 		displayOptions: show,
 	},
-	optionsCollection(show, [idempotencyKeyOption]),
+	optionsCollection(show, [idempotencyKeyProperty]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const idOrAddress = read.pathSegment('idOrAddress');
-	const explicitKey = explicitIdempotencyKey(read.idempotencyKey());
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'POST',
-		path: `/v1/accumulation-addresses/${idOrAddress}/reindex`,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'accumulationAddress.reindex', body: { idOrAddress }, explicitKey }),
-		requiredScope: 'accumulation:create',
-		itemIndex: read.itemIndex,
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const idOrAddress = pathParameter(this, 'idOrAddress', i);
+	const explicitKey = explicitIdempotencyKey(idempotencyKeyOption(this, i));
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'accumulationAddress.reindex',
+		body: { idOrAddress },
+		explicitKey,
 	});
+	const res = await orchestrationApiRequest.call(
+		this,
+		'POST',
+		`/v1/accumulation-addresses/${idOrAddress}/reindex`,
+		undefined,
+		{ idempotencyKey, itemIndex: i },
+	);
 	return res.body;
 }

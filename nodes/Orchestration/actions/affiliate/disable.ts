@@ -1,10 +1,10 @@
 /** affiliate.disable: DELETE /v1/affiliates/{affiliateId} -> {ok: true} (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
+import { textParameter } from '../../../n8n/items';
 import { affiliatePath } from '../../../shared/orchestration/partnerPlan';
-import { showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor } from '../../idempotencyKey';
+import { showFor } from '../common.descriptions';
+import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
+import { orchestrationApiRequest } from '../../transport';
 import { affiliateIdField } from './shared';
 
 const show = showFor('affiliate', ['disable']);
@@ -13,17 +13,24 @@ const show = showFor('affiliate', ['disable']);
 export const toolAction = true;
 
 export const description: INodeProperties[] = [
-	affiliateIdField(show, 'The affiliate to disable. New quotes cannot name it, it accrues no new fees, and its balance can no longer be claimed (public notes).'),
+	affiliateIdField(
+		show,
+		'The affiliate to disable. New quotes cannot name it, it accrues no new fees, and its balance can no longer be claimed (public notes).',
+	),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const affiliateId = read.textParameter('affiliateId');
-	const path = affiliatePath(affiliateId);
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'DELETE',
-		path,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.disable', body: { affiliateId } }),
-		itemIndex: read.itemIndex,
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const affiliateId = textParameter(this, 'affiliateId', i);
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'affiliate.disable',
+		body: { affiliateId },
 	});
+	const res = await orchestrationApiRequest.call(
+		this,
+		'DELETE',
+		affiliatePath(affiliateId),
+		undefined,
+		{ idempotencyKey, itemIndex: i },
+	);
 	return { affiliateId, ...res.body };
 }

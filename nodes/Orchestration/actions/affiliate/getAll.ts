@@ -1,13 +1,9 @@
-/**
- * affiliate.getAll: GET /v1/affiliates?includeDisabled=&limit=&offset=, one item per affiliate
- * profile (orchestration-service.md §2.7, §4.5; paging and includeDisabled from public-notes).
- */
+/** affiliate.getAll: GET /v1/affiliates?includeDisabled=&limit=&offset= (orchestration-service.md §2.7, §4.5; paging and includeDisabled: public-notes). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ServiceAccess } from '../../../n8n/orchestrationClient';
+import { getNodeParameter } from '../../../n8n/items';
 import { AFFILIATES_PAGE_MAX } from '../../../shared/orchestration/partnerPlan';
-import { limitField, returnAllField, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { readPages } from '../../paging';
+import { limitField, returnAllField, showFor } from '../common.descriptions';
+import { readPages } from '../../helpers/paging';
 
 const show = showFor('affiliate', ['getAll']);
 
@@ -24,13 +20,12 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
-	const includeDisabled = read.parameter('includeDisabled', false) === true;
-	return await readPages(read, access, {
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const includeDisabled = getNodeParameter(this, 'includeDisabled', i, false) === true;
+	return await readPages(this, i, {
 		path: '/v1/affiliates',
 		member: 'affiliates',
 		pageMax: AFFILIATES_PAGE_MAX,
 		qs: { includeDisabled },
-		requiredScope: 'affiliates:read',
 	});
 }

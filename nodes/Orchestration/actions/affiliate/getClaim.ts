@@ -1,11 +1,7 @@
-/**
- * affiliate.getClaim: GET /v1/affiliates/{affiliateId}/claims/{claimId} → `{claim}` (public-notes,
- * newer docs; server key), optionally followed until the claim is paid (`txHash`) or fails.
- */
+/** affiliate.getClaim: GET /v1/affiliates/{affiliateId}/claims/{claimId} → {claim} (public-notes, newer docs; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ServiceAccess } from '../../../n8n/orchestrationClient';
-import { showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+import { textParameter } from '../../../n8n/items';
+import { showFor } from '../common.descriptions';
 import { claimOutputs, claimWaitParameters, readClaim } from './claimResult';
 import { affiliateIdField } from './shared';
 
@@ -20,15 +16,16 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'clm_...',
-		description: 'The claim\'s ID, as Claim and Get Claims output it (map it by expression from a Claim node)',
+		description:
+			"The claim's ID, as Claim and Get Claims output it (map it by expression from a Claim node)",
 		displayOptions: show,
 	},
 	...claimWaitParameters('getClaim'),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
-	const affiliateId = read.textParameter('affiliateId');
-	const claimId = read.textParameter('claimId');
-	const claim = await readClaim(read, access, affiliateId, claimId);
-	return await claimOutputs(read, access, affiliateId, [claim]);
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const affiliateId = textParameter(this, 'affiliateId', i);
+	const claimId = textParameter(this, 'claimId', i);
+	const claim = await readClaim(this, i, affiliateId, claimId);
+	return await claimOutputs(this, i, affiliateId, [claim]);
 }

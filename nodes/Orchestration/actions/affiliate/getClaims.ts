@@ -1,15 +1,11 @@
-/**
- * affiliate.getClaims: GET /v1/affiliates/{affiliateId}/claims?limit=&offset= (at most 200 a page),
- * one item per claim, newest first; newer services filter by `settlementChain` / `settlementAsset`
- * and answer `nextOffset` (public-notes; server key).
- */
+/** affiliate.getClaims: GET /v1/affiliates/{affiliateId}/claims?limit=&offset=, newest first, at most 200 a page (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { optionsOf, textOption, textParameter } from '../../../n8n/items';
 import { affiliatePath, CLAIMS_PAGE_MAX } from '../../../shared/orchestration/partnerPlan';
-import { limitField, returnAllField, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { readPages } from '../../paging';
+import { limitField, returnAllField, showFor } from '../common.descriptions';
+import { readPages } from '../../helpers/paging';
+import { catalogueFor } from '../../helpers/routes';
 import { formattedClaim } from './claimResult';
 import { affiliateIdField } from './shared';
 
@@ -40,15 +36,16 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
-	const affiliateId = read.textParameter('affiliateId');
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const affiliateId = textParameter(this, 'affiliateId', i);
 	const path = affiliatePath(affiliateId, '/claims');
+	const options = optionsOf(this, i);
 	const qs: IDataObject = {};
 	for (const name of ['settlementChain', 'settlementAsset']) {
-		const value = read.optionText(name);
+		const value = textOption(options, name);
 		if (value !== undefined) qs[name] = value;
 	}
-	const claims = await readPages(read, access, { path, member: 'claims', pageMax: CLAIMS_PAGE_MAX, qs });
-	const catalogue = claims.length > 0 ? await catalogueFor(read, access, false) : undefined;
+	const claims = await readPages(this, i, { path, member: 'claims', pageMax: CLAIMS_PAGE_MAX, qs });
+	const catalogue = claims.length > 0 ? await catalogueFor(this, i, false) : undefined;
 	return claims.map((claim) => formattedClaim(claim, catalogue));
 }

@@ -1,27 +1,28 @@
-/**
- * affiliate.getPayoutDestinations: GET /v1/affiliate-dashboard/payout-destinations, the payout chains
- * and assets live now (public-notes "Affiliate management and claims"; server key): what Create or
- * Update and Claim may name as payoutChain and payoutAsset. One item per destination.
- */
+/** affiliate.getPayoutDestinations: GET /v1/affiliate-dashboard/payout-destinations, what Create or Update and Claim may name (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { ItemError } from '../../../n8n/errors';
-import { PAYOUT_DESTINATIONS_PATH, payoutDestinationsOf } from '../../../shared/orchestration/partnerPlan';
-import { limitField, returnAllField, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+import { limitedList } from '../../../n8n/items';
+import {
+	PAYOUT_DESTINATIONS_PATH,
+	payoutDestinationsOf,
+} from '../../../shared/orchestration/partnerPlan';
+import { limitField, returnAllField, showFor } from '../common.descriptions';
+import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('affiliate', ['getPayoutDestinations']);
 
 export const description: INodeProperties[] = [returnAllField(show), limitField(show)];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
-	const res = await orchestrationRequest<unknown>(read.ctx, access, { method: 'GET', path: PAYOUT_DESTINATIONS_PATH, itemIndex: read.itemIndex });
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const res = await orchestrationApiRequest.call(this, 'GET', PAYOUT_DESTINATIONS_PATH, undefined, {
+		itemIndex: i,
+	});
 	const destinations = payoutDestinationsOf(res.body);
 	if (destinations === undefined) {
-		throw new ItemError(read.ctx.getNode(), 'The answer has no list of payout destinations', {
-			itemIndex: read.itemIndex,
+		throw new ItemError(this.getNode(), 'The answer has no list of payout destinations', {
+			itemIndex: i,
 			description: `GET ${PAYOUT_DESTINATIONS_PATH} answered without a "destinations" list.`,
 		});
 	}
-	return read.limited(destinations as IDataObject[]);
+	return limitedList(this, i, destinations as IDataObject[]);
 }

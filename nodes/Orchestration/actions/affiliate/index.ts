@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as claim from './claim';
 import * as disable from './disable';
@@ -8,7 +8,22 @@ import * as getClaims from './getClaims';
 import * as getPayoutDestinations from './getPayoutDestinations';
 import * as upsert from './upsert';
 
-export const operations: Record<string, OperationModule> = { claim, disable, getAll, getClaim, getClaims, getPayoutDestinations, upsert };
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = {
+	name: 'Affiliate',
+	value: 'affiliate',
+	description: 'Registered affiliates of the partner account',
+};
+
+export const operations: Record<string, OperationModule> = {
+	claim,
+	disable,
+	getAll,
+	getClaim,
+	getClaims,
+	getPayoutDestinations,
+	upsert,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -22,7 +37,8 @@ export const description: INodeProperties[] = [
 				name: 'Claim',
 				value: 'claim',
 				action: 'Claim an affiliate balance',
-				description: 'Pay out the available balance of an affiliate, optionally until it is paid (server keys only)',
+				description:
+					'Pay out the available balance of an affiliate, optionally until it is paid (server keys only)',
 			},
 			{
 				name: 'Create or Update',
@@ -58,7 +74,8 @@ export const description: INodeProperties[] = [
 				name: 'Get Payout Destinations',
 				value: 'getPayoutDestinations',
 				action: 'Get the payout destinations of affiliates',
-				description: 'List the chains and assets an affiliate can be paid in now (server keys only)',
+				description:
+					'List the chains and assets an affiliate can be paid in now (server keys only)',
 			},
 		],
 		default: 'getAll',

@@ -1,28 +1,18 @@
-/**
- * affiliate.upsert: PUT /v1/affiliates/{affiliateId} {feeBps, payoutChain, payoutAsset,
- * payoutAddress} -> {affiliate} (public-notes "Affiliate management and claims"; server key).
- * An unsupported payout pair is 400 invalid_payout_destination; Lightning is refused here first.
- * The service replaces an existing affiliate's payout destination without a word, and the next
- * claims pay it: the affiliate is read first (the listing, disabled ones included), and a changed
- * destination is refused, naming the old and the new one, unless "Allow Payout Destination Change" is on.
- */
+/** affiliate.upsert: PUT /v1/affiliates/{affiliateId} {feeBps, payoutChain, payoutAsset, payoutAddress} → {affiliate} (public-notes; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { integerParameter, textParameter } from '../../../n8n/items';
 import { checkOffered } from '../../../shared/orchestration/enums';
 import {
 	affiliateIdOf,
-	AFFILIATES_PAGE_MAX,
-	describePayout,
-	payoutChangeOf,
 	planAffiliateProfile,
 	type PayoutDestination,
 } from '../../../shared/orchestration/partnerPlan';
-import { showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor } from '../../idempotencyKey';
-import { readPages } from '../../paging';
-import { affiliateIdField } from './shared';
+import { showFor } from '../common.descriptions';
+import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
+import { catalogueFor } from '../../helpers/routes';
+import { orchestrationApiRequest } from '../../transport';
+import { affiliateIdField, allowPayoutChangeOption, guardPayoutChange } from './shared';
 
 const show = showFor('affiliate', ['upsert']);
 
@@ -38,7 +28,8 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 9999 },
 		required: true,
 		default: 0,
-		description: 'The affiliate fee in basis points (1 to 9,999). The affiliate receives 80 % of it; the platform keeps 20 %.',
+		description:
+			'The affiliate fee in basis points (1 to 9,999). The affiliate receives 80 % of it; the platform keeps 20 %.',
 		displayOptions: show,
 	},
 	{
@@ -72,64 +63,52 @@ export const description: INodeProperties[] = [
 		displayOptions: show,
 	},
 	optionsCollection(show, [
-		{
-			displayName: 'Allow Payout Destination Change',
-			name: 'allowPayoutChange',
-			type: 'boolean',
-			default: false,
-			description:
-				"Whether an existing affiliate's payout chain, asset or address may change. Off: such an update is refused and names the current and the new destination (claims pay the new one for fees recorded from then on).",
-		},
+		allowPayoutChangeOption(
+			"Whether an existing affiliate's payout chain, asset or address may change. Off: such an update is refused and names the current and the new destination (claims pay the new one for fees recorded from then on). Never as an AI-agent tool.",
+		),
 	]),
 ];
 
-/** The profile of `affiliateId` among the partner's affiliates (disabled ones included), read page by page until found. */
-async function profilesUpTo(read: OrchestrationReader, access: ServiceAccess, affiliateId: string): Promise<IDataObject[]> {
-	return await readPages(read, access, {
-		path: '/v1/affiliates',
-		member: 'affiliates',
-		pageMax: AFFILIATES_PAGE_MAX,
-		qs: { includeDisabled: true },
-		requiredScope: 'affiliates:read',
-		all: true,
-		until: (a) => a.affiliateId === affiliateId,
-	});
-}
-
-/** The refusal of a changed payout destination: both destinations named, and the way to allow it. */
-function payoutChangeRefused(read: OrchestrationReader, affiliateId: string, from: PayoutDestination | undefined, to: PayoutDestination) {
-	const now = from === undefined ? 'has a payout destination the service did not show' : `is paid ${describePayout(from)} today`;
-	return read.failure(`Affiliate "${affiliateId}" ${now}; this update would pay its claims ${describePayout(to)} instead`, {
-		description:
-			'The service applies a new payout destination to the fees recorded from then on, and claims pay them there. If the change is intended, turn on "Allow Payout Destination Change" in Options; otherwise send the current payout chain, asset and address.',
-		errorCode: 'payout_destination_change',
-	});
-}
-
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const input = {
-		affiliateId: read.textParameter('affiliateId'),
-		feeBps: read.integer('feeBps'),
-		payoutChain: read.textParameter('payoutChain'),
-		payoutAsset: read.textParameter('payoutAsset'),
-		payoutAddress: read.textParameter('payoutAddress'),
+		affiliateId: textParameter(this, 'affiliateId', i),
+		feeBps: integerParameter(this, 'feeBps', i),
+		payoutChain: textParameter(this, 'payoutChain', i),
+		payoutAsset: textParameter(this, 'payoutAsset', i),
+		payoutAddress: textParameter(this, 'payoutAddress', i),
 	};
 	const { path, body } = planAffiliateProfile(input);
-	const listing = await catalogueFor(read, access, false);
-	checkOffered(listing, [{ chainField: 'payoutChain', chain: input.payoutChain, assetField: 'payoutAsset', asset: input.payoutAsset }]);
+	const listing = await catalogueFor(this, i, false);
+	checkOffered(listing, [
+		{
+			chainField: 'payoutChain',
+			chain: input.payoutChain,
+			assetField: 'payoutAsset',
+			asset: input.payoutAsset,
+		},
+	]);
 	const affiliateId = affiliateIdOf(input.affiliateId);
 	const planned = body as unknown as PayoutDestination;
-	const profiles = await profilesUpTo(read, access, affiliateId);
-	const change = payoutChangeOf(profiles, affiliateId, planned);
-	if (change !== undefined && read.options.allowPayoutChange !== true) throw payoutChangeRefused(read, affiliateId, change.from, change.to);
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'PUT',
-		path,
-		body: body as IDataObject,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'affiliate.upsert', body: { affiliateId: input.affiliateId, ...body } }),
-		itemIndex: read.itemIndex,
+	// The service replaces a payout destination without a word and the next claims pay it: a change needs the option.
+	const change = await guardPayoutChange(
+		this,
+		i,
+		affiliateId,
+		planned,
+		'this update would pay its claims',
+	);
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'affiliate.upsert',
+		body: { affiliateId: input.affiliateId, ...body },
+	});
+	const res = await orchestrationApiRequest.call(this, 'PUT', path, body as IDataObject, {
+		idempotencyKey,
+		itemIndex: i,
 	});
 	const affiliate = res.body?.affiliate;
-	const out = typeof affiliate === 'object' && affiliate !== null && !Array.isArray(affiliate) ? (affiliate as IDataObject) : res.body;
+	const out =
+		typeof affiliate === 'object' && affiliate !== null && !Array.isArray(affiliate)
+			? (affiliate as IDataObject)
+			: res.body;
 	return change?.from === undefined ? out : { ...out, previousPayout: { ...change.from } };
 }

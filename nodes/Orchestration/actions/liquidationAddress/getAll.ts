@@ -1,18 +1,20 @@
 /** liquidationAddress.getAll (deprecated): GET /v1/liquidation-addresses, one item per address (orchestration-service.md §4.4). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
-import { limitField, returnAllField, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+import { listOf } from '../../../n8n/items';
+import { limitField, returnAllField, showFor } from '../common.descriptions';
+import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('liquidationAddress', ['getAll']);
 
 export const description: INodeProperties[] = [returnAllField(show), limitField(show)];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'GET',
-		path: '/v1/liquidation-addresses',
-		itemIndex: read.itemIndex,
-	});
-	return read.listOf(res.body, 'liquidationAddresses');
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const res = await orchestrationApiRequest.call(
+		this,
+		'GET',
+		'/v1/liquidation-addresses',
+		undefined,
+		{ itemIndex: i },
+	);
+	return listOf(this, i, res.body, 'liquidationAddresses');
 }

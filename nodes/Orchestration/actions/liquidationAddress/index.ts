@@ -1,7 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as get from './get';
 import * as getAll from './getAll';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = {
+	name: 'Liquidation Address (Deprecated)',
+	value: 'liquidationAddress',
+	description:
+		'Legacy addresses that liquidate Bitcoin deposits; use standing deposit addresses instead',
+};
 
 export const operations: Record<string, OperationModule> = { get, getAll };
 

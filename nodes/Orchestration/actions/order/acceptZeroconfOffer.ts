@@ -1,12 +1,7 @@
-/**
- * order.acceptZeroconfOffer: POST /v1/orchestration/zeroconf/accept {orderId} (public-notes): the
- * order in awaiting_approval goes on at once (`processing`) on the offer's instant amount.
- */
+/** order.acceptZeroconfOffer: POST /v1/orchestration/zeroconf/accept {orderId} (public-notes): the order goes on at once on the offer's instant amount. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
-import { concurrencyOption, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+import { concurrencyOption, showFor } from '../common.descriptions';
 import { answerOffer, orderIdField } from './zeroconfAnswer';
 
 const show = showFor('order', ['acceptZeroconfOffer']);
@@ -19,6 +14,6 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	return await answerOffer(read, access, 'accept');
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	return await answerOffer(this, i, 'accept');
 }

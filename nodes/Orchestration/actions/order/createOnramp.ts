@@ -1,16 +1,24 @@
-/**
- * order.createOnramp: POST /v1/orchestration/onramp, a Lightning onramp paid by BOLT11 invoice
- * (orchestration-service.md §4.6, public-notes.md). Client keys need orders:onramp and get an
- * order-bound read token (§5). Like Quote > Create, it never returns an expired answer (a replayed
- * one included) as payable.
- */
+/** order.createOnramp: POST /v1/orchestration/onramp, a Lightning onramp paid by BOLT11 invoice (orchestration-service.md §4.6, public-notes). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
-import { completeOnramp, planOnramp, type OnrampInput } from '../../../shared/orchestration/orderPlan';
+import {
+	integerOption,
+	itemFailure,
+	optionsOf,
+	textOption,
+	textParameter,
+} from '../../../n8n/items';
+import {
+	completeOnramp,
+	planOnramp,
+	type OnrampInput,
+} from '../../../shared/orchestration/orderPlan';
 import { isReplayed } from '../../../shared/orchestration/idempotency';
 import { quoteOutput, unpayableQuote } from '../../../shared/orchestration/quotePlan';
-import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS } from '../../../shared/orchestration/schemas';
+import {
+	EXPIRY_MARGIN_DEFAULT_SECONDS,
+	EXPIRY_MARGIN_MAX_SECONDS,
+} from '../../../shared/orchestration/schemas';
 import {
 	amountField,
 	amountFormatField,
@@ -20,9 +28,19 @@ import {
 	recipientAddressField,
 	showFor,
 	turnstileTokenOption,
-} from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor } from '../../idempotencyKey';
+} from '../common.descriptions';
+import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
+import {
+	amountParameter,
+	assetParameter,
+	decimalParameter,
+	expiryMarginOption,
+	idempotencyKeyOption,
+	jsonOption,
+	turnstileHeaders,
+} from '../../helpers/parameters';
+import { catalogueFor } from '../../helpers/routes';
+import { orchestrationApiRequest, serviceAccess } from '../../transport';
 
 const show = showFor('order', ['createOnramp']);
 const showSats = showFor('order', ['createOnramp'], { amountType: ['amount'] });
@@ -60,7 +78,12 @@ export const description: INodeProperties[] = [
 				['Exact In', 'exact_in'],
 				['Exact Out', 'exact_out'],
 			],
-			{ displayName: 'Amount Mode', name: 'amountMode', description: 'Whether the amount is what is paid (Exact In) or what is delivered (Exact Out)' },
+			{
+				displayName: 'Amount Mode',
+				name: 'amountMode',
+				description:
+					'Whether the amount is what is paid (Exact In) or what is delivered (Exact Out)',
+			},
 		),
 		{
 			displayName: 'Expiry Margin (Seconds)',
@@ -75,42 +98,60 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** The item's onramp, read once: sats (amount) or USD (amountFiatUsd); checked by planOnramp. */
-function readOnrampInput(read: OrchestrationReader, isClientKey: boolean): OnrampInput {
-	const bySats = read.textParameter('amountType') !== 'amountFiatUsd';
-	const amount = bySats ? read.amount() : undefined;
+/** The item's onramp, in sats (amount) or USD (amountFiatUsd); planOnramp checks it. */
+function onrampInput(ctx: IExecuteFunctions, i: number, isClientKey: boolean): OnrampInput {
+	const bySats = textParameter(ctx, 'amountType', i) !== 'amountFiatUsd';
+	const amount = bySats ? amountParameter(ctx, i) : undefined;
+	const options = optionsOf(ctx, i);
 	const request = {
-		destinationChain: read.textParameter('destinationChain'),
-		destinationAsset: read.asset('destinationAsset'),
-		recipientAddress: read.textParameter('recipientAddress'),
-		amountFiatUsd: bySats ? undefined : read.decimal('amountFiatUsd'),
-		amountMode: read.optionText('amountMode'),
-		slippageBps: read.optionInteger('slippageBps'),
-		refundAddress: read.optionText('refundAddress'),
-		affiliateId: read.optionText('affiliateId'),
+		destinationChain: textParameter(ctx, 'destinationChain', i),
+		destinationAsset: assetParameter(ctx, 'destinationAsset', i),
+		recipientAddress: textParameter(ctx, 'recipientAddress', i),
+		amountFiatUsd: bySats ? undefined : decimalParameter(ctx, 'amountFiatUsd', i),
+		amountMode: textOption(options, 'amountMode'),
+		slippageBps: integerOption(options, 'slippageBps'),
+		refundAddress: textOption(options, 'refundAddress'),
+		affiliateId: textOption(options, 'affiliateId'),
 	};
-	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey(), isClientKey };
+	return {
+		request,
+		amount,
+		additionalFields: jsonOption(ctx, i),
+		idempotencyKey: idempotencyKeyOption(ctx, i),
+		isClientKey,
+	};
 }
 
-/** Read, plan (every check before the first request), fetch the routes listing, send, refuse an unpayable answer, shape. */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const plan = planOnramp(readOnrampInput(read, access.isClientKey));
-	const marginSeconds = read.expiryMargin();
-	const headers = read.turnstileHeaders();
-	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+/** Checks every input before the first request; an expired answer, a replayed one included, is never returned as payable. */
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const plan = planOnramp(onrampInput(this, i, (await serviceAccess(this)).isClientKey));
+	const marginSeconds = expiryMarginOption(this, i);
+	const headers = turnstileHeaders(this, i);
+	const catalogue = await catalogueFor(this, i, plan.routes === 'required');
 	const { request, source, destination } = completeOnramp(plan, catalogue);
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'POST',
-		path: '/v1/orchestration/onramp',
-		body: request as IDataObject,
-		headers,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'order.createOnramp', body: request, explicitKey: plan.idempotencyKey }),
-		requiredScope: 'orders:onramp',
-		secrets: [headers?.['cf-turnstile-response']],
-		itemIndex: read.itemIndex,
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'order.createOnramp',
+		body: request,
+		explicitKey: plan.idempotencyKey,
 	});
+	const res = await orchestrationApiRequest.call(
+		this,
+		'POST',
+		'/v1/orchestration/onramp',
+		request as IDataObject,
+		{
+			headers,
+			idempotencyKey,
+			secrets: [headers?.['cf-turnstile-response']],
+			itemIndex: i,
+		},
+	);
 	const replayed = isReplayed(res.headers);
 	const problem = unpayableQuote(res.body, { replayed, marginSeconds, requoteOption: false });
-	if (problem !== undefined) throw read.failure(problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });
+	if (problem !== undefined)
+		throw itemFailure(this, i, problem.message, {
+			description: problem.nextStep,
+			errorCode: 'quote_expired',
+		});
 	return { ...quoteOutput(res.body, { catalogue, source, destination }), replayed };
 }

@@ -1,13 +1,8 @@
-/**
- * order.declineZeroconfOffer: POST /v1/orchestration/zeroconf/decline {orderId, reason?}
- * (public-notes): the order waits for one on-chain confirmation of its deposit (`confirming`).
- */
+/** order.declineZeroconfOffer: POST /v1/orchestration/zeroconf/decline {orderId, reason?} (public-notes): the order waits for one on-chain confirmation. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
 import { DECLINE_REASON_MAX_LENGTH } from '../../../shared/orchestration/zeroconfPlan';
-import { concurrencyOption, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+import { concurrencyOption, showFor } from '../common.descriptions';
 import { answerOffer, orderIdField } from './zeroconfAnswer';
 
 const show = showFor('order', ['declineZeroconfOffer']);
@@ -28,6 +23,6 @@ export const description: INodeProperties[] = [
 	optionsCollection(show, [concurrencyOption]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	return await answerOffer(read, access, 'decline');
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	return await answerOffer(this, i, 'decline');
 }

@@ -1,22 +1,20 @@
-/**
- * order.submit: POST /v1/orchestration/submit, a quote plus the source reference of the paid
- * deposit (public-notes.md). Client keys need orders:submit and get an order-bound read token (§5).
- */
+/** order.submit: POST /v1/orchestration/submit, a quote and the source reference of its paid deposit (public-notes; client keys get an order-bound read token, §5). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
-import { rateLimitOptions } from '../../../n8n/batchOptions';
+import { integerParameter, textParameter } from '../../../n8n/items';
+import { rateLimitOptions } from '../../../n8n/pacing';
 import { planSubmit, type OrderInput } from '../../../shared/orchestration/orderPlan';
 import {
 	additionalFieldsOption,
 	concurrencyOption,
 	DECIMAL_DEFAULT_VERSIONS,
 	forVersions,
-	idempotencyKeyOption,
+	idempotencyKeyProperty,
 	showFor,
 	turnstileTokenOption,
-} from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+} from '../common.descriptions';
+import { idempotencyKeyOption, jsonOption, turnstileHeaders } from '../../helpers/parameters';
+import { orchestrationApiRequest } from '../../transport';
 import { quoteIdField } from './quoteIdField';
 
 const show = showFor('order', ['submit']);
@@ -26,7 +24,10 @@ const showRef = (ref: string) => showFor('order', ['submit'], { sourceReference:
 export const toolAction = true;
 
 export const description: INodeProperties[] = [
-	quoteIdField(show, 'The quote whose deposit was paid; only a key of the partner that created it can submit it'),
+	quoteIdField(
+		show,
+		'The quote whose deposit was paid; only a key of the partner that created it can submit it',
+	),
 	dropdown(
 		[
 			['Bitcoin Transaction', 'bitcoinTxid', 'Bitcoin L1: transaction ID and output index'],
@@ -35,9 +36,22 @@ export const description: INodeProperties[] = [
 			['Spark Transfer', 'sparkTxHash', 'Spark: transfer hash and source Spark address'],
 			['Transaction Hash', 'txHash', 'EVM, Solana, Tron: the deposit transaction hash'],
 		],
-		{ displayName: 'Source Reference', name: 'sourceReference', default: 'txHash', description: 'How the paid deposit is identified', displayOptions: show },
+		{
+			displayName: 'Source Reference',
+			name: 'sourceReference',
+			default: 'txHash',
+			description: 'How the paid deposit is identified',
+			displayOptions: show,
+		},
 	),
-	{ displayName: 'Transaction Hash', name: 'txHash', type: 'string', default: '', required: true, displayOptions: showRef('txHash') },
+	{
+		displayName: 'Transaction Hash',
+		name: 'txHash',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: showRef('txHash'),
+	},
 	{
 		displayName: 'Source Address',
 		name: 'sourceAddress',
@@ -46,7 +60,14 @@ export const description: INodeProperties[] = [
 		description: 'Address that paid the deposit (optional)',
 		displayOptions: showRef('txHash'),
 	},
-	{ displayName: 'Spark Transfer Hash', name: 'sparkTxHash', type: 'string', default: '', required: true, displayOptions: showRef('sparkTxHash') },
+	{
+		displayName: 'Spark Transfer Hash',
+		name: 'sparkTxHash',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: showRef('sparkTxHash'),
+	},
 	{
 		displayName: 'Source Spark Address',
 		name: 'sourceSparkAddress',
@@ -55,7 +76,14 @@ export const description: INodeProperties[] = [
 		required: true,
 		displayOptions: showRef('sparkTxHash'),
 	},
-	{ displayName: 'Bitcoin Transaction ID', name: 'bitcoinTxid', type: 'string', default: '', required: true, displayOptions: showRef('bitcoinTxid') },
+	{
+		displayName: 'Bitcoin Transaction ID',
+		name: 'bitcoinTxid',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: showRef('bitcoinTxid'),
+	},
 	{
 		displayName: 'Bitcoin Output Index',
 		name: 'bitcoinVout',
@@ -86,7 +114,7 @@ export const description: INodeProperties[] = [
 		additionalFieldsOption,
 		concurrencyOption,
 		{
-			...idempotencyKeyOption,
+			...idempotencyKeyProperty,
 			description:
 				'Explicit X-Idempotency-Key. When empty the key comes from the quote ID and the deposit reference, so submitting the same payment again (in any execution) replays the first answer, a refusal included.',
 		},
@@ -96,39 +124,49 @@ export const description: INodeProperties[] = [
 ];
 
 /** The source reference the user chose (public-notes: one per deposit kind). */
-function readSourceReference(read: OrchestrationReader): IDataObject {
-	switch (read.textParameter('sourceReference')) {
+function sourceReference(ctx: IExecuteFunctions, i: number): IDataObject {
+	const text = (name: string) => textParameter(ctx, name, i);
+	switch (text('sourceReference')) {
 		case 'txHash':
-			return { txHash: read.textParameter('txHash'), sourceAddress: read.textParameter('sourceAddress') };
+			return { txHash: text('txHash'), sourceAddress: text('sourceAddress') };
 		case 'sparkTxHash':
-			return { sparkTxHash: read.textParameter('sparkTxHash'), sourceSparkAddress: read.textParameter('sourceSparkAddress') };
+			return { sparkTxHash: text('sparkTxHash'), sourceSparkAddress: text('sourceSparkAddress') };
 		case 'bitcoinTxid':
-			return { bitcoinTxid: read.textParameter('bitcoinTxid'), bitcoinVout: read.integer('bitcoinVout') };
+			return {
+				bitcoinTxid: text('bitcoinTxid'),
+				bitcoinVout: integerParameter(ctx, 'bitcoinVout', i),
+			};
 		case 'lightningReceiveRequestId':
-			return { lightningReceiveRequestId: read.textParameter('lightningReceiveRequestId') };
+			return { lightningReceiveRequestId: text('lightningReceiveRequestId') };
 		default:
 			return {};
 	}
 }
 
-function readSubmitInput(read: OrchestrationReader): OrderInput {
-	const request = { quoteId: read.textParameter('quoteId'), ...readSourceReference(read) };
-	return { request, additionalFields: read.additionalFields(), idempotencyKey: read.idempotencyKey() };
+function submitInput(ctx: IExecuteFunctions, i: number): OrderInput {
+	const request = { quoteId: textParameter(ctx, 'quoteId', i), ...sourceReference(ctx, i) };
+	return {
+		request,
+		additionalFields: jsonOption(ctx, i),
+		idempotencyKey: idempotencyKeyOption(ctx, i),
+	};
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const { request, idempotencyKey } = planSubmit(readSubmitInput(read));
-	const headers = read.turnstileHeaders();
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'POST',
-		path: '/v1/orchestration/submit',
-		body: request as IDataObject,
-		headers,
-		// one payment, one key, whatever the execution: a re-run replays instead of submitting twice
-		idempotencyKey,
-		requiredScope: 'orders:submit',
-		secrets: [headers?.['cf-turnstile-response']],
-		itemIndex: read.itemIndex,
-	});
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const { request, idempotencyKey } = planSubmit(submitInput(this, i));
+	const headers = turnstileHeaders(this, i);
+	const res = await orchestrationApiRequest.call(
+		this,
+		'POST',
+		'/v1/orchestration/submit',
+		request as IDataObject,
+		{
+			headers,
+			// one payment, one key, whatever the execution: a re-run replays instead of submitting twice
+			idempotencyKey,
+			secrets: [headers?.['cf-turnstile-response']],
+			itemIndex: i,
+		},
+	);
 	return res.body;
 }

@@ -1,12 +1,13 @@
-/**
- * quote.createOfframp: an exact-in, variable quote paying lightning:BTC to a payment-app $username
- * or a Lightning address (orchestration-service.md §1, §4.2; path per public-notes.md). Like Quote >
- * Create, it needs a refund address (a Lightning destination on the live service) and never returns
- * an expired quote, a replayed one included, as payable.
- */
+/** quote.createOfframp: POST /v1/orchestration/offramp, exact in to lightning:BTC for a $username or a Lightning address (orchestration-service.md §1, §4.2; path: public-notes). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import {
+	integerOption,
+	itemFailure,
+	optionsOf,
+	textOption,
+	textParameter,
+} from '../../../n8n/items';
 import { isReplayed } from '../../../shared/orchestration/idempotency';
 import {
 	completeOfframp,
@@ -16,7 +17,11 @@ import {
 	unpayableQuote,
 	type QuoteInput,
 } from '../../../shared/orchestration/quotePlan';
-import { EXPIRY_MARGIN_DEFAULT_SECONDS, EXPIRY_MARGIN_MAX_SECONDS, OfframpDraftSchema } from '../../../shared/orchestration/schemas';
+import {
+	EXPIRY_MARGIN_DEFAULT_SECONDS,
+	EXPIRY_MARGIN_MAX_SECONDS,
+	OfframpDraftSchema,
+} from '../../../shared/orchestration/schemas';
 import {
 	amountField,
 	amountFormatField,
@@ -28,9 +33,19 @@ import {
 	showFor,
 	sourceAssetField,
 	sourceChainField,
-} from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor } from '../../idempotencyKey';
+} from '../common.descriptions';
+import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
+import {
+	amountParameter,
+	assetParameter,
+	expiryMarginOption,
+	idempotencyKeyOption,
+	jsonOption,
+} from '../../helpers/parameters';
+import { catalogueFor } from '../../helpers/routes';
+import { withRouteBounds } from '../../helpers/limits';
+import { orchestrationApiRequest, serviceAccess } from '../../transport';
+import { verifiedTransfer } from './verifiedTransfer';
 
 const show = showFor('quote', ['createOfframp']);
 
@@ -47,7 +62,7 @@ const offrampRefundAddressOption: INodeProperties = {
 };
 
 /** "Expiry Margin (Seconds)", as Quote > Create has it. */
-const expiryMarginOption: INodeProperties = {
+const expiryMarginProperty: INodeProperties = {
 	displayName: 'Expiry Margin (Seconds)',
 	name: 'expiryMarginSeconds',
 	type: 'number',
@@ -70,44 +85,80 @@ export const description: INodeProperties[] = [
 		'A payment-app $username or a Lightning address (name@domain). The recipient is resolved at delivery time.',
 	),
 	optionsCollection(show, [
-		...quoteOperationOptions.map((o) => (o === refundAddressOption ? offrampRefundAddressOption : o)),
-		expiryMarginOption,
+		...quoteOperationOptions.map((o) =>
+			o === refundAddressOption ? offrampRefundAddressOption : o,
+		),
+		expiryMarginProperty,
 		refundChainOption,
 	]),
 ];
 
-/** The item's offramp request, read once; checked by planQuote against the offramp's draft schema and the refund rule. */
-function readOfframpInput(read: OrchestrationReader, isClientKey: boolean): QuoteInput {
-	const amount = read.amount();
+/** The item's offramp request; planQuote checks it against the offramp's draft schema and the refund rule. */
+function offrampInput(ctx: IExecuteFunctions, i: number, isClientKey: boolean): QuoteInput {
+	const amount = amountParameter(ctx, i);
+	const options = optionsOf(ctx, i);
 	const request = {
-		sourceChain: read.textParameter('sourceChain'),
-		sourceAsset: read.asset('sourceAsset'),
-		recipientAddress: read.textParameter('recipientAddress'),
-		refundAddress: read.optionText('refundAddress'),
-		refundChain: read.optionText('refundChain'),
-		slippageBps: read.optionInteger('slippageBps'),
-		affiliateId: read.optionText('affiliateId'),
+		sourceChain: textParameter(ctx, 'sourceChain', i),
+		sourceAsset: assetParameter(ctx, 'sourceAsset', i),
+		recipientAddress: textParameter(ctx, 'recipientAddress', i),
+		refundAddress: textOption(options, 'refundAddress'),
+		refundChain: textOption(options, 'refundChain'),
+		slippageBps: integerOption(options, 'slippageBps'),
+		affiliateId: textOption(options, 'affiliateId'),
 	};
-	const idempotencyKey = read.idempotencyKey();
-	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey, isClientKey, refundRule: true, destinationChain: OFFRAMP_CHAIN };
+	const idempotencyKey = idempotencyKeyOption(ctx, i);
+	return {
+		request,
+		amount,
+		additionalFields: jsonOption(ctx, i),
+		idempotencyKey,
+		isClientKey,
+		refundRule: true,
+		destinationChain: OFFRAMP_CHAIN,
+	};
 }
 
-/** Read, plan (every check before the first request), fetch the routes listing, send, refuse an unpayable answer, shape. */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const plan = planQuote(readOfframpInput(read, access.isClientKey), OfframpDraftSchema);
-	const marginSeconds = read.expiryMargin();
-	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+/** Checks every input before the first request; an expired quote, a replayed one included, is never returned as payable. */
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const plan = planQuote(
+		offrampInput(this, i, (await serviceAccess(this)).isClientKey),
+		OfframpDraftSchema,
+	);
+	const marginSeconds = expiryMarginOption(this, i);
+	const catalogue = await catalogueFor(this, i, plan.routes === 'required');
 	const { request, source, destination } = completeOfframp(plan, catalogue);
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'POST',
-		path: '/v1/orchestration/offramp',
-		body: request as IDataObject,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'quote.createOfframp', body: request, explicitKey: plan.idempotencyKey }),
-		requiredScope: 'orders:quote',
-		itemIndex: read.itemIndex,
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'quote.createOfframp',
+		body: request,
+		explicitKey: plan.idempotencyKey,
 	});
+	const res = await orchestrationApiRequest
+		.call(this, 'POST', '/v1/orchestration/offramp', request as IDataObject, {
+			idempotencyKey,
+			itemIndex: i,
+		})
+		.catch(
+			async (error: unknown) =>
+				await Promise.reject(
+					await withRouteBounds(
+						this,
+						i,
+						{ ...request, destinationChain: 'lightning', destinationAsset: 'BTC' },
+						error,
+					),
+				),
+		);
 	const replayed = isReplayed(res.headers);
 	const problem = unpayableQuote(res.body, { replayed, marginSeconds, requoteOption: false });
-	if (problem !== undefined) throw read.failure(problem.message, { description: problem.nextStep, errorCode: 'quote_expired' });
-	return { ...quoteOutput(res.body, { catalogue, source, destination }), replayed };
+	if (problem !== undefined)
+		throw itemFailure(this, i, problem.message, {
+			description: problem.nextStep,
+			errorCode: 'quote_expired',
+		});
+	const transfer = await verifiedTransfer(this, i, res.body, {
+		chain: String(request.sourceChain),
+		asset: String(request.sourceAsset),
+		entry: source,
+	});
+	return { ...quoteOutput(res.body, { catalogue, source, destination }), ...transfer, replayed };
 }

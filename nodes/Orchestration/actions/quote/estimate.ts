@@ -1,8 +1,13 @@
 /** quote.estimate: GET /v1/orchestration/estimate, public and without side effects (public-notes.md). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
-import { completeQuote, formatQuoteAmounts, planQuote, type QuoteInput } from '../../../shared/orchestration/quotePlan';
+import { integerOption, optionsOf, textOption } from '../../../n8n/items';
+import {
+	completeQuote,
+	formatQuoteAmounts,
+	planQuote,
+	type QuoteInput,
+} from '../../../shared/orchestration/quotePlan';
 import { EstimateDraftSchema } from '../../../shared/orchestration/schemas';
 import {
 	additionalFieldsOption,
@@ -13,8 +18,11 @@ import {
 	quoteRouteFields,
 	showFor,
 	slippageBpsOption,
-} from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+} from '../common.descriptions';
+import { amountParameter, jsonOption, quoteRoute } from '../../helpers/parameters';
+import { catalogueFor } from '../../helpers/routes';
+import { withRouteBounds } from '../../helpers/limits';
+import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('quote', ['estimate']);
 
@@ -25,7 +33,11 @@ export const description: INodeProperties[] = [
 	...quoteRouteFields(show),
 	amountField(show, 'Source amount, or the destination amount with Exact Out'),
 	optionsCollection(show, [
-		{ ...additionalFieldsOption, description: 'Raw JSON object added to the query, for fields this node does not name. A member the node already sets is refused.' },
+		{
+			...additionalFieldsOption,
+			description:
+				'Raw JSON object added to the query, for fields this node does not name. A member the node already sets is refused.',
+		},
 		affiliateIdOption,
 		quoteConcurrencyOption,
 		{
@@ -39,28 +51,38 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** The item's estimate query, read once; checked by planQuote against the estimate's draft schema. */
-function readEstimateInput(read: OrchestrationReader): QuoteInput {
-	const amount = read.amount();
+/** The item's estimate query; planQuote checks it against the estimate's draft schema. */
+function estimateInput(ctx: IExecuteFunctions, i: number): QuoteInput {
+	const amount = amountParameter(ctx, i);
+	const options = optionsOf(ctx, i);
 	const request = {
-		...read.quoteRoute(),
-		recipientAddress: read.optionText('recipientAddress'),
-		slippageBps: read.optionInteger('slippageBps'),
-		affiliateId: read.optionText('affiliateId'),
+		...quoteRoute(ctx, i),
+		recipientAddress: textOption(options, 'recipientAddress'),
+		slippageBps: integerOption(options, 'slippageBps'),
+		affiliateId: textOption(options, 'affiliateId'),
 	};
 	// An estimate has no fee fields and no idempotency key (a GET without side effects).
-	return { request, amount, additionalFields: read.additionalFields(), idempotencyKey: undefined, isClientKey: false };
+	return {
+		request,
+		amount,
+		additionalFields: jsonOption(ctx, i),
+		idempotencyKey: undefined,
+		isClientKey: false,
+	};
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const plan = planQuote(readEstimateInput(read), EstimateDraftSchema);
-	const catalogue = await catalogueFor(read, access, plan.routes === 'required');
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const plan = planQuote(estimateInput(this, i), EstimateDraftSchema);
+	const catalogue = await catalogueFor(this, i, plan.routes === 'required');
 	const { request, source, destination } = completeQuote(plan, catalogue);
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'GET',
-		path: '/v1/orchestration/estimate',
-		qs: request as IDataObject,
-		itemIndex: read.itemIndex,
-	});
+	const res = await orchestrationApiRequest
+		.call(this, 'GET', '/v1/orchestration/estimate', undefined, {
+			qs: request as IDataObject,
+			itemIndex: i,
+		})
+		.catch(
+			async (error: unknown) =>
+				await Promise.reject(await withRouteBounds(this, i, request as IDataObject, error)),
+		);
 	return formatQuoteAmounts(res.body, { catalogue, source, destination });
 }

@@ -1,8 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as create from './create';
 import * as createOfframp from './createOfframp';
 import * as estimate from './estimate';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = {
+	name: 'Quote',
+	value: 'quote',
+	description: 'Price a transfer and get a deposit address',
+};
 
 export const operations: Record<string, OperationModule> = { create, createOfframp, estimate };
 

@@ -1,15 +1,11 @@
-/**
- * route.getAll: GET /v2/orchestration/routes (orchestration-service.md §4.3), one item per asset,
- * filtered here. Shares the cached listing with the dropdowns. Tokenized equities only on request
- * (§1, §9: reviewed equities need explicit admission).
- */
+/** route.getAll: GET /v2/orchestration/routes (orchestration-service.md §4.3), the cached listing filtered here; tokenized equities only on request (§1, §9). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, type ServiceAccess } from '../../../n8n/orchestrationClient';
+import { getNodeParameter, limitedList } from '../../../n8n/items';
 import { isTokenizedEquity } from '../../../shared/orchestration/enums';
 import type { RouteAsset } from '../../../shared/orchestration/responseSchemas';
-import { filtersCollection, limitField, returnAllField, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
 import type { RouteList, RoutesCatalogue } from '../../../shared/orchestration/routesCatalogue';
+import { filtersCollection, limitField, returnAllField, showFor } from '../common.descriptions';
+import { catalogueFor } from '../../helpers/routes';
 
 const show = showFor('route', ['getAll']);
 
@@ -39,7 +35,8 @@ export const description: INodeProperties[] = [
 			name: 'includeTokenizedEquities',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to include reviewed tokenized-equity assets (shown only to admitted partners)',
+			description:
+				'Whether to include reviewed tokenized-equity assets (shown only to admitted partners)',
 		},
 		{
 			displayName: 'Reachable Destination Name or ID',
@@ -82,7 +79,12 @@ export function filterRoutes(catalogue: RoutesCatalogue, filter: RouteFilter): R
 	const source = filter.chain ? catalogue.entriesOnChain(filter.chain) : catalogue.assets;
 	return source.filter((a) => {
 		if (!filter.includeTokenizedEquities && isTokenizedEquity(a.asset)) return false;
-		if (asset && a.asset.toLowerCase() !== asset && a.id.toLowerCase() !== asset && a.assetDisplaySymbol?.toLowerCase() !== asset) {
+		if (
+			asset &&
+			a.asset.toLowerCase() !== asset &&
+			a.id.toLowerCase() !== asset &&
+			a.assetDisplaySymbol?.toLowerCase() !== asset
+		) {
 			return false;
 		}
 		if (filter.supportsExactOut && !reachesAny(catalogue, a, 'exactOutTo')) return false;
@@ -111,8 +113,12 @@ export function routeFilterFrom(filters: IDataObject): RouteFilter {
 	};
 }
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
-	const filters = read.parameter<IDataObject>('filters', {});
-	const catalogue = await catalogueFor(read, access, true);
-	return read.limited(filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[]);
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const filters = getNodeParameter<IDataObject>(this, 'filters', i, {});
+	const catalogue = await catalogueFor(this, i, true);
+	return limitedList(
+		this,
+		i,
+		filterRoutes(catalogue, routeFilterFrom(filters)) as unknown as IDataObject[],
+	);
 }

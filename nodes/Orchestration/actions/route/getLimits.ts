@@ -1,10 +1,10 @@
 /** route.getLimits: GET /v1/orchestration/limits, public, optional route filters (public-notes.md). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
+import { getNodeParameter, textOption } from '../../../n8n/items';
 import { normalizeAssetInput } from '../../../shared/orchestration/enums';
 import { withoutBlanks } from '../../../shared/orchestration/quotePlan';
-import { filtersCollection, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+import { filtersCollection, showFor } from '../common.descriptions';
+import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('route', ['getLimits']);
 
@@ -20,17 +20,29 @@ const chainFilter = (name: string, displayName: string): INodeProperties => ({
 
 export const description: INodeProperties[] = [
 	filtersCollection(show, [
-		{ displayName: 'Destination Asset', name: 'destinationAsset', type: 'string', default: '', placeholder: 'USDC' },
+		{
+			displayName: 'Destination Asset',
+			name: 'destinationAsset',
+			type: 'string',
+			default: '',
+			placeholder: 'USDC',
+		},
 		chainFilter('destinationChain', 'Destination Chain Name or ID'),
-		{ displayName: 'Source Asset', name: 'sourceAsset', type: 'string', default: '', placeholder: 'BTC' },
+		{
+			displayName: 'Source Asset',
+			name: 'sourceAsset',
+			type: 'string',
+			default: '',
+			placeholder: 'BTC',
+		},
 		chainFilter('sourceChain', 'Source Chain Name or ID'),
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const filters = read.parameter<IDataObject>('filters', {});
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const filters = getNodeParameter<IDataObject>(this, 'filters', i, {});
 	// filters reach the query string: text only, never "[object Object]"
-	const filter = (name: string) => read.optionText(name, filters, `filters.${name}`);
+	const filter = (name: string) => textOption(filters, name, `filters.${name}`);
 	const asset = (name: string) => {
 		const value = filter(name);
 		return value === undefined ? undefined : normalizeAssetInput(value);
@@ -41,11 +53,12 @@ export async function execute(this: IExecuteFunctions, read: OrchestrationReader
 		destinationChain: filter('destinationChain'),
 		destinationAsset: asset('destinationAsset'),
 	}) as IDataObject;
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'GET',
-		path: '/v1/orchestration/limits',
-		qs,
-		itemIndex: read.itemIndex,
-	});
+	const res = await orchestrationApiRequest.call(
+		this,
+		'GET',
+		'/v1/orchestration/limits',
+		undefined,
+		{ qs, itemIndex: i },
+	);
 	return res.body;
 }

@@ -1,7 +1,14 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as getAll from './getAll';
 import * as getLimits from './getLimits';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = {
+	name: 'Route',
+	value: 'route',
+	description: 'Assets, the destinations they reach and limits',
+};
 
 export const operations: Record<string, OperationModule> = { getAll, getLimits };
 

@@ -1,16 +1,22 @@
-/**
- * standingAddress.createOrGet: PUT /v1/standing-deposit-addresses/{ref} (public-notes "Standing
- * deposit addresses"). The same body returns the same instruction (200), so running it again is
- * safe; a changed body is 409 instruction_conflict, answered with what to do. Server keys only.
- */
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
+/** standingAddress.createOrGet: PUT /v1/standing-deposit-addresses/{ref} (public-notes; server key): the same body answers 200, a changed one 409 instruction_conflict. */
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { integerOption, optionsOf, textParameter } from '../../../n8n/items';
 import { checkOffered } from '../../../shared/orchestration/enums';
-import { planStandingInstruction, type StandingInput } from '../../../shared/orchestration/partnerPlan';
-import { affiliateIdsOption, concurrencyOption, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor } from '../../idempotencyKey';
+import {
+	planStandingInstruction,
+	type StandingInput,
+} from '../../../shared/orchestration/partnerPlan';
+import { affiliateIdsOption, concurrencyOption, showFor } from '../common.descriptions';
+import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
+import { affiliateRows, assetParameter, jsonOption } from '../../helpers/parameters';
+import { catalogueFor } from '../../helpers/routes';
+import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('standingAddress', ['createOrGet']);
 
@@ -22,7 +28,8 @@ export function referenceField(displayOptions: IDisplayOptions): INodeProperties
 		required: true,
 		default: '',
 		placeholder: 'customer-1234',
-		description: 'Your own reference for the instruction (1 to 128 characters), e.g. a customer ID. It is sent as one URL path segment.',
+		description:
+			'Your own reference for the instruction (1 to 128 characters), e.g. a customer ID. It is sent as one URL path segment.',
 		displayOptions,
 	};
 }
@@ -51,7 +58,10 @@ export const description: INodeProperties[] = [
 		displayName: 'Destination Asset Name or ID',
 		name: 'destinationAsset',
 		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getStandingDestinationAssets', loadOptionsDependsOn: ['destinationChain'] },
+		typeOptions: {
+			loadOptionsMethod: 'getStandingDestinationAssets',
+			loadOptionsDependsOn: ['destinationChain'],
+		},
 		required: true,
 		default: '',
 		description:
@@ -68,7 +78,9 @@ export const description: INodeProperties[] = [
 		displayOptions: show,
 	},
 	optionsCollection(show, [
-		affiliateIdsOption('Registered affiliates (at most 16), optionally with a fee override; all fees together stay under 10,000 bps'),
+		affiliateIdsOption(
+			'Registered affiliates (at most 16), optionally with a fee override; all fees together stay under 10,000 bps',
+		),
 		concurrencyOption,
 		{
 			displayName: 'Fee (Bps)',
@@ -83,7 +95,8 @@ export const description: INodeProperties[] = [
 			name: 'refundAddresses',
 			type: 'json',
 			default: '{}',
-			description: 'The refundAddresses object, sent as given (its members are not shown in the public docs, e.g. {"bitcoin": "bc1..."})',
+			description:
+				'The refundAddresses object, sent as given (its members are not shown in the public docs, e.g. {"bitcoin": "bc1..."})',
 		},
 		{
 			displayName: 'Slippage (Bps)',
@@ -96,40 +109,41 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** The item's instruction, read once; checked by planStandingInstruction. */
-function readStandingInput(read: OrchestrationReader): StandingInput {
-	const refundAddresses = read.additionalFields('refundAddresses');
+/** The item's instruction; planStandingInstruction checks it. */
+function standingInput(ctx: IExecuteFunctions, i: number): StandingInput {
+	const refundAddresses = jsonOption(ctx, i, 'refundAddresses');
+	const options = optionsOf(ctx, i);
 	return {
-		reference: read.textParameter('reference'),
+		reference: textParameter(ctx, 'reference', i),
 		destination: {
-			chain: read.textParameter('destinationChain'),
-			asset: read.asset('destinationAsset'),
-			address: read.textParameter('destinationAddress'),
+			chain: textParameter(ctx, 'destinationChain', i),
+			asset: assetParameter(ctx, 'destinationAsset', i),
+			address: textParameter(ctx, 'destinationAddress', i),
 		},
-		slippageBps: read.optionInteger('slippageBps'),
-		feeBps: read.optionInteger('feeBps'),
-		affiliates: read.affiliateEntries('affiliateIds'),
+		slippageBps: integerOption(options, 'slippageBps'),
+		feeBps: integerOption(options, 'feeBps'),
+		affiliates: affiliateRows(ctx, i, 'affiliateIds'),
 		refundAddresses,
 	};
 }
 
-/**
- * Read, plan, check the destination against the routes listing (when it can be read), send (PUT with
- * a key derived from the item, so Retry On Fail replays), pass the answer through.
- */
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const input = readStandingInput(read);
+/** The destination is checked against the routes listing when it can be read. */
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const input = standingInput(this, i);
 	const { path, body } = planStandingInstruction(input);
 	const { chain, asset } = input.destination;
-	const listing = await catalogueFor(read, access, false);
-	checkOffered(listing, [{ chainField: 'destinationChain', chain, assetField: 'destinationAsset', asset }]);
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'PUT',
-		path,
-		body: body as IDataObject,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'standingAddress.createOrGet', body: { reference: input.reference, ...body } }),
+	const listing = await catalogueFor(this, i, false);
+	checkOffered(listing, [
+		{ chainField: 'destinationChain', chain, assetField: 'destinationAsset', asset },
+	]);
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'standingAddress.createOrGet',
+		body: { reference: input.reference, ...body },
+	});
+	const res = await orchestrationApiRequest.call(this, 'PUT', path, body as IDataObject, {
+		idempotencyKey,
 		hints: { instruction_conflict: INSTRUCTION_CONFLICT_HINT },
-		itemIndex: read.itemIndex,
+		itemIndex: i,
 	});
 	return { reference: input.reference, ...res.body };
 }

@@ -1,17 +1,22 @@
-/**
- * standingAddress.getDeposits: GET /v1/standing-deposit-addresses/{ref}/deposits?limit=&offset=,
- * newest first, paged by `nextOffset` (public-notes: the path is from public client code, the
- * fields from the docs; server key; "Request Path" reads another path). One item per deposit, with
- * `reference` and a readable `amountFormatted` (decimals from the routes listing).
- */
+/** standingAddress.getDeposits: GET /v1/standing-deposit-addresses/{ref}/deposits?limit=&offset=, newest first (public-notes; the path is from public client code; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { catalogueFor, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import {
+	integerOption,
+	invalidField,
+	optionsOf,
+	textOption,
+	textParameter,
+} from '../../../n8n/items';
 import { withFormattedAmounts } from '../../../shared/orchestration/amounts';
-import { DEPOSITS_PAGE_MAX, STANDING_DEPOSITS_PATH, standingDepositsPath } from '../../../shared/orchestration/partnerPlan';
-import { limitField, returnAllField, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { readPages } from '../../paging';
+import {
+	DEPOSITS_PAGE_MAX,
+	STANDING_DEPOSITS_PATH,
+	standingDepositsPath,
+} from '../../../shared/orchestration/partnerPlan';
+import { limitField, returnAllField, showFor } from '../common.descriptions';
+import { readPages } from '../../helpers/paging';
+import { catalogueFor } from '../../helpers/routes';
 import { referenceField } from './createOrGet';
 
 const show = showFor('standingAddress', ['getDeposits']);
@@ -34,22 +39,39 @@ export const description: INodeProperties[] = [
 			name: 'requestPath',
 			type: 'string',
 			default: STANDING_DEPOSITS_PATH,
-			description: 'Path of the deposits listing under the Base URL ({ref} stands for the encoded reference). It comes from public client code; change it only if the service documents another one.',
+			description:
+				'Path of the deposits listing under the Base URL ({ref} stands for the encoded reference). It comes from public client code; change it only if the service documents another one.',
 		},
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject[]> {
-	const reference = read.textParameter('reference');
-	const pathTemplate = read.optionText('requestPath') ?? STANDING_DEPOSITS_PATH;
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject[]> {
+	const reference = textParameter(this, 'reference', i);
+	const options = optionsOf(this, i);
+	const pathTemplate = textOption(options, 'requestPath') ?? STANDING_DEPOSITS_PATH;
 	const path = standingDepositsPath(reference, pathTemplate);
-	const pageSize = read.optionInteger('pageSize') ?? DEPOSITS_PAGE_MAX;
-	if (pageSize < 1 || pageSize > 1000) throw read.fail('pageSize', `${pageSize} is out of range; it must be a whole number from 1 to 1000`);
-	const deposits = await readPages(read, access, { path, member: 'deposits', pageMax: pageSize });
-	const catalogue = deposits.length > 0 ? await catalogueFor(read, access, false) : undefined;
+	const pageSize = integerOption(options, 'pageSize') ?? DEPOSITS_PAGE_MAX;
+	if (pageSize < 1 || pageSize > 1000)
+		throw invalidField(
+			this,
+			i,
+			'pageSize',
+			`${pageSize} is out of range; it must be a whole number from 1 to 1000`,
+		);
+	// the path may be the user's "Request Path": the row is the documented one's
+	const deposits = await readPages(this, i, {
+		path,
+		member: 'deposits',
+		pageMax: pageSize,
+		endpoint: `GET ${STANDING_DEPOSITS_PATH}`,
+	});
+	const catalogue = deposits.length > 0 ? await catalogueFor(this, i, false) : undefined;
 	return deposits.map((deposit) => {
 		const chain = typeof deposit.chain === 'string' ? deposit.chain : undefined;
 		const asset = typeof deposit.asset === 'string' ? deposit.asset : undefined;
-		return withFormattedAmounts({ reference, ...deposit }, { amount: catalogue?.find(chain, asset)?.decimals });
+		return withFormattedAmounts(
+			{ reference, ...deposit },
+			{ amount: catalogue?.find(chain, asset)?.decimals },
+		);
 	});
 }

@@ -1,13 +1,30 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as createOrGet from './createOrGet';
 import * as get from './get';
 import * as getDeposits from './getDeposits';
 import * as getDestinations from './getDestinations';
 import * as pause from './pause';
+import * as refundHeldDeposits from './refundHeldDeposits';
 import * as resume from './resume';
 
-export const operations: Record<string, OperationModule> = { createOrGet, get, getDeposits, getDestinations, pause, resume };
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = {
+	name: 'Standing Deposit Address',
+	value: 'standingAddress',
+	description:
+		'Reusable deposit addresses for your own references (server keys only); successor of the deprecated address models',
+};
+
+export const operations: Record<string, OperationModule> = {
+	createOrGet,
+	get,
+	getDeposits,
+	getDestinations,
+	pause,
+	refundHeldDeposits,
+	resume,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -21,7 +38,8 @@ export const description: INodeProperties[] = [
 				name: 'Create or Get',
 				value: 'createOrGet',
 				action: 'Create or get a standing deposit address',
-				description: 'Create the instruction for your reference, or get the identical one already created (server keys only)',
+				description:
+					'Create the instruction for your reference, or get the identical one already created (server keys only)',
 			},
 			{
 				name: 'Get',
@@ -33,19 +51,29 @@ export const description: INodeProperties[] = [
 				name: 'Get Deposits',
 				value: 'getDeposits',
 				action: 'Get the deposits of a standing deposit address',
-				description: 'List the payments to a reference\'s addresses, newest first, with their orders (server keys only)',
+				description:
+					"List the payments to a reference's addresses, newest first, with their orders (server keys only)",
 			},
 			{
 				name: 'Get Destinations',
 				value: 'getDestinations',
 				action: 'Get standing deposit destinations',
-				description: 'List the chains and assets a standing deposit address can deliver to (server keys only)',
+				description:
+					'List the chains and assets a standing deposit address can deliver to (server keys only)',
 			},
 			{
 				name: 'Pause',
 				value: 'pause',
 				action: 'Pause a standing deposit address',
-				description: 'Hold deposits instead of converting them; the address stays assigned (server keys only; path unconfirmed)',
+				description:
+					'Hold deposits instead of converting them; the address stays assigned (server keys only; path unconfirmed)',
+			},
+			{
+				name: 'Refund Held Deposits',
+				value: 'refundHeldDeposits',
+				action: 'Refund the held deposits of a standing deposit address',
+				description:
+					'Send a batch of deposits held while the address was paused back (server keys only; path unconfirmed)',
 			},
 			{
 				name: 'Resume',
@@ -61,5 +89,6 @@ export const description: INodeProperties[] = [
 	...getDeposits.description,
 	...getDestinations.description,
 	...pause.description,
+	...refundHeldDeposits.description,
 	...resume.description,
 ];

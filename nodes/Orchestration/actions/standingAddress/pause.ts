@@ -1,19 +1,16 @@
-/**
- * standingAddress.pause: PATCH {enabled: false} (public-notes; server key): the address stays
- * assigned and deposits paid to it are held instead of converted. The path is unconfirmed by the
- * docs (enabledSwitch.ts).
- */
+/** standingAddress.pause: PATCH /v1/standing-deposit-addresses/{ref}/enabled {enabled: false} (public-notes; server key; path unconfirmed): deposits are held, not converted. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ServiceAccess } from '../../../n8n/orchestrationClient';
-import { showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+import { showFor } from '../common.descriptions';
 import { enabledSwitchDescription, switchEnabled } from './enabledSwitch';
 
 /** An action: it changes state at the service, so an AI agent runs it only with "Allow Actions as AI Tool". */
 export const toolAction = true;
 
-export const description: INodeProperties[] = enabledSwitchDescription(showFor('standingAddress', ['pause']), 'Pause');
+export const description: INodeProperties[] = enabledSwitchDescription(
+	showFor('standingAddress', ['pause']),
+	'Pause',
+);
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	return await switchEnabled(read, access, false);
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	return await switchEnabled(this, i, false);
 }

@@ -1,18 +1,16 @@
-/**
- * standingAddress.resume: PATCH {enabled: true} (public-notes; server key): deposits paid from now
- * on are converted again. The path is unconfirmed by the docs (enabledSwitch.ts).
- */
+/** standingAddress.resume: PATCH /v1/standing-deposit-addresses/{ref}/enabled {enabled: true} (public-notes; server key; path unconfirmed): deposits are converted again. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ServiceAccess } from '../../../n8n/orchestrationClient';
-import { showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
+import { showFor } from '../common.descriptions';
 import { enabledSwitchDescription, switchEnabled } from './enabledSwitch';
 
 /** An action: it changes state at the service, so an AI agent runs it only with "Allow Actions as AI Tool". */
 export const toolAction = true;
 
-export const description: INodeProperties[] = enabledSwitchDescription(showFor('standingAddress', ['resume']), 'Resume');
+export const description: INodeProperties[] = enabledSwitchDescription(
+	showFor('standingAddress', ['resume']),
+	'Resume',
+);
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	return await switchEnabled(read, access, true);
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	return await switchEnabled(this, i, true);
 }

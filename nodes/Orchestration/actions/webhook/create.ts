@@ -1,17 +1,14 @@
-/**
- * webhook.create: POST /v1/webhooks {url} (orchestration-service.md §4.6, §6). The answer holds the
- * signing secret, shown once. Secrets stay out of outputs by default, so it is passed on only when
- * the user asks for it; the Orchestration Trigger registers and keeps its secret by itself.
- */
+/** webhook.create: POST /v1/webhooks {url} (orchestration-service.md §4.6, §6); the answer shows the signing secret once. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
 import { optionsCollection } from '../../../n8n/descriptions';
+import { optionsOf, textParameter } from '../../../n8n/items';
 import { parseRequest } from '../../../shared/errors';
 import { explicitIdempotencyKey } from '../../../shared/orchestration/idempotency';
 import { WebhookCreateRequestSchema } from '../../../shared/orchestration/schemas';
-import { concurrencyOption, idempotencyKeyOption, showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor } from '../../idempotencyKey';
+import { concurrencyOption, idempotencyKeyProperty, showFor } from '../common.descriptions';
+import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
+import { idempotencyKeyOption } from '../../helpers/parameters';
+import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('webhook', ['create']);
 
@@ -40,7 +37,7 @@ export const description: INodeProperties[] = [
 	},
 	optionsCollection(show, [
 		concurrencyOption,
-		idempotencyKeyOption,
+		idempotencyKeyProperty,
 		{
 			displayName: 'Output Signing Secret',
 			name: 'outputSecret',
@@ -52,18 +49,21 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const body: IDataObject = { url: read.textParameter('url') };
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const body: IDataObject = { url: textParameter(this, 'url', i) };
 	parseRequest(WebhookCreateRequestSchema, body);
-	const explicitKey = explicitIdempotencyKey(read.idempotencyKey());
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'POST',
-		path: '/v1/webhooks',
+	const explicitKey = explicitIdempotencyKey(idempotencyKeyOption(this, i));
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'webhook.create',
 		body,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'webhook.create', body, explicitKey }),
-		itemIndex: read.itemIndex,
+		explicitKey,
+	});
+	const res = await orchestrationApiRequest.call(this, 'POST', '/v1/webhooks', body, {
+		idempotencyKey,
+		itemIndex: i,
 	});
 	const { secret, ...rest } = res.body;
-	if (read.options.outputSecret === true) return res.body;
+	// secrets stay out of outputs unless asked for (the Orchestration Trigger keeps its own)
+	if (optionsOf(this, i).outputSecret === true) return res.body;
 	return { ...rest, secretIssued: typeof secret === 'string' && secret.length > 0 };
 }

@@ -1,14 +1,11 @@
-/**
- * webhook.delete: DELETE /v1/webhooks/{webhookId} disables an endpoint; with "Recovery
- * Subscription", DELETE /v1/webhooks/recovery/{id} (public-notes "Webhooks"; server key,
- * X-Idempotency-Key). The Orchestration Trigger deletes the endpoints it registered by itself.
- */
+/** webhook.delete: DELETE /v1/webhooks/{webhookId}, or DELETE /v1/webhooks/recovery/{id} for a recovery subscription (public-notes "Webhooks"; server key). */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { orchestrationRequest, type ServiceAccess } from '../../../n8n/orchestrationClient';
+import { getNodeParameter, textParameter } from '../../../n8n/items';
+import { inField } from '../../../shared/errors';
 import { webhookPath } from '../../../shared/orchestration/webhookPaths';
-import { showFor } from '../../parameters';
-import type { OrchestrationReader } from '../../itemReader';
-import { idempotencyKeyFor } from '../../idempotencyKey';
+import { showFor } from '../common.descriptions';
+import { idempotencyKeyFor } from '../../helpers/idempotencyKey';
+import { orchestrationApiRequest } from '../../transport';
 
 const show = showFor('webhook', ['delete']);
 
@@ -30,20 +27,23 @@ export const description: INodeProperties[] = [
 		name: 'recovery',
 		type: 'boolean',
 		default: false,
-		description: 'Whether the ID is of a recovery subscription (order.recovery_required events) rather than an order-event endpoint',
+		description:
+			'Whether the ID is of a recovery subscription (order.recovery_required events) rather than an order-event endpoint',
 		displayOptions: show,
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, read: OrchestrationReader, access: ServiceAccess): Promise<IDataObject> {
-	const webhookId = read.textParameter('webhookId');
-	const recovery = read.parameter('recovery', false) === true;
-	const path = read.checkedField('webhookId', () => webhookPath(webhookId, recovery ? 'recovery' : 'orders'));
-	const res = await orchestrationRequest<IDataObject>(read.ctx, access, {
-		method: 'DELETE',
-		path,
-		idempotencyKey: idempotencyKeyFor(read, { operation: 'webhook.delete', body: { webhookId, recovery } }),
-		itemIndex: read.itemIndex,
+export async function execute(this: IExecuteFunctions, i: number): Promise<IDataObject> {
+	const webhookId = textParameter(this, 'webhookId', i);
+	const recovery = getNodeParameter(this, 'recovery', i, false) === true;
+	const path = inField('webhookId', () => webhookPath(webhookId, recovery ? 'recovery' : 'orders'));
+	const idempotencyKey = idempotencyKeyFor(this, i, {
+		operation: 'webhook.delete',
+		body: { webhookId, recovery },
+	});
+	const res = await orchestrationApiRequest.call(this, 'DELETE', path, undefined, {
+		idempotencyKey,
+		itemIndex: i,
 	});
 	return { webhookId, recovery, ...res.body };
 }

@@ -1,7 +1,14 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from '../types';
 import * as create from './create';
 import * as del from './delete';
+
+/** This resource in the Resource dropdown. */
+export const resource: INodePropertyOptions = {
+	name: 'Webhook',
+	value: 'webhook',
+	description: 'Endpoints that receive signed order events',
+};
 
 export const operations: Record<string, OperationModule> = { create, delete: del };
 

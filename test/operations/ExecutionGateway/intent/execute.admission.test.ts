@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 
 import { publicKeyFromPrivateKey } from '../../../../nodes/shared/gateway/keys';
-import { clearNetworkInfoCache } from '../../../../nodes/ExecutionGateway/gateway';
+import { clearNetworkInfoCache } from '../../../../nodes/ExecutionGateway/helpers/gateway';
 import { startSandbox } from '../../../../sandbox';
 import {
 	btcTransferId,

@@ -5,8 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY } from '../../../../nodes/n8n/batchOptions';
-import { clearNetworkInfoCache } from '../../../../nodes/ExecutionGateway/gateway';
+import { DEFAULT_CONCURRENCY } from '../../../../nodes/n8n/items';
+import { clearNetworkInfoCache } from '../../../../nodes/ExecutionGateway/helpers/gateway';
 import { executeNode } from '../../../harness/n8n';
 import {
 	btcTransferId,

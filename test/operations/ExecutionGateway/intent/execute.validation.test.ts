@@ -3,7 +3,7 @@
  * item, carries the code the gateway would answer, and the gateway never sees a submission.
  */
 import { rlpDecode, rlpEncode, signEip1559, type RlpItem } from '../../../../nodes/shared/gateway/eip1559';
-import { clearNetworkInfoCache } from '../../../../nodes/ExecutionGateway/gateway';
+import { clearNetworkInfoCache } from '../../../../nodes/ExecutionGateway/helpers/gateway';
 import type { INodeParameters } from 'n8n-workflow';
 import {
 	btcTransferId,

@@ -3,7 +3,7 @@
  * (concurrent items share one request), Force Refresh.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { clearNetworkInfoCache } from '../../../../nodes/ExecutionGateway/gateway';
+import { clearNetworkInfoCache } from '../../../../nodes/ExecutionGateway/helpers/gateway';
 import {
 	gatewayHarness,
 	run,

@@ -5,7 +5,10 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../../sandbox';
+import { Orchestration } from '../../../../nodes/Orchestration/Orchestration.node';
+import { TOOL_ACTIONS_OPTION } from '../../../../nodes/n8n/toolMode';
 import { executeNodeWithHints } from '../../../harness/n8n';
+import { callAsTool } from '../../../harness/tool';
 import { control, orchestrationNode, run, runError, SERVER_KEY, startTestSandbox } from '../../../harness/orchestration';
 
 let sb: Sandbox;
@@ -33,7 +36,7 @@ describe('Affiliate > Claim', () => {
 				waitUntilFinal: true,
 				pollIntervalSeconds: 3,
 				waitTimeoutSeconds: 30,
-				options: { settlementChain: 'solana', settlementAsset: 'USDC', payoutAddress: '0x3333333333333333333333333333333333333333' },
+				options: { settlementChain: 'solana', settlementAsset: 'USDC', payoutAddress: '0x3333333333333333333333333333333333333333', allowPayoutChange: true },
 			}),
 			[{ json: {} }],
 		);
@@ -73,6 +76,54 @@ describe('Affiliate > Claim', () => {
 		expect(await control(sb).requests()).toEqual([]);
 		const missing = await runError(node({ resource: 'affiliate', operation: 'getClaim', affiliateId: 'aff_sandbox_alpha', claimId: 'clm_nope' }));
 		expect([missing.message, missing.description]).toEqual([expect.stringMatching(/^not_found: /), expect.stringMatching(/Get Claims lists the claims/)]);
+	});
+});
+
+describe('Affiliate > Claim pays only where the affiliate is paid, unless a person allows otherwise', () => {
+	const OTHER = '0x3333333333333333333333333333333333333333';
+	const claimPosts = async () => await control(sb).requests({ path: '/v1/affiliates/aff_sandbox_alpha/claim' });
+	const claim = (options: INodeParameters) => ({ resource: 'affiliate', operation: 'claim', affiliateId: 'aff_sandbox_alpha', options });
+
+	it('another payout address, in the options or only in Additional Body Fields, is refused naming both destinations', async () => {
+		await control(sb).accrue('2000000');
+		for (const options of [{ payoutAddress: OTHER }, { additionalFields: JSON.stringify({ payoutAddress: OTHER }) }]) {
+			const error = await runError(node(claim(options)));
+			expect(error.message).toBe(
+				`Affiliate "aff_sandbox_alpha" is paid USDC on base to 0x00000000000000000000000000000000a11ce001 today; this claim would pay USDC on base to ${OTHER} instead (item 0)`,
+			);
+			expect(error.description).toMatch(/Allow Payout Destination Change/);
+		}
+		expect(await claimPosts()).toEqual([]);
+	});
+
+	it('a raw Lightning payout or an unnamed address member is refused before any request', async () => {
+		await control(sb).clearRequests();
+		const lightning = await runError(node(claim({ additionalFields: JSON.stringify({ payoutChain: 'lightning', payoutAsset: 'BTC', payoutAddress: 'a@b.c' }) })));
+		expect(lightning.message).toMatch(/^Invalid "payoutChain" in item 0: Lightning/);
+		const hidden = await runError(node(claim({ additionalFields: JSON.stringify({ payout: { address: OTHER } }) })));
+		expect(hidden.message).toMatch(/^Invalid "additionalFields" in item 0: sets "payout", "payout.address", which may say where funds go/);
+		expect(await control(sb).requests()).toEqual([]);
+	});
+
+	it("the affiliate's own destination needs no option; with the option another one is paid", async () => {
+		await control(sb).accrue('2000000');
+		const [own] = await run(node(claim({ payoutAddress: '0x00000000000000000000000000000000A11CE001' })));
+		expect(own).toMatchObject({ payoutAddress: expect.stringMatching(/a11ce001$/i) });
+		await control(sb).accrue('2000000');
+		const [other] = await run(node(claim({ payoutAddress: OTHER, allowPayoutChange: true })));
+		expect(other).toMatchObject({ payoutAddress: OTHER });
+	});
+
+	it('never as an AI-agent tool, even with actions and the option allowed', async () => {
+		await control(sb).accrue('2000000');
+		const parameters = { authentication: 'serverKey', ...claim({ payoutAddress: OTHER, allowPayoutChange: true }), [TOOL_ACTIONS_OPTION]: true };
+		const call = await callAsTool(node(parameters), new Orchestration(), parameters);
+		expect(call.error?.message).toMatch(/this claim would pay USDC on base to 0x3333/);
+		expect(call.error?.description).toMatch(/An AI agent may never change where affiliate fees are paid/);
+		expect(await claimPosts()).toEqual([]);
+		// the precondition: as a tool with actions allowed, a claim to the affiliate's own destination runs
+		const own = { ...parameters, options: {} };
+		expect((await callAsTool(node(own), new Orchestration(), own)).error).toBeUndefined();
 	});
 });
 

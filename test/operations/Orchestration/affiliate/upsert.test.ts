@@ -5,6 +5,9 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 import type { Sandbox } from '../../../../sandbox';
+import { Orchestration } from '../../../../nodes/Orchestration/Orchestration.node';
+import { TOOL_ACTIONS_OPTION } from '../../../../nodes/n8n/toolMode';
+import { callAsTool } from '../../../harness/tool';
 import { control, orchestrationNode, run, runError, SERVER_KEY, startTestSandbox } from '../../../harness/orchestration';
 
 let sb: Sandbox;
@@ -44,6 +47,16 @@ describe('Affiliate > Create or Update: a payout destination change is explicit'
 		expect(changed).toMatchObject({ payoutAddress: NEW, previousPayout: { payoutChain: 'base', payoutAsset: 'USDC', payoutAddress: OLD } });
 		await run(node({ resource: 'affiliate', operation: 'disable', affiliateId: 'aff_payee' }));
 		expect((await runError(upsert(OLD))).message).toMatch(/is paid USDC on base to 0x4444/);
+	});
+
+	it('never as an AI-agent tool, even with actions and the option allowed', async () => {
+		await run(upsert(OLD));
+		await control(sb).clearRequests();
+		const parameters = { ...upsert(NEW).node.parameters, options: { allowPayoutChange: true }, [TOOL_ACTIONS_OPTION]: true };
+		const call = await callAsTool(node(parameters), new Orchestration(), parameters);
+		expect(call.error?.message).toMatch(/this update would pay its claims USDC on base to 0x4444/);
+		expect(call.error?.description).toMatch(/An AI agent may never change where affiliate fees are paid/);
+		expect((await control(sb).requests()).filter((r) => r.method === 'PUT')).toEqual([]);
 	});
 });
 

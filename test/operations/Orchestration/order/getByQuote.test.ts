@@ -31,4 +31,12 @@ describe('Order > Get by Quote', () => {
 		const [out] = await run(node({ resource: 'order', operation: 'getByQuote', quoteId: quote.quoteId as string, readToken: quote.readToken as string }, CLIENT_ALL));
 		expect(out).toMatchObject({ funded: false, readToken: quote.readToken });
 	});
+
+	it('withholds a deposit transaction it cannot verify (the answer does not name the source)', async () => {
+		const [quote] = await run(node(quoteParams({ options: { includeCalldata: true } })));
+		expect(quote.verifiedDepositTransaction).toBeDefined();
+		const [out] = await run(node({ resource: 'order', operation: 'getByQuote', quoteId: quote.quoteId as string }));
+		expect(out).toMatchObject({ quoteId: quote.quoteId, withheldTransactions: ['depositTransaction'], funded: false });
+		expect(out).not.toHaveProperty('depositTransaction');
+	});
 });

@@ -9,7 +9,7 @@ import { OrchestrationServerApi } from '../../../../credentials/OrchestrationSer
 import { MAX_SSE_FRAME_DATA, MAX_SSE_LINE } from '../../../../nodes/shared/sse';
 import { streamTiming } from '../../../../nodes/n8n/wait';
 import { Orchestration } from '../../../../nodes/Orchestration/Orchestration.node';
-import { clearStreamOpens } from '../../../../nodes/Orchestration/orderWait';
+import { clearStreamOpens } from '../../../../nodes/Orchestration/helpers/orderWait';
 import { createHarness, executeNodeWithHints } from '../../../harness/n8n';
 import { HostileService, SSE_HEADERS, type StreamConnection } from '../../../harness/hostileService';
 

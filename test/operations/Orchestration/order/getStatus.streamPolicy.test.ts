@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { OrchestrationClientApi } from '../../../../credentials/OrchestrationClientApi.credentials';
 import { OrchestrationServerApi } from '../../../../credentials/OrchestrationServerApi.credentials';
 import { Orchestration } from '../../../../nodes/Orchestration/Orchestration.node';
-import { clearStreamOpens, NO_STREAM } from '../../../../nodes/Orchestration/orderWait';
+import { clearStreamOpens, NO_STREAM } from '../../../../nodes/Orchestration/helpers/orderWait';
 import type { Sandbox } from '../../../../sandbox';
 import { createHarness, executeNodeWithHints } from '../../../harness/n8n';
 import { CLIENT_ALL, control, items, orchestrationNode, quoteParams, run, SERVER_KEY, startTestSandbox } from '../../../harness/orchestration';

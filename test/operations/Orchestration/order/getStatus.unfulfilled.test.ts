@@ -210,7 +210,7 @@ describe('a new price to approve ends a wait as action required', () => {
 		const { output, hints } = await executeNodeWithHints(waitNode({ waitTimeoutSeconds: 600 }), [{ json: o }]);
 		const out = output![0][0].json as any;
 		expect(out).toMatchObject({ status: 'awaiting_approval', waitEndedBy: 'actionRequired', waitTimedOut: false, zeroconfOffer: null });
-		expect(out.actionRequired).toMatchObject({ reason: 'repriceApproval', priceLockMode: 'approval_required', operations: [] });
+		expect(out.actionRequired).toMatchObject({ reason: 'repriceApproval', priceLockMode: 'approval_required', operations: ['Order > Approve Reprice', 'Order > Reject Reprice'] });
 		expect(out.actionRequired.message).toMatch(/approval of the new price/);
 		expect(hints[0]).toMatchObject({ type: 'warning', message: expect.stringContaining('needs an answer (awaiting_approval)') });
 	});

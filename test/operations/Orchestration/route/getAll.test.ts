@@ -3,7 +3,7 @@
  * the limit, the filters, and tokenized equities only for admitted partners.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { clearRoutesCache } from '../../../../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../../../../nodes/Orchestration/helpers/routes';
 import type { Sandbox } from '../../../../sandbox';
 import {
 	CLIENT_ALL,

@@ -1,7 +1,7 @@
 /**
  * Route > Get Limits against the sandbox over HTTP: the route filters passed, the answer untouched.
  */
-import { clearRoutesCache } from '../../../../nodes/n8n/orchestrationClient';
+import { clearRoutesCache } from '../../../../nodes/Orchestration/helpers/routes';
 import type { Sandbox } from '../../../../sandbox';
 import {
 	CLIENT_ALL,

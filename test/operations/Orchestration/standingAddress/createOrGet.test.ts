@@ -22,7 +22,7 @@ const node = (parameters: INodeParameters, extra: { key?: string; executionId?: 
 const standing = (overrides: INodeParameters = {}): INodeParameters => ({
 	resource: 'standingAddress',
 	operation: 'createOrGet',
-	reference: 'customer/42 ä',
+	reference: 'customer 42 ä',
 	destinationChain: 'base',
 	destinationAsset: 'USDC',
 	destinationAddress: '0x1111111111111111111111111111111111111111',
@@ -35,10 +35,10 @@ describe('Standing Deposit Address > Create or Get', () => {
 		const [second] = await run(node(standing({ options: { feeBps: 20, affiliateIds: { affiliate: [{ affiliateId: 'aff_sandbox_alpha', feeBps: '' }] } } })));
 		expect(first.standingAddressId).toMatch(/^sda_/);
 		expect(second).toEqual(first);
-		expect(first).toMatchObject({ reference: 'customer/42 ä', feeBps: 20, affiliateIds: ['aff_sandbox_alpha'] });
+		expect(first).toMatchObject({ reference: 'customer 42 ä', feeBps: 20, affiliateIds: ['aff_sandbox_alpha'] });
 		// an answer member the public notes do not name is passed through
 		expect(first.addresses).toHaveProperty('tron');
-		const puts = await control(sb).requests({ path: '/v1/standing-deposit-addresses/customer%2F42%20%C3%A4' });
+		const puts = await control(sb).requests({ path: '/v1/standing-deposit-addresses/customer%2042%20%C3%A4' });
 		expect(puts).toHaveLength(2);
 		expect(puts[0].body).toEqual({
 			destination: { chain: 'base', asset: 'USDC', address: '0x1111111111111111111111111111111111111111' },
@@ -46,7 +46,7 @@ describe('Standing Deposit Address > Create or Get', () => {
 			affiliateIds: ['aff_sandbox_alpha'],
 		});
 		for (const p of puts) expect(p.idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
-		const [read] = await run(node({ resource: 'standingAddress', operation: 'get', reference: 'customer/42 ä' }));
+		const [read] = await run(node({ resource: 'standingAddress', operation: 'get', reference: 'customer 42 ä' }));
 		expect(read.standingAddressId).toBe(first.standingAddressId);
 	});
 

@@ -22,12 +22,12 @@ const get = (reference: string, key = SERVER_KEY) => node({ resource: 'standingA
 describe('Standing Deposit Address > Get', () => {
 	it('reads the instruction Create or Get made, by its reference as one encoded path segment', async () => {
 		const [created] = await run(
-			node({ resource: 'standingAddress', operation: 'createOrGet', reference: 'customer/7 ä', destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: '0x1111111111111111111111111111111111111111' }),
+			node({ resource: 'standingAddress', operation: 'createOrGet', reference: 'customer-7 ä', destinationChain: 'base', destinationAsset: 'USDC', destinationAddress: '0x1111111111111111111111111111111111111111' }),
 		);
 		await control(sb).clearRequests();
-		const [read] = await run(get('customer/7 ä'));
-		expect(read).toMatchObject({ reference: 'customer/7 ä', standingAddressId: created.standingAddressId, addresses: created.addresses });
-		expect((await control(sb).requests()).map((r) => [r.method, r.path])).toEqual([['GET', '/v1/standing-deposit-addresses/customer%2F7%20%C3%A4']]);
+		const [read] = await run(get('customer-7 ä'));
+		expect(read).toMatchObject({ reference: 'customer-7 ä', standingAddressId: created.standingAddressId, addresses: created.addresses });
+		expect((await control(sb).requests()).map((r) => [r.method, r.path])).toEqual([['GET', '/v1/standing-deposit-addresses/customer-7%20%C3%A4']]);
 	});
 
 	it('an unknown reference is not_found', async () => {

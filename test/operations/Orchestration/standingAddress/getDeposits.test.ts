@@ -21,15 +21,15 @@ const node = (parameters: INodeParameters, extra: { executionId?: string } = {})
 
 describe('Standing Deposit Address > Get Deposits', () => {
 	it('one item per deposit, newest first, with the reference, its order (quoteId null) and a readable amount', async () => {
-		const addresses = await standingAddress(sb, 'customer/7');
+		const addresses = await standingAddress(sb, 'customer-7');
 		const usdc = await control(sb).deposit({ depositAddress: addresses.evm, amount: '2500000' });
 		const btc = await control(sb).deposit({ depositAddress: addresses.bitcoin, amount: '125000' });
-		const deposits = await run(node({ resource: 'standingAddress', operation: 'getDeposits', reference: 'customer/7', returnAll: true }));
+		const deposits = await run(node({ resource: 'standingAddress', operation: 'getDeposits', reference: 'customer-7', returnAll: true }));
 		expect(deposits).toEqual([
-			expect.objectContaining({ reference: 'customer/7', chain: 'bitcoin', asset: 'BTC', amount: '125000', amountFormatted: '0.00125', orderId: btc.orderId, quoteId: null }),
-			expect.objectContaining({ reference: 'customer/7', chain: 'base', asset: 'USDC', amount: '2500000', amountFormatted: '2.5', orderId: usdc.orderId, quoteId: null }),
+			expect.objectContaining({ reference: 'customer-7', chain: 'bitcoin', asset: 'BTC', amount: '125000', amountFormatted: '0.00125', orderId: btc.orderId, quoteId: null }),
+			expect.objectContaining({ reference: 'customer-7', chain: 'base', asset: 'USDC', amount: '2500000', amountFormatted: '2.5', orderId: usdc.orderId, quoteId: null }),
 		]);
-		const [listing] = await control(sb).requests({ path: '/v1/standing-deposit-addresses/customer%2F7/deposits' });
+		const [listing] = await control(sb).requests({ path: '/v1/standing-deposit-addresses/customer-7/deposits' });
 		expect(listing.query).toEqual({ limit: '100', offset: '0' });
 	});
 

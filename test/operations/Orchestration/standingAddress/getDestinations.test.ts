@@ -21,7 +21,7 @@ const node = (parameters: INodeParameters, extra: { key?: string; executionId?: 
 const standing = (overrides: INodeParameters = {}): INodeParameters => ({
 	resource: 'standingAddress',
 	operation: 'createOrGet',
-	reference: 'customer/42 ä',
+	reference: 'customer 42 ä',
 	destinationChain: 'base',
 	destinationAsset: 'USDC',
 	destinationAddress: '0x1111111111111111111111111111111111111111',

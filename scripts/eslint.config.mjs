@@ -1,0 +1,1 @@
+export { default } from './eslint.node-programs.mjs';

@@ -1,0 +1,1 @@
+export { default } from '../scripts/eslint.node-programs.mjs';
