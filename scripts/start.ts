@@ -2,14 +2,16 @@
  * `npm start`: the whole package running where users run it. Installs the pinned n8n into a cache
  * folder on first run, builds the package, starts the sandbox and n8n on 127.0.0.1 with the
  * package loaded, creates an owner and credentials pointed at the sandbox, imports the example
- * workflows, and prints the editor URL and the login. Ctrl-C stops everything it started.
+ * workflows, and prints the editor URL and the login. The owner password and n8n's encryption key
+ * are made once per clone and kept in its user folder (scripts/lib/startSecrets.ts). Ctrl-C stops
+ * everything it started.
  */
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startSandbox } from '../sandbox';
 import { CUSTOM_PREFIX, N8nInstance, REPO_ROOT, ensureN8nInstalled, withNodePrefix } from './lib/n8n-instance';
-import { OWNER, SAMPLE_PAYOUTS, forSandbox, loadExamples, sandboxCredentials, setUpPayoutTables, withSettings, withWalletStandIns, type Example } from './lib/examples';
+import { loginLines, startSecrets } from './lib/startSecrets';
+import { OWNER_PROFILE, SAMPLE_PAYOUTS, forSandbox, loadExamples, sandboxCredentials, setUpPayoutTables, withSettings, withWalletStandIns, type Example } from './lib/examples';
 
 /**
  * The examples as `npm start` imports them: pointed at this sandbox, the wallet hand-offs replaced
@@ -24,6 +26,9 @@ function forTrial(example: Example, sandbox: { orchestrationUrl: string; gateway
 
 async function main(): Promise<void> {
 	const n8nPort = Number(process.env.N8N_PORT ?? 5678);
+	const userFolder = process.env.ORCH_N8N_USER_FOLDER ?? path.join(REPO_ROOT, '.n8n-cache', 'user');
+	const secrets = startSecrets(userFolder);
+	const owner = { ...OWNER_PROFILE, password: secrets.ownerPassword };
 	console.log('1/5 n8n: checking the pinned install');
 	const installDir = ensureN8nInstalled();
 	console.log('2/5 building the package');
@@ -34,8 +39,7 @@ async function main(): Promise<void> {
 		gatewayPort: Number(process.env.GATEWAY_SANDBOX_PORT ?? 8788),
 		quiet: true,
 	});
-	const userFolder = process.env.ORCH_N8N_USER_FOLDER ?? path.join(REPO_ROOT, '.n8n-cache', 'user');
-	const n8n = new N8nInstance({ installDir, userFolder, port: n8nPort });
+	const n8n = new N8nInstance({ installDir, userFolder, port: n8nPort, encryptionKey: secrets.encryptionKey, extraEnv: { N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true' } });
 	let stopping = false;
 	const stop = async (code = 0) => {
 		if (stopping) return;
@@ -53,9 +57,8 @@ async function main(): Promise<void> {
 		await n8n.importWorkflows(loadExamples().map((e) => forTrial(e, sandbox)));
 		console.log('5/5 starting n8n, creating the payout tables (example 0)');
 		await n8n.start();
-		const cookie = await n8n.setupOwner(OWNER);
+		const cookie = await n8n.setupOwner(owner);
 		await setUpPayoutTables(n8n, cookie, await n8n.createApiKey(cookie), SAMPLE_PAYOUTS);
-		fs.writeFileSync(path.join(userFolder, 'LOGIN.txt'), `${OWNER.email}\n${OWNER.password}\n`);
 	} catch (error) {
 		console.error(error);
 		await stop(1);
@@ -65,7 +68,7 @@ async function main(): Promise<void> {
 n8n is running with n8n-nodes-orchestration loaded.
 
   Editor:    ${n8n.url}
-  Login:     ${OWNER.email} / ${OWNER.password}
+${loginLines(owner.email, secrets)}
   Sandbox:   orchestration ${sandbox.orchestrationUrl}  gateway ${sandbox.gatewayUrl}
   Keys:      ${sandbox.orchestrationUrl}/sandbox/keys
   Log:       ${n8n.logFile}

@@ -5,13 +5,15 @@ import { DataTables } from './dataTables';
 import { endedExecution, errorOf } from './executions';
 import { REPO_ROOT, type N8nInstance } from './n8n-instance';
 
-/** The owner account `npm start` creates (a local, sandbox-only login). */
-export const OWNER = {
+/** The owner account `npm start` creates; its password is made per clone (startSecrets.ts). */
+export const OWNER_PROFILE = {
 	email: 'owner@sandbox.local',
-	password: 'Sandbox-Owner-1',
 	firstName: 'Sandbox',
 	lastName: 'Owner',
 };
+
+/** The owner of a throwaway n8n in a temporary folder (benchmarks). */
+export const OWNER = { ...OWNER_PROFILE, password: 'Sandbox-Owner-1' };
 
 export const CREDENTIAL_IDS = {
 	server: 'orchSandboxServerKey',

@@ -116,6 +116,48 @@ describe('example workflows', () => {
 		expect(standIns.map((n) => n.parameters.url).sort()).toEqual(['http://127.0.0.1:8787/sandbox/deposits', 'http://127.0.0.1:8788/sandbox/transfers']);
 	});
 
+	it("hand the custody system the deposit transaction the Quote step verified, and none the service sent unverified", () => {
+		const handOff = byId('exRecurringPayout').nodes.find((n) => n.name === 'Hand off to wallet')!;
+		const expression = /^=\{\{([\s\S]*)\}\}$/.exec(String(handOff.parameters.jsonBody))![1];
+		const payout = { payoutId: 'rent-alice-2026-W18', sourceChain: 'base', sourceAsset: 'USDC' };
+		/** The body n8n builds from these outputs of "One payout" and "Quote". */
+		const bodyFor = (quote: Record<string, unknown>) => {
+			const $ = (node: string) => ({ first: () => ({ json: node === 'Quote' ? quote : payout }) });
+			return JSON.parse((new Function('$', `return (${expression});`) as (s: typeof $) => string)($)) as Record<string, unknown>;
+		};
+		const quote = { depositAddress: '0x5555555555555555555555555555555555555555', depositMemo: null, amountIn: '125500000', amountInFormatted: '125.5', paymentUri: null, expiresAt: '2026-05-01T10:02:00Z' };
+		// what the service sent, and what Quote > Create checked against the quote and the routes listing
+		const unverified = { chainId: 8453, to: '0x6666666666666666666666666666666666666666', value: '0x0', data: '0xa9059cbbbad' };
+		const verified = { chainId: '8453', to: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', value: '0', data: '0xa9059cbb0000000000000000000000005555555555555555555555555555555555555555' };
+		const sent = bodyFor({ ...quote, depositTransaction: unverified, verifiedDepositTransaction: verified });
+		expect(sent).toMatchObject({ idempotencyKey: payout.payoutId, to: quote.depositAddress, amount: quote.amountIn, unsignedTransaction: verified });
+		expect(JSON.stringify(sent)).not.toMatch(/6666|a9059cbbbad|"chainId":8453/);
+		// no verified transaction (the service sent none, or Include Calldata is off): the hand-off sends none
+		const without = bodyFor({ ...quote, depositTransaction: unverified });
+		expect(without.unsignedTransaction).toBeNull();
+		expect(JSON.stringify(without)).not.toMatch(/6666|a9059cbb/);
+	});
+
+	it('build no HTTP Request URL from item data: each is written in the node, or is a fixed value of the Settings node', () => {
+		const problems: string[] = [];
+		let fromSettings = 0;
+		for (const { file, wf } of examples) {
+			const settings = wf.nodes.find((n) => n.name === 'Settings');
+			const fixed = new Map(((settings?.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> } | undefined)?.assignments ?? []).map((a) => [a.name, a.value]));
+			for (const node of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.httpRequest')) {
+				const url = String(node.parameters.url);
+				if (/^https?:\/\/[^{}$]+$/.test(url)) continue;
+				const setting = /^=\{\{ \$\('Settings'\)\.first\(\)\.json\.(\w+) \}\}$/.exec(url)?.[1];
+				const value = setting === undefined ? undefined : fixed.get(setting);
+				if (typeof value === 'string' && /^https:\/\/[^{}$]+$/.test(value)) fromSettings++;
+				else problems.push(`${file} ${node.name}: ${url}${setting ? ` (Settings.${setting} = ${String(value)})` : ''}`);
+			}
+		}
+		expect(problems).toEqual([]);
+		// the two wallet hand-offs of example 1
+		expect(fromSettings).toBe(2);
+	});
+
 	it('read and write only the Data Tables and columns example 0 creates', () => {
 		const created = new Map<string, Set<string>>();
 		for (const n of byId(TABLES_WORKFLOW).nodes.filter((x) => x.parameters.operation === 'create')) {
@@ -147,7 +189,7 @@ describe('example workflows', () => {
 	});
 
 	it('stamp every ledger write with checkedAt, and the reconciliation writes a row back only if no other flow wrote it since it read it', () => {
-		const writes = ['exRecurringPayout', 'exOrderEventsLedger', 'exDailyReconciliation'].flatMap((id) =>
+		const writes = ['exRecurringPayout', 'exOrderEventsLedger', 'exApprovedPayout', 'exDailyReconciliation'].flatMap((id) =>
 			byId(id).nodes.filter(
 				(n) => n.type === 'n8n-nodes-base.dataTable' && ['insert', 'update', 'upsert'].includes(String(n.parameters.operation)) && (n.parameters.dataTableId as { value: string }).value === PAYOUT_TABLES.ledger,
 			),
@@ -166,6 +208,33 @@ describe('example workflows', () => {
 		});
 	});
 
+	it('go on after asking a person only on a click on Approve: no answer or a decline quotes, pays or accepts nothing', () => {
+		// n8n 2.41.1 hands on { data: { approved } } after a click, and the step's input item unchanged when the wait runs out (test/e2e/sendAndWait.e2e.ts)
+		const pays = (n: Node) =>
+			(n.type.startsWith(PACKAGE_PREFIX) && ['create', 'acceptZeroconfOffer'].includes(String(n.parameters.operation))) ||
+			(n.type === 'n8n-nodes-base.httpRequest' && (String(n.parameters.url).includes('/sandbox/') || (n.credentials !== undefined && 'httpHeaderAuth' in n.credentials)));
+		const asks: string[] = [];
+		for (const { file, wf } of examples) {
+			for (const ask of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.slack' && n.parameters.operation === 'sendAndWait')) {
+				asks.push(`${file}: ${ask.name}`);
+				const next = wf.connections[ask.name].main.flat().map((t) => wf.nodes.find((n) => n.name === t.node)!);
+				expect({ ask: ask.name, next: next.map((n) => n.type) }).toEqual({ ask: ask.name, next: ['n8n-nodes-base.if'] });
+				const conditions = (next[0].parameters.conditions as { conditions: Array<{ leftValue: string; operator: Record<string, unknown> }>; combinator: string });
+				expect(conditions).toMatchObject({ combinator: 'and', conditions: [{ leftValue: '={{ $json.data?.approved === true }}', operator: { type: 'boolean', operation: 'true' } }] });
+				expect(conditions.conditions).toHaveLength(1);
+				const [approved, notApproved] = wf.connections[next[0].name].main.map((out) => out.map((t) => wf.nodes.find((n) => n.name === t.node)!));
+				expect(approved.length).toBe(1);
+				expect({ ask: ask.name, notApproved: notApproved.filter(pays).map((n) => n.name) }).toEqual({ ask: ask.name, notApproved: [] });
+				expect(notApproved.length).toBe(1);
+			}
+		}
+		expect(asks).toEqual(['01-recurring-payout.json: Ask a person', '06-approved-payout-qr.json: Ask for approval in Slack']);
+		const six = byId('exApprovedPayout');
+		expect(six.connections['Approved?'].main.map((out) => out.map((t) => t.node))).toEqual([['Create quote'], ['Ledger: not approved, nothing paid']]);
+		const row = (six.nodes.find((n) => n.name === 'Ledger: not approved, nothing paid')!.parameters.columns as { value: Record<string, unknown> }).value;
+		expect(row).toMatchObject({ status: "={{ $json.data?.approved === false ? 'not_approved' : 'approval_timed_out' }}", final: true });
+	});
+
 	it('example 1 takes a new quote when a lost answer is replayed after its quote expired (the wallet pays under the payout reference)', () => {
 		const quote = byId('exRecurringPayout').nodes.find((n) => n.name === 'Quote')!;
 		expect(quote.parameters.options).toMatchObject({ idempotencyKey: "={{ $('One payout').first().json.payoutId }}", requoteWhenExpired: true });
@@ -177,7 +246,9 @@ describe('example workflows', () => {
 			const settings = wf.nodes.find((n) => n.name === 'Settings')!;
 			const names = new Set((settings.parameters.assignments as { assignments: Array<{ name: string }> }).assignments.map((a) => a.name));
 			const text = JSON.stringify(wf.nodes.filter((n) => n !== settings));
-			const used = new Set([...text.matchAll(/(?:settings|\$\('Settings'\)\.first\(\)\.json)\.(\w+)/g)].map((m) => m[1]));
+			const used = new Set([...text.matchAll(/\$\('Settings'\)\.first\(\)\.json\.(\w+)/g)].map((m) => m[1]));
+			// never a copy of the settings carried in item data (a payout row or a caller could change it)
+			expect({ id, fromItems: text.match(/json\.settings\b/g) ?? [] }).toEqual({ id, fromItems: [] });
 			expect({ id, unknown: [...used].filter((u) => !names.has(u)) }).toEqual({ id, unknown: [] });
 			if (id === 'exRecurringPayout') expect([...used].sort()).toEqual(expect.arrayContaining(['approvalChannel', 'depositCheckSeconds', 'intentCheckSeconds', 'maxOrderChecks', 'orderCheckSeconds', 'quoteGraceSeconds', 'walletUrl']));
 		}
@@ -188,7 +259,7 @@ describe('example workflows', () => {
 			for (const n of byId(id).nodes) expect({ id, node: n.name, waitUntilFinal: n.parameters.waitUntilFinal === true }).toEqual({ id, node: n.name, waitUntilFinal: false });
 		}
 		const waits = byId('exRecurringPayout').nodes.filter((n) => n.type === 'n8n-nodes-base.wait');
-		expect(waits.map((n) => n.parameters.amount)).toEqual(waits.map(() => expect.stringMatching(/^=\{\{ \$\('One payout'\)\.first\(\)\.json\.settings\.\w+Seconds \}\}$/)));
+		expect(waits.map((n) => n.parameters.amount)).toEqual(waits.map(() => expect.stringMatching(/^=\{\{ \$\('Settings'\)\.first\(\)\.json\.\w+Seconds \}\}$/)));
 		expect(waits.map((n) => n.name).sort()).toEqual(['Wait for the deposit', 'Wait for the intent', 'Wait for the order']);
 	});
 });

@@ -11,7 +11,7 @@ import { endedExecution, errorOf, type Execution } from '../../scripts/lib/execu
 import { CUSTOM_PREFIX, withNodePrefix } from '../../scripts/lib/n8n-instance';
 import { OWNER, type E2eEnv } from './env';
 import { SandboxClient, until } from './sandbox-client';
-import { withSlackStandIns } from './slackStandIns';
+import { type ApprovalAnswer, withSlackStandIns } from './slackStandIns';
 
 export const PAYOUTS = 'exRecurringPayout';
 export const ROUTER = 'exOrderEventsSlack';
@@ -27,19 +27,36 @@ export interface Running {
 	sandbox: SandboxClient;
 }
 
+/** A copy of an example under its own id whose send-and-wait steps get `approval`, and values of one of its Set nodes replaced. */
+export interface Variant {
+	of: string;
+	id: string;
+	approval: ApprovalAnswer;
+	values?: { node: string; set: Record<string, unknown> };
+}
+
 /**
- * Imports every example (stand-ins for Slack and the wallet; example 1 reading every few seconds;
- * example 7 reconciling `standingReference`), publishes examples 2 and 3, starts n8n, creates the
- * payout tables with `schedule` in them, and waits until both triggers are registered.
+ * Imports every example (stand-ins for Slack and the wallet, send-and-wait steps approved; example 1
+ * reading every few seconds; example 7 reconciling `standingReference`) and the `variants`,
+ * publishes examples 2 and 3, starts n8n, creates the payout tables with `schedule` in them, and
+ * waits until both triggers are registered.
  */
-export async function startWithExamples(env: E2eEnv, opts: { schedule: Array<Record<string, unknown>>; standingReference: string }): Promise<Running> {
-	const prepared = loadExamples().map((e) => {
-		let wf = withWalletStandIns(withSlackStandIns(e.workflow as never), env.sandbox) as any;
-		if (wf.id === PAYOUTS) wf = withSettings(wf, { depositCheckSeconds: 1, orderCheckSeconds: 2, intentCheckSeconds: 1, quoteGraceSeconds: 30, maxOrderChecks: 90 });
-		if (wf.id === RECONCILIATION) wf = withSettings(wf, { standingReferences: `={{ ['${opts.standingReference}'] }}`, unpaidQuoteHours: 0 });
+export async function startWithExamples(env: E2eEnv, opts: { schedule: Array<Record<string, unknown>>; standingReference: string; variants?: Variant[] }): Promise<Running> {
+	const examples = loadExamples();
+	const prepare = (workflow: unknown, of: string, approval: ApprovalAnswer) => {
+		let wf = withWalletStandIns(withSlackStandIns(workflow as never, approval), env.sandbox) as any;
+		if (of === PAYOUTS) wf = withSettings(wf, { depositCheckSeconds: 1, orderCheckSeconds: 2, intentCheckSeconds: 1, quoteGraceSeconds: 30, maxOrderChecks: 90 });
+		if (of === RECONCILIATION) wf = withSettings(wf, { standingReferences: `={{ ['${opts.standingReference}'] }}`, unpaidQuoteHours: 0 });
 		return forSandbox(withNodePrefix(wf, CUSTOM_PREFIX), env.sandbox);
+	};
+	const variants = (opts.variants ?? []).map((v) => {
+		const source = examples.find((e) => e.workflow.id === v.of);
+		if (!source) throw new Error(`no example ${v.of}`);
+		let wf = prepare({ ...source.workflow, id: v.id, name: `${source.workflow.name} (${v.approval})` }, v.of, v.approval);
+		if (v.values) wf = withSettings(wf, v.values.set, v.values.node);
+		return wf;
 	});
-	await env.n8n.importWorkflows(prepared);
+	await env.n8n.importWorkflows([...examples.map((e) => prepare(e.workflow, e.workflow.id, 'approve')), ...variants]);
 	for (const id of [ROUTER, LEDGER_FLOW]) {
 		const r = await env.n8n.cli(['publish:workflow', `--id=${id}`]);
 		if (r.code !== 0) throw new Error(`publish ${id}: ${r.stderr || r.stdout}`);

@@ -2,8 +2,11 @@
  * The e2e run has no Slack: the examples' Slack steps become stand-ins of n8n's own nodes before
  * the import, each keeping what Slack would have received so the test can read it from the
  * execution:
- * - send and wait (an approval): a Set node that answers as Slack does when the person clicks
- *   the approve button (`data.approved: true`), with the message and channel it would have sent;
+ * - send and wait (an approval), as n8n 2.41.1 resumes it (test/e2e/sendAndWait.e2e.ts checks these
+ *   against the real Slack node): `approve`, a Set node with `data: { approved: true, respondedAt }`
+ *   (the person clicked the approve button) and the message and channel it would have sent;
+ *   `decline`, the same with `approved: false`; `timeout`, a No Operation node: when the wait limit
+ *   passes, n8n passes the node's input item on unchanged (no `data.approved` at all);
  * - a message: a Set node with the evaluated text and channel (`slackText`, `slackChannel`);
  * - a file upload: a Set node with the comment, evaluated, and the QR image's binary metadata (so
  *   the test sees the image reached the step that posts it), the input item kept.
@@ -56,11 +59,17 @@ function uploadStandIn(node: WorkflowNode): WorkflowNode {
 	);
 }
 
-function approvalStandIn(node: WorkflowNode): WorkflowNode {
+/** How the person answers a send-and-wait step: approves, declines, or lets the wait limit pass. */
+export type ApprovalAnswer = 'approve' | 'decline' | 'timeout';
+
+function approvalStandIn(node: WorkflowNode, answer: ApprovalAnswer): WorkflowNode {
+	if (answer === 'timeout') {
+		return { ...node, type: 'n8n-nodes-base.noOp', typeVersion: 1, credentials: undefined, webhookId: undefined, parameters: {} };
+	}
 	return setNode(
 		node,
 		[
-			['data', '={{ { approved: true } }}', 'object'],
+			['data', `={{ { approved: ${answer === 'approve'}, respondedAt: $now.toUTC().toISO() } }}`, 'object'],
 			['slackChannel', channelOf(node)],
 			['slackMessage', node.parameters.message],
 		],
@@ -79,11 +88,11 @@ function messageStandIn(node: WorkflowNode): WorkflowNode {
 	);
 }
 
-/** The workflow with every Slack step replaced by its stand-in. */
-export function withSlackStandIns<T extends { nodes: WorkflowNode[] }>(workflow: T): T {
+/** The workflow with every Slack step replaced by its stand-in; send-and-wait steps answered as `approval` says. */
+export function withSlackStandIns<T extends { nodes: WorkflowNode[] }>(workflow: T, approval: ApprovalAnswer = 'approve'): T {
 	const nodes = workflow.nodes.map((node) => {
 		if (node.type !== SLACK) return node;
-		if (node.parameters.operation === 'sendAndWait') return approvalStandIn(node);
+		if (node.parameters.operation === 'sendAndWait') return approvalStandIn(node, approval);
 		if (node.parameters.resource === 'file') return uploadStandIn(node);
 		const operation = node.parameters.operation ?? 'post';
 		if ((node.parameters.resource ?? 'message') === 'message' && operation === 'post') return messageStandIn(node);

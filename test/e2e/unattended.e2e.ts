@@ -15,7 +15,7 @@ import type { DataTables, Row } from '../../scripts/lib/dataTables';
 import { PAYOUT_TABLES, pickSandboxKeys } from '../../scripts/lib/examples';
 import { endedExecution, errorOf, executionOf, executionsOf, lastOutput, runsOf, type Execution } from '../../scripts/lib/executions';
 import { closeEnv, createEnv, type E2eEnv } from './env';
-import { LEDGER_FLOW, PAYOUTS, RECONCILIATION, ROUTE as route, ROUTER, SandboxCalls, startWithExamples, type Running } from './examplesInN8n';
+import { LEDGER_FLOW, PAYOUTS, RECONCILIATION, ROUTE as route, ROUTER, SandboxCalls, startWithExamples, type Running, type Variant } from './examplesInN8n';
 import { type SandboxClient, until } from './sandbox-client';
 
 const STANDING_REF = 'e2e-standing';
@@ -26,6 +26,19 @@ const SCHEDULE = [
 	{ payoutKey: 'e2e-zeroconf', enabled: true, every: 'once', method: 'quote', amount: '80', ...route, recipient: '0x3333333333333333333333333333333333333333', zeroconf: true, note: '' },
 	{ payoutKey: 'e2e-gateway', enabled: true, every: 'once', method: 'gateway', amount: '0.00025', sourceChain: 'spark', sourceAsset: 'BTC', destinationChain: '', destinationAsset: 'BTC', recipient: '0x2c7536e3605d9c16a7a3d7b1898e529396a65c23', refundAddress: '', zeroconf: false, note: '' },
 	{ payoutKey: 'e2e-disabled', enabled: false, every: 'once', method: 'quote', amount: '10', ...route, recipient: '0x4444444444444444444444444444444444444444', zeroconf: false, note: '' },
+];
+
+/** Example 6 as imported twice more: nobody answers the approval before the wait runs out, and the person declines. */
+const NO_ANSWER = { id: 'exApprovedPayoutNoAnswer', invoice: 'INV-E2E-NO-ANSWER' };
+const DECLINED = { id: 'exApprovedPayoutDeclined', invoice: 'INV-E2E-DECLINED' };
+/** Example 1 as imported twice more: nobody answers a ZeroConf offer before it expires, and the person declines it. */
+const ZC_NO_ANSWER = { id: 'exRecurringPayoutNoAnswer', payoutKey: 'e2e-zc-noanswer' };
+const ZC_DECLINED = { id: 'exRecurringPayoutDeclined', payoutKey: 'e2e-zc-declined' };
+const VARIANTS: Variant[] = [
+	{ of: 'exApprovedPayout', id: NO_ANSWER.id, approval: 'timeout', values: { node: 'Payout request', set: { invoice: NO_ANSWER.invoice } } },
+	{ of: 'exApprovedPayout', id: DECLINED.id, approval: 'decline', values: { node: 'Payout request', set: { invoice: DECLINED.invoice } } },
+	{ of: PAYOUTS, id: ZC_NO_ANSWER.id, approval: 'timeout' },
+	{ of: PAYOUTS, id: ZC_DECLINED.id, approval: 'decline' },
 ];
 
 let env: E2eEnv;
@@ -65,7 +78,7 @@ async function runToEnd(workflowId: string): Promise<Execution> {
 beforeAll(async () => {
 	env = await createEnv({ timeScale: 10 });
 	sb = new SandboxCalls(env);
-	running = await startWithExamples(env, { schedule: SCHEDULE, standingReference: STANDING_REF });
+	running = await startWithExamples(env, { schedule: SCHEDULE, standingReference: STANDING_REF, variants: VARIANTS });
 	({ sandbox, apiKey, tables } = running);
 	// orders take about 10 s (six steps of 1.5 s), so the payout loop reads each one several times
 	await sandbox.setSwitches({ orderStepMs: 15_000 });
@@ -235,6 +248,55 @@ describe('example 1 pays once per period', () => {
 	});
 });
 
+describe('example 6: only a click on Approve pays', () => {
+	/** Requests the sandbox's service endpoints received since `since` (its request log). */
+	const requestsSince = async (since: string, query: string): Promise<any[]> => (await call('GET', orch(`/sandbox/requests?${query}`))).requests.filter((r: any) => r.at >= since);
+
+	it.each([
+		['nobody answers before the wait runs out (n8n passes the estimate on, without an answer)', NO_ANSWER, { status: 'approval_timed_out', attention: `Nobody approved invoice ${NO_ANSWER.invoice} in Slack before the wait ran out: nothing was paid. Run the workflow again if it is still due.`, note: 'No answer in Slack: nothing was paid.' }],
+		['the person declines', DECLINED, { status: 'not_approved', attention: '', note: expect.stringMatching(/^Declined in Slack at \d{4}-\d{2}-\d{2}T[\d:.]+Z: nothing was paid\.$/) }],
+	])('%s: no quote is taken, nothing is paid, and the ledger says so', async (_case, variant, expected) => {
+		const since = new Date().toISOString();
+		const quotesBefore = (await call('GET', orch('/sandbox/quotes'))).quotes.length;
+		const run = await runToEnd(variant.id);
+		// the run reached the question: the estimate went to the sandbox, whose log covers the run
+		expect(await requestsSince(since, 'path=/v1/orchestration/estimate')).toHaveLength(1);
+		for (const step of ['Create quote', 'Post deposit and QR in Slack', 'Person pays (sandbox stand-in)', 'Wait until final', 'Summary']) {
+			expect({ step, runs: runsOf(run, step).length }).toEqual({ step, runs: 0 });
+		}
+		// "Approved?" sent the item to its false output only (items per output, per run)
+		expect((run.data?.resultData?.runData?.['Approved?'] ?? []).map((r) => (r.data?.main ?? []).map((o) => o?.length ?? 0))).toEqual([[0, 1]]);
+		expect(await requestsSince(since, 'path=/v1/orchestration/quote&method=POST')).toEqual([]);
+		expect((await call('GET', orch('/sandbox/quotes'))).quotes.length).toBe(quotesBefore);
+		expect((await ledger()).filter((r) => r.payoutId === variant.invoice)).toEqual([
+			expect.objectContaining({ origin: 'approval', method: 'quote', final: true, amountIn: '250', source: 'base:USDC', destination: 'bitcoin:BTC', ...expected }),
+		]);
+	});
+});
+
+describe('example 1 accepts a ZeroConf offer only on a click on Accept', () => {
+	it.each([
+		['nobody answers before the offer expires', ZC_NO_ANSWER, /^ZeroConf offer not answered before it expired: declined at /],
+		['the person declines', ZC_DECLINED, /^ZeroConf offer declined by a person at /],
+	])('%s: the flow declines the offer, never accepts it, and the payout completes after the confirmation', async (_case, variant, note) => {
+		const payoutId = `${variant.payoutKey}-once`;
+		// one payout, as example 1's planning run hands it to its own execution (through "One payout")
+		const id = await env.n8n.runManually(running.cookie, variant.id, 'One payout', { ...SCHEDULE[1], payoutKey: variant.payoutKey, payoutId, amountSats: '' });
+		const run = await endedExecution(env.n8n, apiKey, id, 300_000);
+		expect({ status: run.status, error: errorOf(run) }).toEqual({ status: 'success', error: undefined });
+		expect(runsOf(run, 'Ask a person')).toHaveLength(1);
+		expect(runsOf(run, 'Accept ZeroConf offer')).toHaveLength(0);
+		expect(runsOf(run, 'Decline ZeroConf offer')).toHaveLength(1);
+		const row = await ledgerRow((r) => r.payoutId === payoutId, `${payoutId} final`, (r) => r.final === true);
+		expect(row).toMatchObject({ status: 'completed', attention: '' });
+		expect(String(row.note)).toMatch(note);
+		const o = await call('GET', orch(`/sandbox/orders/${String(row.orderId)}`));
+		expect((o.order ?? o).zeroconfOffer.status).toBe('declined');
+		const answers = (await call('GET', orch('/sandbox/requests?method=POST'))).requests.filter((r: any) => /^\/v1\/orchestration\/zeroconf\//.test(r.path) && r.body?.orderId === row.orderId);
+		expect(answers.map((r: any) => r.path)).toEqual(['/v1/orchestration/zeroconf/decline']);
+	});
+});
+
 describe('example 2: every state that needs a person reaches Slack', () => {
 	/** The router's execution for this order and event, once it ended. */
 	async function routed(orderId: string, event: string): Promise<Execution> {
@@ -364,6 +426,9 @@ describe('example 7: the daily reconciliation', () => {
 		for (const id of [paused, expired, lostOrder]) expect(report).toContain(`${env.sandbox.orchestrationUrl}${LINK_BASE}${id}`);
 		expect(report).toContain('*e2e-unpaid-once* (expired)');
 		expect(report).toContain(`*deposit ${heldDeposit}* (deposit held)`);
+		// an approval nobody answered needs a person; a decline does not
+		expect(report).toContain(`*${NO_ANSWER.invoice}* (approval_timed_out)`);
+		expect(report).not.toContain(DECLINED.invoice);
 		// only rows that need a person: the completed payouts of example 1 are not in it
 		expect(report).not.toContain('e2e-quote-once');
 	});
