@@ -116,11 +116,14 @@ export function originals(sb: Sandbox, balancer: Balancer, orderIds: ReadonlySet
 	return out;
 }
 
-/** The sandbox sends a recorded delivery again (same bytes, fresh signature) to one URL; its status. */
-export async function redeliver(sb: Sandbox, deliveryId: string, url: string): Promise<number | null> {
+/**
+ * The sandbox sends a recorded delivery again (same bytes, fresh signature) to one URL; its status.
+ * `restamp`: a new delivery `timestamp` in the envelope, as the live service sends a retry.
+ */
+export async function redeliver(sb: Sandbox, deliveryId: string, url: string, restamp?: boolean): Promise<number | null> {
 	const r = await call<{ delivery: { attempts: Array<{ status: number | null }> } }>(
 		`${sb.orchestrationUrl}/sandbox/deliveries/${deliveryId}/redeliver`,
-		{ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) },
+		{ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, ...(restamp ? { restamp } : {}) }) },
 	);
 	return r.delivery.attempts[0]?.status ?? null;
 }

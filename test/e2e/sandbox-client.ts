@@ -19,7 +19,7 @@ export interface Delivery {
 	body: string;
 	state: 'pending' | 'delivered' | 'failed';
 	duplicateOf?: string;
-	attempts: Array<{ status: number | null; timestamp: string; signature: string }>;
+	attempts: Array<{ at: string; status: number | null; timestamp: string; signature: string }>;
 }
 
 export class SandboxClient {

@@ -55,6 +55,15 @@ async function effectiveRuns(workflowId: string): Promise<Execution[]> {
 	});
 }
 
+/** "order event" of each effective run, read from what "Received" got: one entry per run. */
+function ranEvents(runs: Execution[]): string[] {
+	type Run = { data?: { main?: Array<Array<{ json?: { event?: string; data?: { id?: string } } }> | null> } };
+	return runs.flatMap((e) => {
+		const received = (e.data as { resultData?: { runData?: Record<string, Run[]> } }).resultData?.runData?.Received ?? [];
+		return received.flatMap((r) => (r.data?.main?.[0] ?? []).map((i) => `${String(i.json?.data?.id)} ${String(i.json?.event)}`));
+	});
+}
+
 function triggerWorkflow() {
 	return linearWorkflow(TRIGGER_WORKFLOW, 'E2E order events', [
 		{
@@ -254,6 +263,37 @@ describe('Orchestration Trigger in a running n8n', () => {
 			expect({ reason, logged: refusals.some((line) => line.includes(reason) && /warn/i.test(line)) }).toEqual({ reason, logged: true });
 		}
 		expect(refusals.join('\n')).not.toContain(secret);
+	});
+
+	it('the live envelope (delivery time in `timestamp`, no data.updatedAt): every event delivered again 1.5 s later with a new timestamp runs once', async () => {
+		await sandbox.setSwitches({ webhookEnvelope: { timestamp: 'delivery', updatedAt: false } });
+		try {
+			const ids = [await sandbox.paidOrder(), await sandbox.paidOrder()];
+			const originals = (await Promise.all(ids.map((id) => settledDeliveries(id)))).flat().filter((d) => !d.duplicateOf);
+			const copies: Delivery[] = [];
+			for (const o of originals) {
+				await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(o.attempts[0].at) + 1500 - Date.now())));
+				const res = await fetch(`${env.sandbox.orchestrationUrl}/sandbox/deliveries/${o.deliveryId}/redeliver`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ restamp: true }),
+				});
+				copies.push(((await res.json()) as { delivery: Delivery }).delivery);
+			}
+			// preconditions, per event: no updatedAt, the copy differs only in its delivery time, n8n took it
+			for (const [i, o] of originals.entries()) {
+				const [a, b] = [JSON.parse(o.body), JSON.parse(copies[i].body)] as Array<{ timestamp: string; data: object }>;
+				expect({ event: o.event, updatedAt: 'updatedAt' in a.data, sameData: JSON.stringify(b.data) === JSON.stringify(a.data), newTime: b.timestamp !== a.timestamp, answer: copies[i].attempts[0].status })
+					.toEqual({ event: o.event, updatedAt: false, sameData: true, newTime: true, answer: 200 });
+			}
+			const sent = [...new Set(originals.map((d) => `${d.orderId} ${d.event}`))].sort();
+			expect(sent.length).toBeGreaterThanOrEqual(6);
+			await until('a run per event', async () => ranEvents(await effectiveRuns(TRIGGER_WORKFLOW)).filter((e) => ids.some((id) => e.startsWith(id))).length >= sent.length || undefined);
+			await new Promise((r) => setTimeout(r, 2000));
+			expect(ranEvents(await effectiveRuns(TRIGGER_WORKFLOW)).filter((e) => ids.some((id) => e.startsWith(`${id} `))).sort()).toEqual(sent);
+		} finally {
+			await sandbox.setSwitches({ webhookEnvelope: { timestamp: 'event', updatedAt: true } });
+		}
 	});
 
 	it('after a restart the registration is reused, deliveries missed while down are retried, duplicates stay caught', async () => {
