@@ -11,7 +11,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import satisfies from 'semver/functions/satisfies';
+// semver ships no types (npm's own range check, a dependency of the toolchain)
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const satisfies: (version: string, range: string) => boolean = require('semver/functions/satisfies');
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { packStaged } = require('../../scripts/pack.js');
