@@ -121,18 +121,29 @@ export class N8nInstance {
 	 * sandbox in this process keeps answering while the command runs.
 	 */
 	async cli(args: string[], extraEnv: Record<string, string> = {}, timeoutMs = 300_000): Promise<{ code: number; stdout: string; stderr: string }> {
-		return await new Promise((resolve) => {
-			const child = spawn(this.bin, args, { env: this.env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
-			let stdout = '';
-			let stderr = '';
-			child.stdout!.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-			child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-			const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-			child.on('close', (code) => {
-				clearTimeout(timer);
-				resolve({ code: code ?? 1, stdout, stderr });
+		// Files, not pipes: Node writes to a pipe asynchronously, and the CLI's process.exit dropped the
+		// tail of a 584 KB run it had not yet written (a reader slowed by a loaded machine); file writes are
+		// synchronous.
+		const dir = fs.mkdtempSync(path.join(this.opts.userFolder, 'cli-'));
+		const outFile = path.join(dir, 'stdout');
+		const errFile = path.join(dir, 'stderr');
+		const out = fs.openSync(outFile, 'w');
+		const err = fs.openSync(errFile, 'w');
+		try {
+			const code = await new Promise<number>((resolve) => {
+				const child = spawn(this.bin, args, { env: this.env(extraEnv), stdio: ['ignore', out, err] });
+				const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+				child.on('close', (c) => {
+					clearTimeout(timer);
+					resolve(c ?? 1);
+				});
 			});
-		});
+			return { code, stdout: fs.readFileSync(outFile, 'utf8'), stderr: fs.readFileSync(errFile, 'utf8') };
+		} finally {
+			fs.closeSync(out);
+			fs.closeSync(err);
+			fs.rmSync(dir, { recursive: true, force: true });
+		}
 	}
 
 	async importCredentials(creds: Array<{ id: string; name: string; type: string; data: Record<string, unknown> }>): Promise<void> {

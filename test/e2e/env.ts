@@ -72,7 +72,14 @@ export async function executeWorkflow(env: E2eEnv, id: string): Promise<RunResul
 		// The block ends at the first unindented "}" line: log lines may follow it.
 		const block = r.stdout.slice(start);
 		const end = block.search(/^\}$/m);
-		const run = JSON.parse(end >= 0 ? block.slice(0, end + 1) : block) as {
+		const text = end >= 0 ? block.slice(0, end + 1) : block;
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(text);
+		} catch (e) {
+			throw new Error(`${String(e)}: the run data printed is ${text.length} characters, ending ${JSON.stringify(text.slice(-300))}`);
+		}
+		const run = parsed as {
 			data: { resultData: { runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } };
 		};
 		for (const [node, runs] of Object.entries(run.data.resultData.runData)) {
