@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { startSandbox } from '../sandbox';
 import { CUSTOM_PREFIX, N8nInstance, REPO_ROOT, ensureN8nInstalled, withNodePrefix } from './lib/n8n-instance';
 import { loginLines, startSecrets } from './lib/startSecrets';
-import { OWNER_PROFILE, SAMPLE_PAYOUTS, forSandbox, loadExamples, sandboxCredentials, setUpPayoutTables, withSettings, withWalletStandIns, type Example } from './lib/examples';
+import { ERROR_WORKFLOW, OWNER_PROFILE, SAMPLE_PAYOUTS, forSandbox, loadExamples, sandboxCredentials, setUpPayoutTables, withSettings, withWalletStandIns, type Example } from './lib/examples';
 
 /**
  * The examples as `npm start` imports them: pointed at this sandbox, the wallet hand-offs replaced
@@ -55,6 +55,9 @@ async function main(): Promise<void> {
 		console.log('4/5 importing credentials and example workflows');
 		await n8n.importCredentials(sandboxCredentials(sandbox));
 		await n8n.importWorkflows(loadExamples().map((e) => forTrial(e, sandbox)));
+		// every example names example 8 as its error workflow; n8n runs only a published one
+		const published = await n8n.cli(['publish:workflow', `--id=${ERROR_WORKFLOW}`]);
+		if (published.code !== 0) throw new Error(`publish ${ERROR_WORKFLOW}: ${published.stderr || published.stdout}`);
 		console.log('5/5 starting n8n, creating the payout tables (example 0)');
 		await n8n.start();
 		const cookie = await n8n.setupOwner(owner);

@@ -107,6 +107,9 @@ export function forSandbox<T>(workflow: T, sandbox: { orchestrationUrl: string; 
 	return JSON.parse(text) as T;
 }
 
+/** Example 8 (n8n's Error Trigger to Slack): every other example names it in `settings.errorWorkflow`. */
+export const ERROR_WORKFLOW = 'exFailureAlerts';
+
 /** The Data Tables of the examples (example 0 creates them; examples 1, 3 and 7 use them by name). */
 export const PAYOUT_TABLES = { schedule: 'payout_schedule', ledger: 'payout_ledger' } as const;
 export const TABLES_WORKFLOW = 'exPayoutTables';

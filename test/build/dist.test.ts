@@ -70,7 +70,9 @@ const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 // Fee Invoices, the route bounds and Check Limits, the app-fee bounds): nodes/Orchestration 16,755
 // bytes, nodes/shared/orchestration 8,797, 28,330 in all (568,233 -> 596,563), most of it the new
 // operations' descriptions.
-const BUDGET_BYTES = 584 * 1024;
+// Issue 42, Partner > Check Settings (the operation, its description and the sandbox-URL check of
+// settingsCheck.ts): 3,842 bytes (596,733 -> 600,575).
+const BUDGET_BYTES = 590 * 1024;
 /** Entries that sign (intents, the gateway challenge) and so may load noble. */
 const SIGNING = ['dist/nodes/ExecutionGateway/ExecutionGateway.node.js', 'dist/credentials/ExecutionGatewayApi.credentials.js'];
 

@@ -10,7 +10,7 @@ import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { ExecutionGateway } from '../../nodes/ExecutionGateway/ExecutionGateway.node';
 import { Orchestration } from '../../nodes/Orchestration/Orchestration.node';
 import { OrchestrationTrigger } from '../../nodes/OrchestrationTrigger/OrchestrationTrigger.node';
-import { PAYOUT_TABLES, TABLES_WORKFLOW, loadExamples, withWalletStandIns } from '../../scripts/lib/examples';
+import { ERROR_WORKFLOW, PAYOUT_TABLES, TABLES_WORKFLOW, loadExamples, withWalletStandIns } from '../../scripts/lib/examples';
 import { PACKAGE_PREFIX } from '../../scripts/lib/n8n-instance';
 import { withSlackStandIns } from '../e2e/slackStandIns';
 
@@ -24,6 +24,7 @@ interface Node {
 interface Workflow {
 	id: string;
 	name: string;
+	settings?: Record<string, unknown>;
 	nodes: Node[];
 	connections: Record<string, { main: Array<Array<{ node: string }>> }>;
 }
@@ -31,7 +32,7 @@ interface Workflow {
 const examples = loadExamples().map((e) => ({ file: e.file, wf: e.workflow as unknown as Workflow }));
 const byId = (id: string) => examples.find((e) => e.wf.id === id)!.wf;
 /** The examples a team leaves running: no step of theirs may be a sandbox call. */
-const UNATTENDED = ['exPayoutTables', 'exRecurringPayout', 'exOrderEventsSlack', 'exOrderEventsLedger', 'exDailyReconciliation'];
+const UNATTENDED = ['exPayoutTables', 'exRecurringPayout', 'exOrderEventsSlack', 'exOrderEventsLedger', 'exDailyReconciliation', ERROR_WORKFLOW];
 const SANDBOX = { orchestrationUrl: 'http://127.0.0.1:8787', gatewayUrl: 'http://127.0.0.1:8788' };
 
 const descriptions: Record<string, INodeTypeDescription> = {
@@ -47,7 +48,7 @@ function versions(d: INodeTypeDescription): number[] {
 describe('example workflows', () => {
 	it('are the expected set, each well formed (unique ids and node names, connections between existing nodes)', () => {
 		expect(examples.map((e) => e.wf.id)).toEqual([
-			'exPayoutTables', 'exRecurringPayout', 'exOrderEventsSlack', 'exOrderEventsLedger', 'exGatewayDeposit', 'exLongWaitLoop', 'exApprovedPayout', 'exDailyReconciliation',
+			'exPayoutTables', 'exRecurringPayout', 'exOrderEventsSlack', 'exOrderEventsLedger', 'exGatewayDeposit', 'exLongWaitLoop', 'exApprovedPayout', 'exDailyReconciliation', ERROR_WORKFLOW,
 		]);
 		for (const { file, wf } of examples) {
 			const names = wf.nodes.map((n) => n.name);
@@ -261,5 +262,41 @@ describe('example workflows', () => {
 		const waits = byId('exRecurringPayout').nodes.filter((n) => n.type === 'n8n-nodes-base.wait');
 		expect(waits.map((n) => n.parameters.amount)).toEqual(waits.map(() => expect.stringMatching(/^=\{\{ \$\('Settings'\)\.first\(\)\.json\.\w+Seconds \}\}$/)));
 		expect(waits.map((n) => n.name).sort()).toEqual(['Wait for the deposit', 'Wait for the intent', 'Wait for the order']);
+	});
+	it('name example 8 as their error workflow; it posts the failed workflow, node, error and execution link to the channel the examples post to', () => {
+		for (const { file, wf } of examples) {
+			expect({ file, errorWorkflow: wf.settings?.errorWorkflow }).toEqual({ file, errorWorkflow: wf.id === ERROR_WORKFLOW ? undefined : ERROR_WORKFLOW });
+		}
+		const alerts = byId(ERROR_WORKFLOW);
+		const trigger = alerts.nodes.find((n) => n.type === 'n8n-nodes-base.errorTrigger')!;
+		const [post] = alerts.connections[trigger.name].main.flat().map((t) => alerts.nodes.find((n) => n.name === t.node)!);
+		expect(post).toMatchObject({ type: 'n8n-nodes-base.slack', parameters: { select: 'channel', channelId: { value: '#payouts' } } });
+		// the channel of every example's Settings that names one
+		const channels = examples.flatMap(({ wf }) =>
+			((wf.nodes.find((n) => n.name === 'Settings')?.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> } | undefined)?.assignments ?? [])
+				.filter((a) => /channel$/i.test(a.name))
+				.map((a) => a.value),
+		);
+		expect(new Set(channels)).toEqual(new Set(['#payouts']));
+		for (const part of ['$json.workflow.name', '$json.execution.lastNodeExecuted', '$json.execution?.error?.message', '$json.execution?.url']) expect(String(post.parameters.text)).toContain(part);
+	});
+
+	it('run Partner > Check Settings right after their Settings node, with the credential the flow uses', () => {
+		const checked: string[] = [];
+		for (const { file, wf } of examples) {
+			const settings = wf.nodes.find((n) => n.name === 'Settings');
+			if (!settings) continue;
+			checked.push(file);
+			expect({ file, next: wf.connections.Settings.main.map((out) => out.map((t) => t.node)) }).toEqual({ file, next: [['Check settings']] });
+			const check = wf.nodes.find((n) => n.name === 'Check settings')!;
+			expect(check).toMatchObject({ type: `${PACKAGE_PREFIX}orchestration`, parameters: { resource: 'partner', operation: 'checkSettings' } });
+			// the settings checked are the item Settings made (the default, {{ $json }})
+			expect(check.parameters.settings).toBeUndefined();
+			const others = wf.nodes.filter((n) => n !== check && n.credentials !== undefined && 'orchestrationServerApi' in n.credentials);
+			expect(others.length).toBeGreaterThan(0);
+			for (const n of others) expect({ file, node: n.name, credentials: n.credentials }).toEqual({ file, node: n.name, credentials: check.credentials });
+			expect(wf.connections['Check settings'].main.flat().length).toBeGreaterThan(0);
+		}
+		expect(checked).toEqual(['01-recurring-payout.json', '02-order-events-to-slack.json', '07-daily-reconciliation.json']);
 	});
 });

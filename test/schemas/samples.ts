@@ -128,6 +128,8 @@ async function lifecycleSamples(sb: Sandbox, take: (parameters: INodeParameters)
 		await fetch(`${sb.orchestrationUrl}/sandbox/fee-invoices`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount, status: 'paid' }) });
 	}
 	await take({ resource: 'partner', operation: 'getFeeInvoices', returnAll: true });
+	// no request: the item passed on with where the credential reaches
+	await take({ resource: 'partner', operation: 'checkSettings' });
 	// a price re-approval: the wait's answer, then each answer (Refund on a Bitcoin source)
 	await take({ resource: 'order', operation: 'getStatus', lookupBy: 'id', id: await repricedOrder(sb), ...answerWait });
 	await take({ resource: 'order', operation: 'approveReprice', orderId: await repricedOrder(sb) });
