@@ -15,6 +15,7 @@ import { PACKAGE_PREFIX } from '../../scripts/lib/n8n-instance';
 import { withSlackStandIns } from '../e2e/slackStandIns';
 
 interface Node {
+	id: string;
 	name: string;
 	type: string;
 	typeVersion: number;
@@ -52,6 +53,8 @@ describe('example workflows', () => {
 		for (const { file, wf } of examples) {
 			const names = wf.nodes.map((n) => n.name);
 			expect({ file, duplicates: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ file, duplicates: [] });
+			const ids = wf.nodes.map((n) => n.id);
+			expect({ file, duplicateIds: ids.filter((n, i) => ids.indexOf(n) !== i) }).toEqual({ file, duplicateIds: [] });
 			for (const [from, c] of Object.entries(wf.connections)) {
 				const targets = c.main.flat().map((t) => t.node);
 				expect({ file, from, missing: [from, ...targets].filter((n) => !names.includes(n)) }).toEqual({ file, from, missing: [] });
