@@ -15,6 +15,7 @@ import { PACKAGE_PREFIX } from '../../scripts/lib/n8n-instance';
 import { withSlackStandIns } from '../e2e/slackStandIns';
 
 interface Node {
+	id: string;
 	name: string;
 	type: string;
 	typeVersion: number;
@@ -53,6 +54,8 @@ describe('example workflows', () => {
 		for (const { file, wf } of examples) {
 			const names = wf.nodes.map((n) => n.name);
 			expect({ file, duplicates: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({ file, duplicates: [] });
+			const ids = wf.nodes.map((n) => n.id);
+			expect({ file, duplicateIds: ids.filter((n, i) => ids.indexOf(n) !== i) }).toEqual({ file, duplicateIds: [] });
 			for (const [from, c] of Object.entries(wf.connections)) {
 				const targets = c.main.flat().map((t) => t.node);
 				expect({ file, from, missing: [from, ...targets].filter((n) => !names.includes(n)) }).toEqual({ file, from, missing: [] });
@@ -212,7 +215,7 @@ describe('example workflows', () => {
 	it('go on after asking a person only on a click on Approve: no answer or a decline quotes, pays or accepts nothing', () => {
 		// n8n 2.41.1 hands on { data: { approved } } after a click, and the step's input item unchanged when the wait runs out (test/e2e/sendAndWait.e2e.ts)
 		const pays = (n: Node) =>
-			(n.type.startsWith(PACKAGE_PREFIX) && ['create', 'acceptZeroconfOffer'].includes(String(n.parameters.operation))) ||
+			(n.type.startsWith(PACKAGE_PREFIX) && ['create', 'acceptZeroconfOffer', 'refundHeldDeposits'].includes(String(n.parameters.operation))) ||
 			(n.type === 'n8n-nodes-base.httpRequest' && (String(n.parameters.url).includes('/sandbox/') || (n.credentials !== undefined && 'httpHeaderAuth' in n.credentials)));
 		const asks: string[] = [];
 		for (const { file, wf } of examples) {
@@ -229,7 +232,7 @@ describe('example workflows', () => {
 				expect(notApproved.length).toBe(1);
 			}
 		}
-		expect(asks).toEqual(['01-recurring-payout.json: Ask a person', '06-approved-payout-qr.json: Ask for approval in Slack']);
+		expect(asks).toEqual(['01-recurring-payout.json: Ask a person', '06-approved-payout-qr.json: Ask for approval in Slack', '07-daily-reconciliation.json: Ask about held deposits']);
 		const six = byId('exApprovedPayout');
 		expect(six.connections['Approved?'].main.map((out) => out.map((t) => t.node))).toEqual([['Create quote'], ['Ledger: not approved, nothing paid']]);
 		const row = (six.nodes.find((n) => n.name === 'Ledger: not approved, nothing paid')!.parameters.columns as { value: Record<string, unknown> }).value;
