@@ -401,7 +401,9 @@ describe('Orchestration Trigger: re-publishing, deactivating and activating whil
 					const list = await mine();
 					return final.every((s) => s === 'completed') && seen.events.size > 0 && list.length === seen.events.size && list.every((d) => d.state === 'delivered');
 				},
-				30_000,
+				// a bound for a stuck run only: 12 orders move through their statuses at timeScale 200, and
+				// a loaded machine (npm test beside a build) took more than jest's 30 s for the whole test
+				120_000,
 				'every event delivered to the trigger',
 			);
 			// The fault hit: attempts were answered 404 while the workflow was off, and retried.
@@ -422,5 +424,5 @@ describe('Orchestration Trigger: re-publishing, deactivating and activating whil
 			await seen.close();
 			await server.close();
 		}
-	});
+	}, 180_000);
 });
