@@ -116,7 +116,7 @@ export function itemErrorOf(
 	itemIndex: number,
 	error: unknown,
 	naming: FieldNaming = {},
-): Error {
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	if (error instanceof ProtocolError && error.field !== undefined) {
 		const field = naming.field?.(error.field) ?? error.field;

@@ -12,7 +12,6 @@ import type {
 	INodeParameters,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { inField } from '../shared/errors';
 import { integerInput, pathSegment, textInput } from '../shared/inputs';
 import { errorCodeOf, fieldError, ItemError, itemErrorOf, type FieldNaming } from './errors';
@@ -72,10 +71,7 @@ function failedItem(
 			},
 			// n8n routes an item to the error output ("Continue (using error output)") by this member:
 			// by json alone only when it holds nothing but error, message and details
-			error:
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(ctx.getNode(), error, { itemIndex }),
+			error,
 			pairedItem: { item: itemIndex },
 		},
 	];
