@@ -73,6 +73,20 @@ function throwIfStopped(signal: AbortSignal | undefined): void {
 	if (signal?.aborted) throw new WaitStopped();
 }
 
+/** The read a wait starts from: Stop landing while it is in flight ends it as WaitStopped too. */
+export async function firstRead<S>(
+	signal: AbortSignal | undefined,
+	read: () => Promise<S>,
+): Promise<S> {
+	const outcome = await read().then(
+		(value) => ({ value }),
+		(error: unknown) => ({ error }),
+	);
+	if ('value' in outcome) return outcome.value;
+	throwIfStopped(signal);
+	return await Promise.reject(outcome.error);
+}
+
 /** n8n-workflow's sleep, ended early (as WaitStopped) by Stop. */
 async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 	throwIfStopped(signal);

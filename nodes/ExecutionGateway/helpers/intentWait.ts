@@ -10,6 +10,7 @@ import { ItemError } from '../../n8n/errors';
 import { optionsOf } from '../../n8n/items';
 import { cancelSignalOf } from '../../n8n/transport';
 import {
+	firstRead,
 	reportWait,
 	toolWaitCap,
 	waitHint,
@@ -72,15 +73,18 @@ export async function waitForFinal(
 	wait: WaitOptions,
 ): Promise<IDataObject> {
 	const { submissionId, last } = intent;
+	const signal = cancelSignalOf(ctx);
 	const end = await waitUntilFinal({
-		first: last ?? (await fetchIntent(ctx, itemIndex, submissionId)),
+		first:
+			last ??
+			(await firstRead(signal, async () => await fetchIntent(ctx, itemIndex, submissionId))),
 		read: async () => await fetchIntent(ctx, itemIndex, submissionId),
 		endOf: (current) => (isFinalIntentStatus(current.status) ? 'final' : undefined),
 		intervalMs: wait.pollIntervalMs,
 		deadline: Date.now() + wait.timeoutMs,
 		// The last poll lands on the deadline rather than after it.
 		lastReadOnDeadline: true,
-		signal: cancelSignalOf(ctx),
+		signal,
 	});
 	reportWait(
 		ctx,

@@ -3,8 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { dropdown, optionsCollection } from '../../../n8n/descriptions';
 import { ItemError } from '../../../n8n/errors';
 import { getNodeParameter, invalidField, textParameter } from '../../../n8n/items';
+import { cancelSignalOf } from '../../../n8n/transport';
 import {
 	DEFAULT_WAIT_TIMEOUT_SECONDS,
+	firstRead,
 	waitParameters,
 	waitSettingsOf,
 	type WaitSettings,
@@ -322,7 +324,8 @@ export async function execute(this: IExecuteFunctions, i: number): Promise<IData
 	const wait = settings.waitUntilFinal;
 
 	// waiting by quote ID keeps polling through 404s: the order appears only once the deposit is paid
-	const first = await readOrder(lookup, wait && lookupBy === 'quoteId');
+	const read = async () => await readOrder(lookup, wait && lookupBy === 'quoteId');
+	const first = wait ? await firstRead(cancelSignalOf(this), read) : await read();
 	const result: WaitResult = wait
 		? await waitForOrder(lookup, first, settings)
 		: { state: first, endedBy: 'final', via: 'polling', replaced: [] };

@@ -60,4 +60,23 @@ describe('Intent > Get (Execution Gateway 1.2): the shared wait', () => {
 		expect(error?.message).toBe('The wait was stopped: the execution was cancelled');
 		expect(env.proxy.to(`/api/v1/intents/${submissionId}`)).toHaveLength(1);
 	});
+
+	it('Stop while the first read is in flight ends the wait the same way', async () => {
+		const submissionId = await pendingIntent();
+		const stop = new AbortController();
+		env.proxy.reset();
+		// the first read held a minute by the sandbox: Stop lands before any answer
+		const faults = `${env.sb.orchestrationUrl}/sandbox/faults`;
+		const armed = await fetch(faults, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service: 'gateway', method: 'GET', path: `/api/v1/intents/${submissionId}`, mode: 'latency', latencyMs: 60_000, times: 1 }) });
+		expect(armed.status).toBe(201);
+		const h = gatewayHarness(env, { resource: 'intent', operation: 'get', submissionId, waitUntilFinal: true, pollIntervalSeconds: 60, waitTimeoutSeconds: 120 }, V);
+		const waiting = executeNodeWithHints(h, [{ json: {} }], stop.signal);
+		// precondition: the read reached the proxy and has no answer yet
+		while (env.proxy.to(`/api/v1/intents/${submissionId}`).length === 0) await new Promise((r) => setTimeout(r, 20));
+		expect(env.proxy.to(`/api/v1/intents/${submissionId}`).map((r) => r.status)).toEqual([undefined]);
+		stop.abort();
+		const { error } = await waiting;
+		expect(error?.message).toBe('The wait was stopped: the execution was cancelled');
+		await fetch(`${faults}?service=gateway`, { method: 'DELETE' });
+	});
 });
