@@ -26,6 +26,9 @@ const SHIPPED: Record<string, string> = {
 	exDailyReconciliation: 'example-7-daily-reconciliation.png',
 };
 
+/** The nodes of each shipped example (sticky notes aside), and which of them are this package's. */
+const shippedNodes = new Map<string, Array<{ name: string; ours: boolean }>>();
+
 let env: E2eEnv;
 let running: Running;
 let sb: SandboxCalls;
@@ -37,6 +40,11 @@ async function shot(file: string, clip?: { width: number; height: number }): Pro
 	await page.screenshot({ path: path.join(SHOTS, file), ...(clip ? { clip: { x: 0, y: 0, ...clip } } : {}) });
 }
 
+/** The canvas node whose name is exactly `name`. */
+function canvasNode(name: string) {
+	return page.locator('[data-test-id="canvas-node"]').filter({ has: page.getByText(name, { exact: true }) });
+}
+
 async function openWorkflow(id: string): Promise<void> {
 	await page.goto(`${env.n8n.url}/workflow/${id}`);
 	await page.locator('[data-test-id="canvas-node"]').first().waitFor({ timeout: 120_000 });
@@ -46,10 +54,13 @@ async function openWorkflow(id: string): Promise<void> {
 beforeAll(async () => {
 	env = await createEnv({ timeScale: 10 });
 	sb = new SandboxCalls(env);
+	const shipped = loadExamples().filter((e) => e.workflow.id in SHIPPED);
+	for (const e of shipped) {
+		const nodes = (e.workflow.nodes as Array<{ name: string; type: string }>).filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
+		shippedNodes.set(e.workflow.id, nodes.map((n) => ({ name: n.name, ours: !n.type.startsWith('n8n-nodes-base.') && !n.type.startsWith('@n8n/') })));
+	}
 	await env.n8n.importWorkflows(
-		loadExamples()
-			.filter((e) => e.workflow.id in SHIPPED)
-			.map((e) => forSandbox(withNodePrefix({ ...e.workflow, id: `shipped${e.workflow.id}`, name: `${e.workflow.name} (as shipped)` }, CUSTOM_PREFIX), env.sandbox)),
+		shipped.map((e) => forSandbox(withNodePrefix({ ...e.workflow, id: `shipped${e.workflow.id}`, name: `${e.workflow.name} (as shipped)` }, CUSTOM_PREFIX), env.sandbox)),
 	);
 	running = await startWithExamples(env, {
 		schedule: [{ payoutKey: 'rent-alice', enabled: true, every: 'month', method: 'quote', amount: '125.50', ...ROUTE, recipient: '0x1111111111111111111111111111111111111111', zeroconf: false, note: '' }],
@@ -81,10 +92,17 @@ afterAll(async () => {
 });
 
 describe('the flows left running, in the editor', () => {
-	it('shows each example as shipped', async () => {
+	it('shows each example as shipped: every node on the canvas, none of this package\'s with an issue', async () => {
 		await page.setViewportSize({ width: 2200, height: 1200 });
 		for (const [id, file] of Object.entries(SHIPPED)) {
 			await openWorkflow(`shipped${id}`);
+			const nodes = shippedNodes.get(id)!;
+			expect(nodes.filter((n) => n.ours).length).toBeGreaterThan(0);
+			// each node of the workflow on the canvas once, showing its name
+			for (const n of nodes) expect({ id, node: n.name, shown: await canvasNode(n.name).count() }).toEqual({ id, node: n.name, shown: 1 });
+			// the package's nodes load with their parameters complete (no warning triangle); Slack and
+			// other nodes without credentials here may carry one
+			for (const n of nodes.filter((x) => x.ours)) expect({ id, node: n.name, issues: await canvasNode(n.name).locator('[data-test-id="node-issues"]').count() }).toEqual({ id, node: n.name, issues: 0 });
 			await shot(file);
 		}
 		await page.setViewportSize({ width: 1600, height: 900 });
@@ -112,13 +130,24 @@ describe('the flows left running, in the editor', () => {
 		await page.locator('[data-test-id="execute-workflow-button-Run now"]').first().dispatchEvent('click');
 		const report = page.locator('[data-test-id="canvas-node"]', { hasText: 'Report to #payouts' });
 		await report.locator('[data-test-id="canvas-node-status-success"]').waitFor({ timeout: 240_000 });
+		// the run as the screenshot shows it: the trigger and the report green, nothing of this package flagged
+		expect(await canvasNode('Run now').locator('[data-test-id="canvas-node-status-success"]').count()).toBe(1);
+		for (const n of shippedNodes.get('exDailyReconciliation')!.filter((x) => x.ours)) {
+			expect({ node: n.name, issues: await canvasNode(n.name).locator('[data-test-id="node-issues"]').count() }).toEqual({ node: n.name, issues: 0 });
+		}
 		await shot('reconciliation-run.png');
 
 		await report.first().dblclick();
 		const output = page.locator('[data-test-id="output-panel"]');
 		await output.waitFor({ timeout: 60_000 });
 		await output.getByText('items need a person', { exact: false }).first().waitFor({ timeout: 60_000 });
-		expect(await output.getByText('Paused by the service', { exact: false }).count()).toBeGreaterThan(0);
+		// what the person reading #payouts must see: the heading, each item that needs them, by name or order
+		const shown = async (text: string | RegExp) => ({ text: String(text), shown: (await output.getByText(text, { exact: false }).count()) > 0 });
+		for (const text of [/Reconciliation \d{4}-\d{2}-\d{2}: \d+ items need a person/, 'Paused by the service', 'supplier-bob-2026-11', paused.orderId, expired.orderId, 'deposit held']) {
+			expect(await shown(text)).toEqual({ text: String(text), shown: true });
+		}
+		// only what needs a person: the completed payout is not in the report
+		expect(await shown('rent-alice-')).toEqual({ text: 'rent-alice-', shown: false });
 		await shot('reconciliation-report.png');
 		await page.keyboard.press('Escape');
 
@@ -129,6 +158,10 @@ describe('the flows left running, in the editor', () => {
 		// the ledger's first columns: payoutId, status, final, attention
 		await page.getByText('deposit held', { exact: true }).first().waitFor({ timeout: 120_000 });
 		for (const status of ['completed', 'paused', 'expired']) expect({ status, shown: (await page.getByText(status, { exact: true }).count()) > 0 }).toEqual({ status, shown: true });
+		// the rows behind them: the payout paid by example 1, the quote never paid
+		for (const payout of [/^rent-alice-/, 'supplier-bob-2026-11']) {
+			expect({ payout: String(payout), shown: (await page.getByText(payout, { exact: true }).count()) > 0 }).toEqual({ payout: String(payout), shown: true });
+		}
 		await page.waitForTimeout(1500);
 		await shot('reconciliation-ledger.png', { width: 2200, height: 320 });
 	});
