@@ -96,7 +96,8 @@ beforeAll(async () => {
 	await env.n8n.start();
 	cookie = await env.n8n.setupOwner(OWNER);
 	apiKey = await env.n8n.createApiKey(cookie);
-	tables = await setUpPayoutTables(env.n8n, cookie, apiKey, [{ ...payoutOf('approve'), enabled: false }]);
+	const { payoutId: _id, amountSats: _sats, ...scheduleRow } = payoutOf('approve');
+	tables = await setUpPayoutTables(env.n8n, cookie, apiKey, [{ ...scheduleRow, enabled: false }]);
 	sandbox = new SandboxClient(env.sandbox);
 }, 600_000);
 
