@@ -212,6 +212,7 @@ describe('example workflows', () => {
 		});
 	});
 
+	const REPRICE_ASKS = ['Ask a person: re-approval', 'Ask a person: refund or reject'];
 	it('go on after asking a person only on a click on Approve: no answer or a decline quotes, pays or accepts nothing', () => {
 		// n8n 2.41.1 hands on { data: { approved } } after a click, and the step's input item unchanged when the wait runs out (test/e2e/sendAndWait.e2e.ts)
 		const pays = (n: Node) =>
@@ -221,6 +222,7 @@ describe('example workflows', () => {
 		for (const { file, wf } of examples) {
 			for (const ask of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.slack' && n.parameters.operation === 'sendAndWait')) {
 				asks.push(`${file}: ${ask.name}`);
+				if (REPRICE_ASKS.includes(ask.name)) continue; // a Switch on the click, checked below
 				const next = wf.connections[ask.name].main.flat().map((t) => wf.nodes.find((n) => n.name === t.node)!);
 				expect({ ask: ask.name, next: next.map((n) => n.type) }).toEqual({ ask: ask.name, next: ['n8n-nodes-base.if'] });
 				const conditions = (next[0].parameters.conditions as { conditions: Array<{ leftValue: string; operator: Record<string, unknown> }>; combinator: string });
@@ -232,11 +234,62 @@ describe('example workflows', () => {
 				expect(notApproved.length).toBe(1);
 			}
 		}
-		expect(asks).toEqual(['01-recurring-payout.json: Ask a person', '06-approved-payout-qr.json: Ask for approval in Slack', '07-daily-reconciliation.json: Ask about held deposits']);
+		expect(asks).toEqual([
+			'01-recurring-payout.json: Ask a person',
+			'01-recurring-payout.json: Ask a person: re-approval',
+			'01-recurring-payout.json: Ask a person: refund or reject',
+			'02-order-events-to-slack.json: Ask a person: re-approval',
+			'02-order-events-to-slack.json: Ask a person: refund or reject',
+			'06-approved-payout-qr.json: Ask for approval in Slack',
+			'07-daily-reconciliation.json: Ask about held deposits',
+		]);
 		const six = byId('exApprovedPayout');
 		expect(six.connections['Approved?'].main.map((out) => out.map((t) => t.node))).toEqual([['Create quote'], ['Ledger: not approved, nothing paid']]);
 		const row = (six.nodes.find((n) => n.name === 'Ledger: not approved, nothing paid')!.parameters.columns as { value: Record<string, unknown> }).value;
 		expect(row).toMatchObject({ status: "={{ $json.data?.approved === false ? 'not_approved' : 'approval_timed_out' }}", final: true });
+	});
+
+	it('answer a price re-approval only on a click: each answer a Switch output on data.approved, no answer (the fallback) calls nothing', () => {
+		const REPRICE_OPS = ['approveReprice', 'rejectReprice', 'refundReprice'];
+		const OP_OF: Record<string, string> = { 'Approve Reprice': 'approveReprice', 'Reject Reprice': 'rejectReprice', 'Refund Reprice': 'refundReprice' };
+		for (const id of ['exRecurringPayout', 'exOrderEventsSlack']) {
+			const wf = byId(id);
+			const node = (name: string) => wf.nodes.find((n) => n.name === name)!;
+			const targets = (name: string) => wf.connections[name].main.map((out) => out.map((t) => t.node));
+			type Rules = { values: Array<{ conditions: { conditions: Array<{ leftValue: string }> } }> };
+			const ruleConditions = (name: string) => (node(name).parameters.rules as Rules).values.map((r) => r.conditions.conditions.map((c) => c.leftValue));
+			expect({ id, ops: wf.nodes.filter((n) => REPRICE_OPS.includes(String(n.parameters.operation))).map((n) => [n.name, n.parameters.operation]) }).toEqual({ id, ops: Object.entries(OP_OF) });
+			for (const name of Object.keys(OP_OF)) expect(node(name).parameters.orderId).toMatch(/^=\{\{ \$\('(Order status|Price re-approval\?)'\)\.(last|first)\(\)\.json(\.order)?\.id \}\}$/);
+			expect(node('Approve Reprice').parameters.approvedMinAmountOut).toBeUndefined(); // the proposed minimum
+			// the first ask: Approve, then (Bitcoin sources) a second ask for Refund or Reject, else Reject; no answer: the fallback
+			expect(targets('Ask a person: re-approval')).toEqual([['Re-approval answer']]);
+			const first = node('Re-approval answer');
+			expect(ruleConditions('Re-approval answer')).toEqual([
+				['={{ $json.data?.approved === true }}'],
+				[expect.stringMatching(/^=\{\{ \$json\.data\?\.approved === false && .*\.sourceChain === 'bitcoin' \}\}$/)],
+				['={{ $json.data?.approved === false }}'],
+			]);
+			expect(first.parameters.options).toMatchObject({ fallbackOutput: 'extra' });
+			const fallback = id === 'exRecurringPayout' ? 'Ledger: re-approval not answered' : 'Post the re-approval decision';
+			expect(targets('Re-approval answer')).toEqual([['Approve Reprice'], ['Ask a person: refund or reject'], ['Reject Reprice'], [fallback]]);
+			expect(targets('Ask a person: refund or reject')).toEqual([['Refund or reject?']]);
+			expect(ruleConditions('Refund or reject?')).toEqual([['={{ $json.data?.approved === true }}'], ['={{ $json.data?.approved === false }}']]);
+			expect(targets('Refund or reject?')).toEqual([['Refund Reprice'], ['Reject Reprice'], [fallback]]);
+			// nothing after no answer reaches the service
+			expect(wf.connections[fallback]?.main.flat() ?? []).toEqual([]);
+			// the message: the three figures in the destination asset, and the order link
+			const message = String(node('Ask a person: re-approval').parameters.message);
+			for (const f of ['proposedMinAmountOut', 'previousLockedMinAmountOut', 'latestExpectedAmountOut']) expect(message).toContain(`reprice.${f}Formatted ?? $json${id === 'exOrderEventsSlack' ? '.order' : ''}.reprice.${f}`);
+			expect(message).toContain('destinationAsset');
+			expect(message).toContain("$('Settings').first().json.orderLinkBase");
+			expect((node('Ask a person: re-approval').parameters.approvalOptions as { values: unknown }).values).toMatchObject({ approvalType: 'double', approveLabel: 'Approve new minimum' });
+		}
+		const one = byId('exRecurringPayout');
+		expect(one.connections['What now?'].main.map((out) => out.map((t) => t.node))).toEqual([['Ledger: final'], ['Ask a person'], ['Ask a person: re-approval'], ['Ledger: status']]);
+		const note = (one.nodes.find((n) => n.name === 'Ledger: re-approval not answered')!.parameters.columns as { value: Record<string, string> }).value;
+		expect(note.note).toContain('not answered: nothing was sent');
+		expect(note).not.toHaveProperty('final');
+		expect(String(one.nodes.find((n) => n.name === 'Ask a person')!.parameters.message)).toContain('$json.zeroconfOffer.confirmationProbability');
 	});
 
 	it('example 1 takes a new quote when a lost answer is replayed after its quote expired (the wallet pays under the payout reference)', () => {
