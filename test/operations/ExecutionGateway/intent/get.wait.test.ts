@@ -65,9 +65,9 @@ describe('Intent > Get (Execution Gateway 1.2): the shared wait', () => {
 		const submissionId = await pendingIntent();
 		const stop = new AbortController();
 		env.proxy.reset();
-		// the first read held a minute by the sandbox: Stop lands before any answer
+		// the first read held 10 s by the sandbox: Stop lands before any answer (checked below)
 		const faults = `${env.sb.orchestrationUrl}/sandbox/faults`;
-		const armed = await fetch(faults, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service: 'gateway', method: 'GET', path: `/api/v1/intents/${submissionId}`, mode: 'latency', latencyMs: 60_000, times: 1 }) });
+		const armed = await fetch(faults, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ service: 'gateway', method: 'GET', path: `/api/v1/intents/${submissionId}`, mode: 'latency', latencyMs: 10_000, times: 1 }) });
 		expect(armed.status).toBe(201);
 		const h = gatewayHarness(env, { resource: 'intent', operation: 'get', submissionId, waitUntilFinal: true, pollIntervalSeconds: 60, waitTimeoutSeconds: 120 }, V);
 		const waiting = executeNodeWithHints(h, [{ json: {} }], stop.signal);
@@ -77,6 +77,8 @@ describe('Intent > Get (Execution Gateway 1.2): the shared wait', () => {
 		stop.abort();
 		const { error } = await waiting;
 		expect(error?.message).toBe('The wait was stopped: the execution was cancelled');
+		// the held answer comes and goes before the sandbox closes (it waits for open connections)
+		while (env.proxy.to(`/api/v1/intents/${submissionId}`)[0].status === undefined) await new Promise((r) => setTimeout(r, 50));
 		await fetch(`${faults}?service=gateway`, { method: 'DELETE' });
-	});
+	}, 60_000);
 });
