@@ -69,9 +69,6 @@ function failedItem(
 				...(e.httpCode ? { httpCode: e.httpCode } : {}),
 				...(e.description ? { description: e.description } : {}),
 			},
-			// n8n routes an item to the error output ("Continue (using error output)") by this member:
-			// by json alone only when it holds nothing but error, message and details
-			error,
 			pairedItem: { item: itemIndex },
 		},
 	];

@@ -1,6 +1,5 @@
 /** Bounded concurrency of the action nodes: order, the in-flight bound, and stopping after a failure. */
-import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
-import { ItemError } from '../../../nodes/n8n/errors';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { runItems } from '../../../nodes/n8n/items';
 import { isRetryableStatus, nextDelayMs, parseRetryAfter, DEFAULT_RETRY } from '../../../nodes/shared/retries';
 
@@ -41,23 +40,6 @@ describe('runItems', () => {
 		// 0, 1 and 2 start together; 1 fails first, so nothing beyond the first batch starts.
 		expect(started.sort((a, b) => a - b)).toEqual([0, 1, 2]);
 		expect(finished).toEqual([0]);
-	});
-});
-describe('runItems with continueOnFail', () => {
-	it("hands each failed item to n8n's error output: the item carries the node error, its json the message and code", async () => {
-		const run = { ...nodeRun(3), continueOnFail: () => true } as unknown as IExecuteFunctions;
-		const out = await runItems(run, { concurrency: 1 }, async (i: number) => {
-			if (i === 1) throw new Error('the service hung up');
-			if (i === 2) throw new ItemError(run.getNode(), 'Invalid "amount" in item 2', { itemIndex: 2, errorCode: 'invalid_amount' });
-			return { ok: i };
-		});
-		expect(out[0]).toEqual({ json: { ok: 0 }, pairedItem: { item: 0 } });
-		// n8n 2.41.1 (WorkflowExecute.handleNodeErrorOutput) routes by item.error; by json only when it
-		// holds nothing but error, message and details, which these do not
-		expect(out[1].error).toBeInstanceOf(NodeOperationError);
-		expect(out[1]).toMatchObject({ json: { error: 'the service hung up' }, pairedItem: { item: 1 } });
-		expect(out[2].error).toBeInstanceOf(ItemError);
-		expect(out[2]).toMatchObject({ json: { error: 'Invalid "amount" in item 2', errorCode: 'invalid_amount' }, pairedItem: { item: 2 } });
 	});
 });
 
