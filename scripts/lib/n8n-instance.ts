@@ -107,6 +107,9 @@ export class N8nInstance {
 			N8N_LOG_LEVEL: 'debug',
 			N8N_LOG_OUTPUT: 'console,file',
 			N8N_LOG_FILE_LOCATION: this.logFile,
+			// One file: at n8n's 16 MB default the log goes on in n8n1.log, and a test reading n8n.log
+			// (a step applied, no secret logged) would read a stale part.
+			N8N_LOG_FILE_SIZE_MAX: '4096',
 			N8N_RESTRICT_FILE_ACCESS_TO: path.join(process.env.HOME ?? '/root', '.n8n-files'),
 			DB_TYPE: 'sqlite',
 			// n8n's CLI does nothing under NODE_ENV=test, which jest sets.

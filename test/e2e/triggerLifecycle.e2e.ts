@@ -2,7 +2,7 @@
  * The Orchestration Trigger (default version) in a real n8n 2.41.1, through n8n's own lifecycle:
  *
  * - a delivery signed under the live service's header names (X-Flashnet-*) starts a run;
- * - events arriving every ~100 ms from the sandbox (which retries like the service, on its schedule
+ * - events arriving every ~250 ms from the sandbox (which retries like the service, on its schedule
  *   scaled 60x: 10 s -> 0.17 s, 30 s -> 0.5 s, 2 min -> 2 s, 10 min -> 10 s ...) while the workflow is
  *   re-published once (its trigger changed, so n8n removes and adds it) and deactivated for 3 s, then
  *   activated: every event runs once, none is lost, the endpoint and its secret stay.
@@ -25,6 +25,14 @@ import { CREDS, T, linearWorkflow, postJson } from './workflows';
 const WORKFLOW = 'e2eTriggerLifecycle';
 const WEBHOOK_ID = 'e2e-trigger-lifecycle';
 const TIME_SCALE = 60;
+/**
+ * The event source: one event every 250 ms (~45 in a quiet run), at most 600. At every 100 ms,
+ * n8n 2.41.1 in single mode on a 2-core machine sometimes fell behind: answers past the service's
+ * 10 s timeout, retried, an expression isolate per run (10 GB), and the backlog grew while the test
+ * waited on each step.
+ */
+const EVENT_INTERVAL_MS = 250;
+const MAX_EVENTS = 600;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The workflow: the trigger, then an effect (an HTTP call to the test's recorder) for each event that runs past it. */
@@ -210,7 +218,7 @@ describe.each(PATHS)('Orchestration Trigger lifecycle in n8n, $path', ({ extraEn
 		expect((await effectiveOrders()).filter((id) => id === orderId)).toHaveLength(1);
 	});
 
-	it('loses nothing while the workflow is re-published once and deactivated for 3 s, events arriving every ~100 ms', async () => {
+	it('loses nothing while the workflow is re-published once and deactivated for 3 s, events arriving every ~250 ms', async () => {
 		const before = (await sandbox.webhooks()).find((w) => w.url === url())!;
 		const secretBefore = sandbox.webhookSecrets().get(url());
 		const seen = await witness(sandbox);
@@ -221,12 +229,19 @@ describe.each(PATHS)('Orchestration Trigger lifecycle in n8n, $path', ({ extraEn
 			await seen.close();
 		});
 		const emitter = (async () => {
-			while (emitting) {
+			while (emitting && orders.length < MAX_EVENTS) {
 				const started = Date.now();
 				orders.push(await emitOne());
-				await sleep(Math.max(0, 100 - (Date.now() - started)));
+				await sleep(Math.max(0, EVENT_INTERVAL_MS - (Date.now() - started)));
 			}
 		})();
+		const stepSeconds: Record<string, number> = {};
+		let emittedWhileOff = 0;
+		const timed = async (name: string, step: () => Promise<unknown>) => {
+			const began = Date.now();
+			await step();
+			stepSeconds[name] = (Date.now() - began) / 1000;
+		};
 		try {
 			await sleep(2000);
 			// Re-published with the trigger changed (an option), so n8n removes the trigger and adds it again.
@@ -237,15 +252,17 @@ describe.each(PATHS)('Orchestration Trigger lifecycle in n8n, $path', ({ extraEn
 			await lifecycle('PUT', `/workflows/${WORKFLOW}`, { name: wf.name, nodes, connections: wf.connections, settings: { executionOrder: 'v1' } });
 			await lifecycle('POST', `/workflows/${WORKFLOW}/activate`);
 			// n8n applies a publication in the background: wait until it removed the trigger and added it again.
-			await until('the re-publish removed and added the trigger', async () => (kept() > removed && adds() > added && (await served())) || undefined, 180_000);
+			await timed('republish', () => until('the re-publish removed and added the trigger', async () => (kept() > removed && adds() > added && (await served())) || undefined, 180_000));
 			await sleep(2000);
 			const removedAgain = kept();
+			const emittedBeforeDeactivation = orders.length;
 			await lifecycle('POST', `/workflows/${WORKFLOW}/deactivate`);
-			await until('the deactivation removed the trigger', async () => (kept() > removedAgain && !(await served())) || undefined, 180_000);
+			await timed('deactivate', () => until('the deactivation removed the trigger', async () => (kept() > removedAgain && !(await served())) || undefined, 180_000));
 			await sleep(3000);
 			const addedAgain = adds();
+			emittedWhileOff = orders.length - emittedBeforeDeactivation;
 			await lifecycle('POST', `/workflows/${WORKFLOW}/activate`);
-			await until('the activation added the trigger', async () => (adds() > addedAgain && (await served())) || undefined, 180_000);
+			await timed('activate', () => until('the activation added the trigger', async () => (adds() > addedAgain && (await served())) || undefined, 180_000));
 			await sleep(2000);
 			// Every event reached the witness.
 			emitting = false;
@@ -280,6 +297,8 @@ describe.each(PATHS)('Orchestration Trigger lifecycle in n8n, $path', ({ extraEn
 		const attempts = deliveries.flatMap((d) => d.attempts);
 		const figures = {
 			events: orders.length,
+			stepSeconds,
+			emittedWhileOff,
 			endpoints: env.sandbox.orchestration.ctx.state.webhooks.filter((w) => w.url === url()).length,
 			sentToTheEndpoint: new Set(deliveries.map((d) => d.orderId)).size,
 			attempts: attempts.length,
@@ -295,7 +314,8 @@ describe.each(PATHS)('Orchestration Trigger lifecycle in n8n, $path', ({ extraEn
 
 		// Preconditions (the removals were awaited above): events kept coming, each was sent to the
 		// registered endpoint, and the deactivation hit deliveries.
-		expect(figures.events).toBeGreaterThanOrEqual(60);
+		expect(figures.events).toBeGreaterThanOrEqual(30);
+		expect(figures.emittedWhileOff).toBeGreaterThan(0);
 		expect(figures.sentToTheEndpoint).toBe(figures.events);
 		expect(figures.answered404).toBeGreaterThan(0);
 		expect(figures.lost).toBe(0);
