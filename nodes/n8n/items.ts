@@ -61,17 +61,19 @@ function failedItem(
 	if (!ctx.continueOnFail()) throw error;
 	const e = error as Error & { description?: string; httpCode?: string };
 	const errorCode = errorCodeOf(error);
-	return [
-		{
-			json: {
-				error: e.message,
-				...(errorCode ? { errorCode } : {}),
-				...(e.httpCode ? { httpCode: e.httpCode } : {}),
-				...(e.description ? { description: e.description } : {}),
-			},
-			pairedItem: { item: itemIndex },
-		},
-	];
+	const fields: IDataObject = {
+		...(errorCode ? { errorCode } : {}),
+		...(e.httpCode ? { httpCode: e.httpCode } : {}),
+		...(e.description ? { description: e.description } : {}),
+	};
+	// n8n moves an item to the error output only when its json holds nothing but error, message and
+	// details (and replaces the json of an item carrying item.error with { error }): there the
+	// service's code goes under details.
+	const json: IDataObject =
+		ctx.getNode().onError === 'continueErrorOutput'
+			? { error: e.message, ...(Object.keys(fields).length > 0 ? { details: fields } : {}) }
+			: { error: e.message, ...fields };
+	return [{ json, pairedItem: { item: itemIndex } }];
 }
 
 function outputOf(result: ItemResult, itemIndex: number): INodeExecutionData[] {

@@ -123,7 +123,11 @@ export class N8nInstance {
 	 * Runs an n8n CLI command (import, publish, execute) and returns its output. Asynchronous, so a
 	 * sandbox in this process keeps answering while the command runs.
 	 */
-	async cli(args: string[], extraEnv: Record<string, string> = {}, timeoutMs = 300_000): Promise<{ code: number; stdout: string; stderr: string }> {
+	async cli(
+		args: string[],
+		extraEnv: Record<string, string> = {},
+		timeoutMs = 300_000,
+	): Promise<{ code: number; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
 		// Files, not pipes: Node writes to a pipe asynchronously, and the CLI's process.exit dropped the
 		// tail of a 584 KB run it had not yet written (a reader slowed by a loaded machine); file writes are
 		// synchronous.
@@ -133,15 +137,15 @@ export class N8nInstance {
 		const out = fs.openSync(outFile, 'w');
 		const err = fs.openSync(errFile, 'w');
 		try {
-			const code = await new Promise<number>((resolve) => {
+			const { code, signal } = await new Promise<{ code: number; signal: NodeJS.Signals | null }>((resolve) => {
 				const child = spawn(this.bin, args, { env: this.env(extraEnv), stdio: ['ignore', out, err] });
 				const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-				child.on('close', (c) => {
+				child.on('close', (c, sig) => {
 					clearTimeout(timer);
-					resolve(c ?? 1);
+					resolve({ code: c ?? 1, signal: sig });
 				});
 			});
-			return { code, stdout: fs.readFileSync(outFile, 'utf8'), stderr: fs.readFileSync(errFile, 'utf8') };
+			return { code, signal, stdout: fs.readFileSync(outFile, 'utf8'), stderr: fs.readFileSync(errFile, 'utf8') };
 		} finally {
 			fs.closeSync(out);
 			fs.closeSync(err);

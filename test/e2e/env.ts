@@ -64,11 +64,12 @@ export async function executeWorkflow(env: E2eEnv, id: string): Promise<RunResul
 		N8N_LOG_OUTPUT: 'console',
 		N8N_LOG_LEVEL: 'info',
 	});
-	const raw = `${r.stdout}\n${r.stderr}`;
+	const raw = `${r.stdout}\n${r.stderr}\n(n8n execute exited with code ${r.code}${r.signal ? `, signal ${r.signal}` : ''})`;
 	const outputs: RunResult['outputs'] = {};
 	// Log lines come first; the run data is the JSON block that starts with a bare "{" line.
 	const start = r.stdout.search(/^\{$/m);
-	if (r.code === 0 && start >= 0) {
+	let printedSuccess = false;
+	if ((r.code === 0 || r.signal !== null) && start >= 0) {
 		// The block ends at the first unindented "}" line: log lines may follow it.
 		const block = r.stdout.slice(start);
 		const end = block.search(/^\}$/m);
@@ -80,13 +81,19 @@ export async function executeWorkflow(env: E2eEnv, id: string): Promise<RunResul
 			throw new Error(`${String(e)}: the run data printed is ${text.length} characters, ending ${JSON.stringify(text.slice(-300))}`);
 		}
 		const run = parsed as {
+			status?: string;
+			finished?: boolean;
 			data: { resultData: { runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> } }>> } };
 		};
+		printedSuccess = run.status === 'success' && run.finished === true;
 		for (const [node, runs] of Object.entries(run.data.resultData.runData)) {
 			outputs[node] = (runs[0]?.data?.main?.[0] ?? []).map((i) => i.json);
 		}
 	}
-	return { ok: r.code === 0, outputs, error: r.code === 0 ? undefined : raw, raw };
+	// The CLI printed the whole run as a success, then died by a signal while shutting down (once, with
+	// three n8n on the machine; nothing logged after the run): the run is what a test judges.
+	const ok = r.code === 0 || (r.signal !== null && printedSuccess);
+	return { ok, outputs, error: ok ? undefined : raw, raw };
 }
 
 export async function closeEnv(env: E2eEnv | undefined): Promise<void> {

@@ -206,5 +206,29 @@ export function orchestrationWorkflows(orchestrationUrl: string): Flow[] {
 				expect(result.raw).toMatch(/not_found/);
 			},
 		},
+		{
+			id: 'e2eOrchErrorOutput',
+			title: 'Continue (using error output): a failed item goes to the error output with the service code under details, nothing on the success output',
+			workflow: errorOutputWorkflow(),
+			check(result) {
+				expectOk(result);
+				expect(result.outputs['Found']).toBeUndefined();
+				expect(result.outputs['Not found']).toEqual([
+					{ error: expect.stringMatching(/^not_found: /), details: { errorCode: 'not_found', httpCode: '404', description: expect.any(String) } },
+				]);
+			},
+		},
 	];
+}
+
+/** Start -> Unknown order (On Error: Continue (using error output)) -> Found | Not found. */
+function errorOutputWorkflow() {
+	const wf = linearWorkflow('e2eOrchErrorOutput', 'E2E orchestration (error output)', [
+		{ name: 'Start', type: T.manual },
+		{ ...orch('Unknown order', { resource: 'order', operation: 'getStatus', lookupBy: 'id', id: 'ord_does_not_exist' }), onError: 'continueErrorOutput' },
+		{ name: 'Found', type: T.noop },
+	]);
+	wf.nodes.push({ ...wf.nodes[2], id: 'e2eOrchErrorOutput-3', name: 'Not found', position: [440, 200] });
+	(wf.connections['Unknown order'] as { main: unknown[] }).main.push([{ node: 'Not found', type: 'main', index: 0 }]);
+	return wf;
 }

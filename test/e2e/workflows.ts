@@ -10,6 +10,7 @@ export interface WfNode {
 	credentials?: Record<string, { id: string; name: string }>;
 	executeOnce?: boolean;
 	webhookId?: string;
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 }
 
 export const CREDS = {
@@ -40,6 +41,7 @@ export function linearWorkflow(id: string, name: string, nodes: WfNode[]) {
 		...(n.credentials ? { credentials: n.credentials } : {}),
 		...(i > 0 && n.executeOnce !== false ? { executeOnce: true } : {}),
 		...(n.webhookId ? { webhookId: n.webhookId } : {}),
+		...(n.onError ? { onError: n.onError } : {}),
 	}));
 	const connections: Record<string, unknown> = {};
 	for (let i = 0; i < built.length - 1; i++) {

@@ -174,6 +174,8 @@ export interface NodeHarnessOptions {
 	mode?: WorkflowExecuteMode;
 	staticData?: IDataObject;
 	continueOnFail?: boolean;
+	/** The node's Settings > On Error; continueOnFail is the older flag. */
+	onError?: INode['onError'];
 	webhookBaseUrl?: string;
 }
 
@@ -203,6 +205,7 @@ export function createHarness(opts: NodeHarnessOptions): NodeHarness {
 		position: [0, 0],
 		parameters: opts.parameters,
 		continueOnFail: opts.continueOnFail ?? false,
+		...(opts.onError ? { onError: opts.onError } : {}),
 		credentials: Object.fromEntries(
 			Object.keys(opts.credentials ?? {}).map((type) => [type, { id: `cred-${type}`, name: type }]),
 		),

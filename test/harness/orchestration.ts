@@ -3,7 +3,7 @@
  * Shared setup of the Orchestration node tests: a time-scaled sandbox, the node on n8n-core's real
  * contexts (test/harness) with the package's credential types, and the sandbox's control endpoints.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { OrchestrationClientApi } from '../../credentials/OrchestrationClientApi.credentials';
 import { OrchestrationServerApi } from '../../credentials/OrchestrationServerApi.credentials';
 import { Orchestration } from '../../nodes/Orchestration/Orchestration.node';
@@ -42,6 +42,7 @@ export interface NodeOptions {
 	executionId?: string;
 	workflowId?: string;
 	continueOnFail?: boolean;
+	onError?: INode['onError'];
 	/** The node's typeVersion; the newest when unset. */
 	typeVersion?: number;
 }
@@ -63,6 +64,7 @@ export function orchestrationNode(opts: NodeOptions): NodeHarness {
 		executionId: opts.executionId ?? `exec-${process.pid}-${++executions}`,
 		workflowId: opts.workflowId,
 		continueOnFail: opts.continueOnFail,
+		onError: opts.onError,
 		typeVersion: opts.typeVersion,
 	});
 }

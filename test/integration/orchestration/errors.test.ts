@@ -244,6 +244,21 @@ describe('continue on fail', () => {
 		expect(out[2].quoteId).toEqual(expect.any(String));
 		expect(out[1]).toMatchObject({ error: expect.stringMatching(/^invalid_address: /), errorCode: 'invalid_address', httpCode: '400' });
 	});
+
+	it('on Continue (using error output): the error item holds only error and details, the json n8n moves to the error output', async () => {
+		const h = orchestrationNode({
+			sb,
+			onError: 'continueErrorOutput',
+			parameters: quoteParams({ recipientAddress: '={{ $json.recipient }}' }),
+		});
+		const out = await run(h, items(2, (i) => ({ recipient: i === 1 ? 'not-an-address' : ADDR.bitcoin })));
+		expect(out[0].quoteId).toEqual(expect.any(String));
+		expect(Object.keys(out[1]).sort()).toEqual(['details', 'error']);
+		expect(out[1]).toEqual({
+			error: expect.stringMatching(/^invalid_address: /),
+			details: { errorCode: 'invalid_address', httpCode: '400', description: expect.any(String) },
+		});
+	});
 });
 
 describe('no key or token in errors', () => {
