@@ -78,13 +78,11 @@ export async function firstRead<S>(
 	signal: AbortSignal | undefined,
 	read: () => Promise<S>,
 ): Promise<S> {
-	const outcome = await read().then(
-		(value) => ({ value }),
-		(error: unknown) => ({ error }),
-	);
-	if ('value' in outcome) return outcome.value;
-	throwIfStopped(signal);
-	return await Promise.reject(outcome.error);
+	// the read's own error passes on as it came (itemErrorOf makes n8n's error of it later)
+	return await read().catch(async (error: unknown) => {
+		throwIfStopped(signal);
+		return await Promise.reject(error);
+	});
 }
 
 /** n8n-workflow's sleep, ended early (as WaitStopped) by Stop. */

@@ -250,8 +250,8 @@ describe('example workflows', () => {
 	});
 
 	it('answer a price re-approval only on a click: each answer a Switch output on data.approved, no answer (the fallback) calls nothing', () => {
-		const REPRICE_OPS = ['approveReprice', 'rejectReprice', 'refundReprice'];
 		const OP_OF: Record<string, string> = { 'Approve Reprice': 'approveReprice', 'Reject Reprice': 'rejectReprice', 'Refund Reprice': 'refundReprice' };
+		const REPRICE_OPS = Object.values(OP_OF);
 		for (const id of ['exRecurringPayout', 'exOrderEventsSlack']) {
 			const wf = byId(id);
 			const node = (name: string) => wf.nodes.find((n) => n.name === name)!;

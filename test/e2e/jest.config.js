@@ -9,6 +9,6 @@ module.exports = {
 	testMatch: ['**/*.e2e.ts'],
 	testPathIgnorePatterns: ['/node_modules/'],
 	testTimeout: 600_000,
-	// two at a time: with 16 files, three n8n instances at once timed triggerLifecycle out connecting to its n8n
+	// two at a time: three at once, on two cores, failed tests (measured with 16 files; docs/development.md)
 	maxWorkers: 2,
 };

@@ -266,9 +266,9 @@ describe.each(PATHS)('Orchestration Trigger lifecycle in n8n, $path', ({ extraEn
 			await timed('republish', () => until('the re-publish removed and added the trigger', async () => (kept() > removed && adds() > added && (await served())) || undefined, 180_000));
 			await sleep(2000);
 			const removedAgain = kept();
-			const emittedBeforeDeactivation = orders.length;
 			await lifecycle('POST', `/workflows/${WORKFLOW}/deactivate`);
 			await timed('deactivate', () => until('the deactivation removed the trigger', async () => (kept() > removedAgain && !(await served())) || undefined, 180_000));
+			const emittedBeforeDeactivation = orders.length;
 			await sleep(3000);
 			const addedAgain = adds();
 			emittedWhileOff = orders.length - emittedBeforeDeactivation;

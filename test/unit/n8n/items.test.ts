@@ -43,7 +43,6 @@ describe('runItems', () => {
 	});
 });
 
-
 describe('retry decisions', () => {
 	it('retries 429, 5xx and 409 idempotency_in_progress, never other 4xx', () => {
 		expect(isRetryableStatus(429)).toBe(true);
